@@ -1,0 +1,321 @@
+//! Consumers: a durable queue each, manual acks after the handler's transaction
+//! commits, an inbox that makes redelivery harmless, retries, and a dead-letter queue.
+//!
+//! Deliveries are applied in batches: one transaction records the batch in the inbox
+//! (skipping events already there), runs the handler for each new event in arrival order
+//! and commits; then the batch is acked at once. If any handler fails, the batch is rolled
+//! back and its deliveries are applied one by one, each retried with backoff; one that
+//! still fails after `max_attempts` goes to the dead-letter queue with its error, and the
+//! rest carry on. Attempts are counted in the database, so a restart does not reset them.
+
+use std::{collections::HashSet, sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+use futures::{FutureExt, StreamExt};
+use lapin::{
+    message::Delivery,
+    options::{BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions, ConfirmSelectOptions},
+    types::{AMQPValue, FieldTable},
+    BasicProperties, Channel,
+};
+use proto_events::Envelope;
+use sqlx::{PgConnection, PgPool};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+use uuid::Uuid;
+
+use crate::broker;
+
+/// Applies one event. Runs inside the consumer's transaction: whatever it writes commits
+/// with the inbox row, or not at all. An error means "not applied; try again".
+#[async_trait]
+pub trait Handler: Send + Sync + 'static {
+    async fn handle(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()>;
+}
+
+/// One consumer: its queue (`<service>.<purpose>`, also its inbox name), the routing
+/// keys it binds (`subscription.SubscriptionCancelled`, `catalog.*`) and its handler.
+#[derive(Clone)]
+pub struct ConsumerSpec {
+    pub queue: String,
+    pub bindings: Vec<String>,
+    pub handler: Arc<dyn Handler>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConsumerSettings {
+    pub amqp_url: String,
+    pub exchange: String,
+    /// Unacked deliveries the broker may push ahead.
+    pub prefetch: u16,
+    /// Most deliveries applied in one transaction.
+    pub batch_size: usize,
+    /// Failures before a delivery is dead-lettered.
+    pub max_attempts: u32,
+    /// First retry delay; doubles per attempt.
+    pub retry_base: Duration,
+}
+
+impl ConsumerSettings {
+    pub fn new(settings: &crate::config::Settings) -> Self {
+        ConsumerSettings {
+            amqp_url: settings.amqp_url.expose().to_owned(),
+            exchange: settings.exchange.clone(),
+            prefetch: 512,
+            batch_size: 256,
+            max_attempts: settings.max_delivery_attempts,
+            retry_base: Duration::from_millis(100),
+        }
+    }
+}
+
+/// Runs a consumer until `cancel` fires, reconnecting to the broker as needed.
+pub async fn run(pool: PgPool, spec: ConsumerSpec, settings: ConsumerSettings, cancel: CancellationToken) {
+    let mut failures = 0u32;
+    while !cancel.is_cancelled() {
+        match consume(&pool, &spec, &settings, &cancel).await {
+            Ok(()) => break,
+            Err(e) => {
+                failures += 1;
+                tracing::warn!(queue = %spec.queue, error = %e, failures, "consumer stopped, reconnecting");
+            }
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => break,
+            _ = tokio::time::sleep(broker::reconnect_delay(failures)) => {}
+        }
+    }
+    tracing::info!(queue = %spec.queue, "consumer stopped");
+}
+
+async fn consume(
+    pool: &PgPool,
+    spec: &ConsumerSpec,
+    s: &ConsumerSettings,
+    cancel: &CancellationToken,
+) -> anyhow::Result<()> {
+    let connection = broker::connect(&s.amqp_url, &spec.queue).await?;
+    let channel = connection.create_channel().await?;
+    broker::declare_consumer_queue(&channel, &s.exchange, &spec.queue, &spec.bindings).await?;
+    channel.basic_qos(s.prefetch, BasicQosOptions::default()).await?;
+    let dead_letters = connection.create_channel().await?;
+    dead_letters.confirm_select(ConfirmSelectOptions::default()).await?;
+    let mut deliveries = channel
+        .basic_consume(
+            spec.queue.as_str().into(),
+            format!("{}-{}", spec.queue, Uuid::now_v7()).as_str().into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    tracing::info!(queue = %spec.queue, "consumer attached");
+    let applier = Applier { pool, spec, settings: s, dead_letters: &dead_letters };
+    let result = loop {
+        let first = tokio::select! {
+            _ = cancel.cancelled() => break Ok(()),
+            next = deliveries.next() => next,
+        };
+        let Some(first) = first else { break Err(anyhow::anyhow!("the broker cancelled the consumer")) };
+        let mut batch = vec![first?];
+        while batch.len() < s.batch_size {
+            match deliveries.next().now_or_never() {
+                Some(Some(next)) => batch.push(next?),
+                _ => break,
+            }
+        }
+        if let Err(e) = applier.apply_batch(batch).await {
+            break Err(e);
+        }
+    };
+    // Unacked deliveries go back to the queue when the channel closes.
+    let _ = connection.close(200, "consumer stopping".into()).await;
+    result
+}
+
+struct Applier<'a> {
+    pool: &'a PgPool,
+    spec: &'a ConsumerSpec,
+    settings: &'a ConsumerSettings,
+    dead_letters: &'a Channel,
+}
+
+struct Parsed {
+    delivery: Delivery,
+    envelope: Envelope,
+    traceparent: Option<String>,
+}
+
+impl Applier<'_> {
+    async fn apply_batch(&self, batch: Vec<Delivery>) -> anyhow::Result<()> {
+        let mut parsed = Vec::with_capacity(batch.len());
+        for delivery in batch {
+            match serde_json::from_slice::<Envelope>(&delivery.data) {
+                Ok(envelope) => {
+                    let traceparent = broker::header(delivery.properties.headers().as_ref(), "traceparent");
+                    parsed.push(Parsed { delivery, envelope, traceparent });
+                }
+                Err(e) => self.dead_letter(&delivery, &format!("unreadable envelope: {e}"), 1).await?,
+            }
+        }
+        if parsed.is_empty() {
+            return Ok(());
+        }
+        match self.apply_together(&parsed).await {
+            Ok(applied) => {
+                let last = &parsed[parsed.len() - 1].delivery;
+                last.acker.ack(BasicAckOptions { multiple: true }).await?;
+                self.count(applied, parsed.len() - applied);
+                Ok(())
+            }
+            Err(e) => {
+                tracing::debug!(queue = %self.spec.queue, error = %e, size = parsed.len(), "batch failed, applying one by one");
+                for p in &parsed {
+                    self.apply_alone(p).await?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn count(&self, applied: usize, duplicates: usize) {
+        let q = self.spec.queue.clone();
+        metrics::counter!("paysite_consumer_applied_total", "queue" => q.clone()).increment(applied as u64);
+        if duplicates > 0 {
+            metrics::counter!("paysite_consumer_duplicates_total", "queue" => q).increment(duplicates as u64);
+        }
+    }
+
+    /// One transaction for the whole batch. Returns how many events were new.
+    async fn apply_together(&self, parsed: &[Parsed]) -> anyhow::Result<usize> {
+        let mut tx = self.pool.begin().await?;
+        let ids: Vec<Uuid> = parsed.iter().map(|p| p.envelope.event_id).collect();
+        let envelopes: Vec<serde_json::Value> =
+            parsed.iter().map(|p| serde_json::to_value(&p.envelope)).collect::<Result<_, _>>()?;
+        let fresh: HashSet<Uuid> = sqlx::query_scalar(
+            "insert into inbox (consumer, event_id, envelope)
+             select $1, e.id, e.envelope from unnest($2::uuid[], $3::jsonb[]) with ordinality as e(id, envelope, n)
+             order by e.n
+             on conflict do nothing
+             returning event_id",
+        )
+        .bind(&self.spec.queue)
+        .bind(&ids)
+        .bind(&envelopes)
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .collect();
+        // The same event twice in one batch is applied once.
+        let mut seen = HashSet::new();
+        for p in parsed {
+            if fresh.contains(&p.envelope.event_id) && seen.insert(p.envelope.event_id) {
+                self.handle(&mut tx, p).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(seen.len())
+    }
+
+    async fn handle(&self, tx: &mut PgConnection, p: &Parsed) -> anyhow::Result<()> {
+        let span = tracing::info_span!(
+            "consume",
+            queue = %self.spec.queue,
+            event_id = %p.envelope.event_id,
+            event_type = %p.envelope.event_type,
+            correlation_id = %p.envelope.correlation_id,
+        );
+        crate::telemetry::set_parent(&span, p.traceparent.as_deref());
+        self.spec.handler.handle(tx, &p.envelope).instrument(span).await
+    }
+
+    /// One delivery in its own transaction, retried; dead-lettered when it keeps failing.
+    async fn apply_alone(&self, p: &Parsed) -> anyhow::Result<()> {
+        let event_id = p.envelope.event_id;
+        loop {
+            let outcome: anyhow::Result<bool> = async {
+                let mut tx = self.pool.begin().await?;
+                let fresh = sqlx::query(
+                    "insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing",
+                )
+                .bind(&self.spec.queue)
+                .bind(event_id)
+                .bind(serde_json::to_value(&p.envelope)?)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                if fresh {
+                    self.handle(&mut tx, p).await?;
+                    sqlx::query("delete from delivery_attempt where consumer = $1 and event_id = $2")
+                        .bind(&self.spec.queue)
+                        .bind(event_id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+                Ok(fresh)
+            }
+            .await;
+            match outcome {
+                Ok(fresh) => {
+                    p.delivery.acker.ack(BasicAckOptions::default()).await?;
+                    self.count(fresh as usize, !fresh as usize);
+                    return Ok(());
+                }
+                Err(e) => {
+                    let error = format!("{e:#}");
+                    let attempts: i32 = sqlx::query_scalar(
+                        "insert into delivery_attempt (consumer, event_id, attempts, last_error) values ($1, $2, 1, $3)
+                         on conflict (consumer, event_id)
+                         do update set attempts = delivery_attempt.attempts + 1, last_error = excluded.last_error
+                         returning attempts",
+                    )
+                    .bind(&self.spec.queue)
+                    .bind(event_id)
+                    .bind(&error)
+                    .fetch_one(self.pool)
+                    .await?;
+                    tracing::warn!(queue = %self.spec.queue, %event_id, attempts, error = %error, "handler failed");
+                    metrics::counter!("paysite_consumer_failures_total", "queue" => self.spec.queue.clone()).increment(1);
+                    if attempts as u32 >= self.settings.max_attempts {
+                        self.dead_letter(&p.delivery, &error, attempts as u32).await?;
+                        sqlx::query("delete from delivery_attempt where consumer = $1 and event_id = $2")
+                            .bind(&self.spec.queue)
+                            .bind(event_id)
+                            .execute(self.pool)
+                            .await?;
+                        return Ok(());
+                    }
+                    let delay = self.settings.retry_base * 2u32.saturating_pow(attempts as u32 - 1);
+                    tokio::time::sleep(delay.min(Duration::from_secs(10))).await;
+                }
+            }
+        }
+    }
+
+    /// Moves a delivery to the queue's dead-letter queue, with why, then acks it.
+    async fn dead_letter(&self, delivery: &Delivery, error: &str, attempts: u32) -> anyhow::Result<()> {
+        let mut headers = delivery.properties.headers().clone().unwrap_or_default();
+        headers.insert("x-paysite-error".into(), AMQPValue::LongString(error.into()));
+        headers.insert("x-paysite-attempts".into(), AMQPValue::LongUInt(attempts));
+        headers.insert("x-paysite-queue".into(), AMQPValue::LongString(self.spec.queue.as_str().into()));
+        headers.insert("x-paysite-dead-at".into(), AMQPValue::LongString(chrono::Utc::now().to_rfc3339().as_str().into()));
+        let properties: BasicProperties = delivery.properties.clone().with_headers(headers).with_delivery_mode(2);
+        let confirm = self
+            .dead_letters
+            .basic_publish(
+                "".into(),
+                broker::dead_letter_queue(&self.spec.queue).as_str().into(),
+                BasicPublishOptions::default(),
+                &delivery.data,
+                properties,
+            )
+            .await?
+            .await?;
+        anyhow::ensure!(confirm.is_ack(), "the broker refused a dead letter");
+        delivery.acker.ack(BasicAckOptions::default()).await?;
+        tracing::error!(queue = %self.spec.queue, attempts, error, "delivery dead-lettered");
+        metrics::counter!("paysite_consumer_dead_lettered_total", "queue" => self.spec.queue.clone()).increment(1);
+        Ok(())
+    }
+}

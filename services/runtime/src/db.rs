@@ -1,0 +1,137 @@
+//! Connection pools scoped to a service's schema, and migrations per schema.
+
+use std::{str::FromStr, time::Duration};
+
+use sqlx::{
+    migrate::Migrator,
+    postgres::{PgConnectOptions, PgPoolOptions},
+    PgPool,
+};
+
+/// Every service schema gets these first: event store, outbox, inbox.
+pub static RUNTIME_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/runtime");
+
+/// A schema name safe to splice into SQL (`wallet`, `t_1f2e...`).
+pub fn check_schema_name(schema: &str) -> anyhow::Result<()> {
+    let ok = !schema.is_empty()
+        && schema.len() <= 63
+        && schema.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && schema.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    anyhow::ensure!(ok, "invalid schema name {schema:?}");
+    Ok(())
+}
+
+/// A pool whose connections see `schema` first, so service SQL names its tables plainly.
+pub async fn connect(database_url: &str, schema: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    check_schema_name(schema)?;
+    let options = PgConnectOptions::from_str(database_url)?
+        .options([("search_path", schema)])
+        .application_name(&format!("paysite-{schema}"));
+    let pool = PgPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(options)
+        .await?;
+    Ok(pool)
+}
+
+/// Creates the database named in `database_url` if it does not exist yet.
+pub async fn ensure_database(database_url: &str) -> anyhow::Result<()> {
+    let options = PgConnectOptions::from_str(database_url)?;
+    let name = options.get_database().unwrap_or("postgres").to_owned();
+    let admin = PgPoolOptions::new().max_connections(1).connect_with(options.database("postgres")).await?;
+    let exists: bool = sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
+        .bind(&name)
+        .fetch_one(&admin)
+        .await?;
+    if !exists {
+        let sql = format!("create database \"{}\"", name.replace('"', "\"\""));
+        if let Err(e) = sqlx::query(&sql).execute(&admin).await {
+            // Another process may have created it meanwhile.
+            let raced = e.as_database_error().and_then(|d| d.code()).is_some_and(|c| c == "42P04");
+            if !raced {
+                return Err(e.into());
+            }
+        }
+    }
+    admin.close().await;
+    Ok(())
+}
+
+/// Applies the runtime's migrations and then the service's own, into `schema`.
+///
+/// Each source keeps its own ledger (`schema_migration`), checked by checksum, under an
+/// advisory lock so replicas starting together migrate once.
+pub async fn migrate(pool: &PgPool, schema: &str, sources: &[(&str, &Migrator)]) -> anyhow::Result<()> {
+    check_schema_name(schema)?;
+    let mut conn = pool.acquire().await?;
+    sqlx::query("select pg_advisory_lock(hashtext('paysite.migrate.' || $1))").bind(schema).execute(&mut *conn).await?;
+    let result = async {
+        sqlx::query(&format!("create schema if not exists {schema}")).execute(&mut *conn).await?;
+        sqlx::query(&format!(
+            "create table if not exists {schema}.schema_migration (
+                source text not null,
+                version bigint not null,
+                description text not null,
+                checksum bytea not null,
+                applied_at timestamptz not null default now(),
+                primary key (source, version))"
+        ))
+        .execute(&mut *conn)
+        .await?;
+        for (source, migrator) in sources {
+            for m in migrator.iter() {
+                let applied: Option<Vec<u8>> = sqlx::query_scalar(&format!(
+                    "select checksum from {schema}.schema_migration where source = $1 and version = $2"
+                ))
+                .bind(source)
+                .bind(m.version)
+                .fetch_optional(&mut *conn)
+                .await?;
+                match applied {
+                    Some(sum) if sum == m.checksum.as_ref() => continue,
+                    Some(_) => anyhow::bail!(
+                        "migration {source}/{} ({}) changed after it was applied to {schema}",
+                        m.version,
+                        m.description
+                    ),
+                    None => {}
+                }
+                let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+                sqlx::query(&format!("set local search_path to {schema}")).execute(&mut *tx).await?;
+                sqlx::raw_sql(&m.sql).execute(&mut *tx).await.map_err(|e| {
+                    anyhow::anyhow!("migration {source}/{} ({}) failed: {e}", m.version, m.description)
+                })?;
+                sqlx::query(&format!(
+                    "insert into {schema}.schema_migration (source, version, description, checksum) values ($1, $2, $3, $4)"
+                ))
+                .bind(source)
+                .bind(m.version)
+                .bind(&*m.description)
+                .bind(m.checksum.as_ref())
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+            }
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    sqlx::query("select pg_advisory_unlock(hashtext('paysite.migrate.' || $1))").bind(schema).execute(&mut *conn).await?;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_schema_name;
+
+    #[test]
+    fn only_plain_lower_case_schema_names_pass() {
+        for good in ["wallet", "t_0123abc", "_x"] {
+            assert!(check_schema_name(good).is_ok(), "{good}");
+        }
+        for bad in ["", "Wallet", "1x", "a-b", "a;drop", "a b", &"x".repeat(64)] {
+            assert!(check_schema_name(bad).is_err(), "{bad}");
+        }
+    }
+}

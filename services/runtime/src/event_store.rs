@@ -1,0 +1,362 @@
+//! The event store: append with an expected stream version, load a stream, read all.
+//!
+//! An append happens inside the caller's transaction, together with the caller's read
+//! model writes and the outbox rows, so a service reads its own writes and never
+//! publishes what it did not commit.
+
+use chrono::{DateTime, SubsecRound, Utc};
+use futures::{Stream, TryStreamExt};
+use proto_events::{encode, Actor, Envelope, EventFamily, EventMeta};
+use sqlx::{PgConnection, PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+/// A store or broker failure: not an answer to give a user, but something to retry or report.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another writer appended to the stream first. Reload, decide again, retry.
+    #[error("stream {stream_id} moved on: expected version {expected}, found {actual}")]
+    Conflict { stream_id: String, expected: i64, actual: i64 },
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("stored event {event_id} is unreadable: {reason}")]
+    Corrupt { event_id: Uuid, reason: String },
+}
+
+impl StoreError {
+    /// Worth trying again with fresh state.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            StoreError::Conflict { .. } => true,
+            // serialization_failure, deadlock_detected
+            StoreError::Database(e) => {
+                e.as_database_error().and_then(|d| d.code()).is_some_and(|c| c == "40001" || c == "40P01")
+            }
+            StoreError::Corrupt { .. } => false,
+        }
+    }
+}
+
+/// The NOTIFY channel the relay of `schema` listens on.
+pub fn outbox_channel(schema: &str) -> String {
+    format!("paysite_outbox_{schema}")
+}
+
+/// A service's event store, in the schema its pool's search_path names.
+#[derive(Clone, Debug)]
+pub struct EventStore {
+    pool: PgPool,
+    schema: String,
+}
+
+macro_rules! envelope_columns {
+    () => {
+        "global_position, event_id, stream_id, stream_version, event_type, schema_version, \
+         occurred_at, tenant, correlation_id, causation_id, actor, payload"
+    };
+}
+const ENVELOPE_COLUMNS: &str = envelope_columns!();
+
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    global_position: i64,
+    event_id: Uuid,
+    stream_id: String,
+    stream_version: i64,
+    event_type: String,
+    schema_version: i32,
+    occurred_at: DateTime<Utc>,
+    tenant: Option<String>,
+    correlation_id: Uuid,
+    causation_id: Option<Uuid>,
+    actor: String,
+    payload: serde_json::Value,
+}
+
+impl EventRow {
+    fn into_envelope(self) -> Result<(i64, Envelope), StoreError> {
+        let actor: Actor =
+            self.actor.parse().map_err(|reason| StoreError::Corrupt { event_id: self.event_id, reason })?;
+        Ok((
+            self.global_position,
+            Envelope {
+                event_id: self.event_id,
+                stream_id: self.stream_id,
+                stream_version: self.stream_version,
+                event_type: self.event_type,
+                schema_version: self.schema_version as u32,
+                occurred_at: self.occurred_at,
+                tenant: self.tenant,
+                correlation_id: self.correlation_id,
+                causation_id: self.causation_id,
+                actor,
+                payload: self.payload,
+            },
+        ))
+    }
+}
+
+impl EventStore {
+    pub fn new(pool: PgPool, schema: impl Into<String>) -> Self {
+        EventStore { pool, schema: schema.into() }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    /// The version of a stream: 0 when it has no events.
+    pub async fn version(&self, conn: &mut PgConnection, stream_id: &str) -> Result<i64, StoreError> {
+        let v: Option<i64> = sqlx::query_scalar("select max(stream_version) from event where stream_id = $1")
+            .bind(stream_id)
+            .fetch_one(conn)
+            .await?;
+        Ok(v.unwrap_or(0))
+    }
+
+    /// Every event of a stream, oldest first.
+    pub async fn load(&self, stream_id: &str) -> Result<Vec<Envelope>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        self.load_in(&mut conn, stream_id).await
+    }
+
+    /// [`Self::load`] on a given connection or transaction.
+    pub async fn load_in(&self, conn: &mut PgConnection, stream_id: &str) -> Result<Vec<Envelope>, StoreError> {
+        let rows: Vec<EventRow> = sqlx::query_as(&format!(
+            "select {ENVELOPE_COLUMNS} from event where stream_id = $1 order by stream_version"
+        ))
+        .bind(stream_id)
+        .fetch_all(conn)
+        .await?;
+        rows.into_iter().map(|r| r.into_envelope().map(|(_, e)| e)).collect()
+    }
+
+    /// Every event of the store in the order it was written, with its global position.
+    pub fn read_all(&self) -> impl Stream<Item = Result<(i64, Envelope), StoreError>> + '_ {
+        const READ_ALL: &str = concat!("select ", envelope_columns!(), " from event order by global_position");
+        sqlx::query_as::<_, EventRow>(READ_ALL)
+            .fetch(&self.pool)
+            .map_err(StoreError::from)
+            .and_then(|row| async move { row.into_envelope() })
+    }
+
+    /// Appends events of family `E` to `stream_id`, which must be at `expected_version`.
+    ///
+    /// Runs in the caller's transaction: the events, their outbox rows and whatever the
+    /// caller writes in the same transaction commit together or not at all. A writer that
+    /// lost the race gets [`StoreError::Conflict`].
+    pub async fn append<E: EventFamily>(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        stream_id: &str,
+        expected_version: i64,
+        events: &[E],
+        meta: &EventMeta,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        let actual = self.version(tx, stream_id).await?;
+        if actual != expected_version {
+            return Err(StoreError::Conflict { stream_id: stream_id.to_owned(), expected: expected_version, actual });
+        }
+        // Postgres keeps microseconds: what append returns must equal what load reads.
+        let now = Utc::now().trunc_subsecs(6);
+        let envelopes: Vec<Envelope> = events
+            .iter()
+            .enumerate()
+            .map(|(i, event)| {
+                let encoded = encode(event);
+                Envelope {
+                    event_id: Uuid::now_v7(),
+                    stream_id: stream_id.to_owned(),
+                    stream_version: expected_version + 1 + i as i64,
+                    event_type: encoded.event_type,
+                    schema_version: encoded.schema_version,
+                    occurred_at: now,
+                    tenant: meta.tenant.clone(),
+                    correlation_id: meta.correlation_id,
+                    causation_id: meta.causation_id,
+                    actor: meta.actor.clone(),
+                    payload: encoded.payload,
+                }
+            })
+            .collect();
+        self.insert(tx, &envelopes).await.map_err(|e| match e {
+            StoreError::Database(db) if is_version_clash(&db) => StoreError::Conflict {
+                stream_id: stream_id.to_owned(),
+                expected: expected_version,
+                actual: expected_version + 1,
+            },
+            other => other,
+        })?;
+        metrics::counter!("paysite_events_appended_total", "service" => self.schema.clone())
+            .increment(envelopes.len() as u64);
+        Ok(envelopes)
+    }
+
+    async fn insert(&self, tx: &mut Transaction<'_, Postgres>, envelopes: &[Envelope]) -> Result<(), StoreError> {
+        let trace_context = crate::telemetry::current_traceparent();
+        let mut ids = Vec::with_capacity(envelopes.len());
+        let mut streams = Vec::with_capacity(envelopes.len());
+        let mut versions = Vec::with_capacity(envelopes.len());
+        let mut types = Vec::with_capacity(envelopes.len());
+        let mut schema_versions = Vec::with_capacity(envelopes.len());
+        let mut occurred = Vec::with_capacity(envelopes.len());
+        let mut tenants = Vec::with_capacity(envelopes.len());
+        let mut correlations = Vec::with_capacity(envelopes.len());
+        let mut causations = Vec::with_capacity(envelopes.len());
+        let mut actors = Vec::with_capacity(envelopes.len());
+        let mut payloads = Vec::with_capacity(envelopes.len());
+        for e in envelopes {
+            ids.push(e.event_id);
+            streams.push(e.stream_id.clone());
+            versions.push(e.stream_version);
+            types.push(e.event_type.clone());
+            schema_versions.push(e.schema_version as i32);
+            occurred.push(e.occurred_at);
+            tenants.push(e.tenant.clone());
+            correlations.push(e.correlation_id);
+            causations.push(e.causation_id);
+            actors.push(e.actor.to_string());
+            payloads.push(e.payload.clone());
+        }
+        sqlx::query(
+            "insert into event (event_id, stream_id, stream_version, event_type, schema_version, occurred_at, \
+                 tenant, correlation_id, causation_id, actor, payload, trace_context)
+             select e.*, $12 from unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::int[], \
+                 $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[], $10::text[], $11::jsonb[]) as e",
+        )
+        .bind(&ids)
+        .bind(&streams)
+        .bind(&versions)
+        .bind(&types)
+        .bind(&schema_versions)
+        .bind(&occurred)
+        .bind(&tenants)
+        .bind(&correlations)
+        .bind(&causations)
+        .bind(&actors)
+        .bind(&payloads)
+        .bind(trace_context)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query("insert into outbox (event_id) select unnest($1::uuid[])").bind(&ids).execute(&mut **tx).await?;
+        // Delivered at commit; several in one transaction fold into one.
+        sqlx::query("select pg_notify($1, '')").bind(outbox_channel(&self.schema)).execute(&mut **tx).await?;
+        Ok(())
+    }
+}
+
+fn is_version_clash(e: &sqlx::Error) -> bool {
+    e.as_database_error().and_then(|d| d.constraint()).is_some_and(|c| c == "event_stream_version_key")
+}
+
+/// An aggregate written as a decider: pure rules, no I/O.
+pub trait Decider {
+    type Event: EventFamily;
+    type State: Default + Send;
+    type Command;
+    type Error;
+
+    fn decide(state: &Self::State, command: Self::Command) -> Result<Vec<Self::Event>, Self::Error>;
+    fn evolve(state: Self::State, event: &Self::Event) -> Self::State;
+}
+
+/// What [`EventStore::execute`] did: the events it wrote (none when the command changed
+/// nothing) and the state after them.
+pub struct Executed<D: Decider> {
+    pub events: Vec<Envelope>,
+    pub state: D::State,
+    pub version: i64,
+}
+
+impl EventStore {
+    /// Folds a stream into the decider's state, at the stream's version.
+    pub async fn state_of<D: Decider>(
+        &self,
+        conn: &mut PgConnection,
+        stream_id: &str,
+    ) -> Result<(D::State, i64), StoreError> {
+        let mut state = D::State::default();
+        let mut version = 0;
+        for envelope in self.load_in(conn, stream_id).await? {
+            let event: D::Event = proto_events::decode(&envelope)
+                .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })?;
+            state = D::evolve(state, &event);
+            version = envelope.stream_version;
+        }
+        Ok((state, version))
+    }
+
+    /// Load, decide, append: the command handler of every service.
+    ///
+    /// `command` builds the command afresh for each attempt (a lost race means deciding
+    /// again on newer state). `project` writes the service's own read models in the same
+    /// transaction as the events. A domain error is an answer (`Ok(Err(..))`); a
+    /// conflict is retried a few times and then surfaced as retryable.
+    pub async fn execute<D, P>(
+        &self,
+        stream_id: &str,
+        meta: &EventMeta,
+        mut command: impl FnMut() -> D::Command,
+        mut project: P,
+    ) -> Result<Result<Executed<D>, D::Error>, StoreError>
+    where
+        D: Decider,
+        P: for<'t> FnMut(
+            &'t mut Transaction<'static, Postgres>,
+            &'t [Envelope],
+            &'t D::State,
+        ) -> futures::future::BoxFuture<'t, Result<(), sqlx::Error>>,
+    {
+        const ATTEMPTS: usize = 8;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut tx = self.pool.begin().await?;
+            let (state, version) = self.state_of::<D>(&mut tx, stream_id).await?;
+            let events = match D::decide(&state, command()) {
+                Ok(events) => events,
+                Err(domain) => return Ok(Err(domain)),
+            };
+            if events.is_empty() {
+                return Ok(Ok(Executed { events: Vec::new(), state, version }));
+            }
+            let state = events.iter().fold(state, D::evolve);
+            let written = match self.append(&mut tx, stream_id, version, &events, meta).await {
+                Ok(written) => written,
+                Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
+                    tracing::debug!(stream_id, attempt, "append conflict, deciding again");
+                    tokio::time::sleep(backoff(attempt)).await;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            project(&mut tx, &written, &state).await?;
+            match tx.commit().await {
+                Ok(()) => {
+                    let version = version + written.len() as i64;
+                    return Ok(Ok(Executed { events: written, state, version }));
+                }
+                Err(e) => {
+                    let e = StoreError::from(e);
+                    if e.is_retryable() && attempt < ATTEMPTS {
+                        continue;
+                    }
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+/// Jittered exponential backoff: 5 ms, 10 ms, 20 ms ... capped at 500 ms.
+pub(crate) fn backoff(attempt: usize) -> std::time::Duration {
+    let base = 5u64 << attempt.min(7);
+    let jitter = rand::random_range(0..=base / 2);
+    std::time::Duration::from_millis((base + jitter).min(500))
+}

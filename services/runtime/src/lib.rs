@@ -1,0 +1,19 @@
+//! Shared plumbing of every paysite service: configuration, telemetry, the event store,
+//! the outbox relay, consumers with their inbox and dead-letter queue, projection
+//! rebuilds, health and the way a service is started.
+
+pub mod broker;
+pub mod config;
+pub mod consumer;
+pub mod db;
+pub mod dlq;
+pub mod event_store;
+pub mod health;
+pub mod http;
+pub mod projection;
+pub mod relay;
+pub mod service;
+pub mod telemetry;
+
+pub use config::{Secret, Settings};
+pub use event_store::{Decider, EventStore, Executed, StoreError};

@@ -1,0 +1,224 @@
+//! The outbox relay: publishes committed events to RabbitMQ, in order, at least once.
+//!
+//! One relay per service is active, the holder of a Postgres advisory lock; others stand
+//! by and take over when it dies (its session ends, the lock frees). The relay wakes on
+//! LISTEN/NOTIFY and polls as a safety net. It publishes outbox rows oldest first with
+//! persistent delivery and publisher confirms, and deletes a row only after the broker
+//! confirmed it. Rows are taken by what is still there, not by a high-water mark, so a
+//! transaction that committed after a later one is not skipped.
+
+use std::{collections::HashMap, time::{Duration, Instant}};
+
+use chrono::{DateTime, Utc};
+use futures::future::try_join_all;
+use lapin::{options::BasicPublishOptions, options::ConfirmSelectOptions, BasicProperties};
+use sqlx::{postgres::PgListener, PgPool};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use crate::{broker, event_store::outbox_channel};
+
+#[derive(Clone, Debug)]
+pub struct RelaySettings {
+    /// The service whose events these are: the routing key's first part and the schema.
+    pub service: String,
+    pub schema: String,
+    pub amqp_url: String,
+    pub exchange: String,
+    pub batch_size: i64,
+    pub poll_interval: Duration,
+}
+
+impl RelaySettings {
+    pub fn new(service: &str, schema: &str, settings: &crate::config::Settings) -> Self {
+        RelaySettings {
+            service: service.to_owned(),
+            schema: schema.to_owned(),
+            amqp_url: settings.amqp_url.expose().to_owned(),
+            exchange: settings.exchange.clone(),
+            batch_size: 500,
+            poll_interval: settings.relay_poll,
+        }
+    }
+}
+
+/// Runs until `cancel` fires: waits for the relay lock, then publishes.
+pub async fn run(pool: PgPool, settings: RelaySettings, cancel: CancellationToken) {
+    let mut failures = 0;
+    while !cancel.is_cancelled() {
+        match hold_lock_and_publish(&pool, &settings, &cancel).await {
+            Ok(()) => failures = 0,
+            Err(e) => {
+                failures += 1;
+                tracing::warn!(service = %settings.service, error = %e, failures, "relay stopped, restarting");
+            }
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => break,
+            _ = tokio::time::sleep(broker::reconnect_delay(failures)) => {}
+        }
+    }
+    tracing::info!(service = %settings.service, "relay stopped");
+}
+
+async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &CancellationToken) -> anyhow::Result<()> {
+    // The lock lives as long as this session: a relay that dies frees it.
+    let mut lock_conn = pool.acquire().await?.detach();
+    let lock_key = format!("paysite.relay.{}", s.schema);
+    loop {
+        let got: bool = sqlx::query_scalar("select pg_try_advisory_lock(hashtext($1))")
+            .bind(&lock_key)
+            .fetch_one(&mut lock_conn)
+            .await?;
+        if got {
+            break;
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => return Ok(()),
+            _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+        }
+    }
+    tracing::info!(service = %s.service, "relay active");
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(&outbox_channel(&s.schema)).await?;
+
+    let mut amqp_failures = 0u32;
+    while !cancel.is_cancelled() {
+        let connection = match broker::connect(&s.amqp_url, &format!("{}-relay", s.service)).await {
+            Ok(c) => c,
+            Err(e) => {
+                amqp_failures += 1;
+                tracing::warn!(service = %s.service, error = %e, "relay cannot reach the broker");
+                crate::health::set_broker_up(&s.service, false);
+                tokio::select! {
+                    _ = cancel.cancelled() => return Ok(()),
+                    _ = tokio::time::sleep(broker::reconnect_delay(amqp_failures)) => {}
+                }
+                check_lock(&mut lock_conn).await?;
+                continue;
+            }
+        };
+        amqp_failures = 0;
+        crate::health::set_broker_up(&s.service, true);
+        let result = publish_loop(pool, s, &connection, &mut listener, &mut lock_conn, cancel).await;
+        let _ = connection.close(200, "relay stopping".into()).await;
+        match result {
+            Ok(()) => return Ok(()),
+            Err(e @ (RelayError::Broker(_) | RelayError::Refused(_))) => {
+                crate::health::set_broker_up(&s.service, false);
+                tracing::warn!(service = %s.service, error = %e, "relay lost the broker, reconnecting");
+            }
+            Err(RelayError::Database(e)) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+enum RelayError {
+    #[error("broker: {0}")]
+    Broker(#[from] lapin::Error),
+    /// The broker nacked a message: publish the batch again on a fresh channel.
+    #[error("broker refused event {0}")]
+    Refused(Uuid),
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+#[derive(sqlx::FromRow)]
+struct OutboxRow {
+    id: i64,
+    event_id: Uuid,
+    event_type: String,
+    correlation_id: Uuid,
+    trace_context: Option<String>,
+    recorded_at: DateTime<Utc>,
+    envelope: String,
+}
+
+async fn check_lock(lock_conn: &mut sqlx::PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("select 1").execute(lock_conn).await.map(|_| ())
+}
+
+async fn publish_loop(
+    pool: &PgPool,
+    s: &RelaySettings,
+    connection: &lapin::Connection,
+    listener: &mut PgListener,
+    lock_conn: &mut sqlx::PgConnection,
+    cancel: &CancellationToken,
+) -> Result<(), RelayError> {
+    let channel = connection.create_channel().await?;
+    channel.confirm_select(ConfirmSelectOptions::default()).await?;
+    broker::declare_exchange(&channel, &s.exchange).await?;
+    let mut lock_checked = Instant::now();
+    loop {
+        if cancel.is_cancelled() {
+            return Ok(());
+        }
+        // A relay whose session died has lost the lock; another may be active now.
+        if lock_checked.elapsed() > Duration::from_secs(1) {
+            check_lock(lock_conn).await?;
+            lock_checked = Instant::now();
+        }
+        let rows: Vec<OutboxRow> = sqlx::query_as(
+            "select o.id, e.event_id, e.event_type, e.correlation_id, e.trace_context, e.recorded_at,
+                    json_build_object(
+                        'event_id', e.event_id, 'stream_id', e.stream_id, 'stream_version', e.stream_version,
+                        'type', e.event_type, 'schema_version', e.schema_version,
+                        'occurred_at', to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),
+                        'tenant', e.tenant, 'correlation_id', e.correlation_id, 'causation_id', e.causation_id,
+                        'actor', e.actor, 'payload', e.payload)::text as envelope
+             from outbox o join event e on e.event_id = o.event_id
+             order by o.id limit $1",
+        )
+        .bind(s.batch_size)
+        .fetch_all(pool)
+        .await?;
+        if rows.is_empty() {
+            tokio::select! {
+                _ = cancel.cancelled() => return Ok(()),
+                n = listener.recv() => { n?; }
+                _ = tokio::time::sleep(s.poll_interval) => {}
+            }
+            continue;
+        }
+        let mut confirms = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut headers = HashMap::from([("x-correlation-id".to_owned(), row.correlation_id.to_string())]);
+            if let Some(tp) = &row.trace_context {
+                headers.insert("traceparent".to_owned(), tp.clone());
+            }
+            let properties = BasicProperties::default()
+                .with_delivery_mode(2)
+                .with_content_type("application/json".into())
+                .with_message_id(row.event_id.to_string().as_str().into())
+                .with_type(row.event_type.as_str().into())
+                .with_headers(broker::headers(&headers));
+            let routing_key = proto_events::routing_key(&s.service, &row.event_type);
+            confirms.push(
+                channel
+                    .basic_publish(
+                        s.exchange.as_str().into(),
+                        routing_key.as_str().into(),
+                        BasicPublishOptions::default(),
+                        row.envelope.as_bytes(),
+                        properties,
+                    )
+                    .await?,
+            );
+        }
+        let confirmations = try_join_all(confirms).await?;
+        if let Some(nacked) = confirmations.iter().position(|c| !c.is_ack()) {
+            return Err(RelayError::Refused(rows[nacked].event_id));
+        }
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        sqlx::query("delete from outbox where id = any($1)").bind(&ids).execute(pool).await?;
+        let now = Utc::now();
+        for row in &rows {
+            let lag = (now - row.recorded_at).num_microseconds().unwrap_or(0) as f64 / 1e6;
+            metrics::histogram!("paysite_relay_lag_seconds", "service" => s.service.clone()).record(lag);
+        }
+        metrics::counter!("paysite_events_published_total", "service" => s.service.clone()).increment(rows.len() as u64);
+    }
+}

@@ -1,0 +1,103 @@
+//! How a service is put together and started, alone or beside the others.
+//!
+//! Every service crate exposes a [`ServiceDef`]; `paysite serve <service>` runs one per
+//! process (Kubernetes), `paysite up` runs them all in one process (a laptop).
+
+use std::{future::Future, net::SocketAddr, pin::Pin, sync::Arc};
+
+use axum::Router;
+use sqlx::{migrate::Migrator, PgPool};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    config::Settings,
+    consumer::{self, ConsumerSettings, ConsumerSpec},
+    db,
+    event_store::EventStore,
+    health::Readiness,
+    projection::Projection,
+    relay::{self, RelaySettings},
+};
+
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// A background job (a scheduler, a reconciler): runs until the token is cancelled.
+pub type Job = Box<dyn FnOnce(CancellationToken) -> BoxFuture<()> + Send>;
+
+/// What a service is made of once built.
+pub struct Service {
+    /// The internal HTTP API (the gateway and other services call it).
+    pub router: Router,
+    pub consumers: Vec<ConsumerSpec>,
+    /// Read models `paysite rebuild-projections` can rebuild.
+    pub projections: Vec<Arc<dyn Projection>>,
+    pub jobs: Vec<Job>,
+}
+
+/// What the service gets to build itself.
+#[derive(Clone)]
+pub struct ServiceContext {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub settings: Settings,
+}
+
+/// A service as the `paysite` command knows it.
+pub struct ServiceDef {
+    /// Its name: schema, routing-key prefix, queue prefix.
+    pub name: &'static str,
+    /// Its default port when run beside the others.
+    pub port: u16,
+    pub migrations: &'static Migrator,
+    pub build: fn(ServiceContext) -> BoxFuture<anyhow::Result<Service>>,
+}
+
+impl ServiceDef {
+    /// Connects to its schema and migrates it.
+    pub async fn prepare(&self, settings: &Settings, max_connections: u32) -> anyhow::Result<ServiceContext> {
+        db::ensure_database(settings.database_url.expose()).await?;
+        let pool = db::connect(settings.database_url.expose(), self.name, max_connections).await?;
+        db::migrate(&pool, self.name, &[("runtime", &db::RUNTIME_MIGRATIONS), (self.name, self.migrations)]).await?;
+        Ok(ServiceContext { store: EventStore::new(pool.clone(), self.name), pool, settings: settings.clone() })
+    }
+
+    /// Starts relay, consumers, jobs and HTTP on `addr`; all stop when `cancel` fires.
+    pub async fn start(
+        &self,
+        ctx: ServiceContext,
+        addr: SocketAddr,
+        cancel: CancellationToken,
+        tasks: &mut JoinSet<anyhow::Result<()>>,
+    ) -> anyhow::Result<SocketAddr> {
+        let service = (self.build)(ctx.clone()).await?;
+        let name = self.name;
+        let relay_settings = RelaySettings::new(name, name, &ctx.settings);
+        tasks.spawn(run_to_end(relay::run(ctx.pool.clone(), relay_settings, cancel.clone())));
+        for spec in service.consumers {
+            let settings = ConsumerSettings::new(&ctx.settings);
+            tasks.spawn(run_to_end(consumer::run(ctx.pool.clone(), spec, settings, cancel.clone())));
+        }
+        for job in service.jobs {
+            tasks.spawn(run_to_end(job(cancel.clone())));
+        }
+        let readiness = Readiness { service: name.to_owned(), pool: Some(ctx.pool.clone()), uses_broker: true };
+        let app = service
+            .router
+            .merge(crate::http::ops_router(readiness))
+            .layer(axum::middleware::from_fn(crate::http::correlate));
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let bound = listener.local_addr()?;
+        tasks.spawn(async move {
+            axum::serve(listener, app).with_graceful_shutdown(cancel.cancelled_owned()).await?;
+            Ok(())
+        });
+        tracing::info!(service = name, addr = %bound, "service listening");
+        Ok(bound)
+    }
+}
+
+async fn run_to_end(f: impl Future<Output = ()>) -> anyhow::Result<()> {
+    f.await;
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! The event store against the real Postgres.
+
+mod support;
+
+use futures::TryStreamExt;
+use runtime::StoreError;
+use support::{probe::ProbeEvent, TestEnv};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn of_100_concurrent_appends_at_one_version_exactly_one_wins() {
+    let env = TestEnv::new().await;
+    let mut writers = tokio::task::JoinSet::new();
+    for n in 0..100u64 {
+        let (store, pool) = (env.store.clone(), env.pool.clone());
+        writers.spawn(async move {
+            let mut tx = pool.begin().await.unwrap();
+            let result = store.append(&mut tx, "race-1", 0, &[ProbeEvent::Pinged { n }], &TestEnv::meta()).await;
+            match result {
+                Ok(_) => tx.commit().await.map_err(StoreError::from),
+                Err(e) => Err(e),
+            }
+        });
+    }
+    let (mut won, mut conflicts) = (0, 0);
+    while let Some(result) = writers.join_next().await {
+        match result.unwrap() {
+            Ok(()) => won += 1,
+            Err(e) => {
+                assert!(matches!(e, StoreError::Conflict { .. }), "not a clean conflict: {e}");
+                assert!(e.is_retryable());
+                conflicts += 1;
+            }
+        }
+    }
+    assert_eq!((won, conflicts), (1, 99));
+    let (count, max): (i64, Option<i64>) =
+        sqlx::query_as("select count(*), max(stream_version) from event where stream_id = 'race-1'")
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+    assert_eq!((count, max), (1, Some(1)), "exactly one event at version 1, no gap");
+    assert_eq!(env.scalar("select count(*) from outbox").await, 1, "one outbox row for the one event");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn an_append_ahead_of_the_stream_is_refused_so_no_gap_can_form() {
+    let env = TestEnv::new().await;
+    env.ping("gap-1", 1).await;
+    let mut tx = env.pool.begin().await.unwrap();
+    let err = env.store.append(&mut tx, "gap-1", 5, &[ProbeEvent::Pinged { n: 2 }], &TestEnv::meta()).await.unwrap_err();
+    assert!(matches!(err, StoreError::Conflict { expected: 5, actual: 1, .. }), "{err}");
+    drop(tx);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_stream_loads_in_version_order_and_read_all_keeps_write_order() {
+    let env = TestEnv::new().await;
+    let mut written = Vec::new();
+    for n in 1..=3 {
+        written.push(env.ping("a", n).await);
+        written.push(env.ping("b", n).await);
+    }
+    let a = env.store.load("a").await.unwrap();
+    assert_eq!(a.iter().map(|e| e.stream_version).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!(a[0], written[0], "a loaded event equals the written envelope");
+    let all: Vec<_> = env.store.read_all().try_collect().await.unwrap();
+    let ids: Vec<_> = all.iter().map(|(_, e)| e.event_id).collect();
+    assert_eq!(ids, written.iter().map(|e| e.event_id).collect::<Vec<_>>());
+    assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "positions increase");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn events_in_a_rolled_back_transaction_leave_no_trace() {
+    let env = TestEnv::new().await;
+    let mut tx = env.pool.begin().await.unwrap();
+    env.store.append(&mut tx, "gone", 0, &[ProbeEvent::Pinged { n: 1 }], &TestEnv::meta()).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(env.scalar("select count(*) from event").await, 0);
+    assert_eq!(env.scalar("select count(*) from outbox").await, 0);
+    env.cleanup().await;
+}
+
+/// A counter decider: the command says how much to add; the state is the running total.
+struct Counter;
+
+impl runtime::Decider for Counter {
+    type Event = ProbeEvent;
+    type State = u64;
+    type Command = u64;
+    type Error = std::convert::Infallible;
+
+    fn decide(_: &u64, n: u64) -> Result<Vec<ProbeEvent>, Self::Error> {
+        Ok(vec![ProbeEvent::Pinged { n }])
+    }
+
+    fn evolve(state: u64, event: &ProbeEvent) -> u64 {
+        match event {
+            ProbeEvent::Pinged { n } => state + n,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn execute_decides_again_after_losing_a_race_so_every_command_lands() {
+    let env = TestEnv::new().await;
+    let mut writers = tokio::task::JoinSet::new();
+    for _ in 0..20 {
+        let store = env.store.clone();
+        writers.spawn(async move {
+            store
+                .execute::<Counter, _>("counter", &TestEnv::meta(), || 1, |_, _, _| Box::pin(async { Ok(()) }))
+                .await
+        });
+    }
+    while let Some(r) = writers.join_next().await {
+        r.unwrap().expect("no store failure").expect("no domain error");
+    }
+    let versions: Vec<i64> =
+        sqlx::query_scalar("select stream_version from event where stream_id = 'counter' order by 1")
+            .fetch_all(&env.pool)
+            .await
+            .unwrap();
+    assert_eq!(versions, (1..=20).collect::<Vec<_>>());
+    env.cleanup().await;
+}

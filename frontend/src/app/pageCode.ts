@@ -1,0 +1,52 @@
+// Page code loads lazily; a load times out after 120 s and is retried 3 times before the error view (§1, §8).
+import { PAGE_LOAD_RETRIES, PAGE_LOAD_TIMEOUT_MS } from './routing'
+
+export type ChunkLoadErrorType = 'missing' | 'timeout' | 'other'
+
+export class ChunkLoadError extends Error {
+  readonly type: ChunkLoadErrorType
+
+  constructor(chunk: string, type: ChunkLoadErrorType, options?: { cause?: unknown }) {
+    super(`Loading chunk ${chunk} failed`, options)
+    this.name = 'ChunkLoadError'
+    this.type = type
+  }
+}
+
+class Timeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Timeout()), timeoutMs)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** A failed import of a missing module reads as a TypeError about fetching or importing the module. */
+function failureType(error: unknown): ChunkLoadErrorType {
+  if (error instanceof Timeout) return 'timeout'
+  if (error instanceof TypeError && /fetch|import|module/i.test(error.message)) return 'missing'
+  return 'other'
+}
+
+export async function loadPageCode<T>(
+  chunk: string,
+  load: () => Promise<T>,
+  { retries = PAGE_LOAD_RETRIES, timeoutMs = PAGE_LOAD_TIMEOUT_MS }: { retries?: number; timeoutMs?: number } = {},
+): Promise<T> {
+  let lastError: unknown
+  for (let attempt = 0; attempt <= retries; attempt += 1) {
+    try {
+      return await withTimeout(load(), timeoutMs)
+    } catch (error) {
+      lastError = error
+    }
+  }
+  throw new ChunkLoadError(chunk, failureType(lastError), { cause: lastError })
+}
+
+/** Chunk failures leave the running code unreliable: navigation after one becomes a full page load. */
+export function isRecoverable(error: unknown): boolean {
+  return !(error instanceof ChunkLoadError)
+}

@@ -1,0 +1,66 @@
+import { createBrowserRouter, type LoaderFunctionArgs, type RouteObject } from 'react-router'
+import { loadPageCode } from './pageCode'
+import { RootLayout } from './RootLayout'
+import { RouteErrorBoundary } from './RouteErrorBoundary'
+import { appRoutes, type AppRoute } from './routes'
+import { loaderErrorOutcome, viewportTypeForWidth, type RouteInput, type RouteOutcome } from './routing'
+import { fullPageLoadResponse, settle } from './navigation'
+import { httpServices, type RouteServices } from './services'
+import type { RoutingSession } from './session/bootstrap'
+
+function routeInput(request: Request, params: LoaderFunctionArgs['params'], session: RoutingSession): RouteInput {
+  const url = new URL(request.url)
+  return {
+    pathname: url.pathname,
+    query: url.searchParams,
+    params,
+    tenant: session.tenant,
+    user: session.user,
+    isMembersArea: session.isMembersArea,
+    viewportType: viewportTypeForWidth(window.innerWidth),
+  }
+}
+
+function toRouteObject(route: AppRoute, session: RoutingSession, services: RouteServices): RouteObject {
+  const { screen } = route
+  return {
+    path: route.path,
+    loader: async ({ request, params }) => {
+      const fullPageLoad = fullPageLoadResponse(request.url)
+      if (fullPageLoad) throw fullPageLoad
+      const input = routeInput(request, params, session)
+      let outcome: RouteOutcome<unknown>
+      try {
+        outcome = await route.load(input, services, request.signal)
+      } catch (error) {
+        outcome = loaderErrorOutcome(input, error, services.errorReporting.report)
+      }
+      return settle(outcome)
+    },
+    ...(screen
+      ? { lazy: async () => ({ Component: await loadPageCode(screen.chunk, screen.load) }) }
+      : { Component: RedirectOnly }),
+  }
+}
+
+/** The component of a route whose rule always redirects or answers not-found: never shown. */
+function RedirectOnly() {
+  return null
+}
+
+/** The route objects of the app: one root (layout and error boundary) with every route of the table. */
+export function appRouteObjects(session: RoutingSession, services: RouteServices = httpServices): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      Component: RootLayout,
+      ErrorBoundary: () => <RouteErrorBoundary errorReporting={services.errorReporting} />,
+      HydrateFallback: () => null,
+      children: appRoutes.map((route) => toRouteObject(route, session, services)),
+    },
+  ]
+}
+
+export function createAppRouter(session: RoutingSession, services: RouteServices = httpServices) {
+  return createBrowserRouter(appRouteObjects(session, services))
+}

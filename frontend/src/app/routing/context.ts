@@ -1,0 +1,78 @@
+// What every route rule reads: the location, the tenant, the user and a little meta.
+// Shapes follow screens-routes-access.md §3.
+
+export interface HealthWarningConfig {
+  enabled: boolean
+  regionName: string
+}
+
+export interface TenantFeatures {
+  facetedSearch: boolean
+  showAngels: boolean
+  showcasesPage: boolean
+  reels: boolean
+  curator: boolean
+  promotionalVideoTeaserModal: { enabled: boolean }
+  /** Keyed by region code, e.g. 'US-TX'. */
+  healthWarning: Readonly<Record<string, HealthWarningConfig>>
+}
+
+export interface TenantConfig {
+  /** Brand key, e.g. 'tushy'. */
+  tenant: string
+  site: string
+  /** Brand keys of the sister sites this tenant lists under /sites/{brand}/{type}. */
+  standaloneSites: readonly string[]
+  membersUrl: string
+  tourUrl: string
+  assetsUrlV2: string
+  publicAssets: string
+  theme: string
+  api: { host: string }
+  /** Public base URL of the payments service ({payments host}). */
+  paymentsHost: string
+  paginationListSizes: { large: number; medium: number; small: number }
+  headerFeatures: { awardsLink: boolean }
+  features: TenantFeatures
+  /** The two numeric site ids that count as multisite (spec README): the multisite package and vixenplus. */
+  multisiteSiteIds: readonly number[]
+}
+
+export interface WelcomeData {
+  siteId?: number | string
+  memberid?: string
+  hashedMemberId?: string
+  username?: string
+  autologinId?: string
+}
+
+export interface ProfileRoutingView {
+  email: string | null
+  /** profile.state.modals.teaserViewed */
+  teaserViewed: boolean
+  /** The user has a subscription of any kind (member, trial, porn-portal). */
+  isSubscribed: boolean
+  /** The subscription is active. */
+  isActive: boolean
+}
+
+export interface UserRoutingView {
+  isAuthenticated: boolean
+  /** The server-computed abilities, asked as a predicate. */
+  can(action: string, subject: string): boolean
+  profile: ProfileRoutingView | null
+  welcome: WelcomeData
+}
+
+export type ViewportType = 'xsmall' | 'small' | 'medium' | 'large' | 'xlarge' | 'huge' | 'boundary'
+
+export interface RouteInput {
+  /** The path as requested, without query, e.g. '/videos'. */
+  pathname: string
+  params: Readonly<Record<string, string | undefined>>
+  query: URLSearchParams
+  tenant: TenantConfig
+  user: UserRoutingView
+  isMembersArea: boolean
+  viewportType: ViewportType
+}

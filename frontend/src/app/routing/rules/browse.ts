@@ -1,0 +1,222 @@
+// Open browsing routes: home, video and performer listings, content pages, search, legal pages.
+import { requireAuthentication } from '../access'
+import {
+  ABILITIES,
+  DEFAULT_PERFORMERS_GENDER,
+  DEFAULT_PERFORMERS_ORDER,
+  FACETED_PERFORMERS_SEX,
+  LIST_SIZES,
+  MAX_INT32,
+} from '../constants'
+import type { RouteInput } from '../context'
+import { notFound, page, redirect, type RouteOutcome } from '../outcome'
+import { pageIds } from '../pageIds'
+import { onlyKeys, parsePage, withoutKeys, withQuery } from '../query'
+import { isValidSlug } from '../slug'
+
+export interface Flash {
+  type: 'success' | 'error'
+  /** Translation key of the message. */
+  message: string
+}
+
+export interface HomeData {
+  flash: Flash | null
+  openModal: 'PurchaseMembership' | null
+  /** Which subscription-status action the visit triggers, if any. */
+  subscriptionStatusAction: 'reactivation' | 'fromJoinnow' | null
+}
+
+function homeFlash(query: URLSearchParams): Flash | null {
+  const deviceChallenge = query.get('dc')
+  if (deviceChallenge === 'approved' || deviceChallenge === 'blocked') {
+    return { type: 'success', message: `deviceChallenge.${deviceChallenge}` }
+  }
+  const notification = query.get('notification')
+  if (notification === 'upgradesuccess') return { type: 'success', message: 'notification.upgradesuccess' }
+  if (notification === 'upgradedenial') return { type: 'error', message: 'notification.upgradedenial' }
+  return null
+}
+
+/** / : flashes, the upgrade modal and subscription-status actions come from the query. */
+export function homeRule({ query, user }: RouteInput): RouteOutcome<HomeData> {
+  const [action, subject] = ABILITIES.seePurchaseMembershipModal
+  const openModal =
+    query.get('modal') === 'upgrade' && user.profile?.isSubscribed === true && user.can(action, subject)
+      ? 'PurchaseMembership'
+      : null
+  const subscriptionStatusAction =
+    query.get('reactivation') === 'success' && user.isAuthenticated && user.profile?.isActive !== true
+      ? 'reactivation'
+      : query.get('from') === 'joinnow'
+        ? 'fromJoinnow'
+        : null
+  return page('home', { flash: homeFlash(query), openModal, subscriptionStatusAction })
+}
+
+export interface VideosData {
+  page: number
+  search: string | null
+  filter: string | null
+  categories: string | null
+}
+
+/** /videos */
+export function videosRule({ pathname, query, tenant }: RouteInput): RouteOutcome<VideosData> {
+  const pageParam = parsePage(query.get('page'))
+  if (!pageParam.valid) return redirect(withQuery(pathname, withoutKeys(query, ['page'])))
+  const search = query.get('search') || null
+  const filter = query.get('filter')
+  if (search !== null && tenant.features.facetedSearch) {
+    return redirect(withQuery('/videos', { categories: search.toLowerCase() }))
+  }
+  return page('videos', {
+    page: pageParam.page,
+    search: search !== null && filter === null ? search.toLowerCase() : search,
+    filter,
+    categories: query.get('categories'),
+  })
+}
+
+/** /videos/{slug} */
+export function videoRule({ params }: RouteInput): RouteOutcome<{ slug: string }> {
+  const { slug } = params
+  if (!isValidSlug(slug)) return notFound
+  return page('video', { slug }, pageIds.video(slug))
+}
+
+/** /videos/{slug}/comment/{commentId} */
+export function videoCommentRule(input: RouteInput): RouteOutcome<{ slug: string; commentId: string }> {
+  const denied = requireAuthentication(input)
+  if (denied) return denied
+  const { slug, commentId } = input.params
+  if (!isValidSlug(slug) || !commentId) return notFound
+  return page('videoWithComment', { slug, commentId }, pageIds.video(slug))
+}
+
+/** /trailer/{slug} */
+export function trailerRule({ params }: RouteInput): RouteOutcome<{ slug: string }> {
+  const { slug } = params
+  if (!isValidSlug(slug)) return notFound
+  return page('trailer', { slug }, pageIds.trailer(slug))
+}
+
+/** /pictureset/{slug} */
+export function pictureSetRule(input: RouteInput): RouteOutcome<{ slug: string }> {
+  const denied = requireAuthentication(input)
+  if (denied) return denied
+  const { slug } = input.params
+  if (!isValidSlug(slug)) return notFound
+  return page('pictureSet', { slug }, pageIds.pictureSet(slug))
+}
+
+/** /toprated: the screen fetches top-rated videos with the current query string. */
+export function topRatedRule({ query }: RouteInput): RouteOutcome<{ query: string }> {
+  return page('topRated', { query: query.toString() })
+}
+
+export interface TopRatedResult<V> {
+  videos: V[]
+  rest: Record<string, unknown>
+}
+
+/** Reads GET /toprated's answer: data.data.videos (default empty) and the rest of data.data. */
+export function readTopRated<V = unknown>(body: unknown): TopRatedResult<V> {
+  const inner = (body as { data?: unknown } | null)?.data
+  if (inner === null || typeof inner !== 'object') return { videos: [], rest: {} }
+  const { videos, ...rest } = inner as { videos?: unknown } & Record<string, unknown>
+  return { videos: Array.isArray(videos) ? (videos as V[]) : [], rest }
+}
+
+/** The last awards page: max 32-bit integer / the small list page size. */
+export function awardsMaxPage(smallListSize: number): number {
+  return Math.floor(MAX_INT32 / (smallListSize > 0 ? smallListSize : LIST_SIZES.small))
+}
+
+/** /awards */
+export function awardsRule({ query, tenant }: RouteInput): RouteOutcome<{ page: number }> {
+  if (!tenant.headerFeatures.awardsLink) return notFound
+  const pageParam = parsePage(query.get('page'), awardsMaxPage(tenant.paginationListSizes.small))
+  if (!pageParam.valid) return redirect(withQuery('/awards', withoutKeys(query, ['page'])))
+  return page('awards', { page: pageParam.page })
+}
+
+export interface PerformersData {
+  order: string
+  page: number
+  gender: string
+  sex: string | null
+}
+
+/** /performers */
+export function performersRule({ query, tenant }: RouteInput): RouteOutcome<PerformersData> {
+  const order = query.get('order') || DEFAULT_PERFORMERS_ORDER
+  const gender = query.get('gender') || DEFAULT_PERFORMERS_GENDER
+  const pageParam = parsePage(query.get('page'))
+  if (!pageParam.valid) {
+    const kept = new URLSearchParams()
+    if (order !== DEFAULT_PERFORMERS_ORDER) kept.set('order', order)
+    if (gender !== DEFAULT_PERFORMERS_GENDER) kept.set('gender', gender)
+    return redirect(withQuery('/performers', kept))
+  }
+  if (tenant.features.facetedSearch && !query.has('sex')) {
+    const withSex = new URLSearchParams(query)
+    withSex.set('sex', FACETED_PERFORMERS_SEX)
+    return redirect(withQuery('/performers', withSex))
+  }
+  return page('models', { order, page: pageParam.page, gender, sex: query.get('sex') })
+}
+
+/** /performers/{slug} */
+export function performerRule({ params, query }: RouteInput): RouteOutcome<{ slug: string; page: number }> {
+  const { slug } = params
+  if (!isValidSlug(slug)) return notFound
+  const pageParam = parsePage(query.get('page'))
+  if (!pageParam.valid) return redirect(`/performers/${slug}`)
+  return page('model', { slug, page: pageParam.page }, pageIds.performer(slug))
+}
+
+/**
+ * /categories: renders when the tenant's category list is loaded; otherwise the fallback loads it, then renders
+ * (spec README).
+ */
+export function categoriesRule(
+  _input: RouteInput,
+  isCategoryListLoaded: boolean,
+): RouteOutcome<{ fallback: 'loadCategoryList' | null }> {
+  return page('categories', { fallback: isCategoryListLoaded ? null : 'loadCategoryList' })
+}
+
+export type LegalContent = 'casting' | 'terms' | 'privacy' | 'compliance'
+
+/** /casting, /terms, /privacy: plain page loads. */
+export const castingRule = (): RouteOutcome<{ content: LegalContent }> => page('casting', { content: 'casting' })
+export const termsRule = (): RouteOutcome<{ content: LegalContent }> => page('terms', { content: 'terms' })
+export const privacyRule = (): RouteOutcome<{ content: LegalContent }> => page('privacy', { content: 'privacy' })
+/** /safety loads the same content as privacy. */
+export const safetyRule = (): RouteOutcome<{ content: LegalContent }> => page('safety', { content: 'privacy' })
+/** /removal preloads the privacy page. */
+export const removalRule = (): RouteOutcome<{ content: LegalContent }> => page('removal', { content: 'privacy' })
+/** /2257 preloads the compliance page. */
+export const complianceRule = (): RouteOutcome<{ content: LegalContent }> =>
+  page('compliance', { content: 'compliance' })
+
+export interface SearchData {
+  isAuthenticated: boolean
+  search: string
+  page: number
+  size: number | null
+}
+
+/** /search */
+export function searchRule({ query, user }: RouteInput): RouteOutcome<SearchData> {
+  const pageParam = parsePage(query.get('page'))
+  if (!pageParam.valid) return redirect(withQuery('/search', onlyKeys(query, ['q', 'size'])))
+  const size = parsePage(query.get('size'))
+  return page('search', {
+    isAuthenticated: user.isAuthenticated,
+    search: query.get('q') ?? '',
+    page: pageParam.page,
+    size: query.has('size') && size.valid ? size.page : null,
+  })
+}

@@ -1,0 +1,6 @@
+// Screens of this area. Each is a minimal page until its data and components arrive.
+import { Page } from '../../../components/Page'
+
+export function CategoriesScreen() {
+  return <Page title="Categories" />
+}

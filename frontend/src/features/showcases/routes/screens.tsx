@@ -1,0 +1,10 @@
+// Screens of this area. Each is a minimal page until its data and components arrive.
+import { Page } from '../../../components/Page'
+
+export function ShowcasesScreen() {
+  return <Page title="Showcases" />
+}
+
+export function ShowcaseScreen() {
+  return <Page title="Showcase" />
+}

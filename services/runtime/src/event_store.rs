@@ -145,12 +145,13 @@ impl EventStore {
 
     /// Appends events of family `E` to `stream_id`, which must be at `expected_version`.
     ///
-    /// Runs in the caller's transaction: the events, their outbox rows and whatever the
-    /// caller writes in the same transaction commit together or not at all. A writer that
-    /// lost the race gets [`StoreError::Conflict`].
+    /// Runs in the caller's transaction (pass `&mut tx`; a consumer handler passes the
+    /// connection it was given, already inside the consumer's transaction): the events,
+    /// their outbox rows and whatever the caller writes there commit together or not at
+    /// all. A writer that lost the race gets [`StoreError::Conflict`].
     pub async fn append<E: EventFamily>(
         &self,
-        tx: &mut Transaction<'_, Postgres>,
+        tx: &mut PgConnection,
         stream_id: &str,
         expected_version: i64,
         events: &[E],
@@ -198,7 +199,7 @@ impl EventStore {
         Ok(envelopes)
     }
 
-    async fn insert(&self, tx: &mut Transaction<'_, Postgres>, envelopes: &[Envelope]) -> Result<(), StoreError> {
+    async fn insert(&self, tx: &mut PgConnection, envelopes: &[Envelope]) -> Result<(), StoreError> {
         let trace_context = crate::telemetry::current_traceparent();
         let mut ids = Vec::with_capacity(envelopes.len());
         let mut streams = Vec::with_capacity(envelopes.len());
@@ -242,11 +243,11 @@ impl EventStore {
         .bind(&actors)
         .bind(&payloads)
         .bind(trace_context)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
-        sqlx::query("insert into outbox (event_id) select unnest($1::uuid[])").bind(&ids).execute(&mut **tx).await?;
+        sqlx::query("insert into outbox (event_id) select unnest($1::uuid[])").bind(&ids).execute(&mut *tx).await?;
         // Delivered at commit; several in one transaction fold into one.
-        sqlx::query("select pg_notify($1, '')").bind(outbox_channel(&self.schema)).execute(&mut **tx).await?;
+        sqlx::query("select pg_notify($1, '')").bind(outbox_channel(&self.schema)).execute(&mut *tx).await?;
         Ok(())
     }
 }

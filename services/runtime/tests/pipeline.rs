@@ -1,0 +1,157 @@
+//! Outbox relay → RabbitMQ → consumer, against the real servers.
+
+mod support;
+
+use std::{sync::Arc, time::Duration};
+
+use runtime::{
+    dlq,
+    projection::{self, ProjectionHandler, Source},
+};
+use support::{probe, TestEnv};
+use tokio_util::sync::CancellationToken;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_event_that_commits_after_a_later_one_is_still_published() {
+    let env = TestEnv::new().await;
+    let queue = env.queue("probe").await;
+    let cancel = CancellationToken::new();
+    let relay = env.relay_task(&cancel);
+    let consumer = env.consumer_task(&queue, Arc::new(probe::ProbeHandler), &cancel, |_| {});
+
+    // The first transaction takes the earlier outbox position but stays open...
+    let mut early = env.pool.begin().await.unwrap();
+    env.store.append(&mut early, "early", 0, &[probe::ProbeEvent::Pinged { n: 1 }], &TestEnv::meta()).await.unwrap();
+    // ...while a later one commits and is published.
+    let late = env.ping("late", 1).await;
+    env.wait_for("select count(*) from probe_effect where stream_id = 'late'", 1, WAIT).await;
+    assert_eq!(env.scalar("select count(*) from probe_effect where stream_id = 'early'").await, 0);
+    early.commit().await.unwrap();
+    env.wait_for("select count(*) from probe_effect where stream_id = 'early'", 1, WAIT).await;
+
+    let (early_pos, late_pos): (i64, i64) = sqlx::query_as(
+        "select (select global_position from event where stream_id = 'early'), \
+                (select global_position from event where stream_id = 'late')",
+    )
+    .fetch_one(&env.pool)
+    .await
+    .unwrap();
+    assert!(early_pos < late_pos, "the early event really took the earlier position");
+    let published_late = env.scalar(&format!("select count(*) from inbox where event_id = '{}'", late.event_id)).await;
+    assert_eq!(published_late, 1);
+    assert_eq!(env.scalar("select count(*) from outbox").await, 0, "nothing left unpublished");
+    cancel.cancel();
+    let _ = tokio::join!(relay, consumer);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_poison_event_is_dead_lettered_without_blocking_the_rest_and_replays_once_fixed() {
+    let env = TestEnv::new().await;
+    let queue = env.queue("probe").await;
+    for n in 1..=20 {
+        env.ping("healthy-a", n).await;
+        env.ping("healthy-b", n).await;
+    }
+    let poison = env.ping("poisoned", 1).await;
+    sqlx::query("insert into probe_poison (event_id) values ($1)").bind(poison.event_id).execute(&env.pool).await.unwrap();
+    for n in 21..=40 {
+        env.ping("healthy-a", n).await;
+    }
+
+    let cancel = CancellationToken::new();
+    let relay = env.relay_task(&cancel);
+    let consumer = env.consumer_task(&queue, Arc::new(probe::ProbeHandler), &cancel, |s| {
+        s.max_attempts = 3;
+        s.retry_base = Duration::from_millis(10);
+    });
+    env.wait_for("select count(*) from probe_effect", 60, WAIT).await;
+    let letters = wait_for_dead_letters(&queue, 1).await;
+    assert_eq!(letters.len(), 1);
+    assert_eq!(letters[0].event_id, Some(poison.event_id));
+    assert_eq!(letters[0].attempts, Some(3));
+    assert!(letters[0].error.as_deref().unwrap_or("").contains("is poison"), "{:?}", letters[0].error);
+    assert_eq!(env.scalar("select count(*) from probe_effect where stream_id = 'poisoned'").await, 0);
+    assert_eq!(env.scalar("select count(*) from probe_violation").await, 0, "healthy streams stayed in order");
+    // Listing leaves the dead letter where it is.
+    assert_eq!(dlq::list(&support::amqp_url(), &queue).await.unwrap().len(), 1);
+
+    // Fixed: the handler no longer refuses it. Replay puts it back once.
+    sqlx::query("delete from probe_poison").execute(&env.pool).await.unwrap();
+    let replayed = dlq::replay(&support::amqp_url(), &queue, None).await.unwrap();
+    assert_eq!(replayed.len(), 1);
+    env.wait_for("select count(*) from probe_effect where stream_id = 'poisoned'", 1, WAIT).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(env.scalar("select count(*) from probe_effect").await, 61);
+    assert_eq!(env.scalar("select count(distinct event_id) from probe_effect").await, 61);
+    assert!(dlq::list(&support::amqp_url(), &queue).await.unwrap().is_empty());
+    cancel.cancel();
+    let _ = tokio::join!(relay, consumer);
+    env.cleanup().await;
+}
+
+async fn wait_for_dead_letters(queue: &str, n: usize) -> Vec<dlq::DeadLetter> {
+    let start = std::time::Instant::now();
+    loop {
+        let letters = dlq::list(&support::amqp_url(), queue).await.unwrap();
+        if letters.len() >= n {
+            return letters;
+        }
+        assert!(start.elapsed() < WAIT, "no dead letter after {WAIT:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn snapshot(env: &TestEnv) -> Vec<(String, i64, i64)> {
+    sqlx::query_as("select stream_id, events, last_version from probe_count order by stream_id")
+        .fetch_all(&env.pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn rebuilt_read_models_equal_the_live_ones() {
+    // Writer: its own-event projection is kept in the append's transaction.
+    let writer = TestEnv::new().await;
+    // Reader: another service, its projection fed by a consumer.
+    let mut reader = TestEnv::new().await;
+    reader.exchange = writer.exchange.clone();
+    let queue = reader.queue("counts").await;
+    let own = probe::CountProjection { source: Source::OwnEvents };
+    let fed = Arc::new(probe::CountProjection { source: Source::Inbox(queue.clone()) });
+
+    let cancel = CancellationToken::new();
+    let relay = writer.relay_task(&cancel);
+    let consumer = reader.consumer_task(&queue, Arc::new(ProjectionHandler(fed.clone())), &cancel, |_| {});
+    for n in 1..=30u64 {
+        for stream in ["s-1", "s-2", "s-3"].iter().take(1 + (n % 3) as usize) {
+            let mut tx = writer.pool.begin().await.unwrap();
+            let version = writer.store.version(&mut tx, stream).await.unwrap();
+            let written = writer
+                .store
+                .append(&mut tx, stream, version, &[probe::ProbeEvent::Pinged { n }], &TestEnv::meta())
+                .await
+                .unwrap();
+            for e in &written {
+                runtime::projection::Projection::apply(&own, &mut tx, e).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+        }
+    }
+    let total = writer.scalar("select count(*) from event").await;
+    reader.wait_for("select count(*) from inbox", total, WAIT).await;
+
+    let live_own = snapshot(&writer).await;
+    let live_fed = snapshot(&reader).await;
+    assert_eq!(live_own, live_fed, "both read models saw the same events");
+    assert_eq!(projection::rebuild(&writer.pool, &own).await.unwrap(), total as u64);
+    assert_eq!(projection::rebuild(&reader.pool, fed.as_ref()).await.unwrap(), total as u64);
+    assert_eq!(snapshot(&writer).await, live_own, "own-event rebuild equals live");
+    assert_eq!(snapshot(&reader).await, live_fed, "inbox rebuild equals live");
+    cancel.cancel();
+    let _ = tokio::join!(relay, consumer);
+    writer.cleanup().await;
+    reader.cleanup().await;
+}

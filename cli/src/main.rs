@@ -1,1 +1,140 @@
-fn main() {}
+//! The `paysite` command: run the product, migrate, seed, serve one service, rebuild
+//! projections, work the dead-letter queues and run the benchmarks.
+
+mod bench;
+mod preflight;
+mod services;
+mod up;
+
+use clap::{Parser, Subcommand};
+use runtime::Settings;
+use uuid::Uuid;
+
+#[derive(Parser)]
+#[command(name = "paysite", version, about = "The paysite command")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Migrate, seed the demo data, start every service and the gateway in one process.
+    Up {
+        /// Address the gateway listens on.
+        #[arg(long, env = "PAYSITE_GATEWAY_ADDR", default_value = "127.0.0.1:8080")]
+        gateway_addr: String,
+        /// Skip seeding the demo data.
+        #[arg(long)]
+        no_seed: bool,
+    },
+    /// Apply every service's migrations.
+    Migrate,
+    /// Write the demo data of every service.
+    Seed,
+    /// Run one service (or the gateway) alone, as in Kubernetes.
+    Serve {
+        /// A service name, or `gateway`.
+        service: String,
+        #[arg(long, env = "PAYSITE_ADDR")]
+        addr: Option<String>,
+    },
+    /// Rebuild a service's read models from its events.
+    RebuildProjections { service: String },
+    /// The dead-letter queues.
+    Dlq {
+        #[command(subcommand)]
+        action: DlqAction,
+    },
+    /// Run a benchmark and print its figures.
+    Bench { name: String },
+}
+
+#[derive(Subcommand)]
+enum DlqAction {
+    /// Show what is dead-lettered, per consumer queue, with the error.
+    List {
+        /// Only this consumer queue (`<service>.<purpose>`).
+        #[arg(long)]
+        queue: Option<String>,
+    },
+    /// Send dead letters back to their queue once the cause is fixed.
+    Replay {
+        #[arg(long)]
+        queue: String,
+        /// Only this event.
+        #[arg(long)]
+        event_id: Option<Uuid>,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let settings = Settings::from_env()?;
+    let name = match &cli.command {
+        Command::Serve { service, .. } => service.clone(),
+        _ => "paysite".to_owned(),
+    };
+    let _telemetry = runtime::telemetry::init(&name, settings.otlp_endpoint.as_deref());
+    match cli.command {
+        Command::Up { gateway_addr, no_seed } => up::up(&settings, &gateway_addr, !no_seed).await,
+        Command::Migrate => {
+            preflight::check(&settings).await?;
+            for def in services::all() {
+                def.prepare(&settings, 2).await?;
+                println!("migrated {}", def.name);
+            }
+            Ok(())
+        }
+        Command::Seed => {
+            preflight::check(&settings).await?;
+            up::seed_all(&settings).await
+        }
+        Command::Serve { service, addr } => up::serve_one(&settings, &service, addr.as_deref()).await,
+        Command::RebuildProjections { service } => {
+            let def = services::find(&service)?;
+            let ctx = def.prepare(&settings, 4).await?;
+            let built = (def.build)(ctx.clone()).await?;
+            if built.projections.is_empty() {
+                println!("{service} keeps no read models");
+            }
+            for projection in built.projections {
+                let replayed = runtime::projection::rebuild(&ctx.pool, projection.as_ref()).await?;
+                println!("rebuilt {} from {replayed} events", projection.name());
+            }
+            Ok(())
+        }
+        Command::Dlq { action } => dlq(&settings, action).await,
+        Command::Bench { name } => bench::run(&settings, &name).await,
+    }
+}
+
+async fn dlq(settings: &Settings, action: DlqAction) -> anyhow::Result<()> {
+    let amqp = settings.amqp_url.expose();
+    match action {
+        DlqAction::List { queue } => {
+            let queues = match queue {
+                Some(q) => vec![q],
+                None => services::consumer_queues(settings).await?,
+            };
+            let mut total = 0;
+            for q in queues {
+                for letter in runtime::dlq::list(amqp, &q).await? {
+                    total += 1;
+                    println!("{}", serde_json::to_string(&letter)?);
+                }
+            }
+            eprintln!("{total} dead letters");
+            Ok(())
+        }
+        DlqAction::Replay { queue, event_id } => {
+            let replayed = runtime::dlq::replay(amqp, &queue, event_id).await?;
+            for letter in &replayed {
+                println!("{}", serde_json::to_string(letter)?);
+            }
+            eprintln!("replayed {} dead letters to {queue}", replayed.len());
+            Ok(())
+        }
+    }
+}

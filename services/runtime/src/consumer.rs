@@ -109,7 +109,9 @@ async fn consume(
         )
         .await?;
     tracing::info!(queue = %spec.queue, "consumer attached");
-    let applier = Applier { pool, spec, settings: s, dead_letters: &dead_letters };
+    // Handlers may append events; the relay of this schema is woken after each commit.
+    let schema: String = sqlx::query_scalar("select current_schema()").fetch_one(pool).await?;
+    let applier = Applier { pool, spec, settings: s, dead_letters: &dead_letters, schema: &schema };
     let result = loop {
         let first = tokio::select! {
             _ = cancel.cancelled() => break Ok(()),
@@ -137,6 +139,7 @@ struct Applier<'a> {
     spec: &'a ConsumerSpec,
     settings: &'a ConsumerSettings,
     dead_letters: &'a Channel,
+    schema: &'a str,
 }
 
 struct Parsed {
@@ -213,6 +216,7 @@ impl Applier<'_> {
             }
         }
         tx.commit().await?;
+        crate::relay::wake(self.pool, self.schema);
         Ok(seen.len())
     }
 
@@ -253,6 +257,7 @@ impl Applier<'_> {
                         .await?;
                 }
                 tx.commit().await?;
+                crate::relay::wake(self.pool, self.schema);
                 Ok(fresh)
             }
             .await;

@@ -36,11 +36,6 @@ impl StoreError {
     }
 }
 
-/// The NOTIFY channel the relay of `schema` listens on.
-pub fn outbox_channel(schema: &str) -> String {
-    format!("paysite_outbox_{schema}")
-}
-
 /// A service's event store, in the schema its pool's search_path names.
 #[derive(Clone, Debug)]
 pub struct EventStore {
@@ -148,7 +143,8 @@ impl EventStore {
     /// Runs in the caller's transaction (pass `&mut tx`; a consumer handler passes the
     /// connection it was given, already inside the consumer's transaction): the events,
     /// their outbox rows and whatever the caller writes there commit together or not at
-    /// all. A writer that lost the race gets [`StoreError::Conflict`].
+    /// all. A writer that lost the race gets [`StoreError::Conflict`]. After committing,
+    /// call [`Self::wake_relay`] so the relay publishes at once.
     pub async fn append<E: EventFamily>(
         &self,
         tx: &mut PgConnection,
@@ -160,11 +156,6 @@ impl EventStore {
         if events.is_empty() {
             return Ok(Vec::new());
         }
-        let actual = self.version(tx, stream_id).await?;
-        if actual != expected_version {
-            return Err(StoreError::Conflict { stream_id: stream_id.to_owned(), expected: expected_version, actual });
-        }
-        // Postgres keeps microseconds: what append returns must equal what load reads.
         let now = Utc::now().trunc_subsecs(6);
         let envelopes: Vec<Envelope> = events
             .iter()
@@ -186,7 +177,7 @@ impl EventStore {
                 }
             })
             .collect();
-        self.insert(tx, &envelopes).await.map_err(|e| match e {
+        let actual = self.insert(tx, stream_id, expected_version, &envelopes).await.map_err(|e| match e {
             StoreError::Database(db) if is_version_clash(&db) => StoreError::Conflict {
                 stream_id: stream_id.to_owned(),
                 expected: expected_version,
@@ -194,61 +185,76 @@ impl EventStore {
             },
             other => other,
         })?;
+        if actual != expected_version {
+            return Err(StoreError::Conflict { stream_id: stream_id.to_owned(), expected: expected_version, actual });
+        }
         metrics::counter!("paysite_events_appended_total", "service" => self.schema.clone())
             .increment(envelopes.len() as u64);
         Ok(envelopes)
     }
 
-    async fn insert(&self, tx: &mut PgConnection, envelopes: &[Envelope]) -> Result<(), StoreError> {
+    /// Writes the events and their outbox rows in one statement, only if the stream is
+    /// at `expected_version`. Returns the version the stream was at.
+    async fn insert(
+        &self,
+        tx: &mut PgConnection,
+        stream_id: &str,
+        expected_version: i64,
+        envelopes: &[Envelope],
+    ) -> Result<i64, StoreError> {
         let trace_context = crate::telemetry::current_traceparent();
-        let mut ids = Vec::with_capacity(envelopes.len());
-        let mut streams = Vec::with_capacity(envelopes.len());
-        let mut versions = Vec::with_capacity(envelopes.len());
-        let mut types = Vec::with_capacity(envelopes.len());
-        let mut schema_versions = Vec::with_capacity(envelopes.len());
-        let mut occurred = Vec::with_capacity(envelopes.len());
-        let mut tenants = Vec::with_capacity(envelopes.len());
-        let mut correlations = Vec::with_capacity(envelopes.len());
-        let mut causations = Vec::with_capacity(envelopes.len());
-        let mut actors = Vec::with_capacity(envelopes.len());
-        let mut payloads = Vec::with_capacity(envelopes.len());
+        let n = envelopes.len();
+        let (mut ids, mut versions, mut types, mut schema_versions) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut payloads = Vec::with_capacity(n);
         for e in envelopes {
             ids.push(e.event_id);
-            streams.push(e.stream_id.clone());
             versions.push(e.stream_version);
             types.push(e.event_type.clone());
             schema_versions.push(e.schema_version as i32);
-            occurred.push(e.occurred_at);
-            tenants.push(e.tenant.clone());
-            correlations.push(e.correlation_id);
-            causations.push(e.causation_id);
-            actors.push(e.actor.to_string());
             payloads.push(e.payload.clone());
         }
-        sqlx::query(
-            "insert into event (event_id, stream_id, stream_version, event_type, schema_version, occurred_at, \
-                 tenant, correlation_id, causation_id, actor, payload, trace_context)
-             select e.*, $12 from unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::int[], \
-                 $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[], $10::text[], $11::jsonb[]) as e",
+        let first = &envelopes[0];
+        // The version check, the events and the outbox rows in one round trip. A writer
+        // that raced past the check fails on the (stream_id, stream_version) key instead.
+        let actual: i64 = sqlx::query_scalar(
+            "with current as (
+                 select coalesce(max(stream_version), 0) as version from event where stream_id = $1
+             ), inserted as (
+                 insert into event (event_id, stream_id, stream_version, event_type, schema_version, occurred_at,
+                                    tenant, correlation_id, causation_id, actor, payload, trace_context)
+                 select e.id, $1, e.version, e.type, e.schema_version, $7, $8, $9, $10, $11, e.payload, $12
+                 from unnest($3::uuid[], $4::bigint[], $5::text[], $6::int[], $13::jsonb[])
+                      as e(id, version, type, schema_version, payload)
+                 where (select version from current) = $2
+                 returning event_id
+             ), queued as (
+                 insert into outbox (event_id) select event_id from inserted
+             )
+             select version from current",
         )
+        .bind(stream_id)
+        .bind(expected_version)
         .bind(&ids)
-        .bind(&streams)
         .bind(&versions)
         .bind(&types)
         .bind(&schema_versions)
-        .bind(&occurred)
-        .bind(&tenants)
-        .bind(&correlations)
-        .bind(&causations)
-        .bind(&actors)
-        .bind(&payloads)
+        .bind(first.occurred_at)
+        .bind(&first.tenant)
+        .bind(first.correlation_id)
+        .bind(first.causation_id)
+        .bind(first.actor.to_string())
         .bind(trace_context)
-        .execute(&mut *tx)
+        .bind(&payloads)
+        .fetch_one(&mut *tx)
         .await?;
-        sqlx::query("insert into outbox (event_id) select unnest($1::uuid[])").bind(&ids).execute(&mut *tx).await?;
-        // Delivered at commit; several in one transaction fold into one.
-        sqlx::query("select pg_notify($1, '')").bind(outbox_channel(&self.schema)).execute(&mut *tx).await?;
-        Ok(())
+        Ok(actual)
+    }
+
+    /// Tells the relay new events are committed. Call after committing a transaction that
+    /// appended (`execute` does); without it the relay still finds them at its next poll.
+    pub fn wake_relay(&self) {
+        crate::relay::wake(&self.pool, &self.schema);
     }
 }
 
@@ -340,6 +346,7 @@ impl EventStore {
             project(&mut tx, &written, &state).await?;
             match tx.commit().await {
                 Ok(()) => {
+                    self.wake_relay();
                     let version = version + written.len() as i64;
                     return Ok(Ok(Executed { events: written, state, version }));
                 }

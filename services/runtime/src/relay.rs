@@ -7,7 +7,14 @@
 //! confirmed it. Rows are taken by what is still there, not by a high-water mark, so a
 //! transaction that committed after a later one is not skipped.
 
-use std::{collections::HashMap, time::{Duration, Instant}};
+use std::{
+    collections::HashMap,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc, Mutex, OnceLock,
+    },
+    time::{Duration, Instant},
+};
 
 use chrono::{DateTime, Utc};
 use futures::future::try_join_all;
@@ -16,7 +23,40 @@ use sqlx::{postgres::PgListener, PgPool};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use crate::{broker, event_store::outbox_channel};
+use crate::broker;
+
+/// The NOTIFY channel the relay of `schema` listens on.
+pub fn outbox_channel(schema: &str) -> String {
+    format!("paysite_outbox_{schema}")
+}
+
+/// Wakes the relay of `schema` after a commit that appended events.
+///
+/// Not done inside the appending transaction: Postgres serialises the commits of all
+/// notifying transactions of a database, WAL flush included, which would cap appends at
+/// one per fsync. Instead a separate, asynchronously committed NOTIFY is sent, and
+/// wake-ups that arrive while one is pending fold into it.
+pub fn wake(pool: &PgPool, schema: &str) {
+    static PENDING: OnceLock<Mutex<HashMap<String, Arc<AtomicBool>>>> = OnceLock::new();
+    let flag = PENDING.get_or_init(Default::default).lock().unwrap().entry(schema.to_owned()).or_default().clone();
+    if flag.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let (pool, channel) = (pool.clone(), outbox_channel(schema));
+    tokio::spawn(async move {
+        // Commits after this point send their own wake-up; those before are covered by this one.
+        flag.store(false, Ordering::Release);
+        let notify = async {
+            let mut tx = pool.begin().await?;
+            sqlx::query("set local synchronous_commit = off").execute(&mut *tx).await?;
+            sqlx::query("select pg_notify($1, '')").bind(&channel).execute(&mut *tx).await?;
+            tx.commit().await
+        };
+        if let Err(e) = notify.await {
+            tracing::debug!(error = %e, "relay wake-up not sent; the relay's poll will find the events");
+        }
+    });
+}
 
 #[derive(Clone, Debug)]
 pub struct RelaySettings {

@@ -25,6 +25,9 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 /// A background job (a scheduler, a reconciler): runs until the token is cancelled.
 pub type Job = Box<dyn FnOnce(CancellationToken) -> BoxFuture<()> + Send>;
 
+/// Writes a service's demo data.
+pub type Seeder = fn(ServiceContext) -> BoxFuture<anyhow::Result<()>>;
+
 /// What a service is made of once built.
 pub struct Service {
     /// The internal HTTP API (the gateway and other services call it).
@@ -51,6 +54,9 @@ pub struct ServiceDef {
     pub port: u16,
     pub migrations: &'static Migrator,
     pub build: fn(ServiceContext) -> BoxFuture<anyhow::Result<Service>>,
+    /// Writes the service's demo data (through its own commands, so it is events too);
+    /// must be safe to run again.
+    pub seed: Option<Seeder>,
 }
 
 impl ServiceDef {

@@ -29,6 +29,7 @@ async fn an_event_that_commits_after_a_later_one_is_still_published() {
     env.wait_for("select count(*) from probe_effect where stream_id = 'late'", 1, WAIT).await;
     assert_eq!(env.scalar("select count(*) from probe_effect where stream_id = 'early'").await, 0);
     early.commit().await.unwrap();
+    env.store.wake_relay();
     env.wait_for("select count(*) from probe_effect where stream_id = 'early'", 1, WAIT).await;
 
     let (early_pos, late_pos): (i64, i64) = sqlx::query_as(
@@ -138,6 +139,7 @@ async fn rebuilt_read_models_equal_the_live_ones() {
                 runtime::projection::Projection::apply(&own, &mut tx, e).await.unwrap();
             }
             tx.commit().await.unwrap();
+            writer.store.wake_relay();
         }
     }
     let total = writer.scalar("select count(*) from event").await;

@@ -80,6 +80,7 @@ impl TestEnv {
         let written =
             self.store.append(&mut tx, stream, version, &[ProbeEvent::Pinged { n }], &Self::meta()).await.unwrap();
         tx.commit().await.unwrap();
+        self.store.wake_relay();
         written.into_iter().next().unwrap()
     }
 
@@ -100,6 +101,7 @@ impl TestEnv {
                             .await
                             .unwrap();
                         tx.commit().await.unwrap();
+                        store.wake_relay();
                     }
                 }
             });
@@ -163,7 +165,8 @@ impl TestEnv {
     pub async fn cleanup(self) {
         if let Ok(connection) = broker::connect(&amqp_url(), "test-cleanup").await {
             if let Ok(channel) = connection.create_channel().await {
-                for q in self.queues.lock().unwrap().clone() {
+                let queues = self.queues.lock().unwrap().clone();
+                for q in queues {
                     for name in [broker::dead_letter_queue(&q), q] {
                         let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
                     }

@@ -1,0 +1,277 @@
+//! The event backbone end to end: append → outbox → relay → RabbitMQ → consumer →
+//! projection, beside raw lapin publish-with-confirms and the disk's fsync time.
+
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use async_trait::async_trait;
+use futures::future::try_join_all;
+use lapin::{
+    options::{BasicPublishOptions, ConfirmSelectOptions, QueueBindOptions, QueueDeclareOptions, QueueDeleteOptions},
+    types::FieldTable,
+    BasicProperties,
+};
+use proto_events::{Actor, Envelope, EventFamily, EventMeta};
+use runtime::{broker, consumer, db, relay, EventStore, Settings};
+use serde::{Deserialize, Serialize};
+use sqlx::{PgConnection, PgPool};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use super::percentile_ms;
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", content = "payload")]
+enum BenchEvent {
+    Measured { n: u64, note: String },
+}
+
+impl EventFamily for BenchEvent {
+    const DOMAIN: &'static str = "bench";
+    const TYPES: &'static [(&'static str, u32)] = &[("Measured", 1)];
+}
+
+struct LagProjection;
+
+#[async_trait]
+impl consumer::Handler for LagProjection {
+    async fn handle(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        sqlx::query(
+            "insert into bench_effect (event_id, lag_us)
+             values ($1, (extract(epoch from clock_timestamp() - $2::timestamptz) * 1000000)::bigint)",
+        )
+        .bind(event.event_id)
+        .bind(event.occurred_at)
+        .execute(tx)
+        .await?;
+        Ok(())
+    }
+}
+
+struct Bench {
+    pool: PgPool,
+    store: EventStore,
+    settings: Settings,
+    schema: String,
+    queue: String,
+}
+
+pub async fn run(base: &Settings) -> anyhow::Result<()> {
+    let suffix = Uuid::new_v4().simple().to_string()[..12].to_owned();
+    let schema = format!("bench_{suffix}");
+    let exchange = format!("bench.{suffix}");
+    let mut settings = base.clone();
+    settings.exchange = exchange.clone();
+    settings.relay_poll = Duration::from_millis(200);
+    db::ensure_database(settings.database_url.expose()).await?;
+    let pool = db::connect(settings.database_url.expose(), &schema, 24).await?;
+    db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS)]).await?;
+    sqlx::query("create table bench_effect (event_id uuid not null, lag_us bigint not null, at timestamptz not null default clock_timestamp())")
+        .execute(&pool)
+        .await?;
+    let queue = format!("{schema}.lag");
+    let connection = broker::connect(settings.amqp_url.expose(), "bench").await?;
+    let channel = connection.create_channel().await?;
+    broker::declare_consumer_queue(&channel, &exchange, &queue, &["bench.#".into()]).await?;
+    let bench = Bench { store: EventStore::new(pool.clone(), &schema), pool, settings, schema, queue };
+
+    println!("paysite bench events (2 cores: every figure shares them with PostgreSQL and RabbitMQ)\n");
+    let fsync_ms = fsync_floor_ms();
+    let raw = raw_publish(&bench.settings).await?;
+    let append = single_append(&bench).await?;
+    let (max_rate, drained) = end_to_end(&bench, 40_000).await?;
+    let half = (max_rate / 2.0).max(1.0);
+    let (lag_p50, lag_p99, achieved) = at_rate(&bench, half, Duration::from_secs(10)).await?;
+
+    println!("| measure | value | beside |");
+    println!("|---|---|---|");
+    println!("| raw lapin publish with confirms | {raw:.0} msg/s | baseline |");
+    println!(
+        "| end to end, append → projection | {max_rate:.0} events/s ({drained} events) | {:.2} × raw publish |",
+        max_rate / raw
+    );
+    println!("| lag at half rate ({achieved:.0} events/s) | p50 {lag_p50:.1} ms, p99 {lag_p99:.1} ms | target p99 ≤ 50 ms |");
+    match fsync_ms {
+        Some(f) => println!(
+            "| single-event append p50 | {:.2} ms (p99 {:.2} ms) | fsync {f:.2} ms → {:+.2} ms |",
+            append.0,
+            append.1,
+            append.0 - f
+        ),
+        None => println!("| single-event append p50 | {:.2} ms (p99 {:.2} ms) | pg_test_fsync not found |", append.0, append.1),
+    }
+
+    let _ = channel.queue_delete(bench.queue.as_str().into(), QueueDeleteOptions::default()).await;
+    let _ = channel.queue_delete(broker::dead_letter_queue(&bench.queue).as_str().into(), QueueDeleteOptions::default()).await;
+    let _ = channel.exchange_delete(exchange.as_str().into(), Default::default()).await;
+    let _ = connection.close(200, "done".into()).await;
+    sqlx::query(&format!("drop schema {} cascade", bench.schema)).execute(&bench.pool).await?;
+    Ok(())
+}
+
+fn meta() -> EventMeta {
+    EventMeta::new(Actor::System("bench".into())).with_tenant("vixen")
+}
+
+fn event(n: u64) -> BenchEvent {
+    // About the size of a real subscription event.
+    BenchEvent::Measured { n, note: "x".repeat(240) }
+}
+
+/// fdatasync time of this disk, from PostgreSQL's own tool: the floor of a commit.
+fn fsync_floor_ms() -> Option<f64> {
+    let tool = std::fs::read_dir("/usr/lib/postgresql").ok()?.flatten().map(|d| d.path().join("bin/pg_test_fsync")).find(|p| p.exists())?;
+    let out = std::process::Command::new(tool).args(["-s", "1", "-f", "/var/tmp/paysite-fsync.test"]).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "        fdatasync                     1234.567 ops/sec     810 usecs/op"
+    let line = text.lines().find(|l| l.trim_start().starts_with("fdatasync"))?;
+    let usecs: f64 = line.split_whitespace().rev().nth(1)?.parse().ok()?;
+    Some(usecs / 1000.0)
+}
+
+async fn raw_publish(settings: &Settings) -> anyhow::Result<f64> {
+    const N: usize = 50_000;
+    let connection = broker::connect(settings.amqp_url.expose(), "bench-raw").await?;
+    let channel = connection.create_channel().await?;
+    channel.confirm_select(ConfirmSelectOptions::default()).await?;
+    let queue = format!("bench.raw.{}", Uuid::new_v4().simple());
+    channel.queue_declare(queue.as_str().into(), QueueDeclareOptions { durable: true, ..Default::default() }, FieldTable::default()).await?;
+    broker::declare_exchange(&channel, &settings.exchange).await?;
+    channel.queue_bind(queue.as_str().into(), settings.exchange.as_str().into(), "raw.#".into(), QueueBindOptions::default(), FieldTable::default()).await?;
+    let body = serde_json::to_vec(&serde_json::json!({"payload": "x".repeat(400)}))?;
+    let start = Instant::now();
+    for chunk in (0..N).collect::<Vec<_>>().chunks(500) {
+        let mut confirms = Vec::with_capacity(chunk.len());
+        for _ in chunk {
+            confirms.push(
+                channel
+                    .basic_publish(settings.exchange.as_str().into(), "raw.Measured".into(), BasicPublishOptions::default(), &body, BasicProperties::default().with_delivery_mode(2))
+                    .await?,
+            );
+        }
+        for c in try_join_all(confirms).await? {
+            anyhow::ensure!(c.is_ack(), "raw publish nacked");
+        }
+    }
+    let rate = N as f64 / start.elapsed().as_secs_f64();
+    channel.queue_delete(queue.as_str().into(), QueueDeleteOptions::default()).await?;
+    connection.close(200, "done".into()).await?;
+    Ok(rate)
+}
+
+async fn append_one(store: &EventStore, stream: &str, version: i64, n: u64) -> anyhow::Result<()> {
+    let mut tx = store.pool().begin().await?;
+    store.append(&mut tx, stream, version, &[event(n)], &meta()).await?;
+    tx.commit().await?;
+    store.wake_relay();
+    Ok(())
+}
+
+/// Latency of one append (one event, one transaction), alone on the database.
+async fn single_append(b: &Bench) -> anyhow::Result<(f64, f64)> {
+    let mut samples = Vec::with_capacity(1000);
+    for n in 0..1000u64 {
+        let start = Instant::now();
+        append_one(&b.store, "single", n as i64, n).await?;
+        samples.push(start.elapsed().as_micros() as u64);
+    }
+    samples.sort_unstable();
+    sqlx::query("delete from outbox").execute(&b.pool).await?;
+    Ok((percentile_ms(&samples, 50.0), percentile_ms(&samples, 99.0)))
+}
+
+async fn effects(b: &Bench) -> anyhow::Result<i64> {
+    Ok(sqlx::query_scalar("select count(*) from bench_effect").fetch_one(&b.pool).await?)
+}
+
+fn start_pipeline(b: &Bench, cancel: &CancellationToken) -> Vec<tokio::task::JoinHandle<()>> {
+    let relay_settings = relay::RelaySettings::new("bench", &b.schema, &b.settings);
+    let consumer_settings = consumer::ConsumerSettings::new(&b.settings);
+    let spec = consumer::ConsumerSpec { queue: b.queue.clone(), bindings: vec!["bench.#".into()], handler: Arc::new(LagProjection) };
+    vec![
+        tokio::spawn(relay::run(b.pool.clone(), relay_settings, cancel.clone())),
+        tokio::spawn(consumer::run(b.pool.clone(), spec, consumer_settings, cancel.clone())),
+    ]
+}
+
+/// As fast as 16 writers can append: events per second until the projection has them all.
+async fn end_to_end(b: &Bench, total: u64) -> anyhow::Result<(f64, i64)> {
+    let cancel = CancellationToken::new();
+    let tasks = start_pipeline(b, &cancel);
+    let before = effects(b).await?;
+    let writers = 16u64;
+    let start = Instant::now();
+    let mut handles = Vec::new();
+    for w in 0..writers {
+        let store = b.store.clone();
+        handles.push(tokio::spawn(async move {
+            for i in 0..total / writers {
+                append_one(&store, &format!("max-{w}"), i as i64, i).await?;
+            }
+            anyhow::Ok(())
+        }));
+    }
+    for h in handles {
+        h.await??;
+    }
+    let target = before + total as i64;
+    while effects(b).await? < target {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        anyhow::ensure!(start.elapsed() < Duration::from_secs(300), "the pipeline did not drain in 5 minutes");
+    }
+    let rate = total as f64 / start.elapsed().as_secs_f64();
+    cancel.cancel();
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok((rate, total as i64))
+}
+
+/// Appends at a steady `rate` for `duration`; lag = projection commit − append.
+async fn at_rate(b: &Bench, rate: f64, duration: Duration) -> anyhow::Result<(f64, f64, f64)> {
+    sqlx::query("truncate bench_effect").execute(&b.pool).await?;
+    let cancel = CancellationToken::new();
+    let tasks = start_pipeline(b, &cancel);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let writers = 8usize;
+    let per_writer = rate / writers as f64;
+    let start = Instant::now();
+    let mut handles = Vec::new();
+    for w in 0..writers {
+        let store = b.store.clone();
+        handles.push(tokio::spawn(async move {
+            let interval = Duration::from_secs_f64(1.0 / per_writer);
+            let mut ticker = tokio::time::interval(interval);
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut n = 0u64;
+            while start.elapsed() < duration {
+                ticker.tick().await;
+                append_one(&store, &format!("steady-{w}"), n as i64, n).await?;
+                n += 1;
+            }
+            anyhow::Ok(n)
+        }));
+    }
+    let mut sent = 0;
+    for h in handles {
+        sent += h.await??;
+    }
+    let achieved = sent as f64 / start.elapsed().as_secs_f64();
+    while effects(b).await? < sent as i64 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    cancel.cancel();
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut lags: Vec<u64> = sqlx::query_scalar::<_, i64>("select lag_us from bench_effect")
+        .fetch_all(&b.pool)
+        .await?
+        .into_iter()
+        .map(|l| l.max(0) as u64)
+        .collect();
+    lags.sort_unstable();
+    Ok((percentile_ms(&lags, 50.0), percentile_ms(&lags, 99.0), achieved))
+}

@@ -1,0 +1,124 @@
+//! `paysite up` and `paysite serve`: start services, alone or all together.
+
+use std::{net::SocketAddr, time::Duration};
+
+use runtime::Settings;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::{preflight, services};
+
+pub async fn seed_all(settings: &Settings) -> anyhow::Result<()> {
+    for def in services::all() {
+        let ctx = def.prepare(settings, 4).await?;
+        if let Some(seed) = def.seed {
+            seed(ctx).await?;
+            println!("seeded {}", def.name);
+        }
+    }
+    Ok(())
+}
+
+pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool) -> anyhow::Result<()> {
+    preflight::check(settings).await?;
+    let cancel = CancellationToken::new();
+    let mut tasks = JoinSet::new();
+    let mut started = Vec::new();
+    for def in services::all() {
+        let ctx = def.prepare(settings, 10).await?;
+        if seed {
+            if let Some(seed) = def.seed {
+                seed(ctx.clone()).await?;
+            }
+        }
+        let addr = def.start(ctx, SocketAddr::from(([127, 0, 0, 1], def.port)), cancel.clone(), &mut tasks).await?;
+        started.push((def.name.to_owned(), format!("http://{addr}")));
+    }
+    let gateway = start_gateway(gateway_addr, cancel.clone(), &mut tasks).await?;
+    println!("\npaysite is up.\n");
+    println!("The site (gateway on {}):", gateway.addr);
+    for host in &gateway.hosts {
+        println!("  http://{host}:{}", gateway.addr.port());
+    }
+    println!("\nServices (internal APIs; /healthz /readyz /metrics on each):");
+    for (name, url) in &started {
+        println!("  {name:<14} {url}");
+    }
+    println!("\nStop with Ctrl-C.");
+    wait_and_stop(cancel, tasks).await
+}
+
+pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> anyhow::Result<()> {
+    preflight::check(settings).await?;
+    let cancel = CancellationToken::new();
+    let mut tasks = JoinSet::new();
+    if name == "gateway" {
+        start_gateway(addr.unwrap_or(gateway::config::DEFAULT_ADDR), cancel.clone(), &mut tasks).await?;
+    } else {
+        let def = services::find(name)?;
+        let ctx = def.prepare(settings, 10).await?;
+        let addr: SocketAddr = match addr {
+            Some(a) => a.parse()?,
+            None => SocketAddr::from(([0, 0, 0, 0], def.port)),
+        };
+        def.start(ctx, addr, cancel.clone(), &mut tasks).await?;
+    }
+    wait_and_stop(cancel, tasks).await
+}
+
+pub struct GatewayStarted {
+    pub addr: SocketAddr,
+    /// Every host it answers for (`vixen.localhost`, ..., `members.localhost`).
+    pub hosts: Vec<String>,
+}
+
+pub async fn start_gateway(
+    addr: &str,
+    cancel: CancellationToken,
+    tasks: &mut JoinSet<anyhow::Result<()>>,
+) -> anyhow::Result<GatewayStarted> {
+    let config = gateway::GatewayConfig::from_lookup(|key| match key {
+        "PAYSITE_GATEWAY_ADDR" => Some(addr.to_owned()),
+        _ => std::env::var(key).ok(),
+    })?;
+    let state = gateway::GatewayState::load(&config)?;
+    let hosts = state.sites().hosts().into_iter().map(str::to_owned).collect();
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let addr = listener.local_addr()?;
+    tasks.spawn(async move {
+        gateway::serve(listener, state, cancel.cancelled_owned()).await?;
+        Ok(())
+    });
+    tracing::info!(%addr, "gateway listening");
+    Ok(GatewayStarted { addr, hosts })
+}
+
+/// Runs until Ctrl-C/SIGTERM or a task fails, then stops everything gracefully.
+async fn wait_and_stop(cancel: CancellationToken, mut tasks: JoinSet<anyhow::Result<()>>) -> anyhow::Result<()> {
+    let mut failure = None;
+    tokio::select! {
+        _ = runtime::http::shutdown_signal() => {}
+        Some(done) = tasks.join_next() => {
+            match done {
+                Ok(Ok(())) => tracing::warn!("a task ended early"),
+                Ok(Err(e)) => failure = Some(e),
+                Err(e) => failure = Some(e.into()),
+            }
+        }
+    }
+    cancel.cancel();
+    let drain = async {
+        while let Some(done) = tasks.join_next().await {
+            if let Ok(Err(e)) = done {
+                tracing::warn!(error = %e, "task failed while stopping");
+            }
+        }
+    };
+    if tokio::time::timeout(Duration::from_secs(15), drain).await.is_err() {
+        tracing::warn!("some tasks did not stop within 15 s");
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}

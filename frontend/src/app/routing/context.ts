@@ -17,6 +17,27 @@ export interface TenantFeatures {
   healthWarning: Readonly<Record<string, HealthWarningConfig>>
 }
 
+/** A brand's look, as config/tenants serves it; the shell maps it onto CSS variables. */
+export interface Theme {
+  name: string
+  wordmark: string
+  colors: {
+    background: string
+    surface: string
+    text: string
+    mutedText: string
+    accent: string
+    onAccent: string
+  }
+  typography: {
+    wordmarkFont: string
+    headingFont: string
+    bodyFont: string
+    wordmarkLetterSpacing: string
+    headingTransform: string
+  }
+}
+
 export interface TenantConfig {
   /** Brand key, e.g. 'tushy'. */
   tenant: string
@@ -27,7 +48,7 @@ export interface TenantConfig {
   tourUrl: string
   assetsUrlV2: string
   publicAssets: string
-  theme: string
+  theme: Theme
   api: { host: string }
   /** Public base URL of the payments service ({payments host}). */
   paymentsHost: string

@@ -1,0 +1,86 @@
+//! The browser-facing handlers: the site from the Host, the SPA's pages with their edge
+//! answers (301, 404), and the tenant configuration.
+
+use std::sync::Arc;
+
+use axum::{
+    extract::{Request, State},
+    http::{header, HeaderValue, Method, StatusCode, Uri},
+    middleware::Next,
+    response::{IntoResponse, Response},
+    Extension, Json,
+};
+
+use crate::{
+    hosts::{Site, UNEXPECTED_HOST},
+    routes::{self, Edge},
+    spa::{Bootstrap, UserView},
+    GatewayState,
+};
+
+/// Middleware: finds the site the Host names and hands it to the handlers; any other host is a 400.
+pub async fn resolve_site(State(state): State<GatewayState>, mut request: Request, next: Next) -> Response {
+    // HTTP/1.1 names the host in the Host header, HTTP/2 in the request's authority.
+    let host = match request.headers().get(header::HOST) {
+        Some(value) => value.to_str().ok(),
+        None => request.uri().authority().map(|a| a.as_str()),
+    };
+    let Some(site) = host.and_then(|host| state.sites.resolve(host)) else {
+        tracing::debug!(host = host.unwrap_or_default(), "unexpected host");
+        return unexpected_host();
+    };
+    request.extensions_mut().insert(site);
+    next.run(request).await
+}
+
+fn unexpected_host() -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        UNEXPECTED_HOST,
+    )
+        .into_response()
+}
+
+/// Every path that is neither an asset nor an API: the route table decides.
+pub async fn page(
+    State(state): State<GatewayState>,
+    Extension(site): Extension<Arc<Site>>,
+    method: Method,
+    uri: Uri,
+) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": "not found" }))).into_response();
+    }
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, HeaderValue::from_static("GET, HEAD"))])
+            .into_response();
+    }
+    let status = match routes::resolve(path, uri.query(), &site.tenant) {
+        Edge::Page => StatusCode::OK,
+        Edge::NotFound => StatusCode::NOT_FOUND,
+        Edge::MovedPermanently(location) => return moved_permanently(&location),
+    };
+    // Until sessions arrive every visitor is anonymous.
+    let bootstrap =
+        Bootstrap { tenant: &site.tenant, user: UserView::anonymous(), is_members_area: site.is_members_area };
+    state.spa.page(&bootstrap, status).await
+}
+
+fn moved_permanently(location: &str) -> Response {
+    match HeaderValue::from_str(location) {
+        Ok(location) => (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, location)]).into_response(),
+        // Locations are built from checked slugs and percent-encoded values; this cannot happen.
+        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// `GET /api/tenant-config`: the configuration the host's page carries, until the GraphQL
+/// `tenantConfig` query takes over.
+pub async fn tenant_config(Extension(site): Extension<Arc<Site>>) -> Response {
+    ([(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))], Json(&site.tenant)).into_response()
+}

@@ -1,0 +1,167 @@
+//! Which site a request is for, from its Host: a brand host or a members host.
+
+use std::{collections::HashMap, sync::Arc};
+
+use anyhow::bail;
+
+use crate::{
+    config::OriginTemplate,
+    tenants::{Origins, Tenant, Tenants},
+};
+
+/// The error of a Host that names no site (screens-routes-access.md §5).
+pub const UNEXPECTED_HOST: &str = "Received unexpected host string";
+
+/// What a host serves: a tenant's configuration (URLs filled in for this host) and whether it
+/// is the members area.
+#[derive(Debug)]
+pub struct Site {
+    pub tenant: Tenant,
+    pub is_members_area: bool,
+}
+
+/// Every host the gateway answers for.
+#[derive(Debug)]
+pub struct Sites {
+    by_host: HashMap<String, Arc<Site>>,
+}
+
+impl Sites {
+    /// A host per brand from `brand_origin`; members hosts from `members_origin`: one per brand when
+    /// it names `{brand}`, else one serving the members area's default tenant.
+    pub fn new(
+        tenants: &Tenants,
+        brand_origin: &OriginTemplate,
+        members_origin: &OriginTemplate,
+    ) -> anyhow::Result<Self> {
+        let mut sites = Sites { by_host: HashMap::new() };
+        for tenant in &tenants.brands {
+            let brand = tenant.tenant.as_str();
+            let origins = Origins {
+                origin: &brand_origin.origin(brand),
+                brand_origin: &brand_origin.origin(brand),
+                members_origin: &members_origin.origin(brand),
+            };
+            sites.add(brand_origin.host(brand), tenant.with_origins(origins), false)?;
+        }
+        let members_brands: Vec<&Tenant> = if members_origin.has_brand() {
+            tenants.brands.iter().collect()
+        } else {
+            tenants.get(&tenants.members_area.default_tenant).into_iter().collect()
+        };
+        for tenant in members_brands {
+            let brand = tenant.tenant.as_str();
+            let origins = Origins {
+                origin: &members_origin.origin(brand),
+                brand_origin: &brand_origin.origin(brand),
+                members_origin: &members_origin.origin(brand),
+            };
+            sites.add(members_origin.host(brand), tenant.with_origins(origins), true)?;
+        }
+        Ok(sites)
+    }
+
+    fn add(&mut self, host: String, tenant: Tenant, is_members_area: bool) -> anyhow::Result<()> {
+        if let Some(taken) = self.by_host.get(&host) {
+            bail!("host {host} would serve both {} and {}", taken.tenant.tenant, tenant.tenant);
+        }
+        self.by_host.insert(host, Arc::new(Site { tenant, is_members_area }));
+        Ok(())
+    }
+
+    /// The site a Host header value names; the port is ignored, and so is case.
+    pub fn resolve(&self, host: &str) -> Option<Arc<Site>> {
+        self.by_host.get(&normalize_host(host)?).cloned()
+    }
+
+    /// Every host answered for, sorted.
+    pub fn hosts(&self) -> Vec<&str> {
+        let mut hosts: Vec<&str> = self.by_host.keys().map(String::as_str).collect();
+        hosts.sort_unstable();
+        hosts
+    }
+}
+
+/// `Vixen.LOCALHOST:8080` -> `vixen.localhost`; a fully qualified `vixen.localhost.` too.
+fn normalize_host(value: &str) -> Option<String> {
+    let value = value.trim();
+    let host = if value.starts_with('[') {
+        // An IPv6 literal never names a site, but must not be cut at its colons.
+        &value[..=value.find(']')?]
+    } else {
+        value.split_once(':').map_or(value, |(host, _port)| host)
+    };
+    let host = host.strip_suffix('.').unwrap_or(host);
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn tenants() -> Tenants {
+        Tenants::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants")).unwrap()
+    }
+
+    fn local() -> Sites {
+        let brand = OriginTemplate::parse("http://{brand}.localhost:8080").unwrap();
+        let members = OriginTemplate::parse("http://members.localhost:8080").unwrap();
+        Sites::new(&tenants(), &brand, &members).unwrap()
+    }
+
+    #[test]
+    fn every_brand_has_its_host_and_the_members_area_one() {
+        let sites = local();
+        assert_eq!(sites.hosts().len(), 11);
+        for tenant in tenants().brands {
+            let site = sites.resolve(&format!("{}.localhost:8080", tenant.tenant)).unwrap();
+            assert_eq!(site.tenant.tenant, tenant.tenant);
+            assert!(!site.is_members_area);
+            assert_eq!(site.tenant.tour_url, format!("http://{}.localhost:8080", tenant.tenant));
+            assert_eq!(site.tenant.members_url, "http://members.localhost:8080");
+        }
+        let members = sites.resolve("members.localhost:8080").unwrap();
+        assert!(members.is_members_area);
+        assert_eq!(members.tenant.tenant, tenants().members_area.default_tenant);
+        assert_eq!(members.tenant.api.host, "http://members.localhost:8080/api");
+    }
+
+    #[test]
+    fn the_port_and_case_of_the_host_do_not_matter() {
+        let sites = local();
+        for host in ["VIXEN.localhost", "vixen.LocalHost:1234", "vixen.localhost.", " vixen.localhost:8080 "] {
+            assert_eq!(sites.resolve(host).map(|s| s.tenant.tenant.clone()).as_deref(), Some("vixen"), "{host}");
+        }
+    }
+
+    #[test]
+    fn other_hosts_name_no_site() {
+        let sites = local();
+        for host in ["", "localhost", "vixen.localhost.evil.test", "nope.localhost", "[::1]:8080", "127.0.0.1:8080"] {
+            assert!(sites.resolve(host).is_none(), "{host}");
+        }
+    }
+
+    #[test]
+    fn a_members_host_per_brand_serves_that_brand() {
+        let brand = OriginTemplate::parse("https://www.{brand}.com").unwrap();
+        let members = OriginTemplate::parse("https://members.{brand}.com").unwrap();
+        let sites = Sites::new(&tenants(), &brand, &members).unwrap();
+        assert_eq!(sites.hosts().len(), 20);
+        let site = sites.resolve("members.tushy.com").unwrap();
+        assert!(site.is_members_area);
+        assert_eq!(site.tenant.tenant, "tushy");
+        assert_eq!(site.tenant.members_url, "https://members.tushy.com");
+        assert_eq!(sites.resolve("www.tushy.com").unwrap().tenant.tour_url, "https://www.tushy.com");
+    }
+
+    #[test]
+    fn a_members_host_that_is_also_a_brand_host_is_refused() {
+        let brand = OriginTemplate::parse("http://{brand}.localhost").unwrap();
+        let members = OriginTemplate::parse("http://vixen.localhost").unwrap();
+        let err = Sites::new(&tenants(), &brand, &members).unwrap_err();
+        assert!(err.to_string().contains("vixen.localhost"), "{err}");
+    }
+}

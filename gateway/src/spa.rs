@@ -1,0 +1,186 @@
+//! Hosting the built SPA: its page with the routing session inlined, and its hashed assets.
+
+use std::path::{Path, PathBuf};
+
+use axum::{
+    http::{header, HeaderValue, Response, StatusCode},
+    response::IntoResponse,
+};
+use serde::Serialize;
+use tower_http::{
+    services::{fs::ServeFileSystemResponseBody, ServeDir},
+    set_header::SetResponseHeader,
+};
+
+use crate::tenants::Tenant;
+
+/// The id of the script element the SPA reads its session from (frontend `session/bootstrap.ts`).
+pub const BOOTSTRAP_ELEMENT_ID: &str = "paysite-bootstrap";
+
+/// Hashed file names never change content: cache them for a year.
+pub const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
+/// The page names the current assets and carries the session: revalidate every time.
+pub const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+
+/// The routing session the SPA starts from (frontend `BootstrapPayload`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bootstrap<'a> {
+    pub tenant: &'a Tenant,
+    pub user: UserView,
+    pub is_members_area: bool,
+}
+
+/// The user's routing view (screens-routes-access.md §3).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserView {
+    pub is_authenticated: bool,
+    /// CASL-compatible rules, computed by the server.
+    pub abilities: Vec<serde_json::Value>,
+    pub profile: Option<serde_json::Value>,
+    pub welcome: serde_json::Map<String, serde_json::Value>,
+}
+
+impl UserView {
+    pub fn anonymous() -> Self {
+        UserView { is_authenticated: false, abilities: Vec::new(), profile: None, welcome: Default::default() }
+    }
+}
+
+/// The built SPA in a dist directory.
+#[derive(Clone, Debug)]
+pub struct Spa {
+    dist: PathBuf,
+}
+
+/// Served when the dist directory has no index.html, so a gateway without a front-end build still answers.
+const UNBUILT_PAGE: &str =
+    "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"UTF-8\" /><title>paysite</title></head>\n\
+<body><p>The front end is not built: run <code>npm run build</code> in frontend/.</p></body>\n</html>\n";
+
+impl Spa {
+    pub fn new(dist: impl Into<PathBuf>) -> Self {
+        Spa { dist: dist.into() }
+    }
+
+    pub fn dist(&self) -> &Path {
+        &self.dist
+    }
+
+    /// index.html with the session inlined, answered with `status`.
+    ///
+    /// The file is read per request: it is small, the OS caches it, and a rebuilt front end
+    /// shows without a restart.
+    pub async fn page(&self, bootstrap: &Bootstrap<'_>, status: StatusCode) -> axum::response::Response {
+        let path = self.dist.join("index.html");
+        let index = match tokio::fs::read_to_string(&path).await {
+            Ok(index) => index,
+            Err(error) => {
+                tracing::warn!(path = %path.display(), %error, "spa index unreadable");
+                UNBUILT_PAGE.to_owned()
+            }
+        };
+        let html = inline_bootstrap(&index, bootstrap);
+        (
+            status,
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+                (header::CACHE_CONTROL, NO_CACHE),
+            ],
+            html,
+        )
+            .into_response()
+    }
+
+    /// The hashed assets under `<dist>/assets`, cached for a year once found.
+    pub fn assets(&self) -> Assets {
+        let cache_control: CacheControlFor = asset_cache_control;
+        let files = ServeDir::new(self.dist.join("assets")).precompressed_br().precompressed_gzip();
+        SetResponseHeader::overriding(files, header::CACHE_CONTROL, cache_control)
+    }
+}
+
+type CacheControlFor = fn(&Response<ServeFileSystemResponseBody>) -> Option<HeaderValue>;
+
+/// The service answering under /assets.
+pub type Assets = SetResponseHeader<ServeDir, CacheControlFor>;
+
+/// A found asset is immutable; a missing one must not be cached as missing for a year.
+fn asset_cache_control(response: &Response<ServeFileSystemResponseBody>) -> Option<HeaderValue> {
+    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
+    Some(if found { IMMUTABLE } else { NO_CACHE })
+}
+
+/// The page with `<script id="paysite-bootstrap" type="application/json">` before `</head>`.
+pub fn inline_bootstrap(index: &str, bootstrap: &Bootstrap<'_>) -> String {
+    let script =
+        format!("<script id=\"{BOOTSTRAP_ELEMENT_ID}\" type=\"application/json\">{}</script>", script_json(bootstrap));
+    let at = index.to_ascii_lowercase().find("</head>").unwrap_or(0);
+    let mut html = String::with_capacity(index.len() + script.len());
+    html.push_str(&index[..at]);
+    html.push_str(&script);
+    html.push_str(&index[at..]);
+    html
+}
+
+/// JSON that cannot end its script element early: every '<' is written `\u003c`, which covers
+/// `</script>` and `<!--`, and JSON.parse reads back the same string.
+pub fn script_json(value: &impl Serialize) -> String {
+    let json = serde_json::to_string(value).expect("the bootstrap serializes");
+    json.replace('<', "\\u003c")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::tenants::Tenants;
+
+    fn tenant() -> Tenant {
+        let tenants = Tenants::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants")).unwrap();
+        tenants.get("vixen").unwrap().clone()
+    }
+
+    fn script_text(html: &str) -> &str {
+        let start = html.find("type=\"application/json\">").unwrap() + "type=\"application/json\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        &html[start..end]
+    }
+
+    #[test]
+    fn the_session_goes_in_before_the_end_of_head() {
+        let tenant = tenant();
+        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false };
+        let html = inline_bootstrap("<html><head><title>x</title></HEAD><body></body></html>", &bootstrap);
+        assert!(html.starts_with("<html><head><title>x</title><script id=\"paysite-bootstrap\""), "{html}");
+        assert!(html.ends_with("</script></HEAD><body></body></html>"), "{html}");
+        let session: serde_json::Value = serde_json::from_str(script_text(&html)).unwrap();
+        assert_eq!(session["tenant"]["tenant"], "vixen");
+        assert_eq!(
+            session["user"],
+            serde_json::json!({"isAuthenticated": false, "abilities": [], "profile": null, "welcome": {}})
+        );
+        assert_eq!(session["isMembersArea"], false);
+    }
+
+    #[test]
+    fn a_value_holding_a_closing_script_tag_cannot_end_the_script() {
+        let mut tenant = tenant();
+        tenant.theme.wordmark = "</script><script>alert(1)</script><!--".to_owned();
+        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: true };
+        let html = inline_bootstrap("<head></head>", &bootstrap);
+        assert_eq!(html.matches("</script>").count(), 1, "{html}");
+        assert!(!script_text(&html).contains('<'));
+        let session: serde_json::Value = serde_json::from_str(script_text(&html)).unwrap();
+        assert_eq!(session["tenant"]["theme"]["wordmark"], "</script><script>alert(1)</script><!--");
+    }
+
+    #[test]
+    fn a_page_without_head_gets_the_session_first() {
+        let tenant = tenant();
+        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false };
+        assert!(inline_bootstrap("<p>hi</p>", &bootstrap).starts_with("<script id=\"paysite-bootstrap\""));
+    }
+}

@@ -1,0 +1,251 @@
+//! The gateway over real HTTP: hosts, the SPA's page and assets, 301 and 404 at the edge.
+
+use std::{net::SocketAddr, path::PathBuf};
+
+use gateway::{GatewayConfig, GatewayState};
+use reqwest::{header, redirect::Policy, StatusCode};
+use serde_json::Value;
+
+const INDEX_HTML: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<title>fake spa</title>\n\
+<script type=\"module\" src=\"/assets/index-Ab12Cd.js\"></script>\n</head>\n<body><div id=\"root\"></div></body>\n</html>\n";
+const ASSET: &str = "console.log('fake spa')";
+
+const BRANDS: [&str; 10] =
+    ["blacked", "blackedraw", "tushy", "tushyraw", "vixen", "deeper", "slayed", "milfy", "vixenplus", "wifey"];
+
+struct TestGateway {
+    addr: SocketAddr,
+    client: reqwest::Client,
+    _dist: tempfile::TempDir,
+}
+
+/// Given a gateway on 127.0.0.1:0 over the repository's tenants and a dist directory holding a fake
+/// index.html and one hashed asset.
+async fn spawn_gateway() -> TestGateway {
+    let dist = tempfile::tempdir().unwrap();
+    std::fs::write(dist.path().join("index.html"), INDEX_HTML).unwrap();
+    std::fs::create_dir(dist.path().join("assets")).unwrap();
+    std::fs::write(dist.path().join("assets/index-Ab12Cd.js"), ASSET).unwrap();
+    let tenants = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
+    let dist_dir = dist.path().to_str().unwrap().to_owned();
+    let config = GatewayConfig::from_lookup(|key| match key {
+        "PAYSITE_TENANTS_DIR" => Some(tenants.to_str().unwrap().to_owned()),
+        "PAYSITE_DIST_DIR" => Some(dist_dir.clone()),
+        _ => None,
+    })
+    .unwrap();
+    let state = GatewayState::load(&config).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(gateway::serve(listener, state, std::future::pending()));
+    let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
+    TestGateway { addr, client, _dist: dist }
+}
+
+impl TestGateway {
+    /// GET `path` as the browser on `host` asks for it.
+    async fn get(&self, host: &str, path: &str) -> reqwest::Response {
+        self.client.get(format!("http://{}{path}", self.addr)).header(header::HOST, host).send().await.unwrap()
+    }
+}
+
+fn brand_host(brand: &str) -> String {
+    format!("{brand}.localhost:8080")
+}
+
+/// The session the page carries in `<script id="paysite-bootstrap" type="application/json">`.
+fn bootstrap(html: &str) -> Value {
+    let open = "<script id=\"paysite-bootstrap\" type=\"application/json\">";
+    let start = html.find(open).unwrap_or_else(|| panic!("no bootstrap in {html}")) + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+#[tokio::test]
+async fn every_brand_host_serves_its_own_tenant() {
+    let gw = spawn_gateway().await;
+    for brand in BRANDS {
+        let response = gw.get(&brand_host(brand), "/").await;
+        assert_eq!(response.status(), StatusCode::OK, "{brand}");
+        let session = bootstrap(&response.text().await.unwrap());
+        assert_eq!(session["tenant"]["tenant"], brand);
+        assert_eq!(session["tenant"]["site"], brand.to_uppercase());
+        assert_eq!(session["tenant"]["tourUrl"], format!("http://{brand}.localhost:8080"));
+        assert_eq!(session["tenant"]["membersUrl"], "http://members.localhost:8080");
+        assert_eq!(session["isMembersArea"], false);
+    }
+}
+
+#[tokio::test]
+async fn the_host_is_matched_without_port_or_case() {
+    let gw = spawn_gateway().await;
+    for host in ["VIXEN.Localhost:8080", "vixen.localhost", "vixen.localhost:3000"] {
+        let response = gw.get(host, "/videos").await;
+        assert_eq!(response.status(), StatusCode::OK, "{host}");
+        assert_eq!(bootstrap(&response.text().await.unwrap())["tenant"]["tenant"], "vixen");
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_host_is_a_400_with_the_spec_error() {
+    let gw = spawn_gateway().await;
+    for (host, path) in
+        [("nope.localhost:8080", "/"), ("127.0.0.1", "/videos"), ("evil.test", "/assets/index-Ab12Cd.js")]
+    {
+        let response = gw.get(host, path).await;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{host}{path}");
+        assert_eq!(response.text().await.unwrap(), "Received unexpected host string");
+    }
+}
+
+#[tokio::test]
+async fn the_operations_routes_answer_on_any_host() {
+    let gw = spawn_gateway().await;
+    assert_eq!(gw.get("10.0.0.7:8080", "/healthz").await.status(), StatusCode::OK);
+    let ready = gw.get("10.0.0.7:8080", "/readyz").await;
+    assert_eq!(ready.status(), StatusCode::OK);
+    assert_eq!(ready.json::<Value>().await.unwrap()["status"], "ready");
+    assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_permanent_moves_are_301_with_their_location() {
+    let gw = spawn_gateway().await;
+    let moves = [
+        ("/models", "/performers"),
+        ("/models?order=name&page=2", "/performers?order=name&page=2"),
+        ("/models/jane-doe", "/performers/jane-doe"),
+        ("/models/jane-doe?page=3", "/performers/jane-doe"),
+        ("/categories/big-city", "/search?search=big-city"),
+        ("/reels", "/quickies"),
+        ("/reels/0190c0de-7e57-7000-8000-000000000001", "/quickies/0190c0de-7e57-7000-8000-000000000001"),
+        ("/favorites/models", "/favorites/performers"),
+        ("/Models/", "/performers"),
+    ];
+    for (from, to) in moves {
+        let response = gw.get(&brand_host("tushy"), from).await;
+        assert_eq!(response.status(), StatusCode::MOVED_PERMANENTLY, "{from}");
+        assert_eq!(response.headers()[header::LOCATION], to, "{from}");
+    }
+}
+
+#[tokio::test]
+async fn a_path_outside_the_table_is_404_with_the_spas_page() {
+    let gw = spawn_gateway().await;
+    for path in ["/nope", "/videos/a/b", "/favorites/models/x", "/index.html"] {
+        let response = gw.get(&brand_host("deeper"), path).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
+        let html = response.text().await.unwrap();
+        assert!(html.contains("<title>fake spa</title>"), "{html}");
+        assert_eq!(bootstrap(&html)["tenant"]["tenant"], "deeper");
+    }
+}
+
+#[tokio::test]
+async fn an_invalid_slug_is_404_with_the_spas_page() {
+    let gw = spawn_gateway().await;
+    for path in ["/videos/Bad_Slug", "/models/-x", "/categories/a--b", "/channels/ok/packs/NO", "/trailer/a%20b"] {
+        let response = gw.get(&brand_host("vixen"), path).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(bootstrap(&response.text().await.unwrap())["tenant"]["tenant"], "vixen");
+    }
+}
+
+#[tokio::test]
+async fn a_route_of_the_table_is_200_with_the_session_of_its_tenant() {
+    let gw = spawn_gateway().await;
+    let response = gw.get(&brand_host("tushy"), "/videos/some-video?page=2").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("<title>fake spa</title>"));
+    let session = bootstrap(&html);
+    assert_eq!(session["tenant"]["tenant"], "tushy");
+    assert_eq!(session["tenant"]["abbreviation"], "tsh");
+    assert_eq!(session["tenant"]["offerPageId"], 2);
+    assert_eq!(session["tenant"]["api"]["host"], "http://tushy.localhost:8080/api");
+    assert_eq!(session["tenant"]["multisiteSiteIds"], serde_json::json!([900, 110]));
+    assert_eq!(session["tenant"]["paginationListSizes"], serde_json::json!({"large": 6, "medium": 4, "small": 3}));
+    assert_eq!(
+        session["user"],
+        serde_json::json!({"isAuthenticated": false, "abilities": [], "profile": null, "welcome": {}})
+    );
+    assert_eq!(session["isMembersArea"], false);
+}
+
+#[tokio::test]
+async fn a_tenant_feature_that_is_off_makes_its_route_404() {
+    let gw = spawn_gateway().await;
+    // vixen shows angels; tushy does not.
+    assert_eq!(gw.get(&brand_host("vixen"), "/angels").await.status(), StatusCode::OK);
+    assert_eq!(gw.get(&brand_host("tushy"), "/angels").await.status(), StatusCode::NOT_FOUND);
+    // tushyraw has no reels: the old path still moves, the new one is not found.
+    assert_eq!(gw.get(&brand_host("tushyraw"), "/reels").await.status(), StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(gw.get(&brand_host("tushyraw"), "/quickies").await.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_members_host_is_the_members_area() {
+    let gw = spawn_gateway().await;
+    let response = gw.get("members.localhost:8080", "/joinnow").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let session = bootstrap(&response.text().await.unwrap());
+    assert_eq!(session["isMembersArea"], true);
+    assert_eq!(session["tenant"]["tenant"], "vixenplus");
+    assert_eq!(session["tenant"]["api"]["host"], "http://members.localhost:8080/api");
+}
+
+#[tokio::test]
+async fn assets_are_immutable_and_the_page_is_revalidated() {
+    let gw = spawn_gateway().await;
+    let asset = gw.get(&brand_host("milfy"), "/assets/index-Ab12Cd.js").await;
+    assert_eq!(asset.status(), StatusCode::OK);
+    assert_eq!(asset.headers()[header::CACHE_CONTROL], "public, max-age=31536000, immutable");
+    assert!(asset.headers()[header::CONTENT_TYPE].to_str().unwrap().contains("javascript"));
+    assert_eq!(asset.text().await.unwrap(), ASSET);
+
+    let missing = gw.get(&brand_host("milfy"), "/assets/index-Gone00.js").await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(missing.headers()[header::CACHE_CONTROL], "no-cache");
+
+    for path in ["/", "/performers", "/nope"] {
+        let page = gw.get(&brand_host("milfy"), path).await;
+        assert_eq!(page.headers()[header::CACHE_CONTROL], "no-cache", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_tenant_configuration_is_served_as_json() {
+    let gw = spawn_gateway().await;
+    let response = gw.get(&brand_host("slayed"), "/api/tenant-config").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let tenant: Value = response.json().await.unwrap();
+    assert_eq!(tenant["tenant"], "slayed");
+    assert_eq!(tenant["abbreviation"], "sl");
+    assert_eq!(tenant["features"]["healthWarning"]["US-TX"]["regionName"], "Texas");
+
+    let unknown = gw.get(&brand_host("slayed"), "/api/nothing-here").await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    assert_eq!(unknown.headers()[header::CONTENT_TYPE], "application/json");
+}
+
+#[tokio::test]
+async fn every_answer_carries_a_correlation_id() {
+    let gw = spawn_gateway().await;
+    for (host, path) in
+        [("wifey.localhost", "/"), ("wifey.localhost", "/models"), ("nope.localhost", "/"), ("x", "/healthz")]
+    {
+        let response = gw.get(host, path).await;
+        assert!(response.headers().contains_key("x-correlation-id"), "{host}{path}");
+    }
+}
+
+#[tokio::test]
+async fn only_get_and_head_reach_the_pages() {
+    let gw = spawn_gateway().await;
+    let url = format!("http://{}/videos", gw.addr);
+    let post = gw.client.post(&url).header(header::HOST, brand_host("vixen")).send().await.unwrap();
+    assert_eq!(post.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let head = gw.client.head(&url).header(header::HOST, brand_host("vixen")).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+}

@@ -49,13 +49,14 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool) -> anyhow::
 }
 
 pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> anyhow::Result<()> {
-    preflight::check(settings).await?;
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
     if name == "gateway" {
         start_gateway(addr.unwrap_or(gateway::config::DEFAULT_ADDR), cancel.clone(), &mut tasks).await?;
     } else {
         let def = services::find(name)?;
+        // The gateway owns no state; a service needs its database and broker.
+        preflight::check(settings).await?;
         let ctx = def.prepare(settings, 10).await?;
         let addr: SocketAddr = match addr {
             Some(a) => a.parse()?,

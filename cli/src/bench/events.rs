@@ -81,6 +81,7 @@ pub async fn run(base: &Settings) -> anyhow::Result<()> {
     let fsync_ms = fsync_floor_ms();
     let raw = raw_publish(&bench.settings).await?;
     let append = single_append(&bench).await?;
+    let append_only = appends_only(&bench, 20_000).await?;
     let (max_rate, drained) = end_to_end(&bench, 40_000).await?;
     let half = (max_rate / 2.0).max(1.0);
     let (lag_p50, lag_p99, achieved) = at_rate(&bench, half, Duration::from_secs(10)).await?;
@@ -88,9 +89,11 @@ pub async fn run(base: &Settings) -> anyhow::Result<()> {
     println!("| measure | value | beside |");
     println!("|---|---|---|");
     println!("| raw lapin publish with confirms | {raw:.0} msg/s | baseline |");
+    println!("| appends alone, 16 writers, 1 event a transaction | {append_only:.0} events/s | the database's ceiling |");
     println!(
-        "| end to end, append → projection | {max_rate:.0} events/s ({drained} events) | {:.2} × raw publish |",
-        max_rate / raw
+        "| end to end, append → projection | {max_rate:.0} events/s ({drained} events) | {:.2} × raw publish, {:.2} × appends alone |",
+        max_rate / raw,
+        max_rate / append_only
     );
     println!("| lag at half rate ({achieved:.0} events/s) | p50 {lag_p50:.1} ms, p99 {lag_p99:.1} ms | target p99 ≤ 50 ms |");
     match fsync_ms {
@@ -196,19 +199,14 @@ fn start_pipeline(b: &Bench, cancel: &CancellationToken) -> Vec<tokio::task::Joi
     ]
 }
 
-/// As fast as 16 writers can append: events per second until the projection has them all.
-async fn end_to_end(b: &Bench, total: u64) -> anyhow::Result<(f64, i64)> {
-    let cancel = CancellationToken::new();
-    let tasks = start_pipeline(b, &cancel);
-    let before = effects(b).await?;
-    let writers = 16u64;
-    let start = Instant::now();
+/// `writers` tasks appending `total` single-event transactions between them, a stream each.
+async fn write_concurrently(store: &EventStore, prefix: &str, writers: u64, total: u64) -> anyhow::Result<()> {
     let mut handles = Vec::new();
     for w in 0..writers {
-        let store = b.store.clone();
+        let (store, stream) = (store.clone(), format!("{prefix}-{w}"));
         handles.push(tokio::spawn(async move {
             for i in 0..total / writers {
-                append_one(&store, &format!("max-{w}"), i as i64, i).await?;
+                append_one(&store, &stream, i as i64, i).await?;
             }
             anyhow::Ok(())
         }));
@@ -216,6 +214,25 @@ async fn end_to_end(b: &Bench, total: u64) -> anyhow::Result<(f64, i64)> {
     for h in handles {
         h.await??;
     }
+    Ok(())
+}
+
+/// 16 writers appending with nothing reading: what the database alone allows.
+async fn appends_only(b: &Bench, total: u64) -> anyhow::Result<f64> {
+    let start = Instant::now();
+    write_concurrently(&b.store, "alone", 16, total).await?;
+    let rate = total as f64 / start.elapsed().as_secs_f64();
+    sqlx::query("delete from outbox").execute(&b.pool).await?;
+    Ok(rate)
+}
+
+/// As fast as 16 writers can append: events per second until the projection has them all.
+async fn end_to_end(b: &Bench, total: u64) -> anyhow::Result<(f64, i64)> {
+    let cancel = CancellationToken::new();
+    let tasks = start_pipeline(b, &cancel);
+    let before = effects(b).await?;
+    let start = Instant::now();
+    write_concurrently(&b.store, "max", 16, total).await?;
     let target = before + total as i64;
     while effects(b).await? < target {
         tokio::time::sleep(Duration::from_millis(20)).await;

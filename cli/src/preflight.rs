@@ -24,12 +24,15 @@ pub async fn check(settings: &Settings) -> anyhow::Result<()> {
                 .to_owned(),
         );
     }
-    let broker = tokio::time::timeout(Duration::from_secs(5), runtime::broker::connect(settings.amqp_url.expose(), "preflight")).await;
+    let broker =
+        tokio::time::timeout(Duration::from_secs(5), runtime::broker::connect(settings.amqp_url.expose(), "preflight"))
+            .await;
     match broker {
         Ok(Ok(connection)) => {
             let _ = connection.close(200, "ok".into()).await;
         }
-        _ => problems.push("RabbitMQ does not answer (AMQP_URL). Start it with:\n    rabbitmq-server -detached".to_owned()),
+        _ => problems
+            .push("RabbitMQ does not answer (AMQP_URL). Start it with:\n    rabbitmq-server -detached".to_owned()),
     }
     if problems.is_empty() {
         Ok(())

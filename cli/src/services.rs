@@ -3,7 +3,7 @@
 use runtime::{service::ServiceDef, Settings};
 
 pub fn all() -> Vec<&'static ServiceDef> {
-    vec![]
+    vec![&wallet::SERVICE]
 }
 
 pub fn find(name: &str) -> anyhow::Result<&'static ServiceDef> {

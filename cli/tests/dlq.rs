@@ -16,7 +16,8 @@ fn amqp_url() -> String {
 
 fn paysite(args: &[&str]) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_paysite")).args(args).env("AMQP_URL", amqp_url()).output().unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
     assert!(out.status.success(), "paysite {args:?} failed:\n{stderr}");
     (stdout, stderr)
 }
@@ -64,7 +65,11 @@ async fn the_command_lists_a_dead_letter_with_its_error_and_replays_it_to_its_qu
 
     let (_, summary) = paysite(&["dlq", "replay", "--queue", &queue, "--event-id", &envelope.event_id.to_string()]);
     assert!(summary.contains("replayed 1 dead letters"), "{summary}");
-    let back = channel.basic_get(queue.as_str().into(), BasicGetOptions { no_ack: true }).await.unwrap().expect("replayed onto its queue");
+    let back = channel
+        .basic_get(queue.as_str().into(), BasicGetOptions { no_ack: true })
+        .await
+        .unwrap()
+        .expect("replayed onto its queue");
     let replayed: Envelope = serde_json::from_slice(&back.delivery.data).unwrap();
     assert_eq!(replayed, envelope);
     let (_, summary) = paysite(&["dlq", "list", "--queue", &queue]);

@@ -51,15 +51,13 @@ pub enum DecodeError {
 /// Splits an event into type, current schema version and payload.
 pub fn encode<E: EventFamily>(event: &E) -> EncodedEvent {
     let tagged = serde_json::to_value(event).expect("an event family serialises to JSON");
-    let Value::Object(mut map) = tagged else {
-        panic!("{} events must serialise adjacently tagged", E::DOMAIN)
-    };
+    let Value::Object(mut map) = tagged else { panic!("{} events must serialise adjacently tagged", E::DOMAIN) };
     let event_type = match map.remove("type") {
         Some(Value::String(t)) => t,
         _ => panic!("{} events must carry a string `type` tag", E::DOMAIN),
     };
-    let schema_version = E::schema_version(&event_type)
-        .unwrap_or_else(|| panic!("{event_type} is missing from {}::TYPES", E::DOMAIN));
+    let schema_version =
+        E::schema_version(&event_type).unwrap_or_else(|| panic!("{event_type} is missing from {}::TYPES", E::DOMAIN));
     let payload = map.remove("payload").unwrap_or_else(|| json!({}));
     EncodedEvent { event_type, schema_version, payload }
 }
@@ -67,10 +65,8 @@ pub fn encode<E: EventFamily>(event: &E) -> EncodedEvent {
 /// Reads an envelope as an event of family `E`, upcasting an old payload first.
 pub fn decode<E: EventFamily>(envelope: &Envelope) -> Result<E, DecodeError> {
     let event_type = envelope.event_type.as_str();
-    let current = E::schema_version(event_type).ok_or_else(|| DecodeError::UnknownType {
-        domain: E::DOMAIN,
-        event_type: event_type.to_owned(),
-    })?;
+    let current = E::schema_version(event_type)
+        .ok_or_else(|| DecodeError::UnknownType { domain: E::DOMAIN, event_type: event_type.to_owned() })?;
     let mut version = envelope.schema_version;
     if version > current {
         return Err(DecodeError::FromTheFuture { event_type: event_type.to_owned(), version, current });
@@ -80,7 +76,9 @@ pub fn decode<E: EventFamily>(envelope: &Envelope) -> Result<E, DecodeError> {
         payload = E::upcast_step(event_type, version, payload)?;
         version += 1;
     }
-    serde_json::from_value(json!({ "type": event_type, "payload": payload })).map_err(|e| {
-        DecodeError::BadPayload { event_type: event_type.to_owned(), version, reason: e.to_string() }
+    serde_json::from_value(json!({ "type": event_type, "payload": payload })).map_err(|e| DecodeError::BadPayload {
+        event_type: event_type.to_owned(),
+        version,
+        reason: e.to_string(),
     })
 }

@@ -71,7 +71,12 @@ pub enum SubscriptionEvent {
     /// The paid period ran out: no more access.
     SubscriptionExpired { subscription_id: Uuid, user_id: Uuid, expired_at: DateTime<Utc> },
     /// The cardholder's bank reversed a payment: access ends at once.
-    SubscriptionChargedBack { subscription_id: Uuid, user_id: Uuid, transaction_id: String, charged_back_at: DateTime<Utc> },
+    SubscriptionChargedBack {
+        subscription_id: Uuid,
+        user_id: Uuid,
+        transaction_id: String,
+        charged_back_at: DateTime<Utc>,
+    },
     /// The biller refunded a payment: access ends at once.
     SubscriptionRefunded { subscription_id: Uuid, user_id: Uuid, transaction_id: String, refunded_at: DateTime<Utc> },
     /// A porn-portal user bought pay-per-video credits.

@@ -9,7 +9,14 @@ pub async fn run(settings: &Settings, name: &str) -> anyhow::Result<()> {
     crate::preflight::check(settings).await?;
     match name {
         "events" => events::run(settings).await,
-        other => anyhow::bail!("unknown benchmark {other:?}; known: events"),
+        "wallet" => {
+            let options = wallet::bench::BenchOptions {
+                database_url: settings.database_url.expose().to_owned(),
+                ..Default::default()
+            };
+            wallet::bench::bench(&options).await.map(|_| ())
+        }
+        other => anyhow::bail!("unknown benchmark {other:?}; known: events, wallet"),
     }
 }
 

@@ -44,12 +44,16 @@ pub async fn declare_consumer_queue(
     declare_exchange(channel, exchange).await?;
     let mut args = FieldTable::default();
     args.insert("x-single-active-consumer".into(), AMQPValue::Boolean(true));
-    channel
-        .queue_declare(queue.into(), QueueDeclareOptions { durable: true, ..Default::default() }, args)
-        .await?;
+    channel.queue_declare(queue.into(), QueueDeclareOptions { durable: true, ..Default::default() }, args).await?;
     for key in bindings {
         channel
-            .queue_bind(queue.into(), exchange.into(), key.as_str().into(), QueueBindOptions::default(), FieldTable::default())
+            .queue_bind(
+                queue.into(),
+                exchange.into(),
+                key.as_str().into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
             .await?;
     }
     channel

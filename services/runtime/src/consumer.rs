@@ -281,7 +281,8 @@ impl Applier<'_> {
                     .fetch_one(self.pool)
                     .await?;
                     tracing::warn!(queue = %self.spec.queue, %event_id, attempts, error = %error, "handler failed");
-                    metrics::counter!("paysite_consumer_failures_total", "queue" => self.spec.queue.clone()).increment(1);
+                    metrics::counter!("paysite_consumer_failures_total", "queue" => self.spec.queue.clone())
+                        .increment(1);
                     if attempts as u32 >= self.settings.max_attempts {
                         self.dead_letter(&p.delivery, &error, attempts as u32).await?;
                         sqlx::query("delete from delivery_attempt where consumer = $1 and event_id = $2")
@@ -304,7 +305,8 @@ impl Applier<'_> {
         headers.insert("x-paysite-error".into(), AMQPValue::LongString(error.into()));
         headers.insert("x-paysite-attempts".into(), AMQPValue::LongUInt(attempts));
         headers.insert("x-paysite-queue".into(), AMQPValue::LongString(self.spec.queue.as_str().into()));
-        headers.insert("x-paysite-dead-at".into(), AMQPValue::LongString(chrono::Utc::now().to_rfc3339().as_str().into()));
+        headers
+            .insert("x-paysite-dead-at".into(), AMQPValue::LongString(chrono::Utc::now().to_rfc3339().as_str().into()));
         let properties: BasicProperties = delivery.properties.clone().with_headers(headers).with_delivery_mode(2);
         let confirm = self
             .dead_letters

@@ -117,7 +117,10 @@ pub async fn migrate(pool: &PgPool, schema: &str, sources: &[(&str, &Migrator)])
         anyhow::Ok(())
     }
     .await;
-    sqlx::query("select pg_advisory_unlock(hashtext('paysite.migrate.' || $1))").bind(schema).execute(&mut *conn).await?;
+    sqlx::query("select pg_advisory_unlock(hashtext('paysite.migrate.' || $1))")
+        .bind(schema)
+        .execute(&mut *conn)
+        .await?;
     result
 }
 

@@ -153,15 +153,31 @@ impl EventStore {
         events: &[E],
         meta: &EventMeta,
     ) -> Result<Vec<Envelope>, StoreError> {
+        let trace_context = crate::telemetry::current_traceparent();
+        let pending: Vec<Pending<'_, E>> =
+            events.iter().map(|event| Pending { event, meta, trace_context: trace_context.clone() }).collect();
+        self.append_each(tx, stream_id, expected_version, &pending).await
+    }
+
+    /// [`Self::append`] for events that each answer a different request (a batch of
+    /// commands decided in one transaction), each with its own metadata and trace.
+    pub async fn append_each<E: EventFamily>(
+        &self,
+        tx: &mut PgConnection,
+        stream_id: &str,
+        expected_version: i64,
+        events: &[Pending<'_, E>],
+    ) -> Result<Vec<Envelope>, StoreError> {
         if events.is_empty() {
             return Ok(Vec::new());
         }
+        // Postgres keeps microseconds: what append returns must equal what load reads.
         let now = Utc::now().trunc_subsecs(6);
         let envelopes: Vec<Envelope> = events
             .iter()
             .enumerate()
-            .map(|(i, event)| {
-                let encoded = encode(event);
+            .map(|(i, pending)| {
+                let encoded = encode(pending.event);
                 Envelope {
                     event_id: Uuid::now_v7(),
                     stream_id: stream_id.to_owned(),
@@ -169,15 +185,16 @@ impl EventStore {
                     event_type: encoded.event_type,
                     schema_version: encoded.schema_version,
                     occurred_at: now,
-                    tenant: meta.tenant.clone(),
-                    correlation_id: meta.correlation_id,
-                    causation_id: meta.causation_id,
-                    actor: meta.actor.clone(),
+                    tenant: pending.meta.tenant.clone(),
+                    correlation_id: pending.meta.correlation_id,
+                    causation_id: pending.meta.causation_id,
+                    actor: pending.meta.actor.clone(),
                     payload: encoded.payload,
                 }
             })
             .collect();
-        let actual = self.insert(tx, stream_id, expected_version, &envelopes).await.map_err(|e| match e {
+        let traces: Vec<Option<String>> = events.iter().map(|p| p.trace_context.clone()).collect();
+        let actual = self.insert(tx, stream_id, expected_version, &envelopes, &traces).await.map_err(|e| match e {
             StoreError::Database(db) if is_version_clash(&db) => StoreError::Conflict {
                 stream_id: stream_id.to_owned(),
                 expected: expected_version,
@@ -201,10 +218,12 @@ impl EventStore {
         stream_id: &str,
         expected_version: i64,
         envelopes: &[Envelope],
+        traces: &[Option<String>],
     ) -> Result<i64, StoreError> {
-        let trace_context = crate::telemetry::current_traceparent();
         let n = envelopes.len();
         let (mut ids, mut versions, mut types, mut schema_versions) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut tenants, mut correlations, mut causations, mut actors) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
         let mut payloads = Vec::with_capacity(n);
         for e in envelopes {
@@ -212,9 +231,12 @@ impl EventStore {
             versions.push(e.stream_version);
             types.push(e.event_type.clone());
             schema_versions.push(e.schema_version as i32);
+            tenants.push(e.tenant.clone());
+            correlations.push(e.correlation_id);
+            causations.push(e.causation_id);
+            actors.push(e.actor.to_string());
             payloads.push(e.payload.clone());
         }
-        let first = &envelopes[0];
         // The version check, the events and the outbox rows in one round trip. A writer
         // that raced past the check fails on the (stream_id, stream_version) key instead.
         let actual: i64 = sqlx::query_scalar(
@@ -223,9 +245,12 @@ impl EventStore {
              ), inserted as (
                  insert into event (event_id, stream_id, stream_version, event_type, schema_version, occurred_at,
                                     tenant, correlation_id, causation_id, actor, payload, trace_context)
-                 select e.id, $1, e.version, e.type, e.schema_version, $7, $8, $9, $10, $11, e.payload, $12
-                 from unnest($3::uuid[], $4::bigint[], $5::text[], $6::int[], $13::jsonb[])
-                      as e(id, version, type, schema_version, payload)
+                 select e.id, $1, e.version, e.type, e.schema_version, $7, e.tenant, e.correlation_id,
+                        e.causation_id, e.actor, e.payload, e.trace_context
+                 from unnest($3::uuid[], $4::bigint[], $5::text[], $6::int[], $8::text[], $9::uuid[], $10::uuid[],
+                             $11::text[], $12::jsonb[], $13::text[])
+                      as e(id, version, type, schema_version, tenant, correlation_id, causation_id, actor,
+                           payload, trace_context)
                  where (select version from current) = $2
                  returning event_id
              ), queued as (
@@ -239,13 +264,13 @@ impl EventStore {
         .bind(&versions)
         .bind(&types)
         .bind(&schema_versions)
-        .bind(first.occurred_at)
-        .bind(&first.tenant)
-        .bind(first.correlation_id)
-        .bind(first.causation_id)
-        .bind(first.actor.to_string())
-        .bind(trace_context)
+        .bind(envelopes[0].occurred_at)
+        .bind(&tenants)
+        .bind(&correlations)
+        .bind(&causations)
+        .bind(&actors)
         .bind(&payloads)
+        .bind(traces)
         .fetch_one(&mut *tx)
         .await?;
         Ok(actual)
@@ -256,6 +281,13 @@ impl EventStore {
     pub fn wake_relay(&self) {
         crate::relay::wake(&self.pool, &self.schema);
     }
+}
+
+/// One event to append with the metadata and `traceparent` of the request it answers.
+pub struct Pending<'a, E> {
+    pub event: &'a E,
+    pub meta: &'a EventMeta,
+    pub trace_context: Option<String>,
 }
 
 fn is_version_clash(e: &sqlx::Error) -> bool {

@@ -16,4 +16,4 @@ pub mod service;
 pub mod telemetry;
 
 pub use config::{Secret, Settings};
-pub use event_store::{Decider, EventStore, Executed, StoreError};
+pub use event_store::{Decider, EventStore, Executed, Pending, StoreError};

@@ -70,14 +70,12 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> anyhow::Resu
                 .await?
             }
             Source::Inbox(consumer) => {
-                sqlx::query_as(
-                    "select seq, envelope from inbox where consumer = $1 and seq > $2 order by seq limit $3",
-                )
-                .bind(consumer)
-                .bind(after)
-                .bind(PAGE)
-                .fetch_all(&mut *tx)
-                .await?
+                sqlx::query_as("select seq, envelope from inbox where consumer = $1 and seq > $2 order by seq limit $3")
+                    .bind(consumer)
+                    .bind(after)
+                    .bind(PAGE)
+                    .fetch_all(&mut *tx)
+                    .await?
             }
         };
         let Some((last, _)) = page.last() else { break };

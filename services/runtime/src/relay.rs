@@ -259,6 +259,7 @@ async fn publish_loop(
             let lag = (now - row.recorded_at).num_microseconds().unwrap_or(0) as f64 / 1e6;
             metrics::histogram!("paysite_relay_lag_seconds", "service" => s.service.clone()).record(lag);
         }
-        metrics::counter!("paysite_events_published_total", "service" => s.service.clone()).increment(rows.len() as u64);
+        metrics::counter!("paysite_events_published_total", "service" => s.service.clone())
+            .increment(rows.len() as u64);
     }
 }

@@ -48,7 +48,8 @@ async fn an_append_ahead_of_the_stream_is_refused_so_no_gap_can_form() {
     let env = TestEnv::new().await;
     env.ping("gap-1", 1).await;
     let mut tx = env.pool.begin().await.unwrap();
-    let err = env.store.append(&mut tx, "gap-1", 5, &[ProbeEvent::Pinged { n: 2 }], &TestEnv::meta()).await.unwrap_err();
+    let err =
+        env.store.append(&mut tx, "gap-1", 5, &[ProbeEvent::Pinged { n: 2 }], &TestEnv::meta()).await.unwrap_err();
     assert!(matches!(err, StoreError::Conflict { expected: 5, actual: 1, .. }), "{err}");
     drop(tx);
     env.cleanup().await;
@@ -110,9 +111,7 @@ async fn execute_decides_again_after_losing_a_race_so_every_command_lands() {
     for _ in 0..20 {
         let store = env.store.clone();
         writers.spawn(async move {
-            store
-                .execute::<Counter, _>("counter", &TestEnv::meta(), || 1, |_, _, _| Box::pin(async { Ok(()) }))
-                .await
+            store.execute::<Counter, _>("counter", &TestEnv::meta(), || 1, |_, _, _| Box::pin(async { Ok(()) })).await
         });
     }
     while let Some(r) = writers.join_next().await {

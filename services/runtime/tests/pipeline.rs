@@ -57,7 +57,11 @@ async fn a_poison_event_is_dead_lettered_without_blocking_the_rest_and_replays_o
         env.ping("healthy-b", n).await;
     }
     let poison = env.ping("poisoned", 1).await;
-    sqlx::query("insert into probe_poison (event_id) values ($1)").bind(poison.event_id).execute(&env.pool).await.unwrap();
+    sqlx::query("insert into probe_poison (event_id) values ($1)")
+        .bind(poison.event_id)
+        .execute(&env.pool)
+        .await
+        .unwrap();
     for n in 21..=40 {
         env.ping("healthy-a", n).await;
     }

@@ -28,7 +28,8 @@ fn the_trace_of_the_appending_request_continues_through_the_broker_to_the_consum
         let env = TestEnv::new().await;
         let queue = env.queue("raw").await;
         let request = tracing::info_span!("request");
-        let traceparent = request.in_scope(runtime::telemetry::current_traceparent).expect("a recorded span has context");
+        let traceparent =
+            request.in_scope(runtime::telemetry::current_traceparent).expect("a recorded span has context");
         let written = env.ping("traced", 1).instrument(request).await;
 
         let cancel = CancellationToken::new();
@@ -36,7 +37,8 @@ fn the_trace_of_the_appending_request_continues_through_the_broker_to_the_consum
         let connection = broker::connect(&support::amqp_url(), "trace-test").await.unwrap();
         let channel = connection.create_channel().await.unwrap();
         let delivery = loop {
-            if let Some(got) = channel.basic_get(queue.as_str().into(), BasicGetOptions { no_ack: true }).await.unwrap() {
+            if let Some(got) = channel.basic_get(queue.as_str().into(), BasicGetOptions { no_ack: true }).await.unwrap()
+            {
                 break got.delivery;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

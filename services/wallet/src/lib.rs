@@ -1,9 +1,96 @@
 //! Gems and pay-per-video credits as a ledger.
 //!
 //! The pure part: the wallet decider ([`domain`]), the gems calendar ([`calendar`]) and what
-//! the wallet knows of subscriptions ([`subscriptions`]). The I/O (event store, consumers,
-//! the Friday scheduler, the internal debit API) is wired around them.
+//! the wallet knows of subscriptions ([`subscriptions`]). Around it: the write path
+//! ([`ledger`]), the read models ([`projections`], [`queries`]), the subscription-events
+//! consumer ([`consumer`]), the weekly gems job ([`scheduler`]) and the internal API ([`http`]).
 
+pub mod bench;
 pub mod calendar;
+pub mod clock;
+pub mod config;
+pub mod consumer;
 pub mod domain;
+pub mod http;
+pub mod ledger;
+pub mod projections;
+pub mod queries;
+pub mod scheduler;
 pub mod subscriptions;
+
+use std::sync::Arc;
+
+use runtime::consumer::ConsumerSpec;
+use runtime::projection::Projection;
+use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::EventStore;
+use sqlx::{migrate::Migrator, PgPool};
+
+pub use clock::Clock;
+pub use config::WalletConfig;
+pub use http::router;
+pub use ledger::Ledger;
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/wallet");
+
+/// The wallet as `paysite` runs it. It seeds nothing: its demo balances come from the
+/// subscription events and Fridays of the other services' seeds.
+pub static SERVICE: ServiceDef = ServiceDef { name: "wallet", port: 8103, migrations: &MIGRATIONS, build, seed: None };
+
+fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
+    Box::pin(async move {
+        let config = WalletConfig::from_env()?;
+        let state = State::new(ctx.pool, ctx.store, config);
+        Ok(Service {
+            router: router(state.clone()),
+            consumers: consumers(&state),
+            projections: projections(&state),
+            jobs: vec![scheduler::Scheduler::new(state).job()],
+        })
+    })
+}
+
+/// What the wallet's handlers, consumer and job share.
+#[derive(Clone)]
+pub struct State {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub config: Arc<WalletConfig>,
+    pub ledger: Ledger,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl State {
+    pub fn new(pool: PgPool, store: EventStore, config: WalletConfig) -> Self {
+        State {
+            ledger: Ledger::new(pool.clone(), store.clone()),
+            pool,
+            store,
+            config: Arc::new(config),
+            clock: clock::system(),
+        }
+    }
+
+    /// The same state telling time by `clock`.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+}
+
+/// The subscription-events consumer.
+pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
+    vec![ConsumerSpec {
+        queue: state.config.subscriptions_queue.clone(),
+        bindings: consumer::BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
+        handler: Arc::new(consumer::SubscriptionEvents::new(state.store.clone())),
+    }]
+}
+
+/// The read models `paysite rebuild-projections wallet` rebuilds.
+pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::WalletProjection),
+        Arc::new(projections::SubscriptionProjection::new(state.config.subscriptions_queue.clone())),
+    ]
+}

@@ -54,14 +54,22 @@ impl TestEnv {
             _ => None,
         })
         .unwrap();
-        TestEnv { store: EventStore::new(pool.clone(), &schema), schema, pool, exchange, settings, queues: Default::default() }
+        TestEnv {
+            store: EventStore::new(pool.clone(), &schema),
+            schema,
+            pool,
+            exchange,
+            settings,
+            queues: Default::default(),
+        }
     }
 
     /// A queue name private to this test, bound to every probe event, declared now so
     /// nothing published before its consumer starts is dropped.
     pub async fn queue(&self, purpose: &str) -> String {
         let queue = format!("{}.{purpose}", self.schema);
-        let connection = broker::connect(&amqp_url(), "test-setup").await.expect("RabbitMQ must answer on 127.0.0.1:5672");
+        let connection =
+            broker::connect(&amqp_url(), "test-setup").await.expect("RabbitMQ must answer on 127.0.0.1:5672");
         let channel = connection.create_channel().await.unwrap();
         broker::declare_consumer_queue(&channel, &self.exchange, &queue, &["probe.#".to_owned()]).await.unwrap();
         connection.close(200, "ok".into()).await.unwrap();
@@ -87,7 +95,8 @@ impl TestEnv {
     /// Appends `per_stream` pings to each of `streams` streams, `concurrency` writers at a time.
     pub async fn produce(&self, streams: usize, per_stream: u64, concurrency: usize) {
         let streams: Vec<String> = (0..streams).map(|i| format!("probe-{i}")).collect();
-        let chunks: Vec<Vec<String>> = streams.chunks(streams.len().div_ceil(concurrency)).map(|c| c.to_vec()).collect();
+        let chunks: Vec<Vec<String>> =
+            streams.chunks(streams.len().div_ceil(concurrency)).map(|c| c.to_vec()).collect();
         let mut writers = tokio::task::JoinSet::new();
         for chunk in chunks {
             let store = self.store.clone();

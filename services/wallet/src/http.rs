@@ -1,0 +1,370 @@
+//! The internal HTTP API: the unlocks service debits, the gateway reads and acknowledges.
+//!
+//! Requests are JSON in snake_case; answers use the spec's names (`daysUntilRefreshGems`,
+//! `lastAcknowledgementDate`, `transactionType`, ...), so the gateway passes them through.
+//! Every refusal is `{code, message, ...}` with a SCREAMING_SNAKE code.
+
+use axum::{
+    extract::{rejection::JsonRejection, rejection::PathRejection, rejection::QueryRejection, Path, Query, State},
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Extension, Json, Router,
+};
+use chrono::{DateTime, Utc};
+use proto_events::wallet::{Asset, CreditsDebitReason, GemsDebitReason};
+use proto_events::{Actor, EventMeta};
+use runtime::http::CorrelationId;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::domain::{may_show_gems_modal, Command, DomainError};
+use crate::ledger::Failure;
+use crate::{queries, State as WalletState};
+
+/// The brand a request is made on, when the caller knows it.
+pub const TENANT_HEADER: &str = "x-paysite-tenant";
+/// Largest amount one debit may take.
+pub const MAX_DEBIT: u64 = 1_000_000;
+/// Longest idempotency key.
+pub const MAX_KEY_LEN: usize = 200;
+/// Transactions answered when the caller names no limit, and at most.
+pub const DEFAULT_TRANSACTIONS: i64 = 200;
+pub const MAX_TRANSACTIONS: i64 = 1_000;
+
+pub fn router(state: WalletState) -> Router {
+    Router::new()
+        .route("/internal/wallets/{user_id}/debits", post(debit))
+        .route("/internal/wallets/{user_id}/gems-balance", get(gems_balance))
+        .route("/internal/wallets/{user_id}/transactions", get(transactions))
+        .route("/internal/wallets/{user_id}/acknowledge-new-gems-balance", post(acknowledge_new_gems_balance))
+        .with_state(state)
+}
+
+/// Every answer of this API that is not a success.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("not enough gems: {balance} held, {needed} needed")]
+    NotEnoughGems { balance: u64, needed: u64, days_until_refresh_gems: u32 },
+    #[error("not enough credits: {balance} held, {needed} needed")]
+    NotEnoughCredits { balance: u64, needed: u64 },
+    #[error("idempotency key {key} was used for another debit")]
+    IdempotencyKeyReused { key: String },
+    /// Well-formed but not acceptable.
+    #[error("{0}")]
+    Invalid(String),
+    /// Not even well-formed (body, path or query).
+    #[error("{0}")]
+    BadRequest(String),
+    /// A store failure that a retry with the same idempotency key may get past.
+    #[error("the wallet is busy, try again")]
+    Busy(Failure),
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::NotEnoughGems { .. } | ApiError::NotEnoughCredits { .. } => StatusCode::CONFLICT,
+            ApiError::IdempotencyKeyReused { .. } | ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::NotEnoughGems { .. } => "NOT_ENOUGH_GEMS",
+            ApiError::NotEnoughCredits { .. } => "NOT_ENOUGH_CREDITS",
+            ApiError::IdempotencyKeyReused { .. } => "IDEMPOTENCY_KEY_REUSED",
+            ApiError::Invalid(_) => "INVALID_REQUEST",
+            ApiError::BadRequest(_) => "BAD_REQUEST",
+            ApiError::Busy(_) => "RETRY",
+            ApiError::Internal(_) => "INTERNAL",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "code": self.code(), "message": self.to_string() });
+        match &self {
+            ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+                body["balance"] = json!(balance);
+                body["needed"] = json!(needed);
+                body["daysUntilRefreshGems"] = json!(days_until_refresh_gems);
+            }
+            ApiError::NotEnoughCredits { balance, needed } => {
+                body["balance"] = json!(balance);
+                body["needed"] = json!(needed);
+            }
+            ApiError::Busy(failure) => tracing::warn!(error = %failure, "wallet request failed, retryable"),
+            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "wallet request failed"),
+            _ => {}
+        }
+        (self.status_code(), Json(body)).into_response()
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        match e {
+            DomainError::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+                ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems }
+            }
+            DomainError::NotEnoughCredits { balance, needed } => ApiError::NotEnoughCredits { balance, needed },
+            DomainError::IdempotencyKeyReused { key } => ApiError::IdempotencyKeyReused { key },
+            DomainError::NothingToDebit => ApiError::Invalid("amount must be at least 1".into()),
+            other => ApiError::Internal(anyhow::Error::new(other)),
+        }
+    }
+}
+
+impl From<Failure> for ApiError {
+    fn from(e: Failure) -> Self {
+        if e.is_retryable() {
+            ApiError::Busy(e)
+        } else {
+            ApiError::Internal(e.into())
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::Internal(e.into())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> Self {
+        match e {
+            // Valid JSON of the wrong shape.
+            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
+            other => ApiError::BadRequest(other.body_text()),
+        }
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(e: PathRejection) -> Self {
+        ApiError::BadRequest(e.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> Self {
+        ApiError::BadRequest(e.body_text())
+    }
+}
+
+fn user_meta(user_id: Uuid, correlation: Option<Extension<CorrelationId>>, headers: &HeaderMap) -> EventMeta {
+    let mut meta = EventMeta::new(Actor::User(user_id));
+    if let Some(Extension(CorrelationId(id))) = correlation {
+        meta = meta.with_correlation(id);
+    }
+    if let Some(tenant) = headers.get(TENANT_HEADER).and_then(|v| v.to_str().ok()).filter(|t| !t.is_empty()) {
+        meta = meta.with_tenant(tenant);
+    }
+    meta
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DebitRequest {
+    pub asset: Asset,
+    pub amount: u64,
+    #[serde(alias = "idempotencyKey")]
+    pub idempotency_key: String,
+    /// `pack_unlock` for gems, `video_unlock` for credits.
+    pub reason: String,
+}
+
+/// The answer to a debit, the same for the first call and every retry with its key.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DebitResponse {
+    pub idempotency_key: String,
+    pub asset: Asset,
+    pub amount: u64,
+    pub reason: String,
+    pub balance_after: u64,
+}
+
+#[tracing::instrument(name = "debit", skip_all)]
+async fn debit(
+    State(state): State<WalletState>,
+    user_id: Result<Path<Uuid>, PathRejection>,
+    correlation: Option<Extension<CorrelationId>>,
+    headers: HeaderMap,
+    body: Result<Json<DebitRequest>, JsonRejection>,
+) -> Result<Json<DebitResponse>, ApiError> {
+    let Path(user_id) = user_id?;
+    let Json(request) = body?;
+    if request.idempotency_key.is_empty() || request.idempotency_key.len() > MAX_KEY_LEN {
+        return Err(ApiError::Invalid(format!("idempotency_key must have 1 to {MAX_KEY_LEN} characters")));
+    }
+    if !(1..=MAX_DEBIT).contains(&request.amount) {
+        return Err(ApiError::Invalid(format!("amount must be between 1 and {MAX_DEBIT}")));
+    }
+    let reason_for = |asset: Asset| format!("{} cannot be debited for {:?}", asset.as_str(), request.reason);
+    let command = match request.asset {
+        Asset::Gems => Command::DebitGems {
+            idempotency_key: request.idempotency_key.clone(),
+            amount: request.amount,
+            reason: match request.reason.as_str() {
+                r if r == GemsDebitReason::PackUnlock.as_str() => GemsDebitReason::PackUnlock,
+                _ => return Err(ApiError::Invalid(reason_for(Asset::Gems))),
+            },
+            days_until_refresh_gems: state.config.calendar.days_until_refresh_gems(state.clock.now()),
+        },
+        Asset::Credits => Command::DebitCredits {
+            idempotency_key: request.idempotency_key.clone(),
+            amount: request.amount,
+            reason: match request.reason.as_str() {
+                r if r == CreditsDebitReason::VideoUnlock.as_str() => CreditsDebitReason::VideoUnlock,
+                _ => return Err(ApiError::Invalid(reason_for(Asset::Credits))),
+            },
+        },
+    };
+    let meta = user_meta(user_id, correlation, &headers);
+    let outcome = state.ledger.submit(user_id, command, meta).await??;
+    let receipt = outcome
+        .receipt(&request.idempotency_key)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("an accepted debit left no receipt")))?;
+    Ok(Json(DebitResponse {
+        idempotency_key: request.idempotency_key,
+        asset: receipt.asset,
+        amount: receipt.amount,
+        reason: receipt.reason.to_owned(),
+        balance_after: receipt.balance_after,
+    }))
+}
+
+/// The wallet's part of getGemsBalance (the unlocks service adds percentageOfUnlockedChannelPacks).
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct GemsBalanceResponse {
+    pub days_until_refresh_gems: u32,
+    pub gems: GemsState,
+    pub wallet: WalletBalance,
+    pub pay_per_video_credits: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct GemsState {
+    pub last_acknowledgement_date: Option<DateTime<Utc>>,
+    /// Gems arrived since the last acknowledgement.
+    pub has_new_gems: bool,
+    /// The gems modal may show: it shows at most once a day.
+    pub may_show_gems_modal: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WalletBalance {
+    pub balance: Amount,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Amount {
+    pub amount: u64,
+}
+
+#[tracing::instrument(name = "gems_balance", skip_all)]
+async fn gems_balance(
+    State(state): State<WalletState>,
+    user_id: Result<Path<Uuid>, PathRejection>,
+) -> Result<Json<GemsBalanceResponse>, ApiError> {
+    let Path(user_id) = user_id?;
+    let balances = queries::balances(&state.pool, user_id).await?;
+    let now = state.clock.now();
+    Ok(Json(GemsBalanceResponse {
+        days_until_refresh_gems: state.config.calendar.days_until_refresh_gems(now),
+        gems: GemsState {
+            last_acknowledgement_date: balances.last_acknowledged_at,
+            has_new_gems: balances.gems_unacknowledged,
+            may_show_gems_modal: may_show_gems_modal(balances.last_acknowledged_at, now),
+        },
+        wallet: WalletBalance { balance: Amount { amount: balances.gems as u64 } },
+        pay_per_video_credits: balances.credits as u64,
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TransactionsQuery {
+    pub since: Option<DateTime<Utc>>,
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionView {
+    /// Always positive; `transactionType` says which way it went.
+    pub amount: u64,
+    pub currency: String,
+    pub created_at: DateTime<Utc>,
+    pub transaction_type: String,
+    pub transaction_reason: String,
+    pub reference: String,
+    pub balance_after: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TransactionsResponse {
+    pub transactions: Vec<TransactionView>,
+}
+
+#[tracing::instrument(name = "transactions", skip_all)]
+async fn transactions(
+    State(state): State<WalletState>,
+    user_id: Result<Path<Uuid>, PathRejection>,
+    query: Result<Query<TransactionsQuery>, QueryRejection>,
+) -> Result<Json<TransactionsResponse>, ApiError> {
+    let Path(user_id) = user_id?;
+    let Query(query) = query?;
+    let limit = query.limit.unwrap_or(DEFAULT_TRANSACTIONS);
+    if !(1..=MAX_TRANSACTIONS).contains(&limit) {
+        return Err(ApiError::Invalid(format!("limit must be between 1 and {MAX_TRANSACTIONS}")));
+    }
+    let rows = queries::transactions(&state.pool, user_id, query.since, limit).await?;
+    let transactions = rows
+        .into_iter()
+        .map(|t| TransactionView {
+            amount: t.amount as u64,
+            currency: t.currency,
+            created_at: t.created_at,
+            transaction_type: t.transaction_type,
+            transaction_reason: t.transaction_reason,
+            reference: t.reference,
+            balance_after: t.balance_after as u64,
+        })
+        .collect();
+    Ok(Json(TransactionsResponse { transactions }))
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct AcknowledgeResponse {
+    pub last_acknowledgement_date: Option<DateTime<Utc>>,
+    /// False when an acknowledgement within the last day already counted.
+    pub recorded: bool,
+}
+
+#[tracing::instrument(name = "acknowledge_new_gems_balance", skip_all)]
+async fn acknowledge_new_gems_balance(
+    State(state): State<WalletState>,
+    user_id: Result<Path<Uuid>, PathRejection>,
+    correlation: Option<Extension<CorrelationId>>,
+    headers: HeaderMap,
+) -> Result<Json<AcknowledgeResponse>, ApiError> {
+    let Path(user_id) = user_id?;
+    let command = Command::AcknowledgeNewGemsBalance { now: state.clock.now() };
+    let outcome = state.ledger.submit(user_id, command, user_meta(user_id, correlation, &headers)).await??;
+    Ok(Json(AcknowledgeResponse {
+        last_acknowledgement_date: outcome.wallet.last_acknowledged_at(),
+        recorded: !outcome.events.is_empty(),
+    }))
+}

@@ -1,0 +1,240 @@
+//! The internal API over real HTTP, on port 0.
+
+mod support;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use uuid::Uuid;
+use wallet::domain::Command;
+use wallet::http::{AcknowledgeResponse, DebitResponse, GemsBalanceResponse, TransactionsResponse};
+
+use support::{utc, TestEnv};
+
+/// Serves the wallet's router (with the runtime's correlation middleware) on a free port.
+async fn serve(env: &TestEnv) -> String {
+    let app = wallet::router(env.state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+fn debit_body(key: &str, amount: u64) -> Value {
+    json!({ "asset": "gems", "amount": amount, "idempotency_key": key, "reason": "pack_unlock" })
+}
+
+#[tokio::test]
+async fn a_debit_answers_its_receipt_and_a_retry_with_its_key_answers_the_same() {
+    let env = TestEnv::new().await;
+    let base = serve(&env).await;
+    let user = Uuid::now_v7();
+    env.fund(user, 30).await;
+    let client = reqwest::Client::new();
+    let url = format!("{base}/internal/wallets/{user}/debits");
+    let first = client.post(&url).json(&debit_body("unlock-1", 10)).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    assert!(first.headers().contains_key("x-correlation-id"));
+    let first: DebitResponse = first.json().await.unwrap();
+    assert_eq!(
+        first,
+        DebitResponse {
+            idempotency_key: "unlock-1".into(),
+            asset: proto_events::wallet::Asset::Gems,
+            amount: 10,
+            reason: "pack_unlock".into(),
+            balance_after: 20,
+        }
+    );
+    // Another debit moves the balance; the retry of the first still answers 20.
+    client.post(&url).json(&debit_body("unlock-2", 10)).send().await.unwrap().error_for_status().unwrap();
+    let retry: DebitResponse =
+        client.post(&url).json(&debit_body("unlock-1", 10)).send().await.unwrap().json().await.unwrap();
+    assert_eq!(retry, first);
+    assert_eq!(env.scalar("select gems from wallet").await, 10);
+    // The same key for another amount is refused.
+    let reused = client.post(&url).json(&debit_body("unlock-1", 5)).send().await.unwrap();
+    assert_eq!(reused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(reused.json::<Value>().await.unwrap()["code"], "IDEMPOTENCY_KEY_REUSED");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn not_enough_gems_answers_409_with_the_days_until_new_gems() {
+    let env = TestEnv::new().await;
+    let base = serve(&env).await;
+    let user = Uuid::now_v7();
+    env.fund(user, 5).await;
+    // Wednesday noon: the next gems come Friday at midnight, in a day and a half.
+    env.clock.set(utc(2026, 1, 7, 12, 0));
+    let response = reqwest::Client::new()
+        .post(format!("{base}/internal/wallets/{user}/debits"))
+        .json(&debit_body("unlock-1", 10))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "NOT_ENOUGH_GEMS");
+    assert_eq!(body["daysUntilRefreshGems"], 2);
+    assert_eq!((body["balance"].as_u64(), body["needed"].as_u64()), (Some(5), Some(10)));
+    assert_eq!(env.scalar("select count(*) from ledger_entry where entry_type = 'debit'").await, 0);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
+    let env = TestEnv::new().await;
+    let base = serve(&env).await;
+    let client = reqwest::Client::new();
+    let user = Uuid::now_v7();
+    let url = format!("{base}/internal/wallets/{user}/debits");
+    let cases = [
+        (
+            json!({ "asset": "gems", "amount": 0, "idempotency_key": "k", "reason": "pack_unlock" }),
+            422,
+            "INVALID_REQUEST",
+        ),
+        (
+            json!({ "asset": "gems", "amount": 10, "idempotency_key": "", "reason": "pack_unlock" }),
+            422,
+            "INVALID_REQUEST",
+        ),
+        (
+            json!({ "asset": "gems", "amount": 10, "idempotency_key": "k", "reason": "video_unlock" }),
+            422,
+            "INVALID_REQUEST",
+        ),
+        (
+            json!({ "asset": "rubies", "amount": 10, "idempotency_key": "k", "reason": "pack_unlock" }),
+            422,
+            "INVALID_REQUEST",
+        ),
+        (
+            json!({ "asset": "credits", "amount": 1, "idempotencyKey": "k", "reason": "video_unlock" }),
+            409,
+            "NOT_ENOUGH_CREDITS",
+        ),
+    ];
+    for (body, status, code) in cases {
+        let response = client.post(&url).json(&body).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{body}");
+        assert_eq!(response.json::<Value>().await.unwrap()["code"], code, "{body}");
+    }
+    let not_json = client.post(&url).header("content-type", "application/json").body("{").send().await.unwrap();
+    assert_eq!(not_json.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(not_json.json::<Value>().await.unwrap()["code"], "BAD_REQUEST");
+    let bad_user = client
+        .post(format!("{base}/internal/wallets/not-a-uuid/debits"))
+        .json(&debit_body("k", 1))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_user.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(env.scalar("select count(*) from event").await, 0, "nothing was recorded");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
+    let env = TestEnv::new().await;
+    let base = serve(&env).await;
+    let client = reqwest::Client::new();
+    let user = Uuid::now_v7();
+
+    let empty: GemsBalanceResponse =
+        client.get(format!("{base}/internal/wallets/{user}/gems-balance")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(empty.wallet.balance.amount, 0);
+    assert_eq!(empty.days_until_refresh_gems, 2);
+    assert!(empty.gems.may_show_gems_modal && !empty.gems.has_new_gems);
+
+    env.fund(user, 30).await;
+    let before_debits = chrono::Utc::now();
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    for key in ["unlock-1", "unlock-2"] {
+        client
+            .post(format!("{base}/internal/wallets/{user}/debits"))
+            .json(&debit_body(key, 10))
+            .send()
+            .await
+            .unwrap()
+            .error_for_status()
+            .unwrap();
+    }
+    let balance: Value =
+        client.get(format!("{base}/internal/wallets/{user}/gems-balance")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(balance["wallet"]["balance"]["amount"], 10);
+    assert_eq!(balance["daysUntilRefreshGems"], 2);
+    assert_eq!(balance["gems"]["lastAcknowledgementDate"], Value::Null);
+    assert_eq!(balance["gems"]["hasNewGems"], true);
+
+    let all: TransactionsResponse =
+        client.get(format!("{base}/internal/wallets/{user}/transactions")).send().await.unwrap().json().await.unwrap();
+    let lines: Vec<(&str, &str, u64, u64)> = all
+        .transactions
+        .iter()
+        .map(|t| (t.transaction_type.as_str(), t.transaction_reason.as_str(), t.amount, t.balance_after))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![("debit", "pack_unlock", 10, 10), ("debit", "pack_unlock", 10, 20), ("grant", "retention_deal", 30, 30)]
+    );
+    assert!(all.transactions.iter().all(|t| t.currency == "gems"));
+    assert!(all.transactions.windows(2).all(|w| w[0].created_at >= w[1].created_at));
+
+    let since = before_debits.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    let recent: TransactionsResponse = client
+        .get(format!("{base}/internal/wallets/{user}/transactions?since={since}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(recent.transactions.len(), 2, "only the debits are since then");
+    let bad = client.get(format!("{base}/internal/wallets/{user}/transactions?since=yesterday")).send().await.unwrap();
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn acknowledging_the_new_gems_balance_counts_once_a_day() {
+    let env = TestEnv::new().await;
+    let base = serve(&env).await;
+    let client = reqwest::Client::new();
+    let user = Uuid::now_v7();
+    env.fund(user, 10).await;
+    let acknowledge = || async {
+        let response =
+            client.post(format!("{base}/internal/wallets/{user}/acknowledge-new-gems-balance")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json::<AcknowledgeResponse>().await.unwrap()
+    };
+    let balance = || async {
+        client
+            .get(format!("{base}/internal/wallets/{user}/gems-balance"))
+            .send()
+            .await
+            .unwrap()
+            .json::<GemsBalanceResponse>()
+            .await
+            .unwrap()
+    };
+    env.clock.set(utc(2026, 1, 7, 12, 0));
+    let first = acknowledge().await;
+    assert_eq!(first, AcknowledgeResponse { last_acknowledgement_date: Some(utc(2026, 1, 7, 12, 0)), recorded: true });
+    let seen = balance().await;
+    assert_eq!(seen.gems.last_acknowledgement_date, Some(utc(2026, 1, 7, 12, 0)));
+    assert!(!seen.gems.may_show_gems_modal && !seen.gems.has_new_gems);
+
+    env.clock.set(utc(2026, 1, 8, 11, 59));
+    let again = acknowledge().await;
+    assert_eq!(again, AcknowledgeResponse { last_acknowledgement_date: Some(utc(2026, 1, 7, 12, 0)), recorded: false });
+    assert!(!balance().await.gems.may_show_gems_modal, "not again within the day");
+
+    env.clock.set(utc(2026, 1, 8, 12, 0));
+    assert!(balance().await.gems.may_show_gems_modal, "a day later the modal may show again");
+    env.run(user, Command::AcknowledgeNewGemsBalance { now: utc(2026, 1, 8, 12, 0) }).await;
+    let events = env.scalar("select count(*) from event where event_type = 'NewGemsBalanceAcknowledged'").await;
+    assert_eq!(events, 2);
+    env.cleanup().await;
+}

@@ -1,0 +1,292 @@
+//! Test harness: a scratch schema (runtime + wallet tables) in `paysite_test` and a scratch
+//! exchange and queue per test, on the real PostgreSQL and RabbitMQ.
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, TimeZone, Utc};
+use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, ExchangeDeleteOptions, QueueDeleteOptions};
+use lapin::BasicProperties;
+use proto_events::subscription::{MembershipKind, SubscriptionEvent};
+use proto_events::{Actor, Envelope, EventMeta};
+use runtime::consumer::{self, ConsumerSettings, Handler};
+use runtime::{broker, db, EventStore, Settings};
+use sqlx::PgPool;
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+use wallet::domain::Command;
+use wallet::ledger::{self, Item};
+use wallet::{State, WalletConfig};
+
+pub fn database_url() -> String {
+    std::env::var("PAYSITE_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/paysite_test".to_owned())
+}
+
+pub fn amqp_url() -> String {
+    std::env::var("AMQP_URL").unwrap_or_else(|_| runtime::config::DEFAULT_AMQP_URL.to_owned())
+}
+
+/// A clock the test sets by hand.
+#[derive(Clone)]
+pub struct TestClock(Arc<Mutex<DateTime<Utc>>>);
+
+impl TestClock {
+    pub fn at(now: DateTime<Utc>) -> Self {
+        TestClock(Arc::new(Mutex::new(now)))
+    }
+
+    pub fn set(&self, now: DateTime<Utc>) {
+        *self.0.lock().unwrap() = now;
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().unwrap()
+    }
+
+    pub fn as_clock(&self) -> Arc<dyn wallet::Clock> {
+        let inner = self.0.clone();
+        Arc::new(move || *inner.lock().unwrap())
+    }
+}
+
+pub fn utc(y: i32, m: u32, d: u32, h: u32, min: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(y, m, d, h, min, 0).unwrap()
+}
+
+pub struct TestEnv {
+    pub schema: String,
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub exchange: String,
+    pub queue: String,
+    pub settings: Settings,
+    pub state: State,
+    pub clock: TestClock,
+    serial: std::sync::atomic::AtomicI64,
+}
+
+impl TestEnv {
+    /// A fresh schema with the wallet's tables; the clock stands at Wednesday 2026-01-07 12:00 UTC.
+    pub async fn new() -> TestEnv {
+        let url = database_url();
+        db::ensure_database(&url).await.expect("PostgreSQL must answer on 127.0.0.1:5432");
+        let schema = format!("t_{}", &Uuid::new_v4().simple().to_string()[..16]);
+        let pool = db::connect(&url, &schema, 8).await.unwrap();
+        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("wallet", &wallet::MIGRATIONS)])
+            .await
+            .unwrap();
+        let exchange = format!("test.{schema}");
+        let queue = format!("{schema}.subscriptions");
+        let settings = Settings::from_lookup(|key| match key {
+            "DATABASE_URL" => Some(url.clone()),
+            "AMQP_URL" => Some(amqp_url()),
+            "PAYSITE_EXCHANGE" => Some(exchange.clone()),
+            _ => None,
+        })
+        .unwrap();
+        let store = EventStore::new(pool.clone(), &schema);
+        let clock = TestClock::at(utc(2026, 1, 7, 12, 0));
+        let config = WalletConfig { subscriptions_queue: queue.clone(), ..WalletConfig::default() };
+        let state = State::new(pool.clone(), store.clone(), config).with_clock(clock.as_clock());
+        TestEnv { schema, pool, store, exchange, queue, settings, state, clock, serial: Default::default() }
+    }
+
+    /// The wallet as another process sees it: its own pool and its own ledger.
+    pub async fn another_process(&self) -> State {
+        let pool = db::connect(&database_url(), &self.schema, 8).await.unwrap();
+        State::new(pool.clone(), EventStore::new(pool, &self.schema), (*self.state.config).clone())
+            .with_clock(self.clock.as_clock())
+    }
+
+    /// Declares the consumer's queue now, so nothing published before the consumer starts is dropped.
+    pub async fn declare_queue(&self) {
+        let connection = broker::connect(&amqp_url(), "wallet-test-setup").await.expect("RabbitMQ must answer");
+        let channel = connection.create_channel().await.unwrap();
+        let bindings: Vec<String> = wallet::consumer::BINDINGS.iter().map(|b| (*b).to_owned()).collect();
+        broker::declare_consumer_queue(&channel, &self.exchange, &self.queue, &bindings).await.unwrap();
+        connection.close(200, "ok".into()).await.unwrap();
+    }
+
+    /// Runs the wallet's subscription consumer until `cancel`.
+    pub fn consumer_task(&self, cancel: &CancellationToken) -> tokio::task::JoinHandle<()> {
+        let spec = wallet::consumers(&self.state).remove(0);
+        let mut settings = ConsumerSettings::new(&self.settings);
+        settings.retry_base = Duration::from_millis(20);
+        tokio::spawn(consumer::run(self.pool.clone(), spec, settings, cancel.clone()))
+    }
+
+    /// A subscription event as the subscription service would publish it.
+    pub fn envelope(&self, event: &SubscriptionEvent) -> Envelope {
+        let encoded = proto_events::encode(event);
+        Envelope {
+            event_id: Uuid::now_v7(),
+            stream_id: format!("subscription-{}", event.subscription_id()),
+            stream_version: self.serial.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            event_type: encoded.event_type,
+            schema_version: encoded.schema_version,
+            occurred_at: Utc::now(),
+            tenant: Some("vixen".into()),
+            correlation_id: Uuid::now_v7(),
+            causation_id: None,
+            actor: Actor::Biller("EPOCH".into()),
+            payload: encoded.payload,
+        }
+    }
+
+    /// Publishes envelopes on the test's exchange, with publisher confirms.
+    pub async fn publish(&self, envelopes: &[Envelope]) {
+        let connection = broker::connect(&amqp_url(), "wallet-test-publisher").await.expect("RabbitMQ must answer");
+        let channel = connection.create_channel().await.unwrap();
+        channel.confirm_select(ConfirmSelectOptions::default()).await.unwrap();
+        broker::declare_exchange(&channel, &self.exchange).await.unwrap();
+        for envelope in envelopes {
+            let key = proto_events::routing_key("subscription", &envelope.event_type);
+            let confirm = channel
+                .basic_publish(
+                    self.exchange.as_str().into(),
+                    key.as_str().into(),
+                    BasicPublishOptions::default(),
+                    &serde_json::to_vec(envelope).unwrap(),
+                    BasicProperties::default().with_delivery_mode(2),
+                )
+                .await
+                .unwrap()
+                .await
+                .unwrap();
+            assert!(confirm.is_ack());
+        }
+        connection.close(200, "ok".into()).await.unwrap();
+    }
+
+    /// Applies an envelope the way the consumer does (inbox row and handler in one
+    /// transaction), without the broker. Returns false for one already applied.
+    pub async fn feed(&self, envelope: &Envelope) -> bool {
+        let handler = wallet::consumer::SubscriptionEvents::new(self.store.clone());
+        let mut tx = self.pool.begin().await.unwrap();
+        let fresh =
+            sqlx::query("insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing")
+                .bind(&self.queue)
+                .bind(envelope.event_id)
+                .bind(serde_json::to_value(envelope).unwrap())
+                .execute(&mut *tx)
+                .await
+                .unwrap()
+                .rows_affected()
+                == 1;
+        if fresh {
+            handler.handle(&mut tx, envelope).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+        fresh
+    }
+
+    /// Runs one command on a wallet in a transaction of its own; panics on a refusal.
+    pub async fn run(&self, user_id: Uuid, command: Command) -> ledger::Outcome {
+        let mut tx = self.pool.begin().await.unwrap();
+        let meta = EventMeta::new(Actor::System("test".into()));
+        let outcome =
+            ledger::run_in(&mut tx, &self.store, user_id, &[Item::new(command, meta)]).await.unwrap().remove(0);
+        tx.commit().await.unwrap();
+        outcome.expect("the command is accepted")
+    }
+
+    /// Gives a wallet `gems` gems through a retention deal.
+    pub async fn fund(&self, user_id: Uuid, gems: u64) {
+        let command = Command::GrantRetentionGems {
+            subscription_id: Uuid::now_v7(),
+            transaction_id: format!("FUND-{}", Uuid::now_v7()),
+            amount: gems,
+        };
+        self.run(user_id, command).await;
+    }
+
+    pub async fn scalar(&self, sql: &str) -> i64 {
+        sqlx::query_scalar::<_, i64>(sql).fetch_one(&self.pool).await.unwrap()
+    }
+
+    /// Waits until `sql` returns at least `expected`, or panics after `timeout`.
+    pub async fn wait_for(&self, sql: &str, expected: i64, timeout: Duration) -> i64 {
+        let start = Instant::now();
+        loop {
+            let got = self.scalar(sql).await;
+            if got >= expected {
+                return got;
+            }
+            assert!(start.elapsed() < timeout, "timed out waiting for `{sql}`: {got} of {expected}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Drops the schema, the queues and the exchange.
+    pub async fn cleanup(self) {
+        if let Ok(connection) = broker::connect(&amqp_url(), "wallet-test-cleanup").await {
+            if let Ok(channel) = connection.create_channel().await {
+                for name in [broker::dead_letter_queue(&self.queue), self.queue.clone()] {
+                    let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
+                }
+                let _ = channel.exchange_delete(self.exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
+            }
+            let _ = connection.close(200, "ok".into()).await;
+        }
+        let _ = sqlx::query(&format!("drop schema {} cascade", self.schema)).execute(&self.pool).await;
+        self.pool.close().await;
+    }
+}
+
+pub fn started(subscription_id: Uuid, user_id: Uuid, kind: MembershipKind, at: DateTime<Utc>) -> SubscriptionEvent {
+    SubscriptionEvent::SubscriptionStarted {
+        subscription_id,
+        user_id,
+        site: "vixen".into(),
+        sites: vec!["vixen".into()],
+        kind,
+        is_free_limited_trial: false,
+        biller: "EPOCH".into(),
+        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
+        active_since: at,
+        nats_code: None,
+    }
+}
+
+pub fn cancelled(subscription_id: Uuid, user_id: Uuid, at: DateTime<Utc>) -> SubscriptionEvent {
+    SubscriptionEvent::SubscriptionCancelled {
+        subscription_id,
+        user_id,
+        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
+        cancelled_at: at,
+    }
+}
+
+pub fn reactivated(subscription_id: Uuid, user_id: Uuid, at: DateTime<Utc>, offered_gems: u32) -> SubscriptionEvent {
+    SubscriptionEvent::SubscriptionReactivated {
+        subscription_id,
+        user_id,
+        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
+        reactivated_at: at,
+        retention_offer_name: (offered_gems > 0).then(|| "stay-with-gems".into()),
+        offered_gems,
+    }
+}
+
+pub fn credits_purchased(
+    subscription_id: Uuid,
+    user_id: Uuid,
+    credits: u32,
+    transaction_id: &str,
+) -> SubscriptionEvent {
+    SubscriptionEvent::PayPerVideoCreditsPurchased {
+        subscription_id,
+        user_id,
+        credits,
+        transaction_id: transaction_id.into(),
+        purchased_at: Utc::now(),
+    }
+}
+
+/// Kills a child process with SIGKILL and reaps it.
+pub fn kill9(child: &mut std::process::Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}

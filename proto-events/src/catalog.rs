@@ -71,7 +71,7 @@ pub enum VideoQuality {
 
 /// The channel categories that share a separate download quota (spec §9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum ChannelCategory {
     Compilations,
     BehindTheScenes,
@@ -80,7 +80,7 @@ pub enum ChannelCategory {
 
 /// Whether a channel is the studio's own or a partner's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum ChannelKind {
     Internal,
     ThirdParty,
@@ -137,7 +137,7 @@ pub struct Picture {
 
 /// A comment vote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum CommentVote {
     Like,
     Dislike,
@@ -145,7 +145,7 @@ pub enum CommentVote {
 
 /// The criteria of an expert review (spec §3), each rated up to 5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum ExpertReviewCriterion {
     PerformerChemistry,
     PhotoSet,
@@ -159,7 +159,7 @@ pub enum ExpertReviewCriterion {
 
 /// What one updateExpertReview rated: the whole video, one criterion, or one performer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ExpertReviewItem {
     /// The overall rating, up to 10; required before the others.
     Global {},
@@ -174,7 +174,7 @@ pub enum ExpertReviewItem {
 
 /// What a member favourited.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FavouriteTarget {
     Video { video_id: Uuid },
     Performer { performer_id: Uuid },

@@ -23,7 +23,7 @@ pub fn interstitial_stream_id(user_id: Uuid) -> String {
 
 /// Where a deal can show; each has its own enabled flag and rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum DealType {
     /// Ranked by `rank`, shown when `enabled`.
     Carousel,

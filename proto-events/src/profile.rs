@@ -63,7 +63,7 @@ pub enum HealthWarningState {
 
 /// Why a password was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum CredentialsChangeReason {
     /// Chosen on the join form, with the account.
     Registration,
@@ -75,7 +75,7 @@ pub enum CredentialsChangeReason {
 
 /// Why sessions were ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum SessionsRevokedReason {
     /// A password change ends every session but the one that made it.
     PasswordChanged,

@@ -22,7 +22,7 @@ pub fn stream_id(user_id: Uuid) -> String {
 
 /// Why unlocked channel packs were lost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum ForfeitReason {
     SubscriptionCancelled,
     SubscriptionChargedBack,
@@ -33,7 +33,7 @@ pub enum ForfeitReason {
 
 /// What a video unlock was paid with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum VideoUnlockPayment {
     /// Pay-per-video credits, debited from the wallet.
     Credits { credits_spent: u32 },
@@ -43,7 +43,7 @@ pub enum VideoUnlockPayment {
 
 /// The download quota a download counts against (spec §9, decisions table).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DownloadQuotaBucket {
     /// The site's quota (default 20 per 7 days).
     Site { site: String },

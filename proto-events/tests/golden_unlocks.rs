@@ -59,7 +59,7 @@ fn every_unlocks_event_keeps_its_wire_shape() {
 #[test]
 fn the_other_payment_and_quota_kinds_read_back() {
     let free = VideoUnlockPayment::FreeLimitedTrial { free_videos_left: 2 };
-    let json = serde_json::json!({ "kind": "free-limited-trial", "free_videos_left": 2 });
+    let json = serde_json::json!({ "kind": "free_limited_trial", "free_videos_left": 2 });
     assert_eq!(serde_json::to_value(&free).unwrap(), json);
     assert_eq!(serde_json::from_value::<VideoUnlockPayment>(json).unwrap(), free);
 

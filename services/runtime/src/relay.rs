@@ -46,12 +46,9 @@ pub fn wake(pool: &PgPool, schema: &str) {
     tokio::spawn(async move {
         // Commits after this point send their own wake-up; those before are covered by this one.
         flag.store(false, Ordering::Release);
-        let notify = async {
-            let mut tx = pool.begin().await?;
-            sqlx::query("set local synchronous_commit = off").execute(&mut *tx).await?;
-            sqlx::query("select pg_notify($1, '')").bind(&channel).execute(&mut *tx).await?;
-            tx.commit().await
-        };
+        // One round trip; the channel is built from a checked schema name.
+        let sql = format!("begin; set local synchronous_commit = off; notify {channel}; commit;");
+        let notify = sqlx::raw_sql(&sql).execute(&pool);
         if let Err(e) = notify.await {
             tracing::debug!(error = %e, "relay wake-up not sent; the relay's poll will find the events");
         }

@@ -161,3 +161,36 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     writer.cleanup().await;
     reader.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_relay_wakes_on_notify_and_polls_as_a_safety_net() {
+    let env = TestEnv::new().await;
+    let queue = env.queue("probe").await;
+    let cancel = CancellationToken::new();
+    let consumer = env.consumer_task(&queue, Arc::new(probe::ProbeHandler), &cancel, |_| {});
+
+    // A relay that would not poll for a minute publishes at once when woken.
+    let mut settings = runtime::relay::RelaySettings::new("probe", &env.schema, &env.settings);
+    settings.poll_interval = Duration::from_secs(60);
+    let sleepy = tokio::spawn(runtime::relay::run(env.pool.clone(), settings.clone(), cancel.clone()));
+    tokio::time::sleep(Duration::from_millis(500)).await; // let it take the lock and listen
+    env.ping("woken", 1).await; // commits, then wakes the relay
+    env.wait_for("select count(*) from probe_effect where stream_id = 'woken'", 1, Duration::from_secs(5)).await;
+
+    // An append nobody announces is still found by the poll.
+    let quiet = CancellationToken::new();
+    cancel.cancel();
+    let _ = sleepy.await;
+    settings.poll_interval = Duration::from_millis(300);
+    let polling = tokio::spawn(runtime::relay::run(env.pool.clone(), settings, quiet.clone()));
+    let mut tx = env.pool.begin().await.unwrap();
+    env.store.append(&mut tx, "unannounced", 0, &[probe::ProbeEvent::Pinged { n: 1 }], &TestEnv::meta()).await.unwrap();
+    tx.commit().await.unwrap();
+    let restarted = CancellationToken::new();
+    let consumer_again = env.consumer_task(&queue, Arc::new(probe::ProbeHandler), &restarted, |_| {});
+    env.wait_for("select count(*) from probe_effect where stream_id = 'unannounced'", 1, Duration::from_secs(5)).await;
+    quiet.cancel();
+    restarted.cancel();
+    let _ = tokio::join!(consumer, polling, consumer_again);
+    env.cleanup().await;
+}

@@ -81,9 +81,12 @@ async fn main() -> anyhow::Result<()> {
         Command::Up { gateway_addr, no_seed } => up::up(&settings, &gateway_addr, !no_seed).await,
         Command::Migrate => {
             preflight::check(&settings).await?;
+            // Schemas, then the broker's queues: a Kubernetes migration Job runs this before
+            // any service starts, so no event is published before its queues exist.
             for def in services::all() {
-                def.prepare(&settings, 2).await?;
-                println!("migrated {}", def.name);
+                let ctx = def.prepare(&settings, 2).await?;
+                def.build(&ctx).await?;
+                println!("migrated {} (schema and queues)", def.name);
             }
             Ok(())
         }
@@ -95,7 +98,7 @@ async fn main() -> anyhow::Result<()> {
         Command::RebuildProjections { service } => {
             let def = services::find(&service)?;
             let ctx = def.prepare(&settings, 4).await?;
-            let built = (def.build)(ctx.clone()).await?;
+            let built = def.build(&ctx).await?;
             if built.projections.is_empty() {
                 println!("{service} keeps no read models");
             }

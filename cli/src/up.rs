@@ -23,7 +23,8 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool) -> anyhow::
     preflight::check(settings).await?;
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
-    let mut started = Vec::new();
+    // Every service is built and its queues declared before any relay publishes.
+    let mut built = Vec::new();
     for def in services::all() {
         let ctx = def.prepare(settings, 10).await?;
         if seed {
@@ -31,7 +32,13 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool) -> anyhow::
                 seed(ctx.clone()).await?;
             }
         }
-        let addr = def.start(ctx, SocketAddr::from(([127, 0, 0, 1], def.port)), cancel.clone(), &mut tasks).await?;
+        let service = def.build(&ctx).await?;
+        built.push((def, ctx, service));
+    }
+    let mut started = Vec::new();
+    for (def, ctx, service) in built {
+        let addr = SocketAddr::from(([127, 0, 0, 1], def.port));
+        let addr = def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
         started.push((def.name.to_owned(), format!("http://{addr}")));
     }
     let gateway = start_gateway(gateway_addr, cancel.clone(), &mut tasks).await?;
@@ -62,7 +69,8 @@ pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> a
             Some(a) => a.parse()?,
             None => SocketAddr::from(([0, 0, 0, 0], def.port)),
         };
-        def.start(ctx, addr, cancel.clone(), &mut tasks).await?;
+        let service = def.build(&ctx).await?;
+        def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
     }
     wait_and_stop(cancel, tasks).await
 }

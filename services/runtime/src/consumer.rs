@@ -26,6 +26,9 @@ use uuid::Uuid;
 
 use crate::broker;
 
+/// The longest one event's handler may take.
+const HANDLER_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Applies one event. Runs inside the consumer's transaction: whatever it writes commits
 /// with the inbox row, or not at all. An error means "not applied; try again".
 #[async_trait]
@@ -157,10 +160,23 @@ impl Applier<'_> {
                     let traceparent = broker::header(delivery.properties.headers().as_ref(), "traceparent");
                     parsed.push(Parsed { delivery, envelope, traceparent });
                 }
-                Err(e) => self.dead_letter(&delivery, &format!("unreadable envelope: {e}"), 1).await?,
+                Err(e) => self.set_aside(&delivery, &format!("unreadable envelope: {e}"), 1).await?,
             }
         }
         if parsed.is_empty() {
+            return Ok(());
+        }
+        let streams: Vec<&str> = parsed.iter().map(|p| p.envelope.stream_id.as_str()).collect();
+        let any_held: bool =
+            sqlx::query_scalar("select exists (select 1 from held_event where consumer = $1 and stream_id = any($2))")
+                .bind(&self.spec.queue)
+                .bind(&streams)
+                .fetch_one(self.pool)
+                .await?;
+        if any_held {
+            for p in &parsed {
+                self.apply_in_stream_order(p).await?;
+            }
             return Ok(());
         }
         match self.apply_together(&parsed).await {
@@ -172,8 +188,9 @@ impl Applier<'_> {
             }
             Err(e) => {
                 tracing::debug!(queue = %self.spec.queue, error = %e, size = parsed.len(), "batch failed, applying one by one");
+                // One by one; an event dead-lettered here holds its stream's later events.
                 for p in &parsed {
-                    self.apply_alone(p).await?;
+                    self.apply_in_stream_order(p).await?;
                 }
                 Ok(())
             }
@@ -229,7 +246,38 @@ impl Applier<'_> {
             correlation_id = %p.envelope.correlation_id,
         );
         crate::telemetry::set_parent(&span, p.traceparent.as_deref());
-        self.spec.handler.handle(tx, &p.envelope).instrument(span).await
+        // A handler that panics or hangs fails like one that returns an error, so it is
+        // retried, counted and dead-lettered instead of taking the consumer down each time.
+        let handled =
+            std::panic::AssertUnwindSafe(self.spec.handler.handle(tx, &p.envelope).instrument(span)).catch_unwind();
+        match tokio::time::timeout(HANDLER_TIMEOUT, handled).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(anyhow::anyhow!("handler panicked")),
+            Err(_) => Err(anyhow::anyhow!("handler took longer than {HANDLER_TIMEOUT:?}")),
+        }
+    }
+
+    /// A delivery of a stream with a dead-lettered event: applied only if it is that
+    /// stream's oldest held event coming back (a replay); otherwise set aside behind it.
+    async fn apply_in_stream_order(&self, p: &Parsed) -> anyhow::Result<()> {
+        let oldest: Option<(Uuid, i64)> = sqlx::query_as(
+            "select event_id, stream_version from held_event where consumer = $1 and stream_id = $2
+             order by stream_version limit 1",
+        )
+        .bind(&self.spec.queue)
+        .bind(&p.envelope.stream_id)
+        .fetch_optional(self.pool)
+        .await?;
+        match oldest {
+            Some((held, version)) if held != p.envelope.event_id => {
+                let why = format!(
+                    "held: event {held} (version {version}) of stream {} is dead-lettered; this one waits behind it",
+                    p.envelope.stream_id
+                );
+                self.dead_letter(p, &why, 0).await
+            }
+            _ => self.apply_alone(p).await,
+        }
     }
 
     /// One delivery in its own transaction, retried; dead-lettered when it keeps failing.
@@ -250,6 +298,11 @@ impl Applier<'_> {
                     == 1;
                 if fresh {
                     self.handle(&mut tx, p).await?;
+                    sqlx::query("delete from held_event where consumer = $1 and event_id = $2")
+                        .bind(&self.spec.queue)
+                        .bind(event_id)
+                        .execute(&mut *tx)
+                        .await?;
                     sqlx::query("delete from delivery_attempt where consumer = $1 and event_id = $2")
                         .bind(&self.spec.queue)
                         .bind(event_id)
@@ -284,7 +337,7 @@ impl Applier<'_> {
                     metrics::counter!("paysite_consumer_failures_total", "queue" => self.spec.queue.clone())
                         .increment(1);
                     if attempts as u32 >= self.settings.max_attempts {
-                        self.dead_letter(&p.delivery, &error, attempts as u32).await?;
+                        self.dead_letter(p, &error, attempts as u32).await?;
                         sqlx::query("delete from delivery_attempt where consumer = $1 and event_id = $2")
                             .bind(&self.spec.queue)
                             .bind(event_id)
@@ -299,8 +352,23 @@ impl Applier<'_> {
         }
     }
 
+    /// Dead-letters an event and holds its stream: later events of the stream wait behind it.
+    async fn dead_letter(&self, p: &Parsed, error: &str, attempts: u32) -> anyhow::Result<()> {
+        sqlx::query(
+            "insert into held_event (consumer, event_id, stream_id, stream_version) values ($1, $2, $3, $4)
+             on conflict do nothing",
+        )
+        .bind(&self.spec.queue)
+        .bind(p.envelope.event_id)
+        .bind(&p.envelope.stream_id)
+        .bind(p.envelope.stream_version)
+        .execute(self.pool)
+        .await?;
+        self.set_aside(&p.delivery, error, attempts).await
+    }
+
     /// Moves a delivery to the queue's dead-letter queue, with why, then acks it.
-    async fn dead_letter(&self, delivery: &Delivery, error: &str, attempts: u32) -> anyhow::Result<()> {
+    async fn set_aside(&self, delivery: &Delivery, error: &str, attempts: u32) -> anyhow::Result<()> {
         let mut headers = delivery.properties.headers().clone().unwrap_or_default();
         headers.insert("x-paysite-error".into(), AMQPValue::LongString(error.into()));
         headers.insert("x-paysite-attempts".into(), AMQPValue::LongUInt(attempts));

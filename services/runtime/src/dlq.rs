@@ -1,8 +1,11 @@
 //! The dead-letter queues: list what failed and why, and replay it once fixed.
 
 use lapin::{
-    options::{BasicAckOptions, BasicGetOptions, BasicNackOptions, BasicPublishOptions, ConfirmSelectOptions},
-    types::AMQPValue,
+    options::{
+        BasicAckOptions, BasicGetOptions, BasicNackOptions, BasicPublishOptions, ConfirmSelectOptions,
+        QueueDeclareOptions,
+    },
+    types::{AMQPValue, FieldTable},
 };
 use proto_events::Envelope;
 use uuid::Uuid;
@@ -64,9 +67,24 @@ pub async fn replay(amqp_url: &str, queue: &str, event_id: Option<Uuid>) -> anyh
     let channel = connection.create_channel().await?;
     channel.confirm_select(ConfirmSelectOptions::default()).await?;
     let dlq = broker::dead_letter_queue(queue);
+    // Only what was there when the replay began: a message that fails again and comes
+    // back is for the next replay, not an endless loop.
+    let waiting = channel
+        .queue_declare(
+            dlq.as_str().into(),
+            QueueDeclareOptions { passive: true, ..Default::default() },
+            FieldTable::default(),
+        )
+        .await?
+        .message_count();
     let mut replayed = Vec::new();
     let mut kept = 0;
-    while let Some(got) = channel.basic_get(dlq.as_str().into(), BasicGetOptions { no_ack: false }).await? {
+    let mut taken = 0;
+    while taken < waiting {
+        let Some(got) = channel.basic_get(dlq.as_str().into(), BasicGetOptions { no_ack: false }).await? else {
+            break;
+        };
+        taken += 1;
         let delivery = got.delivery;
         let letter = describe(queue, &delivery);
         if event_id.is_some() && letter.event_id != event_id {
@@ -81,11 +99,23 @@ pub async fn replay(amqp_url: &str, queue: &str, event_id: Option<Uuid>) -> anyh
         }
         headers.insert("x-paysite-replayed".into(), AMQPValue::Boolean(true));
         let properties = delivery.properties.clone().with_headers(headers);
+        // Mandatory: if the consumer's queue is gone the broker returns the message, and the
+        // dead letter stays where it is.
         let confirm = channel
-            .basic_publish("".into(), queue.into(), BasicPublishOptions::default(), &delivery.data, properties)
+            .basic_publish(
+                "".into(),
+                queue.into(),
+                BasicPublishOptions { mandatory: true, ..Default::default() },
+                &delivery.data,
+                properties,
+            )
             .await?
             .await?;
-        anyhow::ensure!(confirm.is_ack(), "the broker refused the replay of {:?}", letter.event_id);
+        anyhow::ensure!(
+            confirm.is_ack() && confirm.take_message().is_none(),
+            "queue {queue} did not take the replay of {:?}; it stays dead-lettered",
+            letter.event_id
+        );
         delivery.acker.ack(BasicAckOptions::default()).await?;
         replayed.push(letter);
     }

@@ -370,12 +370,22 @@ impl EventStore {
                 Ok(written) => written,
                 Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
                     tracing::debug!(stream_id, attempt, "append conflict, deciding again");
+                    // Release the connection and its locks before waiting.
+                    drop(tx);
                     tokio::time::sleep(backoff(attempt)).await;
                     continue;
                 }
                 Err(e) => return Err(e),
             };
-            project(&mut tx, &written, &state).await?;
+            if let Err(e) = project(&mut tx, &written, &state).await {
+                let e = StoreError::from(e);
+                if e.is_retryable() && attempt < ATTEMPTS {
+                    drop(tx);
+                    tokio::time::sleep(backoff(attempt)).await;
+                    continue;
+                }
+                return Err(e);
+            }
             match tx.commit().await {
                 Ok(()) => {
                     self.wake_relay();

@@ -44,11 +44,24 @@ impl Handler for ProjectionHandler {
 }
 
 /// Replays a projection's source into emptied tables. Returns the events replayed.
+///
+/// Safe while the service runs: the projection's tables are locked against writers for
+/// the length of the rebuild (readers are not blocked), so the service's writes pause.
 pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> anyhow::Result<u64> {
     const PAGE: i64 = 2_000;
     let mut tx = pool.begin().await?;
     for table in projection.tables() {
         crate::db::check_schema_name(table)?;
+    }
+    // Writers wait until the rebuilt state is committed, then see it; readers go on
+    // reading the old state meanwhile. Without the lock a writer could act on a row the
+    // rebuild deleted and not yet restored.
+    if !projection.tables().is_empty() {
+        sqlx::query(&format!("lock table {} in exclusive mode", projection.tables().join(", ")))
+            .execute(&mut *tx)
+            .await?;
+    }
+    for table in projection.tables() {
         sqlx::query(&format!("delete from {table}")).execute(&mut *tx).await?;
     }
     let mut after = 0i64;

@@ -37,6 +37,10 @@ pub fn outbox_channel(schema: &str) -> String {
 /// one per fsync. Instead a separate, asynchronously committed NOTIFY is sent, and
 /// wake-ups that arrive while one is pending fold into it.
 pub fn wake(pool: &PgPool, schema: &str) {
+    if crate::db::check_schema_name(schema).is_err() {
+        tracing::warn!(schema, "no relay wake-up for an invalid schema name");
+        return;
+    }
     static PENDING: OnceLock<Mutex<HashMap<String, Arc<AtomicBool>>>> = OnceLock::new();
     let flag = PENDING.get_or_init(Default::default).lock().unwrap().entry(schema.to_owned()).or_default().clone();
     if flag.swap(true, Ordering::AcqRel) {
@@ -101,6 +105,10 @@ pub async fn run(pool: PgPool, settings: RelaySettings, cancel: CancellationToke
 async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &CancellationToken) -> anyhow::Result<()> {
     // The lock lives as long as this session: a relay that dies frees it.
     let mut lock_conn = pool.acquire().await?.detach();
+    // If this process goes silent (a partition, a stopped VM), the server ends the session
+    // and frees the lock within seconds rather than at TCP keepalive's two hours. The
+    // relay touches the session every second while it holds the lock.
+    sqlx::query("set idle_session_timeout = '10s'").execute(&mut lock_conn).await?;
     let lock_key = format!("paysite.relay.{}", s.schema);
     loop {
         let got: bool = sqlx::query_scalar("select pg_try_advisory_lock(hashtext($1))")
@@ -174,7 +182,10 @@ struct OutboxRow {
 }
 
 async fn check_lock(lock_conn: &mut sqlx::PgConnection) -> Result<(), sqlx::Error> {
-    sqlx::query("select 1").execute(lock_conn).await.map(|_| ())
+    match tokio::time::timeout(Duration::from_secs(5), sqlx::query("select 1").execute(lock_conn)).await {
+        Ok(result) => result.map(|_| ()),
+        Err(_) => Err(sqlx::Error::PoolTimedOut),
+    }
 }
 
 async fn publish_loop(

@@ -68,15 +68,25 @@ impl ServiceDef {
         Ok(ServiceContext { store: EventStore::new(pool.clone(), self.name), pool, settings: settings.clone() })
     }
 
+    /// Builds the service and declares its consumer queues on the broker.
+    pub async fn build(&self, ctx: &ServiceContext) -> anyhow::Result<Service> {
+        let service = (self.build)(ctx.clone()).await?;
+        declare_queues(&ctx.settings, &service.consumers).await?;
+        Ok(service)
+    }
+
     /// Starts relay, consumers, jobs and HTTP on `addr`; all stop when `cancel` fires.
+    ///
+    /// Declare every service's queues (see [`Self::build`]) before starting any: an event
+    /// published while no queue is bound to its routing key is dropped by the broker.
     pub async fn start(
         &self,
         ctx: ServiceContext,
+        service: Service,
         addr: SocketAddr,
         cancel: CancellationToken,
         tasks: &mut JoinSet<anyhow::Result<()>>,
     ) -> anyhow::Result<SocketAddr> {
-        let service = (self.build)(ctx.clone()).await?;
         let name = self.name;
         let relay_settings = RelaySettings::new(name, name, &ctx.settings);
         tasks.spawn(run_to_end(relay::run(ctx.pool.clone(), relay_settings, cancel.clone())));
@@ -101,6 +111,20 @@ impl ServiceDef {
         tracing::info!(service = name, addr = %bound, "service listening");
         Ok(bound)
     }
+}
+
+/// Declares consumer queues with their bindings and dead-letter queues.
+pub async fn declare_queues(settings: &Settings, consumers: &[ConsumerSpec]) -> anyhow::Result<()> {
+    if consumers.is_empty() {
+        return Ok(());
+    }
+    let connection = crate::broker::connect(settings.amqp_url.expose(), "paysite-topology").await?;
+    let channel = connection.create_channel().await?;
+    for c in consumers {
+        crate::broker::declare_consumer_queue(&channel, &settings.exchange, &c.queue, &c.bindings).await?;
+    }
+    connection.close(200, "declared".into()).await?;
+    Ok(())
 }
 
 async fn run_to_end(f: impl Future<Output = ()>) -> anyhow::Result<()> {

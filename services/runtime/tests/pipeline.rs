@@ -65,6 +65,8 @@ async fn a_poison_event_is_dead_lettered_without_blocking_the_rest_and_replays_o
     for n in 21..=40 {
         env.ping("healthy-a", n).await;
     }
+    // A later event of the poisoned stream must not run ahead of it.
+    let behind = env.ping("poisoned", 2).await;
 
     let cancel = CancellationToken::new();
     let relay = env.relay_task(&cancel);
@@ -73,24 +75,28 @@ async fn a_poison_event_is_dead_lettered_without_blocking_the_rest_and_replays_o
         s.retry_base = Duration::from_millis(10);
     });
     env.wait_for("select count(*) from probe_effect", 60, WAIT).await;
-    let letters = wait_for_dead_letters(&queue, 1).await;
-    assert_eq!(letters.len(), 1);
+    let letters = wait_for_dead_letters(&queue, 2).await;
+    assert_eq!(letters.len(), 2);
     assert_eq!(letters[0].event_id, Some(poison.event_id));
     assert_eq!(letters[0].attempts, Some(3));
     assert!(letters[0].error.as_deref().unwrap_or("").contains("is poison"), "{:?}", letters[0].error);
+    assert_eq!(letters[1].event_id, Some(behind.event_id));
+    assert!(letters[1].error.as_deref().unwrap_or("").starts_with("held:"), "{:?}", letters[1].error);
     assert_eq!(env.scalar("select count(*) from probe_effect where stream_id = 'poisoned'").await, 0);
     assert_eq!(env.scalar("select count(*) from probe_violation").await, 0, "healthy streams stayed in order");
-    // Listing leaves the dead letter where it is.
-    assert_eq!(dlq::list(&support::amqp_url(), &queue).await.unwrap().len(), 1);
+    // Listing leaves the dead letters where they are.
+    assert_eq!(dlq::list(&support::amqp_url(), &queue).await.unwrap().len(), 2);
 
-    // Fixed: the handler no longer refuses it. Replay puts it back once.
+    // Fixed: the handler no longer refuses it. Replay puts both back, applied once, in order.
     sqlx::query("delete from probe_poison").execute(&env.pool).await.unwrap();
     let replayed = dlq::replay(&support::amqp_url(), &queue, None).await.unwrap();
-    assert_eq!(replayed.len(), 1);
-    env.wait_for("select count(*) from probe_effect where stream_id = 'poisoned'", 1, WAIT).await;
+    assert_eq!(replayed.len(), 2);
+    env.wait_for("select count(*) from probe_effect where stream_id = 'poisoned'", 2, WAIT).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(env.scalar("select count(*) from probe_effect").await, 61);
-    assert_eq!(env.scalar("select count(distinct event_id) from probe_effect").await, 61);
+    assert_eq!(env.scalar("select count(*) from probe_effect").await, 62);
+    assert_eq!(env.scalar("select count(distinct event_id) from probe_effect").await, 62);
+    assert_eq!(env.scalar("select count(*) from probe_violation").await, 0, "the poisoned stream applied in order");
+    assert_eq!(env.scalar("select count(*) from held_event").await, 0, "nothing held any more");
     assert!(dlq::list(&support::amqp_url(), &queue).await.unwrap().is_empty());
     cancel.cancel();
     let _ = tokio::join!(relay, consumer);

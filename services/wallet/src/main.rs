@@ -10,7 +10,8 @@ async fn main() -> anyhow::Result<()> {
     let ctx = wallet::SERVICE.prepare(&settings, 16).await?;
     let port = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(wallet::SERVICE.port);
     let (cancel, mut tasks) = (CancellationToken::new(), tokio::task::JoinSet::new());
-    wallet::SERVICE.start(ctx, ([0, 0, 0, 0], port).into(), cancel.clone(), &mut tasks).await?;
+    let service = wallet::SERVICE.build(&ctx).await?;
+    wallet::SERVICE.start(ctx, service, ([0, 0, 0, 0], port).into(), cancel.clone(), &mut tasks).await?;
     shutdown_signal().await;
     cancel.cancel();
     while let Some(done) = tasks.join_next().await {

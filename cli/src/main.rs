@@ -27,6 +27,9 @@ enum Command {
         /// Skip seeding the demo data.
         #[arg(long)]
         no_seed: bool,
+        /// Let each service take any free port instead of its own (tests, a second copy).
+        #[arg(long)]
+        ephemeral_ports: bool,
     },
     /// Apply every service's migrations.
     Migrate,
@@ -78,7 +81,9 @@ async fn main() -> anyhow::Result<()> {
     };
     let _telemetry = runtime::telemetry::init(&name, settings.otlp_endpoint.as_deref());
     match cli.command {
-        Command::Up { gateway_addr, no_seed } => up::up(&settings, &gateway_addr, !no_seed).await,
+        Command::Up { gateway_addr, no_seed, ephemeral_ports } => {
+            up::up(&settings, &gateway_addr, !no_seed, ephemeral_ports).await
+        }
         Command::Migrate => {
             preflight::check(&settings).await?;
             // Schemas, then the broker's queues: a Kubernetes migration Job runs this before

@@ -19,7 +19,7 @@ pub async fn seed_all(settings: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool) -> anyhow::Result<()> {
+pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_ports: bool) -> anyhow::Result<()> {
     preflight::check(settings).await?;
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
@@ -37,7 +37,7 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool) -> anyhow::
     }
     let mut started = Vec::new();
     for (def, ctx, service) in built {
-        let addr = SocketAddr::from(([127, 0, 0, 1], def.port));
+        let addr = SocketAddr::from(([127, 0, 0, 1], if ephemeral_ports { 0 } else { def.port }));
         let addr = def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
         started.push((def.name.to_owned(), format!("http://{addr}")));
     }

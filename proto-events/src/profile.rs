@@ -39,6 +39,13 @@ pub enum Group {
 }
 
 impl Group {
+    pub const ALL: [Group; 4] = [Group::Admin, Group::CommentEditor, Group::VideoPreview, Group::GuestUser];
+
+    /// The group named so; an unknown name is no group and carries no rights.
+    pub fn from_name(name: &str) -> Option<Group> {
+        Group::ALL.into_iter().find(|g| g.as_str() == name)
+    }
+
     /// The group's name as the spec and the browser's rules spell it.
     pub fn as_str(self) -> &'static str {
         match self {

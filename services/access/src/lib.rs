@@ -8,36 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The groups the spec names. Unknown group names carry no rights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Group {
-    #[serde(rename = "admin")]
-    Admin,
-    #[serde(rename = "commenteditor")]
-    CommentEditor,
-    #[serde(rename = "@paysite/role-video-preview")]
-    VideoPreview,
-    #[serde(rename = "@paysites/guest-user")]
-    GuestUser,
-}
-
-impl Group {
-    pub const ALL: [Group; 4] = [Group::Admin, Group::CommentEditor, Group::VideoPreview, Group::GuestUser];
-
-    /// The group's name as profiles carry it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Group::Admin => "admin",
-            Group::CommentEditor => "commenteditor",
-            Group::VideoPreview => "@paysite/role-video-preview",
-            Group::GuestUser => "@paysites/guest-user",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Group> {
-        Group::ALL.into_iter().find(|g| g.name() == name)
-    }
-}
+/// The groups the spec names, as profiles carry them.
+pub use proto_events::profile::Group;
 
 /// Moderators (admin, commenteditor) may remove comments and pin or unpin them.
 pub fn is_moderator(groups: &[Group]) -> bool {
@@ -105,8 +77,8 @@ mod tests {
     #[test]
     fn group_names_are_the_specs() {
         for g in Group::ALL {
-            assert_eq!(Group::from_name(g.name()), Some(g));
-            assert_eq!(serde_json::to_string(&g).unwrap(), format!("\"{}\"", g.name()));
+            assert_eq!(Group::from_name(g.as_str()), Some(g));
+            assert_eq!(serde_json::to_string(&g).unwrap(), format!("\"{}\"", g.as_str()));
         }
         assert_eq!(Group::from_name("moderator"), None, "an unknown group carries no rights");
     }

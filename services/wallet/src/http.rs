@@ -45,12 +45,9 @@ pub fn router(state: WalletState) -> Router {
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error("not enough gems: {balance} held, {needed} needed")]
-    NotEnoughGems { balance: u64, needed: u64, days_until_refresh_gems: u32 },
-    #[error("not enough credits: {balance} held, {needed} needed")]
-    NotEnoughCredits { balance: u64, needed: u64 },
-    #[error("idempotency key {key} was used for another debit")]
-    IdempotencyKeyReused { key: String },
+    /// The wallet's answer to a debit it refuses (not enough, or a key reused).
+    #[error("{0}")]
+    Refused(DomainError),
     /// Well-formed but not acceptable.
     #[error("{0}")]
     Invalid(String),
@@ -67,8 +64,10 @@ pub enum ApiError {
 impl ApiError {
     pub fn status_code(&self) -> StatusCode {
         match self {
-            ApiError::NotEnoughGems { .. } | ApiError::NotEnoughCredits { .. } => StatusCode::CONFLICT,
-            ApiError::IdempotencyKeyReused { .. } | ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Refused(DomainError::NotEnoughGems { .. } | DomainError::NotEnoughCredits { .. }) => {
+                StatusCode::CONFLICT
+            }
+            ApiError::Refused(_) | ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -77,10 +76,10 @@ impl ApiError {
 
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::NotEnoughGems { .. } => "NOT_ENOUGH_GEMS",
-            ApiError::NotEnoughCredits { .. } => "NOT_ENOUGH_CREDITS",
-            ApiError::IdempotencyKeyReused { .. } => "IDEMPOTENCY_KEY_REUSED",
-            ApiError::Invalid(_) => "INVALID_REQUEST",
+            ApiError::Refused(DomainError::NotEnoughGems { .. }) => "NOT_ENOUGH_GEMS",
+            ApiError::Refused(DomainError::NotEnoughCredits { .. }) => "NOT_ENOUGH_CREDITS",
+            ApiError::Refused(DomainError::IdempotencyKeyReused { .. }) => "IDEMPOTENCY_KEY_REUSED",
+            ApiError::Refused(_) | ApiError::Invalid(_) => "INVALID_REQUEST",
             ApiError::BadRequest(_) => "BAD_REQUEST",
             ApiError::Busy(_) => "RETRY",
             ApiError::Internal(_) => "INTERNAL",
@@ -92,12 +91,12 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut body = json!({ "code": self.code(), "message": self.to_string() });
         match &self {
-            ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+            ApiError::Refused(DomainError::NotEnoughGems { balance, needed, days_until_refresh_gems }) => {
                 body["balance"] = json!(balance);
                 body["needed"] = json!(needed);
                 body["daysUntilRefreshGems"] = json!(days_until_refresh_gems);
             }
-            ApiError::NotEnoughCredits { balance, needed } => {
+            ApiError::Refused(DomainError::NotEnoughCredits { balance, needed }) => {
                 body["balance"] = json!(balance);
                 body["needed"] = json!(needed);
             }
@@ -112,11 +111,9 @@ impl IntoResponse for ApiError {
 impl From<DomainError> for ApiError {
     fn from(e: DomainError) -> Self {
         match e {
-            DomainError::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
-                ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems }
-            }
-            DomainError::NotEnoughCredits { balance, needed } => ApiError::NotEnoughCredits { balance, needed },
-            DomainError::IdempotencyKeyReused { key } => ApiError::IdempotencyKeyReused { key },
+            e @ (DomainError::NotEnoughGems { .. }
+            | DomainError::NotEnoughCredits { .. }
+            | DomainError::IdempotencyKeyReused { .. }) => ApiError::Refused(e),
             DomainError::NothingToDebit => ApiError::Invalid("amount must be at least 1".into()),
             other => ApiError::Internal(anyhow::Error::new(other)),
         }

@@ -14,6 +14,7 @@ pub mod projection;
 pub mod relay;
 pub mod service;
 pub mod telemetry;
+pub mod testing;
 
 pub use config::{Secret, Settings};
 pub use event_store::{Decider, EventStore, Executed, Pending, StoreError};

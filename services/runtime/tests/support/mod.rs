@@ -6,74 +6,46 @@ pub mod probe;
 use std::{
     process::{Child, Command, Stdio},
     sync::Arc,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use lapin::options::{ExchangeDeleteOptions, QueueDeleteOptions};
 use proto_events::{Actor, EventMeta};
-use runtime::{broker, consumer, db, relay, EventStore, Settings};
-use sqlx::PgPool;
+use runtime::{consumer, relay, testing::Scratch};
 use tokio_util::sync::CancellationToken;
-use uuid::Uuid;
 
 use probe::ProbeEvent;
 
-pub fn database_url() -> String {
-    std::env::var("PAYSITE_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/paysite_test".to_owned())
-}
+pub use runtime::testing::{amqp_url, database_url};
 
-pub fn amqp_url() -> String {
-    std::env::var("AMQP_URL").unwrap_or_else(|_| runtime::config::DEFAULT_AMQP_URL.to_owned())
-}
-
+/// A scratch namespace (see `runtime::testing`) with the probe's tables.
 pub struct TestEnv {
-    pub schema: String,
-    pub pool: PgPool,
-    pub store: EventStore,
-    pub exchange: String,
-    pub settings: Settings,
-    queues: std::sync::Mutex<Vec<String>>,
+    scratch: Scratch,
+}
+
+impl std::ops::Deref for TestEnv {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        &self.scratch
+    }
+}
+
+impl std::ops::DerefMut for TestEnv {
+    fn deref_mut(&mut self) -> &mut Scratch {
+        &mut self.scratch
+    }
 }
 
 impl TestEnv {
-    /// A fresh schema (runtime tables + probe tables) and a fresh exchange name.
     pub async fn new() -> TestEnv {
-        let url = database_url();
-        db::ensure_database(&url).await.expect("PostgreSQL must answer on 127.0.0.1:5432 (see README)");
-        let schema = format!("t_{}", &Uuid::new_v4().simple().to_string()[..16]);
-        let pool = db::connect(&url, &schema, 24).await.unwrap();
-        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS)]).await.unwrap();
-        probe::create_tables(&pool).await.unwrap();
-        let exchange = format!("test.{schema}");
-        let settings = Settings::from_lookup(|key| match key {
-            "DATABASE_URL" => Some(url.clone()),
-            "AMQP_URL" => Some(amqp_url()),
-            "PAYSITE_EXCHANGE" => Some(exchange.clone()),
-            "PAYSITE_RELAY_POLL_MS" => Some("200".into()),
-            _ => None,
-        })
-        .unwrap();
-        TestEnv {
-            store: EventStore::new(pool.clone(), &schema),
-            schema,
-            pool,
-            exchange,
-            settings,
-            queues: Default::default(),
-        }
+        let scratch = Scratch::new(&[], 24).await;
+        probe::create_tables(&scratch.pool).await.unwrap();
+        TestEnv { scratch }
     }
 
-    /// A queue name private to this test, bound to every probe event, declared now so
-    /// nothing published before its consumer starts is dropped.
+    /// A queue name private to this test, bound to every probe event, declared now.
     pub async fn queue(&self, purpose: &str) -> String {
         let queue = format!("{}.{purpose}", self.schema);
-        let connection =
-            broker::connect(&amqp_url(), "test-setup").await.expect("RabbitMQ must answer on 127.0.0.1:5672");
-        let channel = connection.create_channel().await.unwrap();
-        broker::declare_consumer_queue(&channel, &self.exchange, &queue, &["probe.#".to_owned()]).await.unwrap();
-        connection.close(200, "ok".into()).await.unwrap();
-        self.queues.lock().unwrap().push(queue.clone());
+        self.declare_queue(&queue, &["probe.#".to_owned()]).await;
         queue
     }
 
@@ -153,39 +125,8 @@ impl TestEnv {
             .expect("runtime-harness starts")
     }
 
-    pub async fn scalar(&self, sql: &str) -> i64 {
-        sqlx::query_scalar::<_, i64>(sql).fetch_one(&self.pool).await.unwrap()
-    }
-
-    /// Waits until `sql` returns at least `expected`, or panics after `timeout`.
-    pub async fn wait_for(&self, sql: &str, expected: i64, timeout: Duration) -> i64 {
-        let start = Instant::now();
-        loop {
-            let got = self.scalar(sql).await;
-            if got >= expected {
-                return got;
-            }
-            assert!(start.elapsed() < timeout, "timed out waiting for `{sql}`: {got} of {expected}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    /// Drops the schema, the queues and the exchange.
     pub async fn cleanup(self) {
-        if let Ok(connection) = broker::connect(&amqp_url(), "test-cleanup").await {
-            if let Ok(channel) = connection.create_channel().await {
-                let queues = self.queues.lock().unwrap().clone();
-                for q in queues {
-                    for name in [broker::dead_letter_queue(&q), q] {
-                        let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
-                    }
-                }
-                let _ = channel.exchange_delete(self.exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
-            }
-            let _ = connection.close(200, "ok".into()).await;
-        }
-        let _ = sqlx::query(&format!("drop schema {} cascade", self.schema)).execute(&self.pool).await;
-        self.pool.close().await;
+        self.scratch.cleanup().await;
     }
 }
 

@@ -3,30 +3,22 @@
 #![allow(dead_code)]
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
-use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, ExchangeDeleteOptions, QueueDeleteOptions};
+use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::BasicProperties;
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope, EventMeta};
 use runtime::consumer::{self, ConsumerSettings, Handler};
-use runtime::{broker, db, EventStore, Settings};
-use sqlx::PgPool;
+use runtime::{broker, db, testing::Scratch, EventStore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 use wallet::domain::Command;
 use wallet::ledger::{self, Item};
 use wallet::{State, WalletConfig};
 
-pub fn database_url() -> String {
-    std::env::var("PAYSITE_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/paysite_test".to_owned())
-}
-
-pub fn amqp_url() -> String {
-    std::env::var("AMQP_URL").unwrap_or_else(|_| runtime::config::DEFAULT_AMQP_URL.to_owned())
-}
+pub use runtime::testing::{amqp_url, database_url};
 
 /// A clock the test sets by hand.
 #[derive(Clone)]
@@ -55,42 +47,32 @@ pub fn utc(y: i32, m: u32, d: u32, h: u32, min: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(y, m, d, h, min, 0).unwrap()
 }
 
+/// A scratch namespace (see `runtime::testing`) with the wallet's tables and its state.
 pub struct TestEnv {
-    pub schema: String,
-    pub pool: PgPool,
-    pub store: EventStore,
-    pub exchange: String,
+    scratch: Scratch,
     pub queue: String,
-    pub settings: Settings,
     pub state: State,
     pub clock: TestClock,
     serial: std::sync::atomic::AtomicI64,
 }
 
+impl std::ops::Deref for TestEnv {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        &self.scratch
+    }
+}
+
 impl TestEnv {
     /// A fresh schema with the wallet's tables; the clock stands at Wednesday 2026-01-07 12:00 UTC.
     pub async fn new() -> TestEnv {
-        let url = database_url();
-        db::ensure_database(&url).await.expect("PostgreSQL must answer on 127.0.0.1:5432");
-        let schema = format!("t_{}", &Uuid::new_v4().simple().to_string()[..16]);
-        let pool = db::connect(&url, &schema, 8).await.unwrap();
-        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("wallet", &wallet::MIGRATIONS)])
-            .await
-            .unwrap();
-        let exchange = format!("test.{schema}");
-        let queue = format!("{schema}.subscriptions");
-        let settings = Settings::from_lookup(|key| match key {
-            "DATABASE_URL" => Some(url.clone()),
-            "AMQP_URL" => Some(amqp_url()),
-            "PAYSITE_EXCHANGE" => Some(exchange.clone()),
-            _ => None,
-        })
-        .unwrap();
-        let store = EventStore::new(pool.clone(), &schema);
+        let scratch = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 8).await;
+        let queue = format!("{}.subscriptions", scratch.schema);
+        scratch.track_queue(&queue);
         let clock = TestClock::at(utc(2026, 1, 7, 12, 0));
         let config = WalletConfig { subscriptions_queue: queue.clone(), ..WalletConfig::default() };
-        let state = State::new(pool.clone(), store.clone(), config).with_clock(clock.as_clock());
-        TestEnv { schema, pool, store, exchange, queue, settings, state, clock, serial: Default::default() }
+        let state = State::new(scratch.pool.clone(), scratch.store.clone(), config).with_clock(clock.as_clock());
+        TestEnv { scratch, queue, state, clock, serial: Default::default() }
     }
 
     /// The wallet as another process sees it: its own pool and its own ledger.
@@ -102,11 +84,8 @@ impl TestEnv {
 
     /// Declares the consumer's queue now, so nothing published before the consumer starts is dropped.
     pub async fn declare_queue(&self) {
-        let connection = broker::connect(&amqp_url(), "wallet-test-setup").await.expect("RabbitMQ must answer");
-        let channel = connection.create_channel().await.unwrap();
         let bindings: Vec<String> = wallet::consumer::BINDINGS.iter().map(|b| (*b).to_owned()).collect();
-        broker::declare_consumer_queue(&channel, &self.exchange, &self.queue, &bindings).await.unwrap();
-        connection.close(200, "ok".into()).await.unwrap();
+        self.scratch.declare_queue(&self.queue, &bindings).await;
     }
 
     /// Runs the wallet's subscription consumer until `cancel`.
@@ -202,36 +181,8 @@ impl TestEnv {
         self.run(user_id, command).await;
     }
 
-    pub async fn scalar(&self, sql: &str) -> i64 {
-        sqlx::query_scalar::<_, i64>(sql).fetch_one(&self.pool).await.unwrap()
-    }
-
-    /// Waits until `sql` returns at least `expected`, or panics after `timeout`.
-    pub async fn wait_for(&self, sql: &str, expected: i64, timeout: Duration) -> i64 {
-        let start = Instant::now();
-        loop {
-            let got = self.scalar(sql).await;
-            if got >= expected {
-                return got;
-            }
-            assert!(start.elapsed() < timeout, "timed out waiting for `{sql}`: {got} of {expected}");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// Drops the schema, the queues and the exchange.
     pub async fn cleanup(self) {
-        if let Ok(connection) = broker::connect(&amqp_url(), "wallet-test-cleanup").await {
-            if let Ok(channel) = connection.create_channel().await {
-                for name in [broker::dead_letter_queue(&self.queue), self.queue.clone()] {
-                    let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
-                }
-                let _ = channel.exchange_delete(self.exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
-            }
-            let _ = connection.close(200, "ok".into()).await;
-        }
-        let _ = sqlx::query(&format!("drop schema {} cascade", self.schema)).execute(&self.pool).await;
-        self.pool.close().await;
+        self.scratch.cleanup().await;
     }
 }
 

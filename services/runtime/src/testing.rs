@@ -1,0 +1,116 @@
+//! Scratch namespaces on the real PostgreSQL and RabbitMQ, for the integration tests of
+//! the runtime and of every service: a fresh schema in the `paysite_test` database and a
+//! fresh exchange per test, so tests run side by side and never see each other.
+
+use std::{
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use lapin::options::{ExchangeDeleteOptions, QueueDeleteOptions};
+use sqlx::{migrate::Migrator, PgPool};
+use uuid::Uuid;
+
+use crate::{broker, db, EventStore, Settings};
+
+/// `PAYSITE_TEST_DATABASE_URL`, by default the `paysite_test` database on 127.0.0.1.
+pub fn database_url() -> String {
+    std::env::var("PAYSITE_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/paysite_test".to_owned())
+}
+
+/// `AMQP_URL`, by default the local broker.
+pub fn amqp_url() -> String {
+    std::env::var("AMQP_URL").unwrap_or_else(|_| crate::config::DEFAULT_AMQP_URL.to_owned())
+}
+
+/// One test's schema (runtime tables plus the given migrations), pool, store and exchange.
+pub struct Scratch {
+    pub schema: String,
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub exchange: String,
+    /// Settings pointing at the test database and the test's exchange.
+    pub settings: Settings,
+    queues: Mutex<Vec<String>>,
+}
+
+impl Scratch {
+    pub async fn new(migrations: &[(&str, &Migrator)], pool_size: u32) -> Scratch {
+        let url = database_url();
+        db::ensure_database(&url).await.expect("PostgreSQL must answer on 127.0.0.1:5432 (see README)");
+        let schema = format!("t_{}", &Uuid::new_v4().simple().to_string()[..16]);
+        let pool = db::connect(&url, &schema, pool_size).await.unwrap();
+        let mut sources = vec![("runtime", &db::RUNTIME_MIGRATIONS)];
+        sources.extend_from_slice(migrations);
+        db::migrate(&pool, &schema, &sources).await.unwrap();
+        let exchange = format!("test.{schema}");
+        let settings = Settings::from_lookup(|key| match key {
+            "DATABASE_URL" => Some(url.clone()),
+            "AMQP_URL" => Some(amqp_url()),
+            "PAYSITE_EXCHANGE" => Some(exchange.clone()),
+            "PAYSITE_RELAY_POLL_MS" => Some("200".into()),
+            _ => None,
+        })
+        .unwrap();
+        Scratch {
+            store: EventStore::new(pool.clone(), &schema),
+            schema,
+            pool,
+            exchange,
+            settings,
+            queues: Mutex::default(),
+        }
+    }
+
+    /// Deletes `queue` (and its dead-letter queue) at cleanup.
+    pub fn track_queue(&self, queue: &str) {
+        self.queues.lock().unwrap().push(queue.to_owned());
+    }
+
+    /// Declares a consumer queue on the test's exchange now, so nothing published before
+    /// its consumer starts is dropped; it is deleted at cleanup.
+    pub async fn declare_queue(&self, queue: &str, bindings: &[String]) {
+        let connection =
+            broker::connect(&amqp_url(), "test-setup").await.expect("RabbitMQ must answer on 127.0.0.1:5672");
+        let channel = connection.create_channel().await.unwrap();
+        broker::declare_consumer_queue(&channel, &self.exchange, queue, bindings).await.unwrap();
+        connection.close(200, "ok".into()).await.unwrap();
+        self.track_queue(queue);
+    }
+
+    pub async fn scalar(&self, sql: &str) -> i64 {
+        sqlx::query_scalar::<_, i64>(sql).fetch_one(&self.pool).await.unwrap()
+    }
+
+    /// Waits until `sql` returns at least `expected`, or panics after `timeout`.
+    pub async fn wait_for(&self, sql: &str, expected: i64, timeout: Duration) -> i64 {
+        let start = Instant::now();
+        loop {
+            let got = self.scalar(sql).await;
+            if got >= expected {
+                return got;
+            }
+            assert!(start.elapsed() < timeout, "timed out waiting for `{sql}`: {got} of {expected}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Drops the schema, the queues and the exchange.
+    pub async fn cleanup(self) {
+        if let Ok(connection) = broker::connect(&amqp_url(), "test-cleanup").await {
+            if let Ok(channel) = connection.create_channel().await {
+                let queues = self.queues.lock().unwrap().clone();
+                for q in queues {
+                    for name in [broker::dead_letter_queue(&q), q] {
+                        let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
+                    }
+                }
+                let _ = channel.exchange_delete(self.exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
+            }
+            let _ = connection.close(200, "ok".into()).await;
+        }
+        let _ = sqlx::query(&format!("drop schema {} cascade", self.schema)).execute(&self.pool).await;
+        self.pool.close().await;
+    }
+}

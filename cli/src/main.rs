@@ -34,7 +34,11 @@ enum Command {
     /// Apply every service's migrations.
     Migrate,
     /// Write the demo data of every service.
-    Seed,
+    Seed {
+        /// Instead, write a large generated catalogue of this many videos (benchmarks).
+        #[arg(long)]
+        scale: Option<usize>,
+    },
     /// Run one service (or the gateway) alone, as in Kubernetes.
     Serve {
         /// A service name, or `gateway`.
@@ -95,9 +99,17 @@ async fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Seed => {
+        Command::Seed { scale } => {
             preflight::check(&settings).await?;
-            up::seed_all(&settings).await
+            match scale {
+                None => up::seed_all(&settings).await,
+                Some(n) => {
+                    let ctx = catalog::SERVICE.prepare(&settings, 8).await?;
+                    catalog::seed_scale(ctx, n).await?;
+                    println!("seeded a catalogue of {n} videos");
+                    Ok(())
+                }
+            }
         }
         Command::Serve { service, addr } => up::serve_one(&settings, &service, addr.as_deref()).await,
         Command::RebuildProjections { service } => {

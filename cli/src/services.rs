@@ -3,7 +3,7 @@
 use runtime::{service::ServiceDef, Settings};
 
 pub fn all() -> Vec<&'static ServiceDef> {
-    vec![&wallet::SERVICE]
+    vec![&profile::SERVICE, &wallet::SERVICE, &catalog::SERVICE, &deals::SERVICE, &unlocks::SERVICE]
 }
 
 pub fn find(name: &str) -> anyhow::Result<&'static ServiceDef> {

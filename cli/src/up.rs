@@ -23,6 +23,26 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     preflight::check(settings).await?;
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
+    // Services that build browser-facing URLs (login redirects, media URLs) must agree with
+    // the gateway's public origins; they read these when built.
+    let gateway_port = gateway_addr.parse::<SocketAddr>().map(|a| a.port()).unwrap_or(8080);
+    for (key, value) in [
+        ("PAYSITE_BRAND_ORIGIN", format!("http://{{brand}}.localhost:{gateway_port}")),
+        ("PAYSITE_MEMBERS_ORIGIN", format!("http://members.localhost:{gateway_port}")),
+        ("UNLOCKS_MEDIA_BASE_URL", "/media/videos".to_owned()),
+    ] {
+        if std::env::var_os(key).is_none() {
+            std::env::set_var(key, value);
+        }
+    }
+    // Addresses first: services and the gateway find each other through PAYSITE_<NAME>_URL,
+    // read when they are built.
+    let mut addrs = Vec::new();
+    for def in services::all() {
+        let addr = if ephemeral_ports { free_local_addr()? } else { SocketAddr::from(([127, 0, 0, 1], def.port)) };
+        std::env::set_var(format!("PAYSITE_{}_URL", def.name.to_ascii_uppercase()), format!("http://{addr}"));
+        addrs.push(addr);
+    }
     // Every service is built and its queues declared before any relay publishes.
     let mut built = Vec::new();
     for def in services::all() {
@@ -36,8 +56,7 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
         built.push((def, ctx, service));
     }
     let mut started = Vec::new();
-    for (def, ctx, service) in built {
-        let addr = SocketAddr::from(([127, 0, 0, 1], if ephemeral_ports { 0 } else { def.port }));
+    for ((def, ctx, service), addr) in built.into_iter().zip(addrs) {
         let addr = def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
         started.push((def.name.to_owned(), format!("http://{addr}")));
     }
@@ -51,8 +70,19 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     for (name, url) in &started {
         println!("  {name:<14} {url}");
     }
+    if seed {
+        println!("\nDemo logins (members host, password {}):", profile::DEMO_PASSWORD);
+        for user in profile::DEMO_USERS {
+            println!("  {:<14} {:<28} {}", user.username, user.email, user.kind);
+        }
+    }
     println!("\nStop with Ctrl-C.");
     wait_and_stop(cancel, tasks).await
+}
+
+/// A port on 127.0.0.1 nobody listens on now.
+fn free_local_addr() -> anyhow::Result<SocketAddr> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?)
 }
 
 pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> anyhow::Result<()> {

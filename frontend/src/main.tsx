@@ -1,18 +1,59 @@
+import { ApolloProvider } from '@apollo/client/react'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router/dom'
-import { createAppRouter } from './app/router'
+import { createGraphqlClient } from './app/api/graphqlClient'
+import { createSessionRefresher, startPeriodicRefresh } from './app/api/sessionRefresh'
 import { loggingOnly } from './app/errorReporting'
+import { createAppRouter } from './app/router'
+import { httpServices } from './app/services'
 import { readBootstrap } from './app/session/bootstrap'
+import { applyTheme } from './app/theme/theme'
 import { ErrorScreen } from './components/ErrorScreen'
+import { GemsBalanceQuery } from './features/gems/api/gems'
+
+/** Blocked storage (privacy modes) throws on access; the shell then runs without the cross-tab timer. */
+function localStorageIfAllowed(): Storage | null {
+  try {
+    return window.localStorage
+  } catch {
+    return null
+  }
+}
 
 const root = createRoot(document.getElementById('root')!)
 
 try {
-  const router = createAppRouter(readBootstrap(document))
+  const session = readBootstrap(document)
+  applyTheme(document.documentElement, session.tenant.theme)
+  const refresher = createSessionRefresher({
+    fetch: (input, init) => fetch(input, init),
+    membersUrl: session.tenant.membersUrl,
+    currentPathAndQuery: () => `${window.location.pathname}${window.location.search}`,
+    goTo: (url) => window.location.assign(url),
+  })
+  const graphql = createGraphqlClient({ refresher })
+  const storage = localStorageIfAllowed()
+  if (session.user.isAuthenticated && storage) {
+    startPeriodicRefresh({
+      storage,
+      now: Date.now,
+      tabId: crypto.randomUUID(),
+      refresh: () => refresher.refresh(),
+    })
+  }
+  const router = createAppRouter(session, {
+    ...httpServices,
+    gemsModalAllowed: async () => {
+      const { data } = await graphql.query({ query: GemsBalanceQuery, fetchPolicy: 'network-only' })
+      return data?.getGemsBalance.gems.mayShowGemsModal === true
+    },
+  })
   root.render(
     <StrictMode>
-      <RouterProvider router={router} />
+      <ApolloProvider client={graphql}>
+        <RouterProvider router={router} />
+      </ApolloProvider>
     </StrictMode>,
   )
 } catch (error) {

@@ -20,6 +20,10 @@ pub struct GatewayConfig {
     /// (`https://members.{brand}.com`) every brand has its own members host; without, one members host
     /// serves the default tenant of `members-area.json`.
     pub members_origin: OriginTemplate,
+    /// `PAYSITE_TRUST_FORWARDED_FOR` (default false): the gateway runs behind a proxy (the
+    /// ingress) that appends the client's address to `x-forwarded-for`; without it the peer
+    /// address is the client's, and the header is the browser's own invention.
+    pub trust_forwarded_for: bool,
 }
 
 pub const DEFAULT_ADDR: &str = "0.0.0.0:8080";
@@ -52,6 +56,11 @@ impl GatewayConfig {
             dist_dir: value("PAYSITE_DIST_DIR").unwrap_or_else(|| DEFAULT_DIST_DIR.into()).into(),
             brand_origin,
             members_origin,
+            trust_forwarded_for: match value("PAYSITE_TRUST_FORWARDED_FOR").as_deref() {
+                None | Some("false") | Some("0") => false,
+                Some("true") | Some("1") => true,
+                Some(other) => bail!("PAYSITE_TRUST_FORWARDED_FOR must be true or false, got {other:?}"),
+            },
         })
     }
 }
@@ -92,6 +101,10 @@ impl OriginTemplate {
             bail!("{{brand}} may appear once");
         }
         Ok(OriginTemplate { scheme: scheme.to_owned(), host: host.to_ascii_lowercase(), port })
+    }
+
+    pub fn is_https(&self) -> bool {
+        self.scheme == "https"
     }
 
     pub fn has_brand(&self) -> bool {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::{
     extract::{Request, State},
-    http::{header, HeaderValue, Method, StatusCode, Uri},
+    http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri},
     middleware::Next,
     response::{IntoResponse, Response},
     Extension, Json,
@@ -83,4 +83,44 @@ fn moved_permanently(location: &str) -> Response {
 /// `tenantConfig` query takes over.
 pub async fn tenant_config(Extension(site): Extension<Arc<Site>>) -> Response {
     ([(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))], Json(&site.tenant)).into_response()
+}
+
+/// `GET /media/deals/...`: the deals service's generated logos and thumbnails.
+pub async fn deals_media(State(state): State<GatewayState>, method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    if !crate::proxy::plain_path(uri.path(), "/media/deals/") {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let url = format!("{}{}", state.upstreams.deals.base(), uri.path());
+    crate::proxy::pass_through(&state.media_http, &method, &url, &headers).await
+}
+
+/// `GET /media/videos/...?token=`: the unlocks service's media (the token is checked there;
+/// Range requests and their 206 pass through).
+pub async fn unlocks_media(
+    State(state): State<GatewayState>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    if !crate::proxy::plain_path(uri.path(), "/media/videos/") {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or_else(|| uri.path());
+    let url = format!("{}{path}", state.upstreams.unlocks_base);
+    crate::proxy::pass_through(&state.media_http, &method, &url, &headers).await
+}
+
+/// `GET /media/...` (what no other service claims): the catalog's placeholder images and
+/// trailers, under the tenant's `assetsUrlV2`.
+pub async fn catalog_media(
+    State(state): State<GatewayState>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    if !crate::proxy::plain_path(uri.path(), "/media/") {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let url = format!("{}{}", state.upstreams.catalog_base, uri.path());
+    crate::proxy::pass_through(&state.media_http, &method, &url, &headers).await
 }

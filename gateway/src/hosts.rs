@@ -16,6 +16,9 @@ pub const UNEXPECTED_HOST: &str = "Received unexpected host string";
 /// is the members area.
 #[derive(Debug)]
 pub struct Site {
+    /// The host as requests name it, without port and lower-cased (`vixen.localhost`): the
+    /// audience of the access tokens this host's cookies carry.
+    pub host: String,
     pub tenant: Tenant,
     pub is_members_area: bool,
 }
@@ -65,7 +68,7 @@ impl Sites {
         if let Some(taken) = self.by_host.get(&host) {
             bail!("host {host} would serve both {} and {}", taken.tenant.tenant, tenant.tenant);
         }
-        self.by_host.insert(host, Arc::new(Site { tenant, is_members_area }));
+        self.by_host.insert(host.clone(), Arc::new(Site { host, tenant, is_members_area }));
         Ok(())
     }
 

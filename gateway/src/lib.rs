@@ -2,20 +2,24 @@
 //!
 //! It resolves the tenant from the Host, serves the SPA (its page with the routing session
 //! inlined, and its hashed assets), answers the permanent moves (301) and unknown paths (404)
-//! at the edge, and serves the operations routes. The GraphQL schema comes later.
+//! at the edge, and serves the operations routes and the GraphQL API (`/graphql`).
 
 pub mod config;
 mod edge;
+pub mod graphql;
 pub mod hosts;
+mod proxy;
 pub mod routes;
+pub mod session;
 pub mod spa;
 pub mod tenants;
 
 use std::{future::Future, sync::Arc};
 
 use anyhow::Context;
-use axum::{middleware, routing::get, Router};
+use axum::{extract::DefaultBodyLimit, middleware, routing::get, Router};
 use runtime::{
+    auth::Verifier,
     health::Readiness,
     http::{correlate, ops_router},
 };
@@ -25,19 +29,57 @@ use hosts::Sites;
 use spa::Spa;
 use tenants::Tenants;
 
-/// What the handlers share: the sites by host and the SPA.
+/// What the handlers share: the sites by host, the SPA, the schema and its upstream
+/// services, and the access-token verifier.
 #[derive(Clone)]
 pub struct GatewayState {
     sites: Arc<Sites>,
     spa: Spa,
+    pub schema: graphql::PaysiteSchema,
+    pub upstreams: Arc<graphql::Upstreams>,
+    pub verifier: Verifier,
+    /// Streams media from the services that serve it.
+    pub media_http: reqwest::Client,
+    /// https origins: session cookies are `__Host-` and Secure.
+    pub secure_cookies: bool,
+    /// Behind a proxy that appends the client address to `x-forwarded-for`.
+    pub trust_forwarded_for: bool,
 }
 
 impl GatewayState {
     /// Loads and checks the tenants and builds the host table; a bad configuration fails here.
+    /// Services are reached at `PAYSITE_<NAME>_URL` (else their default local ports) and access
+    /// tokens checked with the profile service's published keys.
     pub fn load(config: &GatewayConfig) -> anyhow::Result<Self> {
+        let upstreams = Arc::new(graphql::Upstreams::from_env());
+        let jwks = format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101));
+        Self::with(config, upstreams, Verifier::from_jwks_url(jwks))
+    }
+
+    /// The same with the given upstream clients and verifier (tests, `paysite up`).
+    pub fn with(
+        config: &GatewayConfig,
+        upstreams: Arc<graphql::Upstreams>,
+        verifier: Verifier,
+    ) -> anyhow::Result<Self> {
         let tenants = Tenants::load(&config.tenants_dir)?;
         let sites = Sites::new(&tenants, &config.brand_origin, &config.members_origin)?;
-        Ok(GatewayState { sites: Arc::new(sites), spa: Spa::new(&config.dist_dir) })
+        let development = runtime::Settings::from_env()
+            .map(|s| s.environment == runtime::config::Environment::Development)
+            .unwrap_or(false);
+        Ok(GatewayState {
+            sites: Arc::new(sites),
+            spa: Spa::new(&config.dist_dir),
+            schema: graphql::schema(Some(upstreams.clone()), development),
+            upstreams,
+            verifier,
+            media_http: reqwest::Client::builder()
+                .connect_timeout(std::time::Duration::from_secs(2))
+                .build()
+                .expect("http client"),
+            secure_cookies: config.brand_origin.is_https(),
+            trust_forwarded_for: config.trust_forwarded_for,
+        })
     }
 
     pub fn sites(&self) -> &Sites {
@@ -51,9 +93,15 @@ pub fn router(state: GatewayState) -> Router {
     let readiness = Readiness { service: "gateway".to_owned(), pool: None, uses_broker: false };
     let edge = Router::new()
         .route("/api/tenant-config", get(edge::tenant_config))
+        .route("/graphql", axum::routing::any(graphql::http::graphql))
+        .route("/media/deals/{*path}", get(edge::deals_media))
+        .route("/media/videos/{*path}", get(edge::unlocks_media))
+        .route("/media/{*path}", get(edge::catalog_media))
+        .merge(session::router())
         .nest_service("/assets", state.spa.assets())
         .fallback(edge::page)
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))
+        .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))
         .with_state(state);
     edge.merge(ops_router(readiness)).layer(middleware::from_fn(correlate))
 }
@@ -64,7 +112,10 @@ pub async fn serve(
     state: GatewayState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+    // The peer address feeds the per-address login limit when no proxy names the client.
+    axum::serve(listener, router(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// Loads the configuration's tenants, binds its address and serves until `shutdown`.

@@ -112,6 +112,16 @@ pub struct Features {
     pub showcases_page: bool,
     pub reels: bool,
     pub curator: bool,
+    /// The channels section (a tandem child never sees it).
+    pub channels: bool,
+    /// Internal channels, channel trailers, internal channel trailers and the expert-review
+    /// modal: shown when on, or to the preview role (screens-routes-access.md §6).
+    pub internal_channels: bool,
+    pub channel_trailers: bool,
+    pub internal_channel_trailers: bool,
+    pub expert_review: bool,
+    /// The tenant's upgrade overlay rule (never for admins and active members).
+    pub upgrade_overlay: bool,
     pub promotional_video_teaser_modal: Toggle,
     /// Keyed by region code (`US-TX`, `US-AL`).
     pub health_warning: BTreeMap<String, HealthWarning>,

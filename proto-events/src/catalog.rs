@@ -253,6 +253,9 @@ pub enum CatalogEvent {
         user_id: Uuid,
         text: String,
         added_at: DateTime<Utc>,
+        /// The name the comment is shown under (the author's username when written).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        author_name: Option<String>,
     },
     CommentReplied {
         comment_id: Uuid,
@@ -262,6 +265,8 @@ pub enum CatalogEvent {
         user_id: Uuid,
         text: String,
         replied_at: DateTime<Utc>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        author_name: Option<String>,
     },
     /// A member liked or disliked a comment (once per member and comment).
     CommentVoted {
@@ -320,6 +325,105 @@ pub enum CatalogEvent {
         target: FavouriteTarget,
         removed_at: DateTime<Utc>,
     },
+    /// A short clip (reel, shown as a quickie) cut from a video.
+    ReelPublished {
+        reel_id: Uuid,
+        site: String,
+        title: String,
+        /// The video the clip is cut from.
+        video_id: Uuid,
+        duration_seconds: u32,
+        published_at: DateTime<Utc>,
+    },
+    /// A member's interaction with a reel (the reels tracking calls; the recommender feed).
+    ReelTracked {
+        reel_id: Uuid,
+        user_id: Uuid,
+        action: ReelAction,
+        /// Only for `rating`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rating: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        recomm_id: Option<String>,
+        /// When the browser says it happened.
+        tracked_at: DateTime<Utc>,
+    },
+    /// A member clicked an element of a recommendation shelf (POST /recommendations-tracking).
+    RecommendationClicked {
+        user_id: Uuid,
+        recomm_id: String,
+        element_clicked: String,
+        clicked_at: DateTime<Utc>,
+    },
+    /// A curated page of videos (the showcases page).
+    ShowcasePublished {
+        showcase_id: Uuid,
+        slug: String,
+        title: String,
+        description: String,
+        sites: Vec<String>,
+        video_ids: Vec<Uuid>,
+        published_at: DateTime<Utc>,
+    },
+    /// A featured performer profile (the angels pages).
+    AngelPublished {
+        angel_id: Uuid,
+        slug: String,
+        name: String,
+        performer_id: Uuid,
+        bio: String,
+        sites: Vec<String>,
+        published_at: DateTime<Utc>,
+    },
+    /// A post on a brand's curator wall.
+    CuratorPostPublished {
+        post_id: Uuid,
+        site: String,
+        title: String,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        video_id: Option<Uuid>,
+        published_at: DateTime<Utc>,
+    },
+}
+
+/// What a reels tracking call reports (spec §3: view, rating, add bookmark, delete bookmark,
+/// delete rating, purchase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReelAction {
+    View,
+    Rating,
+    AddBookmark,
+    DeleteBookmark,
+    DeleteRating,
+    Purchase,
+}
+
+/// A reel's stream.
+pub fn reel_stream_id(reel_id: Uuid) -> String {
+    format!("reel-{reel_id}")
+}
+
+/// A showcase's stream.
+pub fn showcase_stream_id(showcase_id: Uuid) -> String {
+    format!("showcase-{showcase_id}")
+}
+
+/// An angel's stream.
+pub fn angel_stream_id(angel_id: Uuid) -> String {
+    format!("angel-{angel_id}")
+}
+
+/// A curator post's stream.
+pub fn curator_post_stream_id(post_id: Uuid) -> String {
+    format!("curator-post-{post_id}")
+}
+
+/// One member's tracking calls (reels, recommendation clicks): kept apart from the viewer
+/// stream so the rules of ratings and favourites never fold a long click history.
+pub fn tracking_stream_id(user_id: Uuid) -> String {
+    format!("tracking-{user_id}")
 }
 
 impl CatalogEvent {
@@ -338,7 +442,9 @@ impl CatalogEvent {
             | CatalogEvent::CommentUnpinned { video_id, .. }
             | CatalogEvent::CommentRemoved { video_id, .. }
             | CatalogEvent::VideoRated { video_id, .. }
-            | CatalogEvent::ExpertReviewUpdated { video_id, .. } => Some(*video_id),
+            | CatalogEvent::ExpertReviewUpdated { video_id, .. }
+            | CatalogEvent::ReelPublished { video_id, .. } => Some(*video_id),
+            CatalogEvent::CuratorPostPublished { video_id, .. } => *video_id,
             CatalogEvent::FavouriteAdded { target: FavouriteTarget::Video { video_id }, .. }
             | CatalogEvent::FavouriteRemoved { target: FavouriteTarget::Video { video_id }, .. } => Some(*video_id),
             CatalogEvent::PerformerPublished { .. }
@@ -346,7 +452,11 @@ impl CatalogEvent {
             | CatalogEvent::ChannelPublished { .. }
             | CatalogEvent::ChannelPackPublished { .. }
             | CatalogEvent::FavouriteAdded { .. }
-            | CatalogEvent::FavouriteRemoved { .. } => None,
+            | CatalogEvent::FavouriteRemoved { .. }
+            | CatalogEvent::ReelTracked { .. }
+            | CatalogEvent::RecommendationClicked { .. }
+            | CatalogEvent::ShowcasePublished { .. }
+            | CatalogEvent::AngelPublished { .. } => None,
         }
     }
 
@@ -359,7 +469,9 @@ impl CatalogEvent {
             | CatalogEvent::VideoRated { user_id, .. }
             | CatalogEvent::ExpertReviewUpdated { user_id, .. }
             | CatalogEvent::FavouriteAdded { user_id, .. }
-            | CatalogEvent::FavouriteRemoved { user_id, .. } => Some(*user_id),
+            | CatalogEvent::FavouriteRemoved { user_id, .. }
+            | CatalogEvent::ReelTracked { user_id, .. }
+            | CatalogEvent::RecommendationClicked { user_id, .. } => Some(*user_id),
             CatalogEvent::CommentPinned { pinned_by, .. } => Some(*pinned_by),
             CatalogEvent::CommentUnpinned { unpinned_by, .. } => Some(*unpinned_by),
             CatalogEvent::CommentRemoved { removed_by, .. } => Some(*removed_by),
@@ -370,7 +482,11 @@ impl CatalogEvent {
             | CatalogEvent::CategoryDefined { .. }
             | CatalogEvent::ChannelPublished { .. }
             | CatalogEvent::ChannelPackPublished { .. }
-            | CatalogEvent::PictureSetPublished { .. } => None,
+            | CatalogEvent::PictureSetPublished { .. }
+            | CatalogEvent::ReelPublished { .. }
+            | CatalogEvent::ShowcasePublished { .. }
+            | CatalogEvent::AngelPublished { .. }
+            | CatalogEvent::CuratorPostPublished { .. } => None,
         }
     }
 }
@@ -396,5 +512,11 @@ impl EventFamily for CatalogEvent {
         ("ExpertReviewUpdated", 1),
         ("FavouriteAdded", 1),
         ("FavouriteRemoved", 1),
+        ("ReelPublished", 1),
+        ("ReelTracked", 1),
+        ("RecommendationClicked", 1),
+        ("ShowcasePublished", 1),
+        ("AngelPublished", 1),
+        ("CuratorPostPublished", 1),
     ];
 }

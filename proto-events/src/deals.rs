@@ -1,15 +1,18 @@
-//! Partner deals shown in the carousel, the listing and the offers interstitial, and each
-//! user's answer to the interstitial. Streams: `deal-<uuid>` and `interstitial-<user uuid>`.
+//! Partner deals shown in the carousel, the listing and the offers interstitial, each
+//! user's answer to the interstitial, and the deal carousel's tracking. Streams:
+//! `deal-<uuid>`, `interstitial-<user uuid>` and `deal-carousel-<uuid>` (one per tracked
+//! carousel event: tracking has no invariant to guard, so no writer waits on another).
 //!
 //! Readers: the deals read model (findDeals by type and site, ordered by the type's rank),
-//! the gateway (whether the interstitial is snoozed), analytics (interstitial_snooze and
-//! interstitial_continue).
+//! the gateway (whether the interstitial is snoozed), analytics (interstitial_snooze,
+//! interstitial_continue and the carousel's requested / success / failed).
 
 use chrono::{DateTime, Months, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use uuid::Uuid;
 
-use crate::EventFamily;
+use crate::{DecodeError, EventFamily};
 
 /// The stream of a deal.
 pub fn deal_stream_id(deal_id: Uuid) -> String {
@@ -19,6 +22,11 @@ pub fn deal_stream_id(deal_id: Uuid) -> String {
 /// The stream of a user's answers to the offers interstitial.
 pub fn interstitial_stream_id(user_id: Uuid) -> String {
     format!("interstitial-{user_id}")
+}
+
+/// The stream of one tracked deal carousel event.
+pub fn deal_carousel_stream_id(tracking_id: Uuid) -> String {
+    format!("deal-carousel-{tracking_id}")
 }
 
 /// Where a deal can show; each has its own enabled flag and rank.
@@ -88,6 +96,20 @@ pub struct Deal {
     pub enabled: bool,
     pub enabled_list: bool,
     pub enabled_interstitial: bool,
+    /// A special offer: shown only to porn-portal subscribers (spec §6, "porn-portal
+    /// subscribers get special offers"), beside the deals everyone sees. Added in v2 of
+    /// `DealCreated` and `DealEdited`; v1 deals are not special.
+    pub special_offer: bool,
+}
+
+/// A step of the deal carousel's loading, as the spec names them (§4: requested, then
+/// success or failed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DealCarouselStep {
+    Requested,
+    Success,
+    Failed,
 }
 
 /// Events of the deals service.
@@ -140,6 +162,21 @@ pub enum DealEvent {
         deal_id: Option<Uuid>,
         continued_at: DateTime<Utc>,
     },
+    /// The browser reported a step of loading the deal carousel.
+    DealCarouselTracked {
+        site: String,
+        /// The signed-in user; none for a visitor.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user_id: Option<Uuid>,
+        step: DealCarouselStep,
+        /// On success, the deals the carousel stored, in the order shown.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        deal_ids: Vec<Uuid>,
+        /// On failure, what the browser said went wrong.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        tracked_at: DateTime<Utc>,
+    },
 }
 
 impl DealEvent {
@@ -153,6 +190,7 @@ impl DealEvent {
             DealEvent::InterstitialSnoozed { deal_id, .. } | DealEvent::InterstitialContinued { deal_id, .. } => {
                 *deal_id
             }
+            DealEvent::DealCarouselTracked { .. } => None,
         }
     }
 
@@ -162,6 +200,7 @@ impl DealEvent {
             DealEvent::InterstitialSnoozed { user_id, .. } | DealEvent::InterstitialContinued { user_id, .. } => {
                 Some(*user_id)
             }
+            DealEvent::DealCarouselTracked { user_id, .. } => *user_id,
             DealEvent::DealCreated { .. }
             | DealEvent::DealEdited { .. }
             | DealEvent::DealEnabled { .. }
@@ -180,14 +219,30 @@ pub fn interstitial_snooze_until(snoozed_at: DateTime<Utc>) -> DateTime<Utc> {
 impl EventFamily for DealEvent {
     const DOMAIN: &'static str = "deals";
     const TYPES: &'static [(&'static str, u32)] = &[
-        ("DealCreated", 1),
-        ("DealEdited", 1),
+        // v2 added `deal.special_offer` (porn-portal subscribers' special offers).
+        ("DealCreated", 2),
+        ("DealEdited", 2),
         ("DealEnabled", 1),
         ("DealDisabled", 1),
         ("DealReranked", 1),
         ("InterstitialSnoozed", 1),
         ("InterstitialContinued", 1),
+        ("DealCarouselTracked", 1),
     ];
+
+    fn upcast_step(event_type: &str, version: u32, payload: Value) -> Result<Value, DecodeError> {
+        match (event_type, version) {
+            // A v1 deal was shown to everyone: not a special offer.
+            ("DealCreated" | "DealEdited", 1) => {
+                let mut payload = payload;
+                if let Some(Value::Object(deal)) = payload.get_mut("deal") {
+                    deal.entry("special_offer").or_insert(Value::Bool(false));
+                }
+                Ok(payload)
+            }
+            _ => Err(DecodeError::NoUpcaster { event_type: event_type.to_owned(), version }),
+        }
+    }
 }
 
 #[cfg(test)]

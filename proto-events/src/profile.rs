@@ -94,6 +94,30 @@ pub enum SessionsRevokedReason {
     Operator,
 }
 
+/// How a session began.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SignInMethod {
+    /// The login form on the members host, then the authorization code on the brand host.
+    Password,
+    /// A single-use `al_token` after a signup or an upgrade.
+    Autologin,
+    /// `/xsite/{site}`: a signed-in user switched to another brand host.
+    CrossSite,
+    /// `/parent-redirect` with an id token of another session.
+    ParentRedirect,
+}
+
+/// Why one session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SignOutReason {
+    /// The user signed out on that host.
+    Logout,
+    /// A refresh token already rotated was presented again: the whole family is revoked.
+    RefreshTokenReused,
+}
+
 /// The profile's `specialAttributes`, set by an operator; they drive badges and name colours.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpecialAttributes {
@@ -242,6 +266,24 @@ pub enum ProfileEvent {
         new_email: String,
         converted_at: DateTime<Utc>,
     },
+    /// A session (refresh-token family) began on a brand host. Token values never travel.
+    SignedIn {
+        user_id: Uuid,
+        session_id: Uuid,
+        /// The brand host the session's tokens are for (`vixen.localhost:8080`).
+        audience: String,
+        /// The brand key of that host.
+        tenant: String,
+        method: SignInMethod,
+        signed_in_at: DateTime<Utc>,
+    },
+    /// One session ended (all of a user's sessions ending is [`ProfileEvent::SessionsRevoked`]).
+    SignedOut {
+        user_id: Uuid,
+        session_id: Uuid,
+        reason: SignOutReason,
+        signed_out_at: DateTime<Utc>,
+    },
 }
 
 impl ProfileEvent {
@@ -265,7 +307,9 @@ impl ProfileEvent {
             | ProfileEvent::GroupRevoked { user_id, .. }
             | ProfileEvent::SpecialAttributesSet { user_id, .. }
             | ProfileEvent::VipUserInvited { user_id, .. }
-            | ProfileEvent::VipUserConverted { user_id, .. } => *user_id,
+            | ProfileEvent::VipUserConverted { user_id, .. }
+            | ProfileEvent::SignedIn { user_id, .. }
+            | ProfileEvent::SignedOut { user_id, .. } => *user_id,
             ProfileEvent::TandemChildAccountCreated { parent_user_id, .. } => *parent_user_id,
         }
     }
@@ -293,5 +337,7 @@ impl EventFamily for ProfileEvent {
         ("TandemChildAccountCreated", 1),
         ("VipUserInvited", 1),
         ("VipUserConverted", 1),
+        ("SignedIn", 1),
+        ("SignedOut", 1),
     ];
 }

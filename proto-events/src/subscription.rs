@@ -19,6 +19,23 @@ pub enum MembershipKind {
     PornPortal,
 }
 
+impl MembershipKind {
+    pub const ALL: [MembershipKind; 3] = [MembershipKind::Member, MembershipKind::Trial, MembershipKind::PornPortal];
+
+    /// The spec's name, as the wire carries it (`porn-portal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MembershipKind::Member => "member",
+            MembershipKind::Trial => "trial",
+            MembershipKind::PornPortal => "porn-portal",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<MembershipKind> {
+        Self::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
 /// Events of the subscription service.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "payload")]
@@ -147,5 +164,19 @@ impl EventFamily for SubscriptionEvent {
             }
             _ => Err(DecodeError::NoUpcaster { event_type: event_type.to_owned(), version }),
         }
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::MembershipKind;
+
+    #[test]
+    fn kind_names_are_the_wire_names() {
+        for kind in MembershipKind::ALL {
+            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{}\"", kind.as_str()));
+            assert_eq!(MembershipKind::from_name(kind.as_str()), Some(kind));
+        }
+        assert_eq!(MembershipKind::from_name("expired"), None);
     }
 }

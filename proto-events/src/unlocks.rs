@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::catalog::{ChannelCategory, VideoQuality};
+use crate::wallet::Asset;
 use crate::EventFamily;
 
 /// The unlocks stream of a user.
@@ -52,10 +53,54 @@ pub enum DownloadQuotaBucket {
     ChannelCategory { category: ChannelCategory },
 }
 
+/// What an unlock paid from the wallet opens.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UnlockTarget {
+    ChannelPack { channel_pack_id: Uuid, channel_id: Uuid },
+    Video { video_id: Uuid, new_id: String },
+}
+
+/// Why a requested unlock was given up: the wallet refused its debit, so nothing was spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnlockRefusal {
+    NotEnoughGems,
+    NotEnoughCredits,
+    /// Any other refusal of the wallet (a reused key, an amount it does not accept).
+    WalletRefused,
+    /// Given up before any debit: the user no longer has the access a channel pack needs
+    /// (the subscription ended while the unlock was pending).
+    NoTenantAccess,
+}
+
+/// Why a debit that went through opened nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrphanReason {
+    /// The unlock had been given up (refused) before its debit went through.
+    GivenUp,
+    /// The target was already held (or pending under another unlock) when the debit went through.
+    AlreadyHeld,
+}
+
 /// Events of the unlocks service.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "payload")]
 pub enum UnlockEvent {
+    /// An unlock paid from the wallet began: written before the debit, whose idempotency key
+    /// is `unlock_id`. Until `ChannelPackUnlocked`/`VideoUnlocked` or `UnlockRefused` with
+    /// this id follows, the unlock is pending and the reconciler finishes it.
+    UnlockRequested {
+        unlock_id: Uuid,
+        user_id: Uuid,
+        target: UnlockTarget,
+        asset: Asset,
+        amount: u32,
+        requested_at: DateTime<Utc>,
+    },
+    /// The wallet refused the debit of a pending unlock: nothing was spent, nothing opened.
+    UnlockRefused { unlock_id: Uuid, user_id: Uuid, reason: UnlockRefusal, refused_at: DateTime<Utc> },
     /// A channel pack was bought with gems: its videos play until the packs are forfeited.
     ChannelPackUnlocked {
         /// Also the reference of the wallet's gem debit.
@@ -86,6 +131,18 @@ pub enum UnlockEvent {
         paid_with: VideoUnlockPayment,
         unlocked_at: DateTime<Utc>,
     },
+    /// The wallet debited an unlock that opened nothing (given up meanwhile, or its target
+    /// already held): the debit (reference `unlock_id`, the idempotency key) needs an operator
+    /// to refund it. Listed by `GET /internal/admin/orphaned-debits`.
+    UnlockDebitOrphaned {
+        unlock_id: Uuid,
+        user_id: Uuid,
+        target: UnlockTarget,
+        asset: Asset,
+        amount: u32,
+        reason: OrphanReason,
+        orphaned_at: DateTime<Utc>,
+    },
     /// A download was allowed and counted against a quota; the counts are after this download.
     DownloadGranted {
         download_id: Uuid,
@@ -106,19 +163,24 @@ pub enum UnlockEvent {
 impl UnlockEvent {
     pub fn user_id(&self) -> Uuid {
         match self {
-            UnlockEvent::ChannelPackUnlocked { user_id, .. }
+            UnlockEvent::UnlockRequested { user_id, .. }
+            | UnlockEvent::UnlockRefused { user_id, .. }
+            | UnlockEvent::ChannelPackUnlocked { user_id, .. }
             | UnlockEvent::ChannelPacksForfeited { user_id, .. }
             | UnlockEvent::VideoUnlocked { user_id, .. }
-            | UnlockEvent::DownloadGranted { user_id, .. } => *user_id,
+            | UnlockEvent::DownloadGranted { user_id, .. }
+            | UnlockEvent::UnlockDebitOrphaned { user_id, .. } => *user_id,
         }
     }
 
     /// The wallet debit reference of an unlock.
     pub fn unlock_id(&self) -> Option<Uuid> {
         match self {
-            UnlockEvent::ChannelPackUnlocked { unlock_id, .. } | UnlockEvent::VideoUnlocked { unlock_id, .. } => {
-                Some(*unlock_id)
-            }
+            UnlockEvent::UnlockRequested { unlock_id, .. }
+            | UnlockEvent::UnlockRefused { unlock_id, .. }
+            | UnlockEvent::ChannelPackUnlocked { unlock_id, .. }
+            | UnlockEvent::VideoUnlocked { unlock_id, .. }
+            | UnlockEvent::UnlockDebitOrphaned { unlock_id, .. } => Some(*unlock_id),
             UnlockEvent::ChannelPacksForfeited { .. } | UnlockEvent::DownloadGranted { .. } => None,
         }
     }
@@ -126,6 +188,13 @@ impl UnlockEvent {
 
 impl EventFamily for UnlockEvent {
     const DOMAIN: &'static str = "unlocks";
-    const TYPES: &'static [(&'static str, u32)] =
-        &[("ChannelPackUnlocked", 1), ("ChannelPacksForfeited", 1), ("VideoUnlocked", 1), ("DownloadGranted", 1)];
+    const TYPES: &'static [(&'static str, u32)] = &[
+        ("ChannelPackUnlocked", 1),
+        ("ChannelPacksForfeited", 1),
+        ("VideoUnlocked", 1),
+        ("DownloadGranted", 1),
+        ("UnlockRequested", 1),
+        ("UnlockRefused", 1),
+        ("UnlockDebitOrphaned", 1),
+    ];
 }

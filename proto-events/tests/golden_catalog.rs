@@ -3,7 +3,7 @@ mod support;
 use chrono::{TimeZone, Utc};
 use proto_events::catalog::{
     CatalogEvent as E, ChannelCategory, ChannelKind, CommentVote, ExpertReviewCriterion, ExpertReviewItem,
-    FavouriteTarget, Picture, Video, VideoChannel, VideoQuality,
+    FavouriteTarget, Picture, ReelAction, Video, VideoChannel, VideoQuality,
 };
 use uuid::Uuid;
 
@@ -86,7 +86,14 @@ fn samples() -> Vec<E> {
             ],
             published_at: at,
         },
-        E::CommentAdded { comment_id, video_id, user_id, text: "Lovely light in this one.".into(), added_at: at },
+        E::CommentAdded {
+            comment_id,
+            video_id,
+            user_id,
+            text: "Lovely light in this one.".into(),
+            added_at: at,
+            author_name: None,
+        },
         E::CommentReplied {
             comment_id: id(0xc2),
             parent_comment_id: comment_id,
@@ -94,6 +101,7 @@ fn samples() -> Vec<E> {
             user_id: id(0xa2),
             text: "Agreed, the colours are great.".into(),
             replied_at: at,
+            author_name: None,
         },
         E::CommentVoted { comment_id, video_id, user_id: id(0xa2), vote: CommentVote::Like, voted_at: at },
         E::CommentPinned { comment_id, video_id, pinned_by: moderator, pinned_at: at },
@@ -110,6 +118,54 @@ fn samples() -> Vec<E> {
         },
         E::FavouriteAdded { user_id, target: FavouriteTarget::Video { video_id }, added_at: at },
         E::FavouriteRemoved { user_id, target: FavouriteTarget::Channel { channel_id: id(0xc4) }, removed_at: at },
+        E::ReelPublished {
+            reel_id: id(0x4ee1),
+            site: "tushy".into(),
+            title: "Sunset on the Terrace, the quickie".into(),
+            video_id,
+            duration_seconds: 45,
+            published_at: at,
+        },
+        E::ReelTracked {
+            reel_id: id(0x4ee1),
+            user_id,
+            action: ReelAction::Rating,
+            rating: Some(8),
+            recomm_id: Some("rc-7f3a".into()),
+            tracked_at: at,
+        },
+        E::RecommendationClicked {
+            user_id,
+            recomm_id: "rc-7f3a".into(),
+            element_clicked: "video-card".into(),
+            clicked_at: at,
+        },
+        E::ShowcasePublished {
+            showcase_id: id(0x5c),
+            slug: "golden-hour".into(),
+            title: "Golden Hour".into(),
+            description: "Scenes shot in the last light of the day.".into(),
+            sites: vec!["tushy".into()],
+            video_ids: vec![video_id],
+            published_at: at,
+        },
+        E::AngelPublished {
+            angel_id: id(0xa9),
+            slug: "alex-river".into(),
+            name: "Alex River".into(),
+            performer_id: id(0x9e),
+            bio: "Loves long walks and film photography.".into(),
+            sites: vec!["vixen".into()],
+            published_at: at,
+        },
+        E::CuratorPostPublished {
+            post_id: id(0xcc),
+            site: "vixen".into(),
+            title: "This week's pick".into(),
+            text: "A quiet evening, beautifully lit.".into(),
+            video_id: Some(video_id),
+            published_at: at,
+        },
     ]
 }
 
@@ -142,8 +198,9 @@ fn expert_review_items_and_favourite_targets_are_tagged_by_kind() {
 fn events_about_a_video_name_it() {
     let samples = samples();
     let about_the_video = samples.iter().filter(|e| e.video_id() == Some(id(0x71d))).count();
-    // All but the performer, category, channel, pack and channel-favourite events.
-    assert_eq!(about_the_video, samples.len() - 5);
+    // All but the performer, category, channel, pack, channel-favourite, reel tracking,
+    // recommendation click, showcase and angel events.
+    assert_eq!(about_the_video, samples.len() - 9);
 }
 
 #[test]

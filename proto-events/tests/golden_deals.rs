@@ -1,7 +1,7 @@
 mod support;
 
 use chrono::{TimeZone, Utc};
-use proto_events::deals::{interstitial_snooze_until, Deal, DealEvent as E, DealImage, DealType};
+use proto_events::deals::{interstitial_snooze_until, Deal, DealCarouselStep, DealEvent as E, DealImage, DealType};
 use uuid::Uuid;
 
 fn id(n: u32) -> Uuid {
@@ -42,6 +42,7 @@ fn deal() -> Deal {
         enabled: true,
         enabled_list: true,
         enabled_interstitial: false,
+        special_offer: true,
     }
 }
 
@@ -65,6 +66,14 @@ fn samples() -> Vec<E> {
             until: interstitial_snooze_until(at),
         },
         E::InterstitialContinued { user_id: id(0xa1), site: "tushy".into(), deal_id: Some(deal_id), continued_at: at },
+        E::DealCarouselTracked {
+            site: "tushy".into(),
+            user_id: Some(id(0xa1)),
+            step: DealCarouselStep::Success,
+            deal_ids: vec![deal_id, id(0xdf)],
+            reason: None,
+            tracked_at: at,
+        },
     ]
 }
 
@@ -74,10 +83,29 @@ fn every_deals_event_keeps_its_wire_shape() {
 }
 
 #[test]
-fn every_deals_event_names_its_deal() {
+fn every_deals_event_but_carousel_tracking_names_its_deal() {
     for sample in samples() {
-        assert_eq!(sample.deal_id(), Some(id(0xde)), "{sample:?}");
+        let expected = match sample {
+            E::DealCarouselTracked { .. } => None,
+            _ => Some(id(0xde)),
+        };
+        assert_eq!(sample.deal_id(), expected, "{sample:?}");
     }
+}
+
+#[test]
+fn a_v1_deal_reads_as_no_special_offer() {
+    let v1 = Deal { special_offer: false, ..deal() };
+    let at = Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap();
+    support::assert_upcasts("DealCreated", 1, E::DealCreated { deal: v1.clone(), created_at: at });
+    support::assert_upcasts(
+        "DealEdited",
+        1,
+        E::DealEdited {
+            deal: Deal { deal_text: "A year of Partner Stream, member price".into(), ..v1 },
+            edited_at: at,
+        },
+    );
 }
 
 #[test]

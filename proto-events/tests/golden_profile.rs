@@ -2,7 +2,8 @@ mod support;
 
 use chrono::{TimeZone, Utc};
 use proto_events::profile::{
-    CredentialsChangeReason, Group, HealthWarningState, ProfileEvent as E, SessionsRevokedReason, SpecialAttributes,
+    CredentialsChangeReason, Group, HealthWarningState, ProfileEvent as E, SessionsRevokedReason, SignInMethod,
+    SignOutReason, SpecialAttributes,
 };
 use uuid::Uuid;
 
@@ -67,6 +68,15 @@ fn samples() -> Vec<E> {
         E::TandemChildAccountCreated { parent_user_id: user_id, child_user_id: id(0xc1), created_at: at },
         E::VipUserInvited { user_id, site: "vixen".into(), invited_at: at },
         E::VipUserConverted { user_id, new_email: "jane.doe@example.com".into(), converted_at: at },
+        E::SignedIn {
+            user_id,
+            session_id: id(0x5e55),
+            audience: "tushy.localhost".into(),
+            tenant: "tushy".into(),
+            method: SignInMethod::Password,
+            signed_in_at: at,
+        },
+        E::SignedOut { user_id, session_id: id(0x5e55), reason: SignOutReason::RefreshTokenReused, signed_out_at: at },
     ]
 }
 

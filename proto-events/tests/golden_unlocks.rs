@@ -2,7 +2,10 @@ mod support;
 
 use chrono::{TimeZone, Utc};
 use proto_events::catalog::{ChannelCategory, VideoQuality};
-use proto_events::unlocks::{DownloadQuotaBucket, ForfeitReason, UnlockEvent as E, VideoUnlockPayment};
+use proto_events::unlocks::{
+    DownloadQuotaBucket, ForfeitReason, OrphanReason, UnlockEvent as E, UnlockRefusal, UnlockTarget, VideoUnlockPayment,
+};
+use proto_events::wallet::Asset;
 use uuid::Uuid;
 
 fn id(n: u32) -> Uuid {
@@ -48,6 +51,24 @@ fn samples() -> Vec<E> {
             window_started_at: Utc.with_ymd_and_hms(2025, 12, 29, 20, 0, 0).unwrap(),
             granted_at: at,
         },
+        E::UnlockRequested {
+            unlock_id: id(0x0e1),
+            user_id,
+            target: UnlockTarget::ChannelPack { channel_pack_id: id(0xc9), channel_id: id(0xc4) },
+            asset: Asset::Gems,
+            amount: 10,
+            requested_at: at,
+        },
+        E::UnlockRefused { unlock_id: id(0x0e3), user_id, reason: UnlockRefusal::NotEnoughGems, refused_at: at },
+        E::UnlockDebitOrphaned {
+            unlock_id: id(0x0e4),
+            user_id,
+            target: UnlockTarget::Video { video_id: id(0x71d), new_id: "310045".into() },
+            asset: Asset::Credits,
+            amount: 1,
+            reason: OrphanReason::AlreadyHeld,
+            orphaned_at: at,
+        },
     ]
 }
 
@@ -67,6 +88,25 @@ fn the_other_payment_and_quota_kinds_read_back() {
     let json = serde_json::json!({ "kind": "site", "site": "tushy" });
     assert_eq!(serde_json::to_value(&site).unwrap(), json);
     assert_eq!(serde_json::from_value::<DownloadQuotaBucket>(json).unwrap(), site);
+}
+
+#[test]
+fn the_newer_refusal_and_orphan_reasons_read_back() {
+    for (reason, wire) in
+        [(UnlockRefusal::NoTenantAccess, "no_tenant_access"), (UnlockRefusal::WalletRefused, "wallet_refused")]
+    {
+        assert_eq!(serde_json::to_value(reason).unwrap(), serde_json::json!(wire));
+        assert_eq!(serde_json::from_value::<UnlockRefusal>(serde_json::json!(wire)).unwrap(), reason);
+    }
+    assert_eq!(serde_json::to_value(OrphanReason::GivenUp).unwrap(), serde_json::json!("given_up"));
+}
+
+#[test]
+fn a_video_target_reads_back() {
+    let target = UnlockTarget::Video { video_id: id(0x71d), new_id: "310045".into() };
+    let json = serde_json::json!({ "kind": "video", "video_id": id(0x71d), "new_id": "310045" });
+    assert_eq!(serde_json::to_value(&target).unwrap(), json);
+    assert_eq!(serde_json::from_value::<UnlockTarget>(json).unwrap(), target);
 }
 
 #[test]

@@ -16,7 +16,11 @@ pub async fn run(settings: &Settings, name: &str) -> anyhow::Result<()> {
             };
             wallet::bench::bench(&options).await.map(|_| ())
         }
-        other => anyhow::bail!("unknown benchmark {other:?}; known: events, wallet"),
+        "profile" => profile::bench::run(settings).await,
+        "deals" => deals::bench::run(settings).await,
+        "catalog" => catalog::bench::run(settings).await,
+        "unlocks" => unlocks::bench::run_default(settings.database_url.expose()).await,
+        other => anyhow::bail!("unknown benchmark {other:?}; known: events, wallet, profile, catalog, deals, unlocks"),
     }
 }
 

@@ -1,10 +1,14 @@
 import { Outlet, useNavigation } from 'react-router'
+import type { RoutingSession } from './session/bootstrap'
+import { AppShell } from './shell/AppShell'
 
-export function RootLayout() {
+export function RootLayout({ session, gemsModalAllowed }: { session: RoutingSession; gemsModalAllowed?: () => Promise<boolean> }) {
   const navigation = useNavigation()
   return (
-    <div aria-busy={navigation.state === 'loading'}>
-      <Outlet />
-    </div>
+    <AppShell session={session} gemsModalAllowed={gemsModalAllowed}>
+      <div aria-busy={navigation.state === 'loading'}>
+        <Outlet />
+      </div>
+    </AppShell>
   )
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ChunkLoadError, isRecoverable, loadPageCode } from './pageCode'
+import { CSS_CHUNK_LOAD_FAILED, ChunkLoadError, isRecoverable, loadPageCode } from './pageCode'
 
 describe('page code loading', () => {
   it('answers the module on the first success', async () => {
@@ -53,5 +53,20 @@ describe('page code loading', () => {
   it('chunk failures are not recoverable; other errors are', () => {
     expect(isRecoverable(new ChunkLoadError('x', 'other'))).toBe(false)
     expect(isRecoverable(new Error('boom'))).toBe(true)
+  })
+
+  it('a stylesheet that fails to preload ends in CSS_CHUNK_LOAD_FAILED', async () => {
+    const load = vi.fn().mockRejectedValue(new Error('Unable to preload CSS for /assets/videos-abc.css'))
+    await expect(loadPageCode('videos', load, { retries: 3 })).rejects.toMatchObject({
+      message: 'Loading chunk videos failed',
+      code: CSS_CHUNK_LOAD_FAILED,
+      type: 'other',
+    })
+    expect(load).toHaveBeenCalledTimes(4)
+  })
+
+  it('a script chunk failure carries no CSS code', async () => {
+    const load = vi.fn().mockRejectedValue(new TypeError('Failed to fetch dynamically imported module'))
+    await expect(loadPageCode('videos', load, { retries: 0 })).rejects.toMatchObject({ code: undefined })
   })
 })

@@ -3,15 +3,23 @@ import { PAGE_LOAD_RETRIES, PAGE_LOAD_TIMEOUT_MS } from './routing'
 
 export type ChunkLoadErrorType = 'missing' | 'timeout' | 'other'
 
+/** The code of a page whose code loaded but whose stylesheet did not (§8). */
+export const CSS_CHUNK_LOAD_FAILED = 'CSS_CHUNK_LOAD_FAILED'
+
 export class ChunkLoadError extends Error {
   readonly type: ChunkLoadErrorType
+  readonly code: typeof CSS_CHUNK_LOAD_FAILED | undefined
 
-  constructor(chunk: string, type: ChunkLoadErrorType, options?: { cause?: unknown }) {
+  constructor(chunk: string, type: ChunkLoadErrorType, options?: { cause?: unknown; css?: boolean }) {
     super(`Loading chunk ${chunk} failed`, options)
     this.name = 'ChunkLoadError'
     this.type = type
+    this.code = options?.css ? CSS_CHUNK_LOAD_FAILED : undefined
   }
 }
+
+/** Vite's preload helper rejects with 'Unable to preload CSS for …' when a lazy chunk's stylesheet fails. */
+const isCssPreloadFailure = (error: unknown) => error instanceof Error && /Unable to preload CSS/i.test(error.message)
 
 class Timeout extends Error {}
 
@@ -43,7 +51,7 @@ export async function loadPageCode<T>(
       lastError = error
     }
   }
-  throw new ChunkLoadError(chunk, failureType(lastError), { cause: lastError })
+  throw new ChunkLoadError(chunk, failureType(lastError), { cause: lastError, css: isCssPreloadFailure(lastError) })
 }
 
 /** Chunk failures leave the running code unreliable: navigation after one becomes a full page load. */

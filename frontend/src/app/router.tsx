@@ -53,7 +53,7 @@ export function appRouteObjects(session: RoutingSession, services: RouteServices
   return [
     {
       id: 'root',
-      Component: RootLayout,
+      Component: () => <RootLayout session={session} gemsModalAllowed={services.gemsModalAllowed} />,
       ErrorBoundary: () => <RouteErrorBoundary errorReporting={services.errorReporting} />,
       HydrateFallback: () => null,
       children: appRoutes.map((route) => toRouteObject(route, session, services)),

@@ -13,6 +13,8 @@ export interface RouteServices {
   /** The /categories precondition: whether the tenant's category list is already loaded. */
   isCategoryListLoaded(): boolean
   errorReporting: ErrorReporting
+  /** Whether the gems modal may show now (the gems service's mayShowGemsModal); absent, the gems intro stays shut. */
+  gemsModalAllowed?: () => Promise<boolean>
 }
 
 export const httpServices: RouteServices = {

@@ -24,4 +24,9 @@ describe('error screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Fill a report' }))
     expect(onFillReport).toHaveBeenCalledWith('rep-7')
   })
+
+  it('is the e500 page, titled for it', () => {
+    render(<ErrorScreen onGoHome={() => {}} />)
+    expect(document.title).toBe('Server Error')
+  })
 })

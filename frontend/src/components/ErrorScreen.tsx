@@ -1,4 +1,7 @@
-export const ERROR_SCREEN_TEXT = 'Something went wrong! We are working to fix this as soon as possible.'
+import { useEffect } from 'react'
+import { t } from '../app/i18n'
+
+export const ERROR_SCREEN_TEXT = t('error_page.text')
 
 export interface ErrorScreenProps {
   /** Present when the error went to the error-reporting service. */
@@ -7,17 +10,20 @@ export interface ErrorScreenProps {
   onFillReport?: (errorReportId: string) => void
 }
 
-/** The generic error screen (§2.2): "Go Home", and "Fill a report" only when an error-report id exists. */
+/** The generic error screen (§2.2), the e500 page: "Go Home", and "Fill a report" only when an error-report id exists. */
 export function ErrorScreen({ errorReportId, onGoHome, onFillReport }: ErrorScreenProps) {
+  useEffect(() => {
+    document.title = t('error_page.title_500')
+  }, [])
   return (
     <main role="alert">
       <p>{ERROR_SCREEN_TEXT}</p>
       <button type="button" onClick={onGoHome}>
-        Go Home
+        {t('common.go_home')}
       </button>
       {errorReportId ? (
         <button type="button" onClick={() => onFillReport?.(errorReportId)}>
-          Fill a report
+          {t('common.fill_a_report')}
         </button>
       ) : null}
     </main>

@@ -1,6 +1,8 @@
 import { useEffect } from 'react'
+import { Link } from 'react-router'
+import { t } from '../app/i18n'
 
-export const NOT_FOUND_TITLE = 'Page Not Found'
+export const NOT_FOUND_TITLE = t('error_page.title_404')
 
 /** The e404 page. */
 export function NotFoundPage() {
@@ -10,8 +12,8 @@ export function NotFoundPage() {
   return (
     <main>
       <h1>{NOT_FOUND_TITLE}</h1>
-      <p>The page you are looking for does not exist.</p>
-      <a href="/">Go Home</a>
+      <p>{t('error_page.not_found_text')}</p>
+      <Link to="/">{t('common.go_home')}</Link>
     </main>
   )
 }

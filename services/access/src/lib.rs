@@ -1,73 +1,66 @@
 //! Pure access rules: what a user may see and do, from their profile, subscriptions, groups
-//! and the tenant's features (screens-routes-access.md §6). No I/O: the gateway and the
-//! services call these with facts they have looked up, and the browser receives the same
-//! answers to render with.
+//! and the tenant's features (screens-routes-access.md §6, account-payments-gems.md §4 and
+//! §6). No I/O: the gateway and the services call these with facts they have looked up, and
+//! the browser receives the same rules as `user.abilities` to render with.
 //!
-//! This crate starts with the rules that need nothing but groups, flags and a subscription's
-//! standing; the full ability matrix grows here with the gateway.
+//! - [`facts`]: the inputs, [`UserFacts`] (deserialisable from findOneUserProfile's JSON) and
+//!   [`TenantFeatures`] (from a tenant's `features`), and the derived [`Role`].
+//! - [`abilities()`]: the CASL rule list; [`can`]: the same list asked a question.
+//! - [`rules`]: [`Rule`] as @casl/ability's raw rule, its MongoDB-style conditions.
+//! - [`routing`]: access-denied routing and channel routes.
+//! - [`modals`]: modal auto-opening on page load.
+//! - [`relationship`]: the relationship-status section.
+//!
+//! # Vocabulary
+//!
+//! Subjects with conditions are matched against [`ResourceFacts`] (`id`, `site`,
+//! `channelPackId` (null when in no pack), `isThirdPartyChannel`, `isFreeLimitedTrial`,
+//! `denied`); the browser wraps a video as `subject('Video', {...})` with those fields.
+//!
+//! | action | subject | who (conditions) |
+//! |---|---|---|
+//! | play | Trailer | everyone `{denied: {$ne: true}}`; active subscriber also in access |
+//! | play, comment | Video | active subscriber in access; unlocked (`{id: {$in: unlocked}}`) for active subscriber, trial, porn-portal on the plus tenant without full access; `{isFreeLimitedTrial: true}` for an active free limited trial |
+//! | play (inverted) | Video | porn-portal guest `{denied: true}` |
+//! | download | Video | active subscriber in access |
+//! | see | PictureSet | as play Video (not the porn-portal guest's denial) |
+//! | unlock | ChannelVideo | trial, expired, porn-portal (not guest), active subscriber: `{channelPackId: {$nin: [null, ...unlockedPacks]}, id: {$nin: unlocked}}` |
+//! | unlock | ChannelPack | active subscriber with tenant access `{channelPackId: {$nin: unlockedPacks}}` |
+//! | unlock, access | Channel | active subscriber with tenant access |
+//! | see | Channels | everyone when feature `channels`; inverted for a tandem child |
+//! | see | InternalChannels, ChannelTrailers, InternalChannelTrailers | everyone when the flag is on, or the preview role |
+//! | see | ExpertReviewModal | signed in, flag or preview role; the free limited trial only while active |
+//! | see | PurchaseMembershipModal | free limited trial, trial, expired, porn-portal |
+//! | see | UpgradeBar | free limited trial, trial, expired, porn-portal (not guest), cancelled RGNATIVE subscriber |
+//! | see | UpgradeOverlay | free limited trial, trial (`{id: {$nin: unlocked}}`), expired, porn-portal (not guest); feature `upgradeOverlay`; never admins and active members |
+//! | see | TrialDeals / ExpiredDeals / PornPortalBar / SpecialOffers | trials / expired / expired / porn-portal |
+//! | see | FreeLimitedTrialVideos | free limited trial, active subscriber |
+//! | see | LockedVideo | active free limited trial |
+//! | see | LockedChannel | active free limited trial, expired, porn-portal (not guest) |
+//! | see | HideMonthInterstitialButton, UnlockChannelModal, GemAnimation | active subscriber with tenant access |
+//! | see | ReactivateCancelledRebillModal | cancelled active subscriber of biller RGNATIVE |
+//! | see | RecommendationShelf | signed-in admins, and users not trial or free limited trial (not porn-portal with plus status and a trial but no membership) |
+//! | see, edit | RelationshipSection | admin or active wifey; edit not for a tandem child |
+//! | loadMore, sort, focus | Comment | everyone |
+//! | add, reply, vote, setDraft | Comment | signed in |
+//! | remove, pin, unpin | Comment | moderators (admin, commenteditor) |
 
-use serde::{Deserialize, Serialize};
+pub mod abilities;
+pub mod facts;
+pub mod modals;
+pub mod relationship;
+pub mod routing;
+pub mod rules;
 
-/// The groups the spec names, as profiles carry them.
-pub use proto_events::profile::Group;
-
-/// Moderators (admin, commenteditor) may remove comments and pin or unpin them.
-pub fn is_moderator(groups: &[Group]) -> bool {
-    groups.iter().any(|g| matches!(g, Group::Admin | Group::CommentEditor))
-}
-
-/// Channel trailers, internal channels, internal channel trailers and the expert-review
-/// modal show when their feature flag is on or the user has the preview role.
-pub fn shows_flag_or_preview(feature_enabled: bool, groups: &[Group]) -> bool {
-    feature_enabled || groups.contains(&Group::VideoPreview)
-}
-
-/// A subscription's kind as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StoredKind {
-    Member,
-    Trial,
-    PornPortal,
-}
-
-/// The kind the rules see: "expired" when the subscription is not active and not porn-portal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SubscriptionKind {
-    Member,
-    Trial,
-    PornPortal,
-    Expired,
-}
-
-pub fn subscription_kind(stored: StoredKind, active: bool) -> SubscriptionKind {
-    match (stored, active) {
-        (StoredKind::PornPortal, _) => SubscriptionKind::PornPortal,
-        (_, false) => SubscriptionKind::Expired,
-        (StoredKind::Member, true) => SubscriptionKind::Member,
-        (StoredKind::Trial, true) => SubscriptionKind::Trial,
-    }
-}
-
-/// What the relationship-status section rule needs to know about a user.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RelationshipFacts {
-    pub is_admin: bool,
-    /// An active subscription of the wifey brand.
-    pub has_active_wifey_subscription: bool,
-    pub is_tandem_child_account: bool,
-}
-
-/// Visible to admin or users with an active subscription of the wifey brand.
-pub fn may_see_relationship_section(f: RelationshipFacts) -> bool {
-    f.is_admin || f.has_active_wifey_subscription
-}
-
-/// Editable by admin, or by an active wifey member who is not a tandem child account.
-pub fn may_edit_relationship(f: RelationshipFacts) -> bool {
-    f.is_admin || (f.has_active_wifey_subscription && !f.is_tandem_child_account)
-}
+pub use abilities::{abilities, can, Ability};
+pub use facts::{
+    is_moderator, role, shows_flag_or_preview, subscription_kind, Group, ProfileFacts, Role, StoredKind,
+    SubscriptionFacts, SubscriptionKind, SubscriptionStatus, TenantFeatures, UserFacts,
+};
+pub use modals::{opens_gems_intro, opens_promotional_teaser, opens_upgrade_modal, PageContext};
+pub use relationship::{may_edit_relationship, may_see_relationship_section, RelationshipFacts};
+pub use routing::{access_denied_route, channel_route_access, ChannelRoute, DeniedRoute, RouteAccess, VideoFacts};
+pub use rules::{evaluate, Cond, Conditions, ResourceFacts, Rule};
 
 #[cfg(test)]
 mod tests {

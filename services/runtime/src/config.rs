@@ -80,6 +80,20 @@ impl Settings {
     }
 }
 
+/// The base URL of another service's internal API: `PAYSITE_<NAME>_URL` (for example
+/// `PAYSITE_WALLET_URL`), else the service's default port on this machine.
+pub fn service_url(name: &str, default_port: u16) -> String {
+    service_url_from(|key| std::env::var(key).ok(), name, default_port)
+}
+
+pub fn service_url_from(lookup: impl Fn(&str) -> Option<String>, name: &str, default_port: u16) -> String {
+    let key = format!("PAYSITE_{}_URL", name.to_ascii_uppercase().replace('-', "_"));
+    lookup(&key)
+        .filter(|v| !v.is_empty())
+        .map(|v| v.trim_end_matches('/').to_owned())
+        .unwrap_or_else(|| format!("http://127.0.0.1:{default_port}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

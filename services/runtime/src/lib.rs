@@ -2,7 +2,10 @@
 //! the outbox relay, consumers with their inbox and dead-letter queue, projection
 //! rebuilds, health and the way a service is started.
 
+pub mod auth;
+pub mod bench;
 pub mod broker;
+pub mod client;
 pub mod config;
 pub mod consumer;
 pub mod db;

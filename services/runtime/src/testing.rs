@@ -79,6 +79,33 @@ impl Scratch {
         self.track_queue(queue);
     }
 
+    /// Publishes `domain`'s envelopes on the test's exchange as a relay does: persistent,
+    /// routing key `<domain>.<Type>`, each confirmed by the broker.
+    pub async fn publish(&self, domain: &str, envelopes: &[proto_events::Envelope]) {
+        use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
+        let connection = broker::connect(&amqp_url(), "test-publisher").await.expect("RabbitMQ must answer");
+        let channel = connection.create_channel().await.unwrap();
+        channel.confirm_select(ConfirmSelectOptions::default()).await.unwrap();
+        broker::declare_exchange(&channel, &self.exchange).await.unwrap();
+        for envelope in envelopes {
+            let key = proto_events::routing_key(domain, &envelope.event_type);
+            let confirm = channel
+                .basic_publish(
+                    self.exchange.as_str().into(),
+                    key.as_str().into(),
+                    BasicPublishOptions::default(),
+                    &serde_json::to_vec(envelope).unwrap(),
+                    lapin::BasicProperties::default().with_delivery_mode(2),
+                )
+                .await
+                .unwrap()
+                .await
+                .unwrap();
+            assert!(confirm.is_ack(), "the broker refused an event");
+        }
+        connection.close(200, "ok".into()).await.unwrap();
+    }
+
     pub async fn scalar(&self, sql: &str) -> i64 {
         sqlx::query_scalar::<_, i64>(sql).fetch_one(&self.pool).await.unwrap()
     }

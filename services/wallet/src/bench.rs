@@ -1,11 +1,6 @@
 //! `paysite bench wallet`: gem debits per second and their latency, on distinct wallets and
 //! on one hot wallet, against the real database, in a scratch schema dropped afterwards.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use hdrhistogram::Histogram;
 use proto_events::wallet::GemsDebitReason;
 use proto_events::{Actor, EventMeta};
 use runtime::{db, EventStore};
@@ -113,43 +108,21 @@ async fn run(state: &State, options: &BenchOptions, scenario: Scenario) -> anyho
     for user_id in &wallets {
         fund(state, *user_id, options.debits as u64).await?;
     }
-    let next = Arc::new(AtomicUsize::new(0));
-    let started = Instant::now();
-    let mut clients = tokio::task::JoinSet::new();
-    for client in 0..options.concurrency {
-        let (state, next, debits) = (state.clone(), next.clone(), options.debits);
-        let user_id = wallets[client % wallets.len()];
-        clients.spawn(async move {
-            let mut latencies = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds");
-            let mut failed = 0u64;
-            while next.fetch_add(1, Ordering::Relaxed) < debits {
-                let t = Instant::now();
-                if !debit(&state, user_id, scenario).await {
-                    failed += 1;
-                }
-                latencies.saturating_record(t.elapsed().as_micros() as u64);
-            }
-            (latencies, failed)
-        });
-    }
-    let mut latencies = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)?;
-    let mut failed = 0;
-    while let Some(done) = clients.join_next().await {
-        let (h, f) = done?;
-        latencies.add(h)?;
-        failed += f;
-    }
-    let elapsed = started.elapsed();
-    let ms = |q: f64| Duration::from_micros(latencies.value_at_quantile(q)).as_secs_f64() * 1e3;
+    let shared = state.clone();
+    let stats = runtime::bench::closed_loop(options.concurrency, options.debits, move |client| {
+        let (state, user_id) = (shared.clone(), wallets[client % wallets.len()]);
+        async move { debit(&state, user_id, scenario).await }
+    })
+    .await?;
     Ok(BenchRow {
         scenario: scenario.name(),
-        debits: latencies.len(),
-        failed,
-        per_second: latencies.len() as f64 / elapsed.as_secs_f64(),
-        p50_ms: ms(0.50),
-        p95_ms: ms(0.95),
-        p99_ms: ms(0.99),
-        max_ms: latencies.max() as f64 / 1e3,
+        debits: stats.requests,
+        failed: stats.failed,
+        per_second: stats.per_second,
+        p50_ms: stats.p50_ms,
+        p95_ms: stats.p95_ms,
+        p99_ms: stats.p99_ms,
+        max_ms: stats.max_ms,
     })
 }
 

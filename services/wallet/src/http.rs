@@ -169,7 +169,7 @@ fn user_meta(user_id: Uuid, correlation: Option<Extension<CorrelationId>>, heade
     meta
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct DebitRequest {
     pub asset: Asset,
     pub amount: u64,

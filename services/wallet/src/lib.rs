@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod calendar;
+pub mod client;
 pub mod clock;
 pub mod config;
 pub mod consumer;

@@ -30,3 +30,12 @@ export function requireAbility(input: RouteInput, ...anyOf: ReadonlyArray<readon
 export function requireFeature(enabled: boolean | undefined): StopOutcome | undefined {
   return enabled === true ? undefined : notFound
 }
+
+/** {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known. */
+export function joinUrl(membersUrl: string, tracking: { ref?: string; elm?: string; nats?: string | null } = {}): string {
+  return withQuery(`${membersUrl.replace(/\/+$/, '')}/joinnow`, {
+    ...(tracking.ref ? { ref: tracking.ref } : {}),
+    ...(tracking.elm ? { elm: tracking.elm } : {}),
+    ...(tracking.nats ? { nats: tracking.nats } : {}),
+  })
+}

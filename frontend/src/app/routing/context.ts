@@ -75,6 +75,16 @@ export interface ProfileRoutingView {
   isSubscribed: boolean
   /** The subscription is active. */
   isActive: boolean
+  // What the shell's automatic modals read (§4); absent until the server sends them, and then they open nothing.
+  /** member, trial, porn-portal or expired. */
+  subscriptionKind?: 'member' | 'trial' | 'porn-portal' | 'expired'
+  isGuest?: boolean
+  isTandemChild?: boolean
+  unlockedChannelPackCount?: number
+  /** profile.state.modals.gemsIntro */
+  gemsIntroSeen?: boolean
+  /** profile.state.modals.texasHealthWarningAcknowledged / alabamaHealthWarningAcknowledged */
+  healthWarningAcknowledged?: Readonly<Partial<Record<'US-TX' | 'US-AL', boolean>>>
 }
 
 export interface UserRoutingView {

@@ -1,30 +1,13 @@
-// The browser's reading of the server-computed ability rules (a CASL-compatible rule list).
-// Route gating only asks "may this user <action> <subject type>", so conditions and fields are not evaluated:
-// like CASL's can(action, SubjectType), a conditional rule counts as a grant.
+// The full CASL ability from the server's rule list, for components that ask about a subject instance, e.g.
+// ability.can('play', subject('Video', video)), where $in/$nin conditions apply. Import it from lazily loaded
+// code only; type-level questions go through abilityRules.ts.
+import { createMongoAbility, subject, type MongoAbility } from '@casl/ability'
+import { readableRules } from './abilityRules'
 
-export interface AbilityRule {
-  action: string | readonly string[]
-  subject: string | readonly string[]
-  inverted?: boolean
-  conditions?: unknown
-  fields?: unknown
-}
+export type AppAbility = MongoAbility
 
-const matches = (value: string | readonly string[], wanted: string, wildcard: string): boolean =>
-  (typeof value === 'string' ? [value] : value).some((item) => item === wanted || item === wildcard)
+export { subject }
 
-/** Later rules take precedence over earlier ones, as in CASL; an inverted rule without conditions forbids. */
-export function abilityFromRules(rules: readonly AbilityRule[]): (action: string, subject: string) => boolean {
-  return (action, subject) => {
-    for (let index = rules.length - 1; index >= 0; index -= 1) {
-      const rule = rules[index]!
-      if (!matches(rule.action, action, 'manage') || !matches(rule.subject, subject, 'all')) continue
-      if (rule.inverted) {
-        if (rule.conditions === undefined) return false
-        continue
-      }
-      return true
-    }
-    return false
-  }
+export function buildAbility(rules: unknown): AppAbility {
+  return createMongoAbility(readableRules(rules) as Parameters<typeof createMongoAbility>[0])
 }

@@ -1,7 +1,7 @@
 // The routing session comes inline with the page: the gateway, which serves the SPA, writes the tenant
 // configuration, the user's routing view and isMembersArea into <script id="paysite-bootstrap" type="application/json">.
 import type { ProfileRoutingView, TenantConfig, UserRoutingView, WelcomeData } from '../routing'
-import { abilityFromRules, type AbilityRule } from './ability'
+import { canOnType, readableRules, type AbilityRule } from './abilityRules'
 
 export const BOOTSTRAP_ELEMENT_ID = 'paysite-bootstrap'
 
@@ -14,12 +14,18 @@ export interface BootstrapPayload {
     welcome: WelcomeData
   }
   isMembersArea: boolean
+  /** The visitor's region from the edge's geo lookup, e.g. 'US-TX'. */
+  region?: string | null
 }
 
 export interface RoutingSession {
   tenant: TenantConfig
   user: UserRoutingView
   isMembersArea: boolean
+  /** The visitor's region, e.g. 'US-TX' (the health warning); null or absent when unknown. */
+  region?: string | null
+  /** The readable rules behind user.can; components build the CASL ability from them (ability.ts). */
+  abilityRules?: readonly AbilityRule[]
 }
 
 export class BootstrapError extends Error {
@@ -31,6 +37,22 @@ export class BootstrapError extends Error {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
 
+/** Checks the tenant shape the routing rules rely on; the gateway owns the full contract. */
+export function parseTenantConfig(value: unknown): TenantConfig {
+  if (!isObject(value)) throw new BootstrapError('no tenant')
+  const tenant = value as unknown as TenantConfig
+  for (const key of ['tenant', 'site', 'membersUrl'] as const) {
+    if (typeof tenant[key] !== 'string') throw new BootstrapError(`tenant.${key} missing`)
+  }
+  if (!isObject(tenant.features) || !isObject(tenant.headerFeatures) || !isObject(tenant.paginationListSizes)) {
+    throw new BootstrapError('tenant features missing')
+  }
+  if (!Array.isArray(tenant.standaloneSites) || !Array.isArray(tenant.multisiteSiteIds)) {
+    throw new BootstrapError('tenant site lists missing')
+  }
+  return tenant
+}
+
 /** Checks the shape the routing rules rely on; the gateway owns the full contract. */
 export function parseBootstrap(json: string | null | undefined): RoutingSession {
   if (!json) throw new BootstrapError('missing')
@@ -41,21 +63,17 @@ export function parseBootstrap(json: string | null | undefined): RoutingSession 
     throw new BootstrapError('not JSON')
   }
   if (!isObject(payload) || !isObject(payload.tenant) || !isObject(payload.user)) throw new BootstrapError('no tenant or user')
-  const { tenant, user } = payload as unknown as BootstrapPayload
-  for (const key of ['tenant', 'site', 'membersUrl'] as const) {
-    if (typeof tenant[key] !== 'string') throw new BootstrapError(`tenant.${key} missing`)
-  }
-  if (!isObject(tenant.features) || !isObject(tenant.headerFeatures) || !isObject(tenant.paginationListSizes)) {
-    throw new BootstrapError('tenant features missing')
-  }
-  if (!Array.isArray(tenant.standaloneSites) || !Array.isArray(tenant.multisiteSiteIds)) {
-    throw new BootstrapError('tenant site lists missing')
-  }
+  const { user } = payload as unknown as BootstrapPayload
+  const tenant = parseTenantConfig(payload.tenant)
+  const abilityRules = readableRules(user.abilities)
+  const region = (payload as { region?: unknown }).region
   return {
     tenant,
+    abilityRules,
+    region: typeof region === 'string' ? region : null,
     user: {
       isAuthenticated: user.isAuthenticated === true,
-      can: abilityFromRules(Array.isArray(user.abilities) ? user.abilities : []),
+      can: canOnType(abilityRules),
       profile: isObject(user.profile) ? user.profile : null,
       welcome: isObject(user.welcome) ? user.welcome : {},
     },

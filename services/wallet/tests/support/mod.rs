@@ -6,19 +6,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
-use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
-use lapin::BasicProperties;
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope, EventMeta};
 use runtime::consumer::{self, ConsumerSettings, Handler};
-use runtime::{broker, db, testing::Scratch, EventStore};
+use runtime::{db, testing::Scratch, EventStore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 use wallet::domain::Command;
 use wallet::ledger::{self, Item};
 use wallet::{State, WalletConfig};
 
-pub use runtime::testing::{amqp_url, database_url};
+pub use runtime::testing::database_url;
 
 /// A clock the test sets by hand.
 #[derive(Clone)]
@@ -116,27 +114,7 @@ impl TestEnv {
 
     /// Publishes envelopes on the test's exchange, with publisher confirms.
     pub async fn publish(&self, envelopes: &[Envelope]) {
-        let connection = broker::connect(&amqp_url(), "wallet-test-publisher").await.expect("RabbitMQ must answer");
-        let channel = connection.create_channel().await.unwrap();
-        channel.confirm_select(ConfirmSelectOptions::default()).await.unwrap();
-        broker::declare_exchange(&channel, &self.exchange).await.unwrap();
-        for envelope in envelopes {
-            let key = proto_events::routing_key("subscription", &envelope.event_type);
-            let confirm = channel
-                .basic_publish(
-                    self.exchange.as_str().into(),
-                    key.as_str().into(),
-                    BasicPublishOptions::default(),
-                    &serde_json::to_vec(envelope).unwrap(),
-                    BasicProperties::default().with_delivery_mode(2),
-                )
-                .await
-                .unwrap()
-                .await
-                .unwrap();
-            assert!(confirm.is_ack());
-        }
-        connection.close(200, "ok".into()).await.unwrap();
+        self.scratch.publish("subscription", envelopes).await;
     }
 
     /// Applies an envelope the way the consumer does (inbox row and handler in one

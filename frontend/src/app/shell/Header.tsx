@@ -1,0 +1,75 @@
+// The site header: the brand's wordmark and the navigation, one dropdown open at a time.
+import { Link, NavLink, useLocation } from 'react-router'
+import { useTranslation } from '../i18n'
+import { ABILITIES, joinUrl, loginUrl } from '../routing'
+import type { RoutingSession } from '../session/bootstrap'
+import { useCurrentScreen } from './AutomaticModals'
+import { DropdownGroup, NavDropdown } from './NavDropdown'
+
+export function Header({ session }: { session: RoutingSession }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const { tenant, user } = session
+  const { features } = tenant
+  const [seeAction, channelsSubject] = ABILITIES.seeChannels
+  const here = `${location.pathname}${location.search}`
+  // ref names the page the join started from, elm the element (§2.2); the stored nats value is not kept yet.
+  const joinHref = joinUrl(tenant.membersUrl, { ref: useCurrentScreen() ?? 'home', elm: 'header' })
+  const item = (to: string, label: string) => (
+    <li>
+      <NavLink to={to}>{label}</NavLink>
+    </li>
+  )
+
+  return (
+    <header className="site-header">
+      <a className="skip-link" href="#content">
+        {t('navigation.skip_to_content')}
+      </a>
+      <Link to="/" className="wordmark" aria-label={`${tenant.theme.wordmark} – ${t('navigation.home')}`}>
+        {tenant.theme.wordmark}
+      </Link>
+      <DropdownGroup>
+        <nav className="site-nav" aria-label={t('navigation.main')}>
+          <NavDropdown id="videos" label={t('navigation.videos')}>
+            {item('/videos', t('navigation.all_videos'))}
+            {item('/toprated', t('navigation.top_rated'))}
+            {tenant.headerFeatures.awardsLink ? item('/awards', t('navigation.awards')) : null}
+            {item('/categories', t('navigation.categories'))}
+          </NavDropdown>
+          <NavLink to="/performers" className="site-nav__link">
+            {t('navigation.models')}
+          </NavLink>
+          {user.can(seeAction, channelsSubject) ? (
+            <NavLink to="/channels" className="site-nav__link">
+              {t('navigation.channels')}
+            </NavLink>
+          ) : null}
+          <NavDropdown id="more" label={t('navigation.more')}>
+            {item('/deals', t('navigation.deals'))}
+            {features.showcasesPage ? item('/showcases', t('navigation.showcases')) : null}
+            {features.reels ? item('/quickies', t('navigation.quickies')) : null}
+            {features.showAngels ? item('/angels', t('navigation.angels')) : null}
+            {features.curator ? item('/wall', t('navigation.wall')) : null}
+          </NavDropdown>
+          {user.isAuthenticated ? (
+            <NavDropdown id="account" label={t('navigation.my_account')}>
+              {item('/account', t('navigation.account'))}
+              {item('/favorites', t('navigation.favorites'))}
+              {item('/offers', t('navigation.offers'))}
+            </NavDropdown>
+          ) : (
+            <>
+              <a className="site-nav__link" href={loginUrl(tenant.membersUrl, here)}>
+                {t('navigation.login')}
+              </a>
+              <a className="site-nav__link site-nav__join" href={joinHref}>
+                {t('navigation.join')}
+              </a>
+            </>
+          )}
+        </nav>
+      </DropdownGroup>
+    </header>
+  )
+}

@@ -1,0 +1,26 @@
+// The health warning overlay (§2.2): full-screen black, the Texas or Alabama text, until acknowledged.
+import { useTranslation } from '../i18n'
+import type { HealthWarningRegion } from './autoModals'
+import { acknowledgeLocally } from './healthWarningStore'
+import type { ModalBodyProps } from './ModalHost'
+
+export function HealthWarningBody({ props, close }: ModalBodyProps) {
+  const { t } = useTranslation()
+  const region = props.region === 'US-AL' ? 'US-AL' : ('US-TX' satisfies HealthWarningRegion)
+  return (
+    <div className="health-warning" data-region={region}>
+      <p>{t(`health_warning.${region}`)}</p>
+      <p>{t('health_warning.helpline')}</p>
+      <button
+        type="button"
+        className="button button--accent"
+        onClick={() => {
+          acknowledgeLocally(region)
+          close()
+        }}
+      >
+        {t('health_warning.acknowledge')}
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,65 @@
+// Navigation dropdowns: only one is open at a time (§2.2). Escape closes and gives focus back to its button; a click
+// elsewhere or a navigation closes it.
+import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useLocation } from 'react-router'
+
+interface DropdownGroupState {
+  active: string | null
+  setActive: (id: string | null) => void
+}
+
+const DropdownContext = createContext<DropdownGroupState | null>(null)
+
+export function DropdownGroup({ children }: { children: ReactNode }) {
+  const [active, setActive] = useState<string | null>(null)
+  const location = useLocation()
+  useEffect(() => setActive(null), [location.key])
+  const value = useMemo(() => ({ active, setActive }), [active])
+  return <DropdownContext.Provider value={value}>{children}</DropdownContext.Provider>
+}
+
+export function NavDropdown({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  const group = useContext(DropdownContext)
+  if (!group) throw new Error('NavDropdown outside DropdownGroup')
+  const { active, setActive } = group
+  const open = active === id
+  const panelId = useId()
+  const rootRef = useRef<HTMLDivElement>(null)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const onPointerDown = (event: PointerEvent | MouseEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setActive(null)
+    }
+    document.addEventListener('mousedown', onPointerDown)
+    return () => document.removeEventListener('mousedown', onPointerDown)
+  }, [open, setActive])
+
+  return (
+    <div
+      ref={rootRef}
+      className="nav-dropdown"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          setActive(null)
+          buttonRef.current?.focus()
+        }
+      }}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
+        className="nav-dropdown__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setActive(open ? null : id)}
+      >
+        {label}
+      </button>
+      <ul id={panelId} className="nav-dropdown__panel" hidden={!open}>
+        {children}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,281 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { createMemoryRouter, Link, Outlet, RouterProvider, type RouteObject } from 'react-router'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { HomeScreen } from '../../features/home/routes/screens'
+import { homeRule, page, type ScreenId } from '../routing'
+import { member, routeInput, tenantConfig, userView } from '../routing/testing'
+import type { RoutingSession } from '../session/bootstrap'
+import { AppShell } from './AppShell'
+import { useFlash } from './Flash'
+import { useModals } from './ModalManager'
+
+afterEach(cleanup)
+beforeEach(() => window.localStorage.clear())
+
+const session = (overrides: Partial<RoutingSession> = {}): RoutingSession => ({
+  tenant: tenantConfig(),
+  user: userView(),
+  isMembersArea: false,
+  ...overrides,
+})
+
+function Opener() {
+  const modals = useModals()
+  const flashes = useFlash()
+  return (
+    <div>
+      <button type="button" onClick={() => modals.open('UserGemsInfo')}>
+        open gems
+      </button>
+      <button type="button" onClick={() => modals.open('SubscriptionStatus')}>
+        open status
+      </button>
+      <button type="button" onClick={() => flashes.add({ type: 'error', translation: 'video_unlock_modal.error' })}>
+        flash
+      </button>
+      <Link to="/joinnow">join</Link>
+    </div>
+  )
+}
+
+function renderShell(routingSession = session(), initial = '/', gemsModalAllowed?: () => Promise<boolean>) {
+  const withShell = (screenId: ScreenId, element: ReactNode): RouteObject => ({
+    loader: () => page(screenId),
+    element,
+  })
+  const routes: RouteObject[] = [
+    {
+      element: (
+        <AppShell session={routingSession} gemsModalAllowed={gemsModalAllowed}>
+          <OutletProxy />
+        </AppShell>
+      ),
+      children: [
+        { path: '/', ...withShell('home', <Opener />) },
+        { path: '/joinnow', ...withShell('joinNow', <p>join page</p>) },
+        { path: '/_upgrademembership', ...withShell('upgradeMembership', <p>upgrade page</p>) },
+        { path: '/offers', ...withShell('offers', <p>offers page</p>) },
+      ],
+    },
+  ]
+  const router = createMemoryRouter(routes, { initialEntries: [initial] })
+  render(<RouterProvider router={router} />)
+  return router
+}
+
+function OutletProxy() {
+  return <Outlet />
+}
+
+describe('the modal dialog', () => {
+  it('is a labelled modal dialog that takes focus and gives it back on close', async () => {
+    renderShell()
+    const opener = await screen.findByRole('button', { name: 'open gems' })
+    opener.focus()
+    fireEvent.click(opener)
+    const dialog = screen.getByRole('dialog', { name: 'Your gems' })
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    expect(dialog.contains(document.activeElement)).toBe(true)
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(opener)
+  })
+
+  it('keeps Tab inside the dialog', async () => {
+    renderShell()
+    fireEvent.click(await screen.findByRole('button', { name: 'open gems' }))
+    const dialog = screen.getByRole('dialog')
+    const close = screen.getByRole('button', { name: 'Close' })
+    close.focus()
+    fireEvent.keyDown(dialog, { key: 'Tab' })
+    expect(document.activeElement).toBe(close)
+    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true })
+    expect(document.activeElement).toBe(close)
+  })
+
+  it('makes the page behind it inert', async () => {
+    renderShell()
+    fireEvent.click(await screen.findByRole('button', { name: 'open gems' }))
+    expect(document.body.querySelector('.shell')?.hasAttribute('inert')).toBe(true)
+  })
+
+  it('closes by the backdrop when the modal allows it', async () => {
+    renderShell()
+    fireEvent.click(await screen.findByRole('button', { name: 'open gems' }))
+    fireEvent.mouseDown(screen.getByTestId('modal-backdrop'))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('does not close by the backdrop or Escape when the modal waits for an answer', async () => {
+    renderShell()
+    fireEvent.click(await screen.findByRole('button', { name: 'open status' }))
+    fireEvent.mouseDown(screen.getByTestId('modal-backdrop'))
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' })
+    expect(screen.getByRole('dialog', { name: 'Membership update' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull()
+  })
+})
+
+describe('flash notifications', () => {
+  it('show the translated text, suppress duplicates and go after 10 s', async () => {
+    renderShell()
+    const button = await screen.findByRole('button', { name: 'flash' })
+    vi.useFakeTimers()
+    try {
+      fireEvent.click(button)
+      fireEvent.click(button)
+      expect(screen.getAllByRole('alert')).toHaveLength(1)
+      expect(screen.getByRole('alert').textContent).toContain('Failed to unlock the video. Please try again later.')
+      act(() => vi.advanceTimersByTime(9999))
+      expect(screen.queryByRole('alert')).not.toBeNull()
+      act(() => vi.advanceTimersByTime(1))
+      expect(screen.queryByRole('alert')).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('can be dismissed by its button', async () => {
+    renderShell()
+    fireEvent.click(await screen.findByRole('button', { name: 'flash' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }))
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+})
+
+describe('navigation dropdowns', () => {
+  it('only one is open at a time; Escape closes and gives focus back', async () => {
+    renderShell(session({ user: member() }))
+    const videos = await screen.findByRole('button', { name: 'Videos' })
+    const more = screen.getByRole('button', { name: 'More' })
+    fireEvent.click(videos)
+    expect(videos.getAttribute('aria-expanded')).toBe('true')
+    fireEvent.click(more)
+    expect(videos.getAttribute('aria-expanded')).toBe('false')
+    expect(more.getAttribute('aria-expanded')).toBe('true')
+    fireEvent.keyDown(more, { key: 'Escape' })
+    expect(more.getAttribute('aria-expanded')).toBe('false')
+    expect(document.activeElement).toBe(more)
+  })
+
+  it('closes on a click elsewhere', async () => {
+    renderShell()
+    const videos = await screen.findByRole('button', { name: 'Videos' })
+    fireEvent.click(videos)
+    fireEvent.mouseDown(document.body)
+    expect(videos.getAttribute('aria-expanded')).toBe('false')
+  })
+
+  it('lists tenant-gated pages only when the tenant has them', async () => {
+    renderShell(session({ tenant: tenantConfig({ headerFeatures: { awardsLink: true }, features: { reels: true } }) }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Videos' }))
+    expect(screen.getByRole('link', { name: 'Awards' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'More' }))
+    expect(screen.getByRole('link', { name: 'Quickies' })).toBeTruthy()
+    expect(screen.queryByRole('link', { name: 'Wall' })).toBeNull()
+  })
+
+  it('offers login and join to visitors, with the members login uri', async () => {
+    renderShell(session(), '/offers')
+    const login = await screen.findByRole('link', { name: 'Log in' })
+    expect(login.getAttribute('href')).toBe('https://members.tushy.com/oidc/login?uri=%2Foffers')
+    expect(screen.getByRole('link', { name: 'Join now' }).getAttribute('href')).toBe(
+      'https://members.tushy.com/joinnow?ref=offers&elm=header',
+    )
+  })
+})
+
+const texas = tenantConfig({ features: { healthWarning: { 'US-TX': { enabled: true, regionName: 'Texas' } } } })
+
+describe('the health warning overlay', () => {
+  it('covers the page for a Texas visitor until acknowledged, and stays acknowledged', async () => {
+    renderShell(session({ tenant: texas, region: 'US-TX' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Health warning' })
+    expect(dialog.className).toContain('modal--fullScreen')
+    expect(dialog.textContent).toContain('TEXAS')
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.getByRole('dialog')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'I understand' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    cleanup()
+    renderShell(session({ tenant: texas, region: 'US-TX' }))
+    await screen.findByRole('button', { name: 'open gems' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('shows the Alabama variant for US-AL', async () => {
+    const alabama = tenantConfig({ features: { healthWarning: { 'US-AL': { enabled: true, regionName: 'Alabama' } } } })
+    renderShell(session({ tenant: alabama, region: 'US-AL' }))
+    expect((await screen.findByRole('dialog')).textContent).toContain('ALABAMA')
+  })
+
+  it.each(['/joinnow', '/_upgrademembership'])('never on %s', async (path) => {
+    renderShell(session({ tenant: texas, region: 'US-TX' }), path)
+    await screen.findByText(/page$/)
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
+describe('automatic modals', () => {
+  it('opens the gems intro for an active member when the gems service allows it', async () => {
+    const user = member({ profile: { gemsIntroSeen: false } })
+    const allowed = vi.fn(async () => true)
+    renderShell(session({ user }), '/', allowed)
+    expect(await screen.findByRole('dialog', { name: 'Your gems' })).toBeTruthy()
+  })
+
+  it('not when the gems modal showed within the day', async () => {
+    const user = member({ profile: { gemsIntroSeen: false } })
+    const allowed = vi.fn(async () => false)
+    renderShell(session({ user }), '/', allowed)
+    await waitFor(() => expect(allowed).toHaveBeenCalled())
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('opens the upgrade modal for an expired member', async () => {
+    const user = member({ profile: { isActive: false, subscriptionKind: 'expired' } })
+    renderShell(session({ user }))
+    expect(await screen.findByRole('dialog', { name: 'Join now' })).toBeTruthy()
+  })
+})
+
+describe('the home page query', () => {
+  function renderHome(url: string, user = userView()) {
+    const routingSession = session({ user })
+    const router = createMemoryRouter(
+      [
+        {
+          element: (
+            <AppShell session={routingSession}>
+              <OutletProxy />
+            </AppShell>
+          ),
+          children: [{ path: '/', loader: ({ request }) => homeRule(routeInput(request.url, { user })), Component: HomeScreen }],
+        },
+      ],
+      { initialEntries: [url] },
+    )
+    render(<RouterProvider router={router} />)
+  }
+
+  it('dc=approved shows the device challenge flash', async () => {
+    renderHome('/?dc=approved')
+    expect((await screen.findByRole('status')).textContent).toContain('Your device has been approved.')
+  })
+
+  it('notification=upgradedenial shows an error flash', async () => {
+    renderHome('/?notification=upgradedenial')
+    expect((await screen.findByRole('alert')).textContent).toContain('declined')
+  })
+
+  it('modal=upgrade opens the purchase modal for a subscribed user who can see it', async () => {
+    renderHome('/?modal=upgrade', member({ abilities: ['see PurchaseMembershipModal'] }))
+    expect(await screen.findByRole('dialog', { name: 'Join now' })).toBeTruthy()
+  })
+
+  it('from=joinnow opens the subscription-status modal', async () => {
+    renderHome('/?from=joinnow', member())
+    expect(await screen.findByRole('dialog', { name: 'Membership update' })).toBeTruthy()
+  })
+})

@@ -1,0 +1,89 @@
+//! GraphQL errors: every error leaves with a SCREAMING_SNAKE `extensions.code`; what a
+//! service refused keeps its code and message, anything unexpected is masked.
+
+use async_graphql::{ErrorExtensions, Response, ServerError};
+use runtime::client::UpstreamError;
+
+pub fn coded(code: &str, message: impl Into<String>) -> async_graphql::Error {
+    let code = code.to_owned();
+    async_graphql::Error::new(message).extend_with(move |_, e| e.set("code", code.as_str()))
+}
+
+pub fn unauthenticated() -> async_graphql::Error {
+    coded("UNAUTHENTICATED", "You need to log in")
+}
+
+pub fn forbidden() -> async_graphql::Error {
+    coded("FORBIDDEN", "You are not allowed to do this")
+}
+
+pub fn bad_input(message: impl Into<String>) -> async_graphql::Error {
+    coded("BAD_USER_INPUT", message)
+}
+
+/// A service's answer as a GraphQL error: its refusals (4xx) keep their code, message and
+/// extra fields (`daysUntilRefreshGems`, ...); an unavailable or failing service is masked.
+pub fn upstream(e: UpstreamError) -> async_graphql::Error {
+    match e {
+        UpstreamError::Refused { status, code, message, body, .. } if (400..500).contains(&status) => {
+            let code = match status {
+                401 => "UNAUTHENTICATED".to_owned(),
+                _ => code,
+            };
+            async_graphql::Error::new(message).extend_with(move |_, ext| {
+                ext.set("code", code.as_str());
+                if let serde_json::Value::Object(fields) = &body {
+                    for (key, value) in fields {
+                        if key != "code" && key != "message" {
+                            if let Ok(value) = async_graphql::Value::from_json(value.clone()) {
+                                ext.set(key, value);
+                            }
+                        }
+                    }
+                }
+            })
+        }
+        other => {
+            tracing::warn!(error = %other, "upstream call failed");
+            coded("SERVICE_UNAVAILABLE", "The service is unavailable, please try again later")
+        }
+    }
+}
+
+/// Gives every error of a response a code; errors the engine raised are named, and any
+/// resolver error without a code is masked (its message may carry internals).
+pub fn finish(mut response: Response) -> Response {
+    for error in &mut response.errors {
+        classify(error);
+    }
+    response
+}
+
+fn classify(error: &mut ServerError) {
+    if error.extensions.as_ref().is_some_and(|e| e.get("code").is_some()) {
+        return;
+    }
+    let message = error.message.as_str();
+    let code = if message == "Query is nested too deep." {
+        "QUERY_TOO_DEEP"
+    } else if message == "Query is too complex." {
+        "QUERY_TOO_COMPLEX"
+    } else if message.starts_with("The number of directives") {
+        "TOO_MANY_DIRECTIVES"
+    } else if message.contains("recursion") || message.contains("recursive") {
+        "QUERY_TOO_DEEP"
+    } else if message.starts_with(" --> ") {
+        "GRAPHQL_PARSE_FAILED"
+    } else if message == "PersistedQueryNotFound" {
+        "PERSISTED_QUERY_NOT_FOUND"
+    } else if error.path.is_empty() && !error.locations.is_empty() {
+        "GRAPHQL_VALIDATION_FAILED"
+    } else if error.path.is_empty() {
+        "GRAPHQL_PARSE_FAILED"
+    } else {
+        tracing::error!(message, path = ?error.path, "resolver error without a code, masked");
+        error.message = "Internal server error".to_owned();
+        "INTERNAL_SERVER_ERROR"
+    };
+    error.extensions.get_or_insert_with(Default::default).set("code", code);
+}

@@ -1,0 +1,78 @@
+//! `POST /graphql`: CSRF check, body and batch limits, the signed-in user, execution, codes.
+
+use std::sync::Arc;
+
+use async_graphql::{BatchRequest, BatchResponse};
+use axum::{
+    body::Bytes,
+    extract::State,
+    http::{header, HeaderMap, HeaderValue, Method, StatusCode},
+    response::{IntoResponse, Response},
+    Extension, Json,
+};
+use runtime::http::CorrelationId;
+use serde_json::json;
+
+use super::{context::RequestCtx, context::Viewer, errors, MAX_BATCH, MAX_BODY_BYTES};
+use crate::{hosts::Site, session, GatewayState};
+
+/// An answer that never reached execution: `{errors: [{message, extensions: {code}}]}`.
+fn refused(status: StatusCode, code: &str, message: &str) -> Response {
+    let body = json!({ "errors": [{ "message": message, "extensions": { "code": code } }] });
+    (status, [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))], Json(body)).into_response()
+}
+
+pub async fn graphql(
+    State(state): State<GatewayState>,
+    Extension(site): Extension<Arc<Site>>,
+    correlation: Option<Extension<CorrelationId>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if method != Method::POST {
+        return refused(StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "GraphQL requests are POSTed");
+    }
+    if !session::csrf_ok(&method, &headers) {
+        return refused(
+            StatusCode::FORBIDDEN,
+            "CSRF_CHECK_FAILED",
+            &format!("A GraphQL request needs content-type application/json and the {} header", session::CSRF_HEADER),
+        );
+    }
+    if body.len() > MAX_BODY_BYTES {
+        return refused(StatusCode::PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE", "The request is too large");
+    }
+    let batch: BatchRequest = match serde_json::from_slice(&body) {
+        Ok(batch) => batch,
+        Err(e) => return refused(StatusCode::BAD_REQUEST, "BAD_REQUEST", &format!("The request is not valid: {e}")),
+    };
+    if let BatchRequest::Batch(requests) = &batch {
+        if requests.len() > MAX_BATCH {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                "BATCH_TOO_LARGE",
+                &format!("A batch may hold at most {MAX_BATCH} operations"),
+            );
+        }
+        if requests.is_empty() {
+            return refused(StatusCode::BAD_REQUEST, "BAD_REQUEST", "The batch is empty");
+        }
+    }
+    let viewer = session::current_user(&state, &site, &headers).await.map(|(claims, token)| Viewer { claims, token });
+    let request_ctx =
+        RequestCtx { site, viewer, correlation_id: correlation.map(|Extension(CorrelationId(id))| id.to_string()) };
+    let response = match batch {
+        BatchRequest::Single(request) => {
+            BatchResponse::Single(errors::finish(state.schema.execute(request.data(request_ctx)).await))
+        }
+        BatchRequest::Batch(requests) => {
+            let mut responses = Vec::with_capacity(requests.len());
+            for request in requests {
+                responses.push(errors::finish(state.schema.execute(request.data(request_ctx.clone())).await));
+            }
+            BatchResponse::Batch(responses)
+        }
+    };
+    ([(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))], Json(response)).into_response()
+}

@@ -1,0 +1,124 @@
+//! The browser's API: one async-graphql schema composing every service.
+//!
+//! Each domain has a file with its `…Query` and `…Mutation` objects, merged into the roots
+//! below. Resolvers read the request with [`context::request`], call a service through
+//! [`context::upstreams`] and turn its refusals into coded errors with [`errors::upstream`].
+//! The schema is exported to `gateway/schema.graphql`; `tests/schema.rs` fails when the
+//! file and the code disagree (`UPDATE_SCHEMA=1` rewrites it).
+
+pub mod catalog;
+pub mod context;
+pub mod deals;
+pub mod errors;
+pub mod http;
+pub mod limits;
+pub mod profile;
+pub mod tenant;
+pub mod unlocks;
+pub mod wallet;
+
+use std::sync::Arc;
+
+use async_graphql::{
+    extensions::{
+        apollo_persisted_queries::{ApolloPersistedQueries, LruCacheStorage},
+        Tracing,
+    },
+    EmptySubscription, MergedObject, Schema,
+};
+
+/// Deepest selection accepted.
+pub const MAX_DEPTH: usize = 15;
+/// Largest complexity (one per selected field, aliases included) accepted.
+pub const MAX_COMPLEXITY: usize = 1_000;
+/// Most operations in one batch.
+pub const MAX_BATCH: usize = 10;
+/// Most directives on one field.
+pub const MAX_DIRECTIVES: usize = 10;
+/// Deepest nesting of any kind the parser's checks accept.
+pub const MAX_RECURSION: usize = 32;
+/// Largest request body.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+// domains: every domain's query object, merged.
+#[derive(MergedObject, Default)]
+pub struct QueryRoot(
+    tenant::TenantQuery,
+    wallet::WalletQuery,
+    deals::DealsQuery,
+    unlocks::UnlocksQuery,
+    profile::ProfileQuery,
+);
+
+// domains: every domain's mutation object, merged.
+#[derive(MergedObject, Default)]
+pub struct MutationRoot(
+    wallet::WalletMutation,
+    deals::DealsMutation,
+    unlocks::UnlocksMutation,
+    profile::ProfileMutation,
+);
+
+pub type PaysiteSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
+
+/// The clients of the services behind the gateway.
+pub struct Upstreams {
+    pub wallet: ::wallet::client::WalletClient,
+    pub profile: ::profile::client::ProfileClient,
+    pub deals: ::deals::client::DealsClient,
+    pub unlocks: ::unlocks::client::UnlocksClient,
+    /// The unlocks service's base URL, where `/media/videos/...` is passed through.
+    pub unlocks_base: String,
+    /// The catalog service's base URL, where the other `/media/...` (placeholder images and
+    /// trailers, the tenant's `assetsUrlV2`) is passed through.
+    pub catalog_base: String,
+}
+
+impl Upstreams {
+    /// Every service at `PAYSITE_<NAME>_URL`, else its default port on this machine.
+    pub fn from_env() -> Self {
+        Self::with_base(runtime::config::service_url)
+    }
+
+    /// Every service at the base URL `base(name, default port)` gives (tests point some at
+    /// real services and the rest nowhere).
+    pub fn with_base(base: impl Fn(&str, u16) -> String) -> Self {
+        let timeout = std::time::Duration::from_secs(5);
+        Upstreams {
+            wallet: ::wallet::client::WalletClient::new(runtime::client::Upstream::new(
+                "wallet",
+                base("wallet", ::wallet::SERVICE.port),
+                timeout,
+            )),
+            deals: ::deals::client::DealsClient::new(base("deals", ::deals::SERVICE.port), timeout),
+            profile: ::profile::client::ProfileClient::new(base("profile", ::profile::SERVICE.port)),
+            unlocks: ::unlocks::client::UnlocksClient::new(base("unlocks", ::unlocks::SERVICE.port)),
+            unlocks_base: base("unlocks", ::unlocks::SERVICE.port).trim_end_matches('/').to_owned(),
+            catalog_base: base("catalog", ::catalog::SERVICE.port).trim_end_matches('/').to_owned(),
+        }
+    }
+}
+
+/// The schema with its limits; introspection and suggestions only in development.
+pub fn schema(upstreams: Option<Arc<Upstreams>>, development: bool) -> PaysiteSchema {
+    let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
+        .limit_depth(MAX_DEPTH)
+        .limit_complexity(MAX_COMPLEXITY)
+        .limit_recursive_depth(MAX_RECURSION)
+        .limit_directives(MAX_DIRECTIVES)
+        .extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024)))
+        .extension(Tracing)
+        .data(limits::RateLimiter::default());
+    if !development {
+        builder = builder.disable_introspection().disable_suggestions();
+    }
+    if let Some(upstreams) = upstreams {
+        builder = builder.data(upstreams);
+    }
+    builder.finish()
+}
+
+/// The schema in SDL, as `gateway/schema.graphql` holds it.
+pub fn sdl() -> String {
+    schema(None, true).sdl()
+}

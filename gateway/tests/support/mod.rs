@@ -1,0 +1,79 @@
+//! A gateway on 127.0.0.1:0 over the repository's tenants, its upstream services chosen by
+//! the test, and access tokens signed by the test's key.
+#![allow(dead_code)]
+
+use std::{path::PathBuf, sync::Arc, time::Duration};
+
+use gateway::{graphql::Upstreams, GatewayConfig, GatewayState};
+use reqwest::{header, StatusCode};
+use runtime::auth::{Claims, Signer};
+use serde_json::Value;
+use uuid::Uuid;
+
+pub struct Gateway {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub signer: Signer,
+}
+
+pub async fn spawn(upstreams: Upstreams) -> Gateway {
+    spawn_with(upstreams, Signer::generate("test")).await
+}
+
+pub async fn spawn_with(upstreams: Upstreams, signer: Signer) -> Gateway {
+    let tenants = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
+    let config = GatewayConfig::from_lookup(|key| match key {
+        "PAYSITE_TENANTS_DIR" => Some(tenants.to_str().unwrap().to_owned()),
+        "PAYSITE_DIST_DIR" => Some("/nonexistent".to_owned()),
+        _ => None,
+    })
+    .unwrap();
+    let state = GatewayState::with(&config, Arc::new(upstreams), signer.verifier()).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(gateway::serve(listener, state, std::future::pending()));
+    Gateway { base: format!("http://{addr}"), client: reqwest::Client::new(), signer }
+}
+
+pub fn nowhere() -> Upstreams {
+    Upstreams::with_base(|_, _| "http://127.0.0.1:9".to_owned())
+}
+
+impl Gateway {
+    pub fn token(&self, user: Uuid, host: &str, tenant: &str) -> String {
+        self.token_in(user, host, tenant, &[])
+    }
+
+    pub fn token_in(&self, user: Uuid, host: &str, tenant: &str, groups: &[&str]) -> String {
+        let groups = groups.iter().map(|g| (*g).to_owned()).collect();
+        let claims = Claims::new(user, host, tenant, Uuid::now_v7(), groups, Duration::from_secs(300));
+        self.signer.sign(&claims)
+    }
+
+    pub async fn post(&self, host: &str, body: Value, cookie: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self
+            .client
+            .post(format!("{}/graphql", self.base))
+            .header(header::HOST, host)
+            .header("x-paysite-csrf", "1")
+            .json(&body);
+        if let Some(token) = cookie {
+            request = request.header(header::COOKIE, format!("paysite_at={token}"));
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        (status, response.json().await.unwrap())
+    }
+}
+
+/// The start of a body, for failure messages.
+pub fn short(body: &Value) -> String {
+    body.to_string().chars().take(400).collect()
+}
+
+pub fn codes(body: &Value) -> Vec<String> {
+    body["errors"]
+        .as_array()
+        .map(|errors| errors.iter().map(|e| e["extensions"]["code"].as_str().unwrap_or("").to_owned()).collect())
+        .unwrap_or_default()
+}

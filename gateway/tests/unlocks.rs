@@ -1,0 +1,488 @@
+//! Unlocks through the gateway, answered by the real unlocks service paying through the real
+//! wallet service (each in its own scratch schema): pack unlocks and their refusals, video
+//! tokens and the media they open (through the gateway's /media/videos), downloads and
+//! their quota, the unlock state and the access of a page of videos.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use chrono::Utc;
+use gateway::graphql::Upstreams;
+use proto_events::{
+    catalog::{CatalogEvent, Video, VideoChannel, VideoQuality},
+    subscription::{MembershipKind, SubscriptionEvent},
+    Actor, Envelope, EventFamily, EventMeta,
+};
+use reqwest::{header, StatusCode};
+use runtime::{auth::Signer, testing::Scratch};
+use serde_json::{json, Value};
+use support::{codes, short, spawn_with, Gateway};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use unlocks::{
+    quota::{QuotaRule, QuotaRules},
+    UnlocksConfig,
+};
+use uuid::Uuid;
+
+const HOST: &str = "vixen.localhost:8080";
+
+struct Env {
+    scratch: Scratch,
+    wallet_scratch: Scratch,
+    state: unlocks::State,
+    gw: Gateway,
+}
+
+fn media_dir() -> std::path::PathBuf {
+    std::env::var("UNLOCKS_TEST_MEDIA_DIR").unwrap_or_else(|_| "/var/tmp/paysite-media-test".into()).into()
+}
+
+async fn serve(listener: tokio::net::TcpListener, app: axum::Router) -> String {
+    let addr = listener.local_addr().unwrap();
+    let app = app.layer(axum::middleware::from_fn(runtime::http::correlate));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+/// The wallet and the unlocks service on free ports, the unlocks service's media answered
+/// relative to the brand host (`UNLOCKS_MEDIA_BASE_URL=/media/videos`), a site download
+/// quota of 2 per 7 days, and a gateway in front of them.
+async fn env() -> Env {
+    let scratch = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 8).await;
+    let wallet_scratch = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 8).await;
+    let wallet = wallet::State::new(
+        wallet_scratch.pool.clone(),
+        wallet_scratch.store.clone(),
+        wallet::WalletConfig {
+            subscriptions_queue: format!("{}.subscriptions", wallet_scratch.schema),
+            ..Default::default()
+        },
+    );
+    let wallet_url = serve(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(), wallet::router(wallet)).await;
+    let config = UnlocksConfig {
+        wallet_url,
+        media_dir: media_dir(),
+        media_base_url: "/media/videos".into(),
+        catalog_queue: format!("{}.catalog", scratch.schema),
+        subscriptions_queue: format!("{}.subscriptions", scratch.schema),
+        quotas: QuotaRules {
+            site: QuotaRule { max: 2, days: 7 },
+            channels: QuotaRule { max: 5, days: 7 },
+            tenants: BTreeMap::new(),
+        },
+        ..UnlocksConfig::default()
+    };
+    scratch.track_queue(&config.catalog_queue);
+    scratch.track_queue(&config.subscriptions_queue);
+    let signer = Signer::generate("test");
+    let state = unlocks::State::new(scratch.pool.clone(), scratch.store.clone(), config, signer.verifier());
+    let dir = media_dir();
+    tokio::task::spawn_blocking(move || unlocks::demo::ensure(&dir)).await.unwrap().unwrap();
+    let unlocks_url =
+        serve(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(), unlocks::router(state.clone())).await;
+    let upstreams = Upstreams::with_base(|name, _| match name {
+        "unlocks" => unlocks_url.clone(),
+        _ => "http://127.0.0.1:9".to_owned(),
+    });
+    Env { scratch, wallet_scratch, state, gw: spawn_with(upstreams, signer).await }
+}
+
+impl Env {
+    fn envelope<E: EventFamily>(&self, event: &E, stream_id: String) -> Envelope {
+        let encoded = proto_events::encode(event);
+        Envelope {
+            event_id: Uuid::now_v7(),
+            stream_id,
+            stream_version: 1,
+            event_type: encoded.event_type,
+            schema_version: encoded.schema_version,
+            occurred_at: Utc::now(),
+            tenant: Some("vixen".into()),
+            correlation_id: Uuid::now_v7(),
+            causation_id: None,
+            actor: Actor::System("test".into()),
+            payload: encoded.payload,
+        }
+    }
+
+    /// Applies events as the service's consumer `index` (0 catalog, 1 subscriptions) does.
+    async fn feed<E: EventFamily>(&self, index: usize, events: &[E]) {
+        let specs = unlocks::consumers(&self.state);
+        let mut tx = self.scratch.pool.begin().await.unwrap();
+        for event in events {
+            let envelope = self.envelope(event, format!("test-{}", Uuid::now_v7()));
+            specs[index].handler.handle(&mut tx, &envelope).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+    }
+
+    async fn catalog(&self, events: &[CatalogEvent]) {
+        self.feed(0, events).await;
+    }
+
+    /// An active subscription of `kind` on vixen for `user`.
+    async fn subscribe(&self, user: Uuid, kind: MembershipKind) {
+        let started = SubscriptionEvent::SubscriptionStarted {
+            subscription_id: Uuid::now_v7(),
+            user_id: user,
+            site: "vixen".into(),
+            sites: vec!["vixen".into()],
+            kind,
+            is_free_limited_trial: false,
+            biller: "EPOCH".into(),
+            transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
+            active_since: Utc::now(),
+            nats_code: None,
+        };
+        self.feed(1, &[started]).await;
+    }
+
+    async fn wallet(&self, user: Uuid, command: wallet::domain::Command) {
+        let mut tx = self.wallet_scratch.pool.begin().await.unwrap();
+        let items = [wallet::ledger::Item::new(command, EventMeta::new(Actor::System("test".into())))];
+        let outcome =
+            wallet::ledger::run_in(&mut tx, &self.wallet_scratch.store, user, &items).await.unwrap().remove(0);
+        tx.commit().await.unwrap();
+        outcome.expect("the wallet accepts");
+    }
+
+    async fn fund_gems(&self, user: Uuid, gems: u64) {
+        let command = wallet::domain::Command::GrantRetentionGems {
+            subscription_id: Uuid::now_v7(),
+            transaction_id: format!("FUND-{}", Uuid::now_v7()),
+            amount: gems,
+        };
+        self.wallet(user, command).await;
+    }
+
+    async fn fund_credits(&self, user: Uuid, credits: u64) {
+        let command = wallet::domain::Command::GrantPurchasedCredits {
+            subscription_id: Uuid::now_v7(),
+            transaction_id: format!("PPV-{}", Uuid::now_v7()),
+            amount: credits,
+        };
+        self.wallet(user, command).await;
+    }
+
+    fn token(&self, user: Uuid) -> String {
+        self.gw.token(user, "vixen.localhost", "vixen")
+    }
+
+    async fn ask(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
+        let (status, body) = self.gw.post(HOST, json!({"query": query, "variables": variables}), token).await;
+        assert_eq!(status, StatusCode::OK, "{}", short(&body));
+        body
+    }
+
+    /// GETs a media URL (relative to the brand host) through the gateway.
+    async fn media(&self, url: &str, range: Option<&str>) -> reqwest::Response {
+        assert!(url.starts_with("/media/videos/"), "{url}");
+        let mut request = self.gw.client.get(format!("{}{url}", self.gw.base)).header(header::HOST, HOST);
+        if let Some(range) = range {
+            request = request.header(header::RANGE, range);
+        }
+        request.send().await.unwrap()
+    }
+
+    /// The status line of a GET of `path` exactly as written, through the gateway.
+    async fn raw_get(&self, path: &str) -> String {
+        let addr = self.gw.base.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        String::from_utf8_lossy(&answer).lines().next().unwrap_or_default().to_owned()
+    }
+
+    async fn cleanup(self) {
+        self.scratch.cleanup().await;
+        self.wallet_scratch.cleanup().await;
+    }
+}
+
+const QUALITIES: [VideoQuality; 8] = [
+    VideoQuality::P270,
+    VideoQuality::P360,
+    VideoQuality::P480,
+    VideoQuality::P480l,
+    VideoQuality::P720,
+    VideoQuality::P1080,
+    VideoQuality::P2160,
+    VideoQuality::Hls,
+];
+
+/// A vixen video, in the channel pack `pack` (pack, channel) when given.
+fn video(pack: Option<(Uuid, Uuid)>) -> Video {
+    let video_id = Uuid::now_v7();
+    Video {
+        video_id,
+        legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
+        new_id: format!("n{}", video_id.simple()),
+        slug: format!("video-{}", video_id.simple()),
+        site: "vixen".into(),
+        title: "A neutral title".into(),
+        description: "Generated.".into(),
+        release_date: Utc::now(),
+        duration_seconds: 600,
+        performer_ids: vec![],
+        category_slugs: vec![],
+        channel: pack.map(|(pack, channel)| VideoChannel {
+            channel_id: channel,
+            slug: "a-channel".into(),
+            channel_pack_id: Some(pack),
+            category: None,
+        }),
+        is_third_party_channel: false,
+        is_free_limited_trial: false,
+        award: 0,
+        qualities: QUALITIES.to_vec(),
+    }
+}
+
+fn published(video: &Video) -> CatalogEvent {
+    CatalogEvent::VideoPublished { video: video.clone(), published_at: Utc::now() }
+}
+
+fn pack_published(pack: Uuid, channel: Uuid, videos: Vec<Uuid>) -> CatalogEvent {
+    CatalogEvent::ChannelPackPublished {
+        channel_pack_id: pack,
+        channel_id: channel,
+        slug: format!("pack-{}", pack.simple()),
+        name: "A pack".into(),
+        video_ids: videos,
+        published_at: Utc::now(),
+    }
+}
+
+const UNLOCK_PACK: &str = "mutation($id: ID!) { unlockChannelPack(channelPackId: $id) { status unlockId channelPackId unlockedAt gemsBalance } }";
+const STATE: &str = "{ unlockState { unlockedChannelPackIds percentageOfUnlockedChannelPacks lastChannelPackUnlockDate hasUnlockedChannelPackInLastTwoWeeks unlockedVideoIds unlockedVideos { videoId newId paidWith } freeLimitedTrialVideosLeft } }";
+const ACCESS: &str =
+    "query($ids: [ID!]!) { videoAccess(videoIds: $ids) { videoId denied deniedReason access unlocked channelPackId } }";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn packs_unlock_with_gems_once_and_refusals_keep_their_codes_and_fields() {
+    let env = env().await;
+    let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
+    let (in_pack, plain) = (video(Some((pack, channel))), video(None));
+    env.catalog(&[published(&in_pack), published(&plain), pack_published(pack, channel, vec![in_pack.video_id])]).await;
+    let (member, poor) = (Uuid::now_v7(), Uuid::now_v7());
+    for user in [member, poor] {
+        env.subscribe(user, MembershipKind::Member).await;
+    }
+    env.fund_gems(member, 10).await;
+    let vars = json!({"id": pack});
+
+    let body = env.ask(None, UNLOCK_PACK, vars.clone()).await;
+    assert_eq!(codes(&body), ["UNAUTHENTICATED"], "{}", short(&body));
+    let body = env.ask(None, STATE, json!({})).await;
+    assert_eq!(codes(&body), ["UNAUTHENTICATED"], "{}", short(&body));
+
+    // Before: the pack's video is locked for the member, the plain one open.
+    let token = env.token(member);
+    let ids = json!({"ids": [in_pack.video_id, Uuid::now_v7(), plain.video_id]});
+    let body = env.ask(Some(&token), ACCESS, ids.clone()).await;
+    let access = &body["data"]["videoAccess"];
+    assert_eq!(access.as_array().map(Vec::len), Some(2), "unknown videos are left out: {}", short(&body));
+    assert_eq!(access[0]["denied"], true, "{}", short(&body));
+    assert_eq!(access[0]["deniedReason"], "channel_pack_locked");
+    assert_eq!(access[0]["channelPackId"], pack.to_string());
+    assert_eq!((&access[1]["denied"], &access[1]["access"]), (&json!(false), &json!("subscription")));
+
+    let body = env.ask(Some(&token), UNLOCK_PACK, vars.clone()).await;
+    let unlock = &body["data"]["unlockChannelPack"];
+    assert_eq!(unlock["status"], "success", "{}", short(&body));
+    assert_eq!(unlock["channelPackId"], pack.to_string());
+    assert_eq!(unlock["gemsBalance"], 0);
+    let body = env.ask(Some(&token), UNLOCK_PACK, vars.clone()).await;
+    assert_eq!(codes(&body), ["ALREADY_UNLOCKED"], "{}", short(&body));
+
+    let body = env.ask(Some(&token), STATE, json!({})).await;
+    let state = &body["data"]["unlockState"];
+    assert_eq!(state["unlockedChannelPackIds"], json!([pack.to_string()]), "{}", short(&body));
+    assert_eq!(state["percentageOfUnlockedChannelPacks"], 100);
+    assert_eq!(state["hasUnlockedChannelPackInLastTwoWeeks"], true);
+    assert!(state["lastChannelPackUnlockDate"].is_string());
+    let body = env.ask(Some(&token), ACCESS, ids).await;
+    assert_eq!(body["data"]["videoAccess"][0]["denied"], false, "{}", short(&body));
+    assert_eq!(body["data"]["videoAccess"][0]["access"], "channel_pack");
+
+    // Without gems: NOT_ENOUGH_GEMS with the days until new gems.
+    let body = env.ask(Some(&env.token(poor)), UNLOCK_PACK, vars).await;
+    assert_eq!(codes(&body), ["NOT_ENOUGH_GEMS"], "{}", short(&body));
+    let days = body["errors"][0]["extensions"]["daysUntilRefreshGems"].as_u64();
+    assert!(days.is_some_and(|d| (1..=31).contains(&d)), "{}", short(&body));
+    // A malformed id never reaches the service.
+    let body = env.ask(Some(&token), UNLOCK_PACK, json!({"id": "nope"})).await;
+    assert_eq!(codes(&body), ["BAD_USER_INPUT"], "{}", short(&body));
+    env.cleanup().await;
+}
+
+const TOKENS: &str = "query($id: ID!, $device: String) { getToken(videoId: $id, device: $device) { p270 { token cdn url } p360 { token cdn url } p480 { token cdn url } p480l { token cdn url } p720 { token cdn url } p1080 { token cdn url } p2160 { token cdn url } hls { token cdn url } downloadQuotas { downloadsNumber quotaLeft } } }";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn get_token_opens_the_media_through_the_gateway_with_ranges_and_nothing_else() {
+    let env = env().await;
+    let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
+    let (open, locked) = (video(None), video(Some((pack, channel))));
+    env.catalog(&[published(&open), published(&locked), pack_published(pack, channel, vec![locked.video_id])]).await;
+    let (member, stranger) = (Uuid::now_v7(), Uuid::now_v7());
+    env.subscribe(member, MembershipKind::Member).await;
+    let token = env.token(member);
+
+    let body = env.ask(None, TOKENS, json!({"id": open.video_id})).await;
+    assert_eq!(codes(&body), ["UNAUTHENTICATED"], "{}", short(&body));
+    let body = env.ask(Some(&token), TOKENS, json!({"id": open.video_id})).await;
+    let tokens = &body["data"]["getToken"];
+    for quality in ["p270", "p360", "p480", "p480l", "p720", "p1080", "p2160", "hls"] {
+        assert_eq!(tokens[quality]["cdn"], "/media/videos", "{quality}: {}", short(&body));
+        assert!(tokens[quality]["token"].as_str().is_some_and(|t| !t.is_empty()), "{quality}");
+    }
+    assert!(tokens["downloadQuotas"].is_null(), "a playback token counts no download");
+
+    let url = tokens["p270"]["url"].as_str().unwrap().to_owned();
+    let file = std::fs::read(media_dir().join("demo/p270.mp4")).unwrap();
+    let full = env.media(&url, None).await;
+    assert_eq!(full.status(), StatusCode::OK);
+    assert_eq!(full.headers()[header::CONTENT_TYPE], "video/mp4");
+    assert_eq!(full.bytes().await.unwrap().as_ref(), file.as_slice());
+    let part = env.media(&url, Some("bytes=100-199")).await;
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(part.headers()[header::CONTENT_RANGE], format!("bytes 100-199/{}", file.len()));
+    assert_eq!(part.bytes().await.unwrap().as_ref(), &file[100..200]);
+    // A tampered token, another quality's token, a path that tries to leave /media/videos.
+    let (head, mac) = url.rsplit_once('.').unwrap();
+    let flipped = match mac.strip_prefix('A') {
+        Some(rest) => format!("{head}.B{rest}"),
+        None => format!("{head}.A{}", &mac[1..]),
+    };
+    assert_eq!(env.media(&flipped, None).await.status(), StatusCode::FORBIDDEN);
+    let other = url.replace("/p270?", "/p360?");
+    assert_eq!(env.media(&other, None).await.status(), StatusCode::FORBIDDEN);
+    // Sent raw: an HTTP client would resolve the dots itself.
+    for dots in ["..", "%2e%2e", ".%2E"] {
+        let escape = format!("/media/videos/{dots}/{dots}/internal/users/{member}/unlocks");
+        assert_eq!(env.raw_get(&escape).await, "HTTP/1.1 404 Not Found", "{escape}");
+    }
+
+    // The locked pack's video: FORBIDDEN with where to send the user; nobody's: the same.
+    let body = env.ask(Some(&token), TOKENS, json!({"id": locked.video_id})).await;
+    assert_eq!(codes(&body), ["FORBIDDEN"], "{}", short(&body));
+    assert_eq!(body["errors"][0]["extensions"]["denied"], "channel_pack_locked");
+    let body = env.ask(Some(&env.token(stranger)), TOKENS, json!({"id": open.video_id})).await;
+    assert_eq!(codes(&body), ["FORBIDDEN"], "{}", short(&body));
+    assert_eq!(body["errors"][0]["extensions"]["denied"], "no_access");
+    env.cleanup().await;
+}
+
+const RESOLUTIONS: &str = "query($id: ID!) { downloadResolutions(videoId: $id) { resolutions { label size width res } downloadQuotas { downloadsNumber downloadQuotaMax quotaLeft site } } }";
+const DOWNLOAD: &str = "mutation($id: ID!, $size: String!) { downloadVideo(videoId: $id, size: $size) { downloadId resolution { size label } token { cdn url } downloadQuotas { downloadsNumber quotaLeft thresholdReached } } }";
+const QUOTAS: &str = "{ downloadQuotas { thresholdReached downloadsNumber downloadQuotaMax downloadDaysPeriod quotaLeft remainingDays zeroQuota site } channels: downloadQuotas(channels: true) { downloadQuotaMax site } }";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn downloads_count_against_the_quota_and_the_quota_error_keeps_its_message_and_fields() {
+    let env = env().await;
+    let v = video(None);
+    env.catalog(&[published(&v)]).await;
+    let member = Uuid::now_v7();
+    env.subscribe(member, MembershipKind::Member).await;
+    let token = env.token(member);
+
+    let body = env.ask(Some(&token), RESOLUTIONS, json!({"id": v.video_id})).await;
+    let r = &body["data"]["downloadResolutions"];
+    let sizes: Vec<&str> = r["resolutions"].as_array().unwrap().iter().map(|r| r["size"].as_str().unwrap()).collect();
+    assert!(sizes.contains(&"p1080") && sizes.contains(&"p2160"), "{}", short(&body));
+    assert_eq!(
+        r["downloadQuotas"],
+        json!({"downloadsNumber": 0, "downloadQuotaMax": 2, "quotaLeft": 2, "site": "vixen"})
+    );
+
+    let vars = json!({"id": v.video_id, "size": "p1080"});
+    let body = env.ask(Some(&token), DOWNLOAD, vars.clone()).await;
+    let d = &body["data"]["downloadVideo"];
+    assert_eq!(d["resolution"]["size"], "p1080", "{}", short(&body));
+    assert_eq!(d["downloadQuotas"]["downloadsNumber"], 1);
+    let url = d["token"]["url"].as_str().unwrap().to_owned();
+    let file = env.media(&url, Some("bytes=0-9")).await;
+    assert_eq!(file.status(), StatusCode::PARTIAL_CONTENT);
+    assert!(file.headers()[header::CONTENT_DISPOSITION].to_str().unwrap().starts_with("attachment"));
+
+    // getToken with device download counts the second.
+    let body = env.ask(Some(&token), TOKENS, json!({"id": v.video_id, "device": "download"})).await;
+    assert_eq!(
+        body["data"]["getToken"]["downloadQuotas"],
+        json!({"downloadsNumber": 2, "quotaLeft": 0}),
+        "{}",
+        short(&body)
+    );
+
+    let body = env.ask(Some(&token), DOWNLOAD, vars).await;
+    assert_eq!(codes(&body), ["REACHED_DOWNLOAD_QUOTA"], "{}", short(&body));
+    let error = &body["errors"][0];
+    assert_eq!(error["message"], "limit exceeded, try again in 7 days");
+    assert_eq!(error["extensions"]["downloadQuotaMax"], 2);
+    assert_eq!(error["extensions"]["remainingDays"], 7);
+
+    let body = env.ask(Some(&token), QUOTAS, json!({})).await;
+    assert_eq!(
+        body["data"]["downloadQuotas"],
+        json!({"thresholdReached": true, "downloadsNumber": 2, "downloadQuotaMax": 2, "downloadDaysPeriod": 7,
+               "quotaLeft": 0, "remainingDays": 7, "zeroQuota": false, "site": "vixen"}),
+        "{}",
+        short(&body)
+    );
+    assert_eq!(body["data"]["channels"], json!({"downloadQuotaMax": 5, "site": "channels"}));
+    env.cleanup().await;
+}
+
+const UNLOCK_VIDEO: &str = "mutation($input: UnlockVideoInput!) { UnlockVideo(input: $input) { status videoId videoNewId videoSourcesUrl paidWith payPerVideoCredits } }";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn unlock_video_spends_a_credit_and_without_credits_is_refused() {
+    let env = env().await;
+    let (a, b) = (video(None), video(None));
+    env.catalog(&[published(&a), published(&b)]).await;
+    let user = Uuid::now_v7();
+    env.subscribe(user, MembershipKind::PornPortal).await;
+    env.fund_credits(user, 1).await;
+    let token = env.token(user);
+    let input = |v: &Video| json!({"input": {"videoId": v.video_id, "videoSourcesUrl": format!("/api/videos/{}/sources", v.video_id), "videoNewId": v.new_id}});
+
+    let body = env.ask(None, UNLOCK_VIDEO, input(&a)).await;
+    assert_eq!(codes(&body), ["UNAUTHENTICATED"], "{}", short(&body));
+    let body = env.ask(Some(&token), UNLOCK_VIDEO, input(&a)).await;
+    let u = &body["data"]["UnlockVideo"];
+    assert_eq!(
+        (&u["status"], &u["paidWith"], &u["payPerVideoCredits"]),
+        (&json!("success"), &json!("credits"), &json!(0)),
+        "{}",
+        short(&body)
+    );
+    assert_eq!(u["videoNewId"], a.new_id);
+    let body = env.ask(Some(&token), UNLOCK_VIDEO, input(&b)).await;
+    assert_eq!(codes(&body), ["NOT_ENOUGH_CREDITS"], "{}", short(&body));
+
+    let body = env.ask(Some(&token), STATE, json!({})).await;
+    let state = &body["data"]["unlockState"];
+    assert_eq!(state["unlockedVideoIds"], json!([a.video_id.to_string()]), "{}", short(&body));
+    assert_eq!(state["unlockedVideos"][0]["paidWith"], "credits");
+    let body = env.ask(Some(&token), TOKENS, json!({"id": a.video_id})).await;
+    assert!(body["data"]["getToken"]["p720"]["url"].is_string(), "{}", short(&body));
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn spends_are_rate_limited_alias_by_alias() {
+    // The service is nowhere: the limit answers before any call.
+    let gw = support::spawn(support::nowhere()).await;
+    let token = gw.token(Uuid::now_v7(), "vixen.localhost", "vixen");
+    let aliases: String = (0..31)
+        .map(|i| format!("a{i}: unlockChannelPack(channelPackId: \"{}\") {{ status }} ", Uuid::now_v7()))
+        .collect();
+    let (_, body) = gw.post(HOST, json!({"query": format!("mutation {{ {aliases} }}")}), Some(&token)).await;
+    let codes = codes(&body);
+    assert_eq!(codes.len(), 31, "{}", short(&body));
+    assert_eq!(codes.iter().filter(|c| *c == "RATE_LIMITED").count(), 1, "{codes:?}");
+    assert_eq!(codes.iter().filter(|c| *c == "SERVICE_UNAVAILABLE").count(), 30, "{codes:?}");
+}

@@ -1,0 +1,67 @@
+//! Videos, performers, categories, channels, picture sets, search and the community around
+//! them (comments, ratings, expert reviews, favourites), reels, showcases, angels, the
+//! curator wall and recommendation shelves.
+//!
+//! The pure rules are in [`domain`]; the write path in [`commands`]; the read models in
+//! [`projections`] (rebuilt from the event store) and their SQL in [`queries`]; the internal
+//! API in [`http`] with its shapes in [`api`] and a typed client in [`client`]; the demo
+//! catalog in [`seed`] and `paysite bench catalog` in [`bench`].
+
+pub mod api;
+pub mod bench;
+pub mod client;
+pub mod commands;
+pub mod config;
+pub mod domain;
+pub mod http;
+pub mod media;
+pub mod projections;
+pub mod queries;
+pub mod recommendations;
+pub mod seed;
+
+use std::sync::Arc;
+
+use runtime::auth::Verifier;
+use runtime::projection::Projection;
+use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::EventStore;
+use sqlx::{migrate::Migrator, PgPool};
+
+pub use config::CatalogConfig;
+pub use http::router;
+pub use seed::seed_scale;
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/catalog");
+
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "catalog", port: 8106, migrations: &MIGRATIONS, build, seed: Some(seed::seed_demo) };
+
+fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
+    Box::pin(async move {
+        let verifier =
+            Verifier::from_jwks_url(format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101)));
+        let state = AppState::new(ctx.pool, ctx.store, verifier, CatalogConfig::from_env());
+        Ok(Service { router: router(state.clone()), consumers: vec![], projections: projections(), jobs: vec![] })
+    })
+}
+
+/// What the handlers share.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub verifier: Verifier,
+    pub config: Arc<CatalogConfig>,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool, store: EventStore, verifier: Verifier, config: CatalogConfig) -> Self {
+        AppState { pool, store, verifier, config: Arc::new(config) }
+    }
+}
+
+/// The read models `paysite rebuild-projections catalog` rebuilds.
+pub fn projections() -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(projections::CatalogProjection)]
+}

@@ -1,0 +1,628 @@
+//! The demo catalog: generated deterministically (the same ids, titles and dates on every
+//! run), neutral titles and names, placeholder images. It goes through the catalog's own
+//! commands, so every entity is an event other services hear of.
+//!
+//! `paysite seed` writes the demo catalog ([`seed_demo`]); `paysite seed --scale N` writes a
+//! large one of N videos for benchmarks ([`seed_scale`]), projecting new videos in bulk.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use proto_events::catalog::{
+    viewer_stream_id, CatalogEvent, ChannelCategory, ChannelKind, Picture, Video, VideoChannel, VideoQuality,
+};
+use proto_events::{Actor, EventMeta};
+use runtime::service::{BoxFuture, ServiceContext};
+use runtime::{Decider, EventStore};
+use uuid::Uuid;
+
+use crate::commands::{self, Published};
+use crate::domain::{ViewerCommand, ViewerCommandFor, ViewerDecider, BRANDS, CHANNELS_SITE};
+use crate::projections;
+
+const ADJECTIVES: [&str; 40] = [
+    "Golden", "Quiet", "Summer", "Velvet", "Silver", "Morning", "Midnight", "Gentle", "Bright", "Hidden", "Endless",
+    "Crimson", "Lazy", "Secret", "Wild", "Soft", "Distant", "Electric", "Sunny", "Rainy", "Warm", "Amber", "Blue",
+    "Quiet", "First", "Last", "Little", "Open", "Easy", "Slow", "Private", "Sweet", "Early", "Late", "Lucky",
+    "Northern", "Coastal", "Autumn", "Winter", "Spring",
+];
+const NOUNS: [&str; 40] = [
+    "Hour",
+    "Lights",
+    "Morning",
+    "Afternoon",
+    "Weekend",
+    "Escape",
+    "Getaway",
+    "Terrace",
+    "Garden",
+    "Harbor",
+    "Balcony",
+    "Studio",
+    "Journey",
+    "Melody",
+    "Reflection",
+    "Horizon",
+    "Breeze",
+    "Window",
+    "Promise",
+    "Daydream",
+    "Picnic",
+    "Road Trip",
+    "Sunset",
+    "Sunrise",
+    "Cabin",
+    "Loft",
+    "Villa",
+    "Rooftop",
+    "Lake",
+    "Meadow",
+    "Story",
+    "Secret",
+    "Visit",
+    "Encounter",
+    "Affair",
+    "Retreat",
+    "Holiday",
+    "Vacation",
+    "Serenade",
+    "Glow",
+];
+const FIRST_NAMES: [&str; 40] = [
+    "Alex", "Maya", "Sofia", "Lena", "Nora", "Ivy", "Clara", "Mila", "Ava", "Zoe", "Luna", "Iris", "Elle", "Ruby",
+    "Jade", "Skye", "Lola", "Nina", "Tess", "Vera", "Eva", "Gia", "Rosa", "Kira", "Leah", "Dana", "Emma", "Lily",
+    "Anna", "Bella", "Max", "Leo", "Sam", "Owen", "Theo", "Jack", "Luke", "Eli", "Noah", "Ben",
+];
+const LAST_NAMES: [&str; 40] = [
+    "River", "Stone", "Vale", "Brooks", "Hart", "Lane", "Wells", "Rose", "Snow", "Frost", "Gray", "West", "North",
+    "Moon", "Star", "Reed", "Ford", "Banks", "Hill", "Park", "Dale", "Shore", "Bloom", "Fox", "Wren", "Ash", "Bell",
+    "Cole", "Day", "Fair", "Glen", "Hale", "Knight", "Lake", "Marsh", "Noble", "Pine", "Quinn", "Sage", "Vance",
+];
+const CATEGORIES: [&str; 24] = [
+    "Romantic",
+    "Outdoor",
+    "City",
+    "Beach",
+    "Vacation",
+    "Couples",
+    "Threesome",
+    "Lingerie",
+    "Massage",
+    "Office",
+    "Luxury",
+    "Blonde",
+    "Brunette",
+    "Redhead",
+    "Petite",
+    "Tall",
+    "Big Scene",
+    "Behind The Camera",
+    "Morning",
+    "Evening",
+    "Pool",
+    "Road Trip",
+    "Art",
+    "Dance",
+];
+/// Channels: name, kind, category.
+const CHANNELS: [(&str, ChannelKind, Option<ChannelCategory>); 8] = [
+    ("Best Of The Year", ChannelKind::Internal, Some(ChannelCategory::Compilations)),
+    ("Behind The Lens", ChannelKind::Internal, Some(ChannelCategory::BehindTheScenes)),
+    ("Close Moments", ChannelKind::Internal, Some(ChannelCategory::Intimates)),
+    ("Studio Diaries", ChannelKind::Internal, None),
+    ("Harbor Films", ChannelKind::ThirdParty, None),
+    ("Northern Light Pictures", ChannelKind::ThirdParty, None),
+    ("Velvet Lane Studio", ChannelKind::ThirdParty, None),
+    ("Open Road Productions", ChannelKind::ThirdParty, None),
+];
+/// Brands with reels, showcases, the curator wall and angels (as the tenant configurations say).
+const ANGEL_BRANDS: [&str; 2] = ["vixen", "vixenplus"];
+
+/// The demo catalog's size.
+#[derive(Clone, Copy, Debug)]
+pub struct Scale {
+    pub brand_videos: usize,
+    pub channel_videos: usize,
+    pub performers: usize,
+    /// Every how-many-th video has a picture set.
+    pub picture_set_every: usize,
+    pub reels_per_brand: usize,
+    pub raters: usize,
+    /// Every how-many-th video a rater rates.
+    pub rate_every: usize,
+}
+
+impl Scale {
+    pub const DEMO: Scale = Scale {
+        brand_videos: 400,
+        channel_videos: 64,
+        performers: 160,
+        picture_set_every: 2,
+        reels_per_brand: 6,
+        raters: 8,
+        rate_every: 2,
+    };
+
+    /// About `n` videos in all.
+    pub fn videos(n: usize) -> Scale {
+        let channel_videos = (n / 20).max(16);
+        Scale {
+            brand_videos: n.saturating_sub(channel_videos).max(10),
+            channel_videos,
+            performers: (n / 25).clamp(160, 5_000),
+            picture_set_every: 10,
+            reels_per_brand: (n / 2_000).clamp(6, 60),
+            raters: 4,
+            rate_every: 3,
+        }
+    }
+}
+
+/// splitmix64: a small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// A stable id for the `n`th entity of `kind`.
+pub fn seed_id(kind: &str, n: u64) -> Uuid {
+    let h = kind.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+    let mut rng = Rng::new(h ^ n.wrapping_mul(0x9E3779B97F4A7C15));
+    let bytes = ((rng.next() as u128) << 64 | rng.next() as u128).to_be_bytes();
+    uuid::Builder::from_random_bytes(bytes).into_uuid()
+}
+
+fn slugify(text: &str) -> String {
+    text.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The instant the demo catalog is "published": fixed, so every run writes the same events.
+fn epoch() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 1, 12, 0, 0).unwrap()
+}
+
+/// Everything the demo catalog holds, in publishing order (referenced entities first).
+pub struct Catalog {
+    pub content: Vec<CatalogEvent>,
+    /// (rater, video, rating)
+    pub ratings: Vec<(Uuid, Uuid, u8)>,
+}
+
+pub fn generate(scale: Scale) -> Catalog {
+    let mut rng = Rng::new(7);
+    let at = epoch();
+    let mut content = Vec::new();
+
+    let categories: Vec<(String, String)> = CATEGORIES.iter().map(|c| (slugify(c), (*c).to_owned())).collect();
+    for (i, (slug, name)) in categories.iter().enumerate() {
+        content.push(CatalogEvent::CategoryDefined {
+            category_id: seed_id("category", i as u64),
+            slug: slug.clone(),
+            name: name.clone(),
+            sites: BRANDS.iter().map(|b| (*b).to_owned()).chain([CHANNELS_SITE.to_owned()]).collect(),
+            defined_at: at,
+        });
+    }
+
+    // Performers: names unique by a numeric suffix when a combination repeats.
+    let mut performers: Vec<(Uuid, String, Vec<String>)> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for i in 0..scale.performers {
+        let male = i % 4 == 3;
+        let first = if male { FIRST_NAMES[30 + rng.below(10)] } else { FIRST_NAMES[rng.below(30)] };
+        let name = format!("{first} {}", rng.pick(&LAST_NAMES));
+        let n = seen.entry(name.clone()).or_default();
+        *n += 1;
+        let slug = if *n == 1 { slugify(&name) } else { format!("{}-{}", slugify(&name), n) };
+        let home = BRANDS[i % BRANDS.len()];
+        let mut sites = vec![home.to_owned(), "vixenplus".to_owned()];
+        if i % 3 == 0 {
+            sites.push(BRANDS[(i / 3) % 9].to_owned());
+        }
+        sites.sort();
+        sites.dedup();
+        let id = seed_id("performer", i as u64);
+        content.push(CatalogEvent::PerformerPublished {
+            performer_id: id,
+            slug,
+            name,
+            sex: if male { "M".into() } else { "F".into() },
+            sites: sites.clone(),
+            published_at: at,
+        });
+        performers.push((id, if male { "M".into() } else { "F".into() }, sites));
+    }
+    let by_site = |site: &str| -> (Vec<Uuid>, Vec<Uuid>) {
+        let on: Vec<&(Uuid, String, Vec<String>)> =
+            performers.iter().filter(|p| p.2.iter().any(|s| s == site)).collect();
+        let f = on.iter().filter(|p| p.1 == "F").map(|p| p.0).collect();
+        let m = on.iter().filter(|p| p.1 == "M").map(|p| p.0).collect();
+        (f, m)
+    };
+    let site_cast: HashMap<&str, (Vec<Uuid>, Vec<Uuid>)> = BRANDS.iter().map(|b| (*b, by_site(b))).collect();
+    let all_f: Vec<Uuid> = performers.iter().filter(|p| p.1 == "F").map(|p| p.0).collect();
+    let all_m: Vec<Uuid> = performers.iter().filter(|p| p.1 == "M").map(|p| p.0).collect();
+
+    let channels: Vec<(Uuid, String, ChannelKind, Option<ChannelCategory>)> = CHANNELS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, kind, category))| (seed_id("channel", i as u64), slugify(name), *kind, *category))
+        .collect();
+    for (i, (id, slug, kind, category)) in channels.iter().enumerate() {
+        // Third-party channels on the brands with channels; a few brands carry none.
+        let sites: Vec<String> =
+            BRANDS.iter().filter(|b| !matches!(**b, "slayed" | "wifey")).map(|b| (*b).to_owned()).collect();
+        content.push(CatalogEvent::ChannelPublished {
+            channel_id: *id,
+            slug: slug.clone(),
+            name: CHANNELS[i].0.to_owned(),
+            kind: *kind,
+            category: *category,
+            sites,
+            published_at: at,
+        });
+    }
+
+    let mut titles: HashMap<(String, String), usize> = HashMap::new();
+    let mut videos: Vec<Video> = Vec::new();
+    let total = scale.brand_videos + scale.channel_videos;
+    let qualities_all = [
+        VideoQuality::P270,
+        VideoQuality::P360,
+        VideoQuality::P480,
+        VideoQuality::P480l,
+        VideoQuality::P720,
+        VideoQuality::P1080,
+        VideoQuality::P2160,
+        VideoQuality::Hls,
+    ];
+    for i in 0..total {
+        let is_channel = i >= scale.brand_videos;
+        let site = if is_channel { CHANNELS_SITE.to_owned() } else { BRANDS[i % BRANDS.len()].to_owned() };
+        let title = if rng.below(4) == 0 {
+            format!(
+                "{} {} {}",
+                rng.pick(&ADJECTIVES),
+                rng.pick(&NOUNS),
+                ["Part Two", "Revisited", "Again", "Diaries"][rng.below(4)]
+            )
+        } else {
+            format!("{} {}", rng.pick(&ADJECTIVES), rng.pick(&NOUNS))
+        };
+        let n = titles.entry((site.clone(), slugify(&title))).or_default();
+        *n += 1;
+        let slug = if *n == 1 { slugify(&title) } else { format!("{}-{}", slugify(&title), n) };
+        let (f, m) = if is_channel { (all_f.clone(), all_m.clone()) } else { site_cast[site.as_str()].clone() };
+        let f = if f.is_empty() { all_f.clone() } else { f };
+        let m = if m.is_empty() { all_m.clone() } else { m };
+        let mut cast = vec![*rng.pick(&f)];
+        if rng.below(3) == 0 {
+            let other = *rng.pick(&f);
+            if !cast.contains(&other) {
+                cast.push(other);
+            }
+        }
+        if rng.below(2) == 0 {
+            cast.push(*rng.pick(&m));
+        }
+        let mut cats: Vec<String> = Vec::new();
+        for _ in 0..(2 + rng.below(3)) {
+            let c = rng.pick(&categories).0.clone();
+            if !cats.contains(&c) {
+                cats.push(c);
+            }
+        }
+        let channel = is_channel.then(|| {
+            let (id, slug, _, category) = &channels[i % channels.len()];
+            VideoChannel { channel_id: *id, slug: slug.clone(), channel_pack_id: None, category: *category }
+        });
+        let is_third_party = is_channel && channels[i % channels.len()].2 == ChannelKind::ThirdParty;
+        let days_ago = ((total - i) as i64 * 3 * 365 / total.max(1) as i64) + rng.below(3) as i64;
+        let cut = 5 + rng.below(4);
+        videos.push(Video {
+            video_id: seed_id("video", i as u64),
+            legacy_id: format!("{}", 100_000 + i),
+            new_id: format!("{}", 500_000 + i),
+            slug,
+            site,
+            title: title.clone(),
+            description: format!(
+                "{} — a {} story filmed in soft natural light. Neutral demo description number {i}.",
+                title,
+                ["slow", "playful", "tender", "sunlit", "quiet"][rng.below(5)]
+            ),
+            release_date: at - Duration::days(days_ago) - Duration::hours(rng.below(24) as i64),
+            duration_seconds: 900 + rng.below(2400) as u32,
+            performer_ids: cast,
+            category_slugs: cats,
+            channel,
+            is_third_party_channel: is_third_party,
+            is_free_limited_trial: !is_channel && i < BRANDS.len() * 3,
+            award: u32::from(rng.below(10) == 0),
+            qualities: qualities_all[..cut].iter().copied().chain([VideoQuality::Hls]).collect(),
+        });
+    }
+
+    // Packs: each channel's videos, in packs of up to 6, oldest first.
+    let mut pack_of: HashMap<Uuid, Uuid> = HashMap::new();
+    let mut packs = Vec::new();
+    for (ci, (channel_id, channel_slug, _, _)) in channels.iter().enumerate() {
+        let ids: Vec<Uuid> = videos
+            .iter()
+            .filter(|v| v.channel.as_ref().is_some_and(|c| c.channel_id == *channel_id))
+            .map(|v| v.video_id)
+            .collect();
+        for (pi, chunk) in ids.chunks(6).enumerate() {
+            let pack_id = seed_id("channel-pack", (ci * 10_000 + pi) as u64);
+            for v in chunk {
+                pack_of.insert(*v, pack_id);
+            }
+            packs.push(CatalogEvent::ChannelPackPublished {
+                channel_pack_id: pack_id,
+                channel_id: *channel_id,
+                slug: format!("{channel_slug}-volume-{}", pi + 1),
+                name: format!("{} Volume {}", CHANNELS[ci].0, pi + 1),
+                video_ids: chunk.to_vec(),
+                published_at: at,
+            });
+        }
+    }
+    for v in &mut videos {
+        if let Some(c) = v.channel.as_mut() {
+            c.channel_pack_id = pack_of.get(&v.video_id).copied();
+        }
+    }
+    content.extend(videos.iter().map(|v| CatalogEvent::VideoPublished { video: v.clone(), published_at: at }));
+    content.extend(packs);
+
+    for (i, v) in
+        videos.iter().enumerate().filter(|(i, _)| (i / BRANDS.len()).is_multiple_of(scale.picture_set_every.max(1)))
+    {
+        let count = 8 + (i % 9);
+        let pictures = (0..count)
+            .map(|k| {
+                let portrait = (i + k) % 3 == 0;
+                Picture {
+                    name: format!("{}-{:02}", v.slug, k + 1),
+                    width: if portrait { 1280 } else { 1920 },
+                    height: if portrait { 1920 } else { 1280 },
+                }
+            })
+            .collect();
+        content.push(CatalogEvent::PictureSetPublished {
+            picture_set_id: seed_id("picture-set", i as u64),
+            video_id: v.video_id,
+            site: v.site.clone(),
+            pictures,
+            published_at: at,
+        });
+    }
+
+    for (bi, brand) in BRANDS.iter().enumerate() {
+        let on: Vec<&Video> = videos.iter().filter(|v| v.site == *brand).collect();
+        if on.is_empty() {
+            continue;
+        }
+        for r in 0..scale.reels_per_brand {
+            let v = on[(r * 7) % on.len()];
+            content.push(CatalogEvent::ReelPublished {
+                reel_id: seed_id("reel", (bi * 100_000 + r) as u64),
+                site: (*brand).to_owned(),
+                title: format!("{}, the quickie", v.title),
+                video_id: v.video_id,
+                duration_seconds: 20 + (r as u32 * 7) % 40,
+                published_at: at - Duration::days(r as i64),
+            });
+        }
+        for s in 0..3 {
+            let title = format!(
+                "{} {}",
+                ADJECTIVES[(bi + s * 5) % ADJECTIVES.len()],
+                ["Collection", "Favourites", "Selection"][s]
+            );
+            content.push(CatalogEvent::ShowcasePublished {
+                showcase_id: seed_id("showcase", (bi * 10 + s) as u64),
+                slug: format!("{}-{}", brand, slugify(&title)),
+                title,
+                description: "A hand-picked set of scenes.".into(),
+                sites: vec![(*brand).to_owned()],
+                video_ids: on.iter().skip(s * 5).take(8).map(|v| v.video_id).collect(),
+                published_at: at,
+            });
+        }
+        for p in 0..6 {
+            let v = on[(p * 11) % on.len()];
+            content.push(CatalogEvent::CuratorPostPublished {
+                post_id: seed_id("curator-post", (bi * 100 + p) as u64),
+                site: (*brand).to_owned(),
+                title: [
+                    "This week's pick",
+                    "Staff favourite",
+                    "Hidden gem",
+                    "Don't miss",
+                    "Fresh today",
+                    "Editor's note",
+                ][p]
+                    .into(),
+                text: format!("We loved the light and the mood of {}.", v.title),
+                video_id: Some(v.video_id),
+                published_at: at - Duration::days(p as i64 * 2),
+            });
+        }
+    }
+    for a in 0..6 {
+        let (performer_id, _, _) = performers.iter().filter(|p| p.1 == "F").nth(a * 3).expect("enough performers");
+        let name = match content.iter().find_map(|e| match e {
+            CatalogEvent::PerformerPublished { performer_id: id, name, .. } if id == performer_id => Some(name.clone()),
+            _ => None,
+        }) {
+            Some(n) => n,
+            None => continue,
+        };
+        content.push(CatalogEvent::AngelPublished {
+            angel_id: seed_id("angel", a as u64),
+            slug: slugify(&name),
+            name,
+            performer_id: *performer_id,
+            bio: "Loves film photography, long walks and good coffee.".into(),
+            sites: ANGEL_BRANDS.iter().map(|b| (*b).to_owned()).collect(),
+            published_at: at,
+        });
+    }
+
+    let mut ratings = Vec::new();
+    for r in 0..scale.raters {
+        let rater = seed_id("rater", r as u64);
+        for (i, v) in videos.iter().enumerate() {
+            if (i + r).is_multiple_of(scale.rate_every.max(1)) {
+                ratings.push((rater, v.video_id, (4 + rng.below(7)) as u8));
+            }
+        }
+    }
+    Catalog { content, ratings }
+}
+
+fn seed_meta() -> EventMeta {
+    EventMeta::new(Actor::System("catalog.seed".into()))
+}
+
+/// Rates through the viewer decider, one stream per rater, many events per append.
+async fn seed_ratings(store: &EventStore, ratings: &[(Uuid, Uuid, u8)], bulk: bool) -> anyhow::Result<usize> {
+    let mut by_rater: HashMap<Uuid, Vec<(Uuid, u8)>> = HashMap::new();
+    for (rater, video, rating) in ratings {
+        by_rater.entry(*rater).or_default().push((*video, *rating));
+    }
+    let mut raters: Vec<_> = by_rater.into_iter().collect();
+    raters.sort_by_key(|(r, _)| *r);
+    let meta = seed_meta();
+    let mut written = 0;
+    for (rater, items) in raters {
+        let stream = viewer_stream_id(rater);
+        let mut tx = store.pool().begin().await?;
+        let (mut state, version) = store.state_of::<ViewerDecider>(&mut tx, &stream).await?;
+        let mut events = Vec::new();
+        for (video_id, rating) in items {
+            let command = ViewerCommandFor {
+                user_id: rater,
+                command: ViewerCommand::RateVideo { video_id, rating, recomm_id: None, at: epoch() },
+            };
+            // Rated before (a second seed run): nothing to do.
+            if let Ok(new) = ViewerDecider::decide(&state, command) {
+                state = new.iter().fold(state, ViewerDecider::evolve);
+                events.extend(new);
+            }
+        }
+        if events.is_empty() {
+            continue;
+        }
+        store.append(&mut tx, &stream, version, &events, &meta).await?;
+        if bulk {
+            projections::apply_bulk(&mut tx, &events).await?;
+        } else {
+            for e in &events {
+                projections::apply(&mut tx, e).await?;
+            }
+        }
+        tx.commit().await?;
+        written += events.len();
+    }
+    store.wake_relay();
+    Ok(written)
+}
+
+async fn write(store: &EventStore, catalog: &Catalog, chunk: usize, bulk: bool) -> anyhow::Result<(Published, usize)> {
+    let published = commands::publish_all(store, &seed_meta(), &catalog.content, chunk, bulk)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let rated = seed_ratings(store, &catalog.ratings, bulk).await?;
+    Ok((published, rated))
+}
+
+/// The demo catalog for all ten brands; running it again writes nothing new.
+pub fn seed_demo(ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
+    Box::pin(async move {
+        let catalog = generate(Scale::DEMO);
+        let (published, rated) = write(&ctx.store, &catalog, 500, false).await?;
+        tracing::info!(
+            events = published.written,
+            unchanged = published.unchanged,
+            ratings = rated,
+            "catalog demo seeded"
+        );
+        Ok(())
+    })
+}
+
+/// `paysite seed --scale N`: a catalog of about `n` videos, events first, read models in bulk.
+pub async fn seed_scale(ctx: ServiceContext, n: usize) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let catalog = generate(Scale::videos(n));
+    let (published, rated) = write(&ctx.store, &catalog, 2_000, true).await?;
+    // The ratings rewrote every rated video row: vacuum so the indexes point at live rows only.
+    sqlx::query("vacuum analyze video, performer, video_rating, listing_count, search_term, picture_set, reel")
+        .execute(&ctx.pool)
+        .await?;
+    println!(
+        "catalog: {} events written ({} unchanged), {} ratings, in {:.1} s",
+        published.written,
+        published.unchanged,
+        rated,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_catalog_is_deterministic_and_believable() {
+        let a = generate(Scale::DEMO);
+        let b = generate(Scale::DEMO);
+        assert_eq!(a.content, b.content);
+        let videos = a.content.iter().filter(|e| matches!(e, CatalogEvent::VideoPublished { .. })).count();
+        assert!(videos >= 400, "{videos}");
+        for brand in BRANDS {
+            let on = a
+                .content
+                .iter()
+                .filter(|e| matches!(e, CatalogEvent::VideoPublished { video, .. } if video.site == brand))
+                .count();
+            assert!(on >= 30, "{brand}: {on}");
+        }
+        for e in &a.content {
+            crate::domain::validate_content(e).unwrap_or_else(|err| panic!("{e:?}: {err}"));
+        }
+    }
+
+    #[test]
+    fn seed_ids_are_stable_and_distinct() {
+        assert_eq!(seed_id("video", 1), seed_id("video", 1));
+        assert_ne!(seed_id("video", 1), seed_id("video", 2));
+        assert_ne!(seed_id("video", 1), seed_id("performer", 1));
+    }
+}

@@ -1,0 +1,421 @@
+//! Every catalog query against the seeded demo catalog, through the typed client over HTTP:
+//! pagination bounds, filters, orders and empty results.
+
+mod support;
+
+use catalog::client::{Caller, Paging, PerformerListParams, VideoListParams};
+use reqwest::StatusCode;
+use support::TestEnv;
+
+fn status(e: catalog::client::ClientError) -> (StatusCode, String) {
+    (e.status().unwrap(), e.code().unwrap_or_default().to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn video_listings_page_order_filter_and_count() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let vixen = env.visitor("vixen");
+
+    let first = c.videos(&vixen, &VideoListParams::default()).await.unwrap();
+    assert_eq!((first.page, first.size, first.videos.len()), (1, 12, 12));
+    let on_site: i64 = env.scalar("select count(*) from video where site = 'vixen' and published").await;
+    assert_eq!(first.total_count, on_site);
+    assert!(first.videos.iter().all(|v| v.site == "vixen"));
+    assert!(first.videos.windows(2).all(|w| w[0].release_date >= w[1].release_date), "newest first");
+    let v = &first.videos[0];
+    assert!(!v.performers.is_empty() && !v.categories.is_empty() && !v.new_id.is_empty());
+    assert!(v.images.poster.src.starts_with("/media/placeholder/video/"));
+
+    // The last page is partial, the one after is empty but still counted.
+    let last_page = (on_site + 11) / 12;
+    let last = c.videos(&vixen, &VideoListParams { page: Some(last_page), ..Default::default() }).await.unwrap();
+    assert_eq!(last.videos.len() as i64, on_site - (last_page - 1) * 12);
+    let past = c.videos(&vixen, &VideoListParams { page: Some(last_page + 1), ..Default::default() }).await.unwrap();
+    assert!(past.videos.is_empty());
+    assert_eq!(past.total_count, on_site);
+
+    // Bounds.
+    for params in [
+        VideoListParams { page: Some(0), ..Default::default() },
+        VideoListParams { page: Some(2_147_483_648), ..Default::default() },
+        VideoListParams { size: Some(0), ..Default::default() },
+        VideoListParams { size: Some(101), ..Default::default() },
+        VideoListParams { order: Some("sideways".into()), ..Default::default() },
+    ] {
+        let e = c.videos(&vixen, &params).await.unwrap_err();
+        assert_eq!(status(e), (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_REQUEST".into()), "{params:?}");
+    }
+    let e = c.videos(&Caller::default(), &VideoListParams::default()).await.unwrap_err();
+    assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "a site is needed");
+
+    // Top rated and the rating order.
+    let top = c.top_rated(&vixen, &Paging { size: Some(30), ..Default::default() }).await.unwrap();
+    assert!(top.videos.windows(2).all(|w| w[0].rating >= w[1].rating));
+    assert!(top.videos[0].rating > 0.0);
+
+    // Categories: faceted (`Big Scene` as typed), and several at once.
+    let big = c
+        .videos(&vixen, &VideoListParams { categories: Some("Big Scene".into()), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(big.total_count > 0);
+    assert!(big.videos.iter().all(|v| v.categories.iter().any(|c| c.slug == "big-scene")));
+    let counted: i64 = env
+        .scalar(
+            "select count(*) from video where site = 'vixen' and published and category_slugs @> array['big-scene']",
+        )
+        .await;
+    assert_eq!(big.total_count, counted);
+    let two = c
+        .videos(&vixen, &VideoListParams { categories: Some("big-scene,romantic".into()), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(two.total_count <= big.total_count);
+    assert!(two.videos.iter().all(|v| v.categories.iter().any(|c| c.slug == "romantic")));
+    let none = c
+        .videos(&vixen, &VideoListParams { categories: Some("no-such-thing".into()), ..Default::default() })
+        .await
+        .unwrap();
+    assert_eq!((none.videos.len(), none.total_count), (0, 0));
+
+    // The combined brand lists every brand.
+    let plus = c.videos(&env.visitor("vixenplus"), &VideoListParams::default()).await.unwrap();
+    let brands: i64 = env.scalar("select count(*) from video where site <> 'channels' and published").await;
+    assert_eq!(plus.total_count, brands);
+
+    // Sister sites.
+    let tushy = c.sister_videos(&vixen, "tushy", &Paging::default()).await.unwrap();
+    assert!(tushy.videos.iter().all(|v| v.site == "tushy") && tushy.total_count > 0);
+    let performers = c.sister_performers(&vixen, "tushy", &Paging::default()).await.unwrap();
+    assert!(performers.performers.iter().all(|p| p.sites.contains(&"tushy".to_string())));
+    assert_eq!(
+        status(c.sister_videos(&vixen, "nowhere", &Paging::default()).await.unwrap_err()).0,
+        StatusCode::NOT_FOUND
+    );
+    let resp = reqwest::get(format!("{}/internal/sites/tushy/channels", env.base)).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+
+    // Batch by ids keeps the order asked and drops unknown ids.
+    let ids = vec![first.videos[3].uuid, uuid::Uuid::now_v7(), first.videos[1].uuid];
+    let batch = c.videos_by_ids(&vixen, &ids).await.unwrap();
+    assert_eq!(batch.iter().map(|v| v.uuid).collect::<Vec<_>>(), vec![ids[0], ids[2]]);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_video_picture_set_awards_and_channels() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let vixen = env.visitor("vixen");
+    let page = c.videos(&vixen, &VideoListParams::default()).await.unwrap();
+
+    let slug = &page.videos[0].slug;
+    let detail = c.video(&vixen, slug, 6, false).await.unwrap();
+    assert_eq!(&detail.video.slug, slug);
+    assert_eq!(detail.user_rating, -1);
+    assert!(detail.related.len() <= 6 && !detail.related.is_empty());
+    assert!(detail.related.iter().all(|r| r.site == "vixen" && r.uuid != detail.video.uuid));
+    let none = c.video(&vixen, slug, 0, false).await.unwrap();
+    assert!(none.related.is_empty());
+    assert_eq!(status(c.video(&vixen, "no-such-video", 3, false).await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    assert_eq!(status(c.video(&vixen, "Bad_Slug", 3, false).await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    assert_eq!(status(c.video(&vixen, slug, 101, false).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
+    // A video of another brand is not found on this one.
+    let tushy = c.videos(&env.visitor("tushy"), &VideoListParams::default()).await.unwrap();
+    let only_tushy = tushy.videos.iter().find(|t| !page.videos.iter().any(|v| v.slug == t.slug)).unwrap();
+    let other: i64 =
+        env.scalar(&format!("select count(*) from video where site = 'vixen' and slug = '{}'", only_tushy.slug)).await;
+    if other == 0 {
+        assert_eq!(status(c.video(&vixen, &only_tushy.slug, 0, false).await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    }
+
+    // Picture sets: every image in its sizes.
+    let with_set: String = sqlx::query_scalar(
+        "select v.slug from video v join picture_set p using (video_id) where v.site = 'vixen' order by v.slug limit 1",
+    )
+    .fetch_one(&env.pool)
+    .await
+    .unwrap();
+    let set = c.picture_set(&vixen, &with_set).await.unwrap();
+    assert!(set.images.len() >= 8);
+    let image = &set.images[0];
+    assert!(image.width > 0 && image.height > 0 && image.file_extensions == vec!["svg".to_string()]);
+    assert!(image.highdpi.double.contains(&format!("w={}", image.width * 2)));
+    assert!(image.highdpi.triple.contains(&format!("h={}", image.height * 3)));
+    let without: String = sqlx::query_scalar(
+        "select v.slug from video v where v.site = 'vixen' and not exists (select 1 from picture_set p where p.video_id = v.video_id) limit 1",
+    )
+    .fetch_one(&env.pool)
+    .await
+    .unwrap();
+    assert_eq!(status(c.picture_set(&vixen, &without).await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    // The placeholder itself.
+    let svg = reqwest::get(format!("{}{}", env.base, image.src)).await.unwrap();
+    assert_eq!(svg.status(), StatusCode::OK);
+    assert_eq!(svg.headers()["content-type"], "image/svg+xml");
+    assert!(svg.text().await.unwrap().starts_with("<svg"));
+
+    // Awards: award = 1 only, newest first, with the total; skip and first bounds.
+    let awarded = c.awarded_videos(&vixen, 0, 5).await.unwrap();
+    let total: i64 = env.scalar("select count(*) from video where site = 'vixen' and published and award = 1").await;
+    assert_eq!(awarded.total_count, total);
+    assert!(awarded.videos.iter().all(|v| v.award == 1));
+    assert!(awarded.videos.windows(2).all(|w| w[0].release_date >= w[1].release_date));
+    let skipped = c.awarded_videos(&vixen, total, 5).await.unwrap();
+    assert!(skipped.videos.is_empty());
+    assert_eq!(status(c.awarded_videos(&vixen, -1, 5).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status(c.awarded_videos(&vixen, 0, 0).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Channels with packs; the widget's last 6; channels a brand does not carry are not found.
+    let channels = c.channels(&vixen, &Paging::default()).await.unwrap();
+    assert_eq!(channels.total_count, 8);
+    let btl = channels.channels.iter().find(|ch| ch.slug == "behind-the-lens").unwrap();
+    assert_eq!(btl.category.as_deref(), Some("Behind The Scenes"));
+    assert!(!btl.packs.is_empty() && !btl.is_third_party);
+    let latest = c.channel_videos(&vixen, "behind-the-lens").await.unwrap();
+    assert_eq!(latest.len(), 6);
+    assert!(latest.iter().all(|v| v.site == "channels" && v.channel.as_ref().unwrap().slug == "behind-the-lens"));
+    assert!(latest.windows(2).all(|w| w[0].release_date >= w[1].release_date));
+    assert!(latest.iter().all(|v| v.channel.as_ref().unwrap().channel_pack_id.is_some()));
+    let pack = &btl.packs[0];
+    let pack_page = c.channel_pack(&vixen, "behind-the-lens", &pack.slug, &Paging::default()).await.unwrap();
+    assert_eq!(pack_page.videos.total_count, pack.video_ids.len() as i64);
+    assert!(pack_page.videos.videos.iter().all(|v| pack.video_ids.contains(&v.uuid)));
+    assert_eq!(
+        status(c.channel(&env.visitor("slayed"), "behind-the-lens").await.unwrap_err()).0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(status(c.channel(&vixen, "no-such-channel").await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    let all = c.all_channel_videos(&vixen, &Paging::default()).await.unwrap();
+    assert_eq!(all.total_count, env.scalar("select count(*) from video where site = 'channels'").await);
+    let by_id = c.channels_by(&vixen, &[btl.channel_id], &["harbor-films".into()]).await.unwrap();
+    assert_eq!(by_id.len(), 2);
+    let listed =
+        c.channel_video_page(&vixen, "harbor-films", &Paging { size: Some(3), ..Default::default() }).await.unwrap();
+    assert!(listed.videos.iter().all(|v| v.is_third_party_channel));
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn performers_categories_filters_and_search() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let vixen = env.visitor("vixen");
+
+    // Performers: girls and rating order by default.
+    let girls = c.performers(&vixen, &PerformerListParams::default()).await.unwrap();
+    assert!(girls.total_count > 0);
+    assert!(girls
+        .performers
+        .iter()
+        .all(|p| p.gender == "girls" && p.sex == "F" && p.sites.contains(&"vixen".to_string())));
+    assert!(girls.performers.windows(2).all(|w| w[0].rating >= w[1].rating));
+    let guys =
+        c.performers(&vixen, &PerformerListParams { gender: Some("guys".into()), ..Default::default() }).await.unwrap();
+    assert!(guys.performers.iter().all(|p| p.sex == "M"));
+    let sex_f = c
+        .performers(
+            &vixen,
+            &PerformerListParams { sex: Some("F".into()), order: Some("name".into()), ..Default::default() },
+        )
+        .await
+        .unwrap();
+    assert!(sex_f.performers.windows(2).all(|w| w[0].name <= w[1].name));
+    for bad in [
+        PerformerListParams { gender: Some("robots".into()), ..Default::default() },
+        PerformerListParams { order: Some("height".into()), ..Default::default() },
+        PerformerListParams { page: Some(0), ..Default::default() },
+    ] {
+        assert_eq!(status(c.performers(&vixen, &bad).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let p = &girls.performers[0];
+    let page = c.performer(&vixen, &p.slug, &Paging::default()).await.unwrap();
+    assert!(page.videos.videos.iter().all(|v| v.performers.iter().any(|x| x.id == p.id)));
+    assert_eq!(
+        page.videos.total_count,
+        env.scalar(&format!(
+            "select count(*) from video where site = 'vixen' and performer_ids @> array['{}'::uuid]",
+            p.id
+        ))
+        .await
+    );
+    assert_eq!(
+        status(c.performer(&vixen, "nobody-here", &Paging::default()).await.unwrap_err()).0,
+        StatusCode::NOT_FOUND
+    );
+    let batch = c.performers_by(&vixen, &[p.id], &[girls.performers[1].slug.clone()]).await.unwrap();
+    assert_eq!(batch.len(), 2);
+
+    // Categories and filters.
+    let categories = c.categories(&vixen).await.unwrap();
+    assert_eq!(categories.categories.len(), 24);
+    let filters = c.all_filters(&vixen, None, Some(10)).await.unwrap();
+    assert!(filters.categories.iter().all(|f| f.scenes >= 10));
+    assert!(filters.categories.len() < 24 || filters.categories.iter().all(|f| f.scenes >= 10));
+    assert!(filters.performers.iter().all(|f| f.scenes >= 10));
+    let only = c.all_filters(&vixen, Some("categories"), None).await.unwrap();
+    assert!(only.performers.is_empty() && only.channels.is_empty() && only.categories.len() == 24);
+    assert_eq!(
+        status(c.all_filters(&vixen, Some("colours"), None).await.unwrap_err()).0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let none = c.all_filters(&vixen, None, Some(1_000_000)).await.unwrap();
+    assert!(none.categories.is_empty() && none.performers.is_empty() && none.channels.is_empty());
+
+    // Search: titles, performers, categories; typos; empty.
+    let (title, slug): (String, String) =
+        sqlx::query_as("select title, slug from video where site = 'vixen' order by slug limit 1")
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+    let found = c.search(&vixen, &title, &Paging::default()).await.unwrap();
+    assert!(found.videos.iter().any(|v| v.slug == slug), "{title}");
+    assert!(found
+        .videos
+        .iter()
+        .take(3)
+        .all(|v| v.title.to_lowercase().contains(&title.split(' ').next().unwrap().to_lowercase())));
+    // One letter swapped in each word still finds it.
+    let typo: String = title
+        .split(' ')
+        .map(|w| {
+            if w.len() > 4 {
+                let mut b: Vec<char> = w.chars().collect();
+                b.swap(2, 3);
+                b.into_iter().collect()
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let fuzzy = c.search(&vixen, &typo, &Paging { size: Some(50), ..Default::default() }).await.unwrap();
+    assert!(fuzzy.videos.iter().any(|v| v.slug == slug), "{typo} finds {title}");
+    let performer_hit = c.search(&vixen, &p.name, &Paging::default()).await.unwrap();
+    assert!(performer_hit.performers.iter().any(|x| x.id == p.id));
+    assert!(performer_hit
+        .videos
+        .iter()
+        .all(|v| v.performers.iter().any(|x| p.name.split(' ').any(|w| x.name.contains(w)))));
+    let category_hit = c.search(&vixen, "lingerie", &Paging::default()).await.unwrap();
+    assert!(category_hit.categories.iter().any(|x| x.slug == "lingerie"));
+    assert!(category_hit.total_count > 0);
+    let empty = c.search(&vixen, "", &Paging::default()).await.unwrap();
+    assert_eq!((empty.videos.len(), empty.total_count), (0, 0));
+    let nothing = c.search(&vixen, "zzqxv", &Paging::default()).await.unwrap();
+    assert_eq!(nothing.total_count, 0);
+    let paged = c.search(&vixen, "golden", &Paging { page: Some(1), size: Some(2) }).await.unwrap();
+    let page2 = c.search(&vixen, "golden", &Paging { page: Some(2), size: Some(2) }).await.unwrap();
+    assert_eq!(paged.total_count, page2.total_count);
+    if paged.total_count > 2 {
+        assert!(paged.videos.iter().all(|v| !page2.videos.iter().any(|w| w.uuid == v.uuid)));
+    }
+    assert_eq!(
+        status(c.search(&vixen, "x", &Paging { page: Some(0), size: None }).await.unwrap_err()).0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recommendations_reels_showcases_angels_and_the_wall() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let vixen = env.visitor("vixen");
+    let video = c.videos(&vixen, &VideoListParams::default()).await.unwrap().videos[0].clone();
+    let channel_video = c.channel_videos(&vixen, "harbor-films").await.unwrap()[0].clone();
+    let internal_video = c.channel_videos(&vixen, "behind-the-lens").await.unwrap()[0].clone();
+    let mut ids = std::collections::HashSet::new();
+    for shelf in catalog::recommendations::SHELVES {
+        let subject = match shelf {
+            "EXTERNAL_CHANNEL_VIDEO_PAGE_RECOMMENDATIONS" => Some(channel_video.uuid),
+            "INTERNAL_CHANNEL_VIDEO_PAGE_RECOMMENDATIONS" => Some(internal_video.uuid),
+            s if s.contains("VIDEO_PAGE") => Some(video.uuid),
+            _ => None,
+        };
+        let r = c.recommendations(&vixen, shelf, subject, 6, false).await.unwrap();
+        assert!(r.recomm_id.starts_with("rc-"), "{shelf}");
+        assert!(ids.insert(r.recomm_id.clone()), "a fresh recommId per answer");
+        if shelf == "RECOMMENDED_MODELS" {
+            assert_eq!(r.performers.len(), 6);
+        } else {
+            assert!(!r.videos.is_empty() && r.videos.len() <= 6, "{shelf}");
+            assert!(
+                subject.is_none_or(|s| r.videos.iter().all(|v| v.uuid != s)),
+                "{shelf} recommends the video itself"
+            );
+        }
+        if shelf == "VIDEO_PAGE_RECOMMENDATIONS" {
+            assert!(r.videos.iter().all(|v| v.site == "vixen"));
+        }
+        if shelf == "HOME_RECOMMENDED_VMG" {
+            assert!(r.videos.iter().all(|v| v.site != "vixen"));
+        }
+        if shelf == "EXTERNAL_CHANNEL_VIDEO_PAGE_RECOMMENDATIONS" {
+            assert!(r.videos.iter().all(|v| v.is_third_party_channel));
+        }
+    }
+    let e = c.recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS", None, 6, false).await.unwrap_err();
+    assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY);
+    let e = c.recommendations(&vixen, "NO_SUCH_SHELF", None, 6, false).await.unwrap_err();
+    assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY);
+    let cross = c
+        .recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION", Some(video.uuid), 9, true)
+        .await
+        .unwrap();
+    assert!(!cross.videos.is_empty());
+
+    let reels = c.reels(&vixen, &Paging::default()).await.unwrap();
+    assert_eq!(reels.total_count, 6);
+    assert!(reels.reels.iter().all(|r| r.site == "vixen" && r.video_slug.is_some()));
+    assert_eq!(c.reel(&vixen, reels.reels[0].uuid).await.unwrap().uuid, reels.reels[0].uuid);
+    assert_eq!(status(c.reel(&vixen, uuid::Uuid::now_v7()).await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    let showcases = c.showcases(&vixen).await.unwrap();
+    assert_eq!(showcases.showcases.len(), 3);
+    let one = c.showcase(&vixen, &showcases.showcases[0].slug).await.unwrap();
+    assert!(!one.videos.is_empty());
+    assert_eq!(status(c.showcase(&env.visitor("tushy"), &one.slug).await.unwrap_err()).0, StatusCode::NOT_FOUND);
+    let angels = c.angels(&vixen).await.unwrap();
+    assert_eq!(angels.angels.len(), 6);
+    assert!(c.angels(&env.visitor("tushy")).await.unwrap().angels.is_empty());
+    let angel = c.angel(&vixen, &angels.angels[0].slug).await.unwrap();
+    assert_eq!(angel.performer.id, angels.angels[0].performer.id);
+    let wall = c.wall(&vixen).await.unwrap();
+    assert_eq!(wall.posts.len(), 6);
+    assert!(wall.posts.iter().all(|p| p.video.is_some()));
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_catalog_answers_empty_lists() {
+    let env = TestEnv::new().await;
+    let c = &env.client;
+    let vixen = env.visitor("vixen");
+    let page = c.videos(&vixen, &VideoListParams::default()).await.unwrap();
+    assert_eq!((page.videos.len(), page.total_count), (0, 0));
+    assert_eq!(c.performers(&vixen, &PerformerListParams::default()).await.unwrap().total_count, 0);
+    assert!(c.categories(&vixen).await.unwrap().categories.is_empty());
+    assert_eq!(c.search(&vixen, "golden hour", &Paging::default()).await.unwrap().total_count, 0);
+    assert_eq!(c.awarded_videos(&vixen, 0, 12).await.unwrap().total_count, 0);
+    assert!(c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, 6, false).await.unwrap().videos.is_empty());
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeding_again_writes_nothing() {
+    let env = TestEnv::seeded().await;
+    let events = env.scalar("select count(*) from event").await;
+    assert!(events > 1_000, "{events}");
+    env.seed().await;
+    assert_eq!(env.scalar("select count(*) from event").await, events);
+    // Other services hear of videos with their channel and category, and of packs.
+    let published: i64 = env.scalar("select count(*) from event where event_type = 'VideoPublished'").await;
+    let packs: i64 = env.scalar("select count(*) from event where event_type = 'ChannelPackPublished'").await;
+    assert!(published >= 464 && packs > 0);
+    let channel_video: i64 = env
+        .scalar("select count(*) from event where event_type = 'VideoPublished' and payload->'video'->'channel'->>'category' = 'behind_the_scenes'")
+        .await;
+    assert!(channel_video > 0);
+    env.cleanup().await;
+}

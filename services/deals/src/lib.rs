@@ -1,0 +1,109 @@
+//! Deals and offers: partner deals in the carousel, the listing (/deals) and the offers
+//! interstitial (/offers), porn-portal subscribers' special offers, each user's answer to the
+//! interstitial, the carousel's tracking and the /deals confirmation payload check.
+//!
+//! The pure part: the deciders and findDeals' rule ([`domain`]), the operators' input checks
+//! ([`input`]) and the confirmation payload ([`confirmation`]). Around it: the write path
+//! ([`commands`]), the read models ([`projections`], [`queries`]), the subscription-events
+//! consumer, the internal API ([`http`], shapes in [`api`]), its typed client ([`client`]),
+//! the demo deals ([`seed`]) and generated deal images ([`media`]).
+
+pub mod api;
+pub mod bench;
+pub mod client;
+pub mod clock;
+pub mod commands;
+pub mod config;
+pub mod confirmation;
+pub mod domain;
+pub mod http;
+pub mod input;
+pub mod media;
+pub mod projections;
+pub mod queries;
+pub mod seed;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use runtime::auth::Verifier;
+use runtime::consumer::ConsumerSpec;
+use runtime::projection::{Projection, ProjectionHandler};
+use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::EventStore;
+use sqlx::{migrate::Migrator, PgPool};
+
+pub use clock::Clock;
+pub use config::{DealsConfig, Sites};
+pub use http::router;
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/deals");
+
+/// Routing keys the subscription-events consumer binds.
+pub const SUBSCRIPTION_BINDINGS: &[&str] = &["subscription.*"];
+
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "deals", port: 8105, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+
+fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
+    Box::pin(async move {
+        let config = DealsConfig::from_env();
+        let sites = Sites::load(&config.tenants_dir)?;
+        let jwks = format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101));
+        let state = State::new(ctx.pool, ctx.store, config, sites, Verifier::from_jwks_url(jwks));
+        Ok(Service {
+            router: router(state.clone()),
+            consumers: consumers(&state),
+            projections: projections(&state),
+            jobs: vec![],
+        })
+    })
+}
+
+/// What the deals handlers, consumer and seed share.
+#[derive(Clone)]
+pub struct State {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub config: Arc<DealsConfig>,
+    pub sites: Arc<Sites>,
+    pub verifier: Verifier,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl State {
+    pub fn new(pool: PgPool, store: EventStore, config: DealsConfig, sites: Sites, verifier: Verifier) -> Self {
+        State { pool, store, config: Arc::new(config), sites: Arc::new(sites), verifier, clock: clock::system() }
+    }
+
+    /// The same state telling time by `clock`.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+}
+
+impl FromRef<State> for Verifier {
+    fn from_ref(state: &State) -> Verifier {
+        state.verifier.clone()
+    }
+}
+
+/// The subscription-events consumer: keeps who is a porn-portal subscriber.
+pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
+    let projection: Arc<dyn Projection> =
+        Arc::new(projections::PortalProjection::new(state.config.subscriptions_queue.clone()));
+    vec![ConsumerSpec {
+        queue: state.config.subscriptions_queue.clone(),
+        bindings: SUBSCRIPTION_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
+        handler: Arc::new(ProjectionHandler(projection)),
+    }]
+}
+
+/// The read models `paysite rebuild-projections deals` rebuilds.
+pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::DealsProjection),
+        Arc::new(projections::PortalProjection::new(state.config.subscriptions_queue.clone())),
+    ]
+}

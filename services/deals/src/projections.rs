@@ -1,0 +1,326 @@
+//! Read models kept from events: the deals and the interstitial snoozes (the service's own
+//! events, written in the append's transaction) and who is a porn-portal subscriber (from
+//! the subscription events the consumer receives).
+//!
+//! The live writers call the same functions as a rebuild, so a rebuilt model equals the live one.
+
+use async_trait::async_trait;
+use proto_events::deals::{Deal, DealEvent};
+use proto_events::subscription::{MembershipKind, SubscriptionEvent};
+use proto_events::{DecodeError, Envelope};
+use runtime::projection::{Projection, Source};
+use runtime::StoreError;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::api::DealView;
+use crate::domain::evolve_deal;
+
+/// `deal` and `interstitial_snooze`, from the deals service's own events.
+pub struct DealsProjection;
+
+#[async_trait]
+impl Projection for DealsProjection {
+    fn name(&self) -> &str {
+        "deals.deals"
+    }
+
+    fn source(&self) -> Source {
+        Source::OwnEvents
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &["deal", "interstitial_snooze"]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        apply_deal_events(tx, std::slice::from_ref(event)).await?;
+        Ok(())
+    }
+}
+
+fn decode(envelope: &Envelope) -> Result<DealEvent, StoreError> {
+    proto_events::decode(envelope)
+        .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })
+}
+
+/// Writes the read models of deals events, in order.
+pub async fn apply_deal_events(conn: &mut PgConnection, envelopes: &[Envelope]) -> Result<(), StoreError> {
+    for envelope in envelopes {
+        let event = decode(envelope)?;
+        match &event {
+            DealEvent::DealCreated { .. }
+            | DealEvent::DealEdited { .. }
+            | DealEvent::DealEnabled { .. }
+            | DealEvent::DealDisabled { .. }
+            | DealEvent::DealReranked { .. } => {
+                let Some(deal_id) = event.deal_id() else { continue };
+                let before = deal(&mut *conn, deal_id, true).await?;
+                match evolve_deal(before, &event) {
+                    Some(after) => write_deal(conn, &after, envelope.stream_version).await?,
+                    None => {
+                        tracing::warn!(event_id = %envelope.event_id, %deal_id, "change of an unknown deal ignored")
+                    }
+                }
+            }
+            DealEvent::InterstitialSnoozed { user_id, site, snoozed_at, until, .. } => {
+                sqlx::query(
+                    "insert into interstitial_snooze (user_id, site, snoozed_at, snoozed_until) values ($1, $2, $3, $4)
+                     on conflict (user_id, site) do update
+                         set snoozed_at = excluded.snoozed_at, snoozed_until = excluded.snoozed_until",
+                )
+                .bind(user_id)
+                .bind(site)
+                .bind(snoozed_at)
+                .bind(until)
+                .execute(&mut *conn)
+                .await?;
+            }
+            // Tracking only: the event store is their record.
+            DealEvent::InterstitialContinued { .. } | DealEvent::DealCarouselTracked { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// A deal as the read model holds it; `lock` takes its row `for update`.
+pub async fn deal(conn: &mut PgConnection, deal_id: Uuid, lock: bool) -> Result<Option<Deal>, StoreError> {
+    let sql = if lock {
+        "select body from deal where deal_id = $1 for update"
+    } else {
+        "select body from deal where deal_id = $1"
+    };
+    let body: Option<serde_json::Value> = sqlx::query_scalar(sql).bind(deal_id).fetch_optional(&mut *conn).await?;
+    body.map(|b| {
+        serde_json::from_value(b)
+            .map_err(|e| StoreError::Corrupt { event_id: Uuid::nil(), reason: format!("deal {deal_id}: {e}") })
+    })
+    .transpose()
+}
+
+async fn write_deal(conn: &mut PgConnection, deal: &Deal, version: i64) -> Result<(), StoreError> {
+    let json = |value: Result<serde_json::Value, serde_json::Error>| {
+        value.map_err(|e| StoreError::Corrupt { event_id: Uuid::nil(), reason: e.to_string() })
+    };
+    let body = json(serde_json::to_value(deal))?;
+    let view = json(serde_json::to_value(DealView::from(deal)))?;
+    sqlx::query(
+        "insert into deal (deal_id, version, site, rank, rank_listing, rank_interstitial, enabled, enabled_list,
+                           enabled_interstitial, special_offer, body, view)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         on conflict (deal_id) do update set
+             version = excluded.version, site = excluded.site, rank = excluded.rank,
+             rank_listing = excluded.rank_listing, rank_interstitial = excluded.rank_interstitial,
+             enabled = excluded.enabled, enabled_list = excluded.enabled_list,
+             enabled_interstitial = excluded.enabled_interstitial, special_offer = excluded.special_offer,
+             body = excluded.body, view = excluded.view",
+    )
+    .bind(deal.deal_id)
+    .bind(version)
+    .bind(&deal.site)
+    .bind(i64::from(deal.rank))
+    .bind(i64::from(deal.rank_listing))
+    .bind(i64::from(deal.rank_interstitial))
+    .bind(deal.enabled)
+    .bind(deal.enabled_list)
+    .bind(deal.enabled_interstitial)
+    .bind(deal.special_offer)
+    .bind(body)
+    .bind(view)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+// --- porn-portal subscribers --------------------------------------------------------------
+
+/// Where a subscription stands, as far as special offers go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Active,
+    /// Cancelled: access runs on until the paid period ends, and so do the special offers.
+    Cancelled,
+    /// Expired, charged back or refunded.
+    Ended,
+}
+
+/// A subscription's kind and standing after `event`; an event of a subscription not seen
+/// started leaves it unknown.
+pub fn evolve_subscription(
+    before: Option<(MembershipKind, Status)>,
+    event: &SubscriptionEvent,
+) -> Option<(MembershipKind, Status)> {
+    use SubscriptionEvent as E;
+    if let E::SubscriptionStarted { kind, .. } = event {
+        return Some((*kind, Status::Active));
+    }
+    let (kind, status) = before?;
+    Some(match event {
+        E::SubscriptionUpgraded { to, .. } => (*to, status),
+        E::SubscriptionCancelled { .. } => (kind, Status::Cancelled),
+        E::SubscriptionReactivated { .. } => (kind, Status::Active),
+        E::SubscriptionExpired { .. } | E::SubscriptionChargedBack { .. } | E::SubscriptionRefunded { .. } => {
+            (kind, Status::Ended)
+        }
+        E::SubscriptionStarted { .. } | E::SubscriptionRenewed { .. } | E::PayPerVideoCreditsPurchased { .. } => {
+            (kind, status)
+        }
+    })
+}
+
+/// A porn-portal subscriber has a porn-portal subscription that has not ended.
+pub fn is_porn_portal_subscriber(subscriptions: impl IntoIterator<Item = (MembershipKind, Status)>) -> bool {
+    subscriptions.into_iter().any(|(kind, status)| kind == MembershipKind::PornPortal && status != Status::Ended)
+}
+
+/// `portal_subscription`, from what the subscription-events consumer received.
+pub struct PortalProjection {
+    queue: String,
+}
+
+impl PortalProjection {
+    /// Fed by, and rebuilt from the inbox of, the consumer reading `queue`.
+    pub fn new(queue: impl Into<String>) -> Self {
+        PortalProjection { queue: queue.into() }
+    }
+}
+
+#[async_trait]
+impl Projection for PortalProjection {
+    fn name(&self) -> &str {
+        "deals.portal-subscriptions"
+    }
+
+    fn source(&self) -> Source {
+        Source::Inbox(self.queue.clone())
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &["portal_subscription"]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
+        let event = match proto_events::decode::<SubscriptionEvent>(envelope) {
+            Ok(event) => event,
+            // A type added after this service was built says nothing about porn-portal.
+            Err(DecodeError::UnknownType { event_type, .. }) => {
+                tracing::debug!(event_id = %envelope.event_id, event_type, "subscription event type ignored");
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let id = event.subscription_id();
+        let row: Option<(String, String)> =
+            sqlx::query_as("select kind, status from portal_subscription where subscription_id = $1 for update")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let before = match row {
+            Some((kind, status)) => Some((
+                MembershipKind::from_name(&kind).ok_or_else(|| anyhow::anyhow!("stored kind {kind:?}"))?,
+                parse_status(&status).ok_or_else(|| anyhow::anyhow!("stored status {status:?}"))?,
+            )),
+            None => None,
+        };
+        if let Some((kind, status)) = evolve_subscription(before, &event) {
+            sqlx::query(
+                "insert into portal_subscription (subscription_id, user_id, kind, status) values ($1, $2, $3, $4)
+                 on conflict (subscription_id) do update set kind = excluded.kind, status = excluded.status",
+            )
+            .bind(id)
+            .bind(event.user_id())
+            .bind(kind.as_str())
+            .bind(status_name(status))
+            .execute(&mut *tx)
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Active => "active",
+        Status::Cancelled => "cancelled",
+        Status::Ended => "ended",
+    }
+}
+
+fn parse_status(name: &str) -> Option<Status> {
+    [Status::Active, Status::Cancelled, Status::Ended].into_iter().find(|s| status_name(*s) == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Utc;
+
+    use super::*;
+
+    fn started(kind: MembershipKind) -> SubscriptionEvent {
+        SubscriptionEvent::SubscriptionStarted {
+            subscription_id: Uuid::from_u128(1),
+            user_id: Uuid::from_u128(2),
+            site: "vixen".into(),
+            sites: vec!["vixen".into()],
+            kind,
+            is_free_limited_trial: false,
+            biller: "EPOCH".into(),
+            transaction_id: "T".into(),
+            active_since: Utc::now(),
+            nats_code: None,
+        }
+    }
+
+    #[test]
+    fn a_porn_portal_subscriber_keeps_the_special_offers_until_the_subscription_ends() {
+        let (s, u) = (Uuid::from_u128(1), Uuid::from_u128(2));
+        let now = Utc::now();
+        let mut state = evolve_subscription(None, &started(MembershipKind::PornPortal));
+        assert!(is_porn_portal_subscriber(state));
+        let cancel = SubscriptionEvent::SubscriptionCancelled {
+            subscription_id: s,
+            user_id: u,
+            transaction_id: "T".into(),
+            cancelled_at: now,
+        };
+        state = evolve_subscription(state, &cancel);
+        assert!(is_porn_portal_subscriber(state), "a cancelled subscription runs to its end");
+        state = evolve_subscription(
+            state,
+            &SubscriptionEvent::SubscriptionExpired { subscription_id: s, user_id: u, expired_at: now },
+        );
+        assert!(!is_porn_portal_subscriber(state));
+    }
+
+    #[test]
+    fn members_and_trials_are_not_porn_portal_subscribers_and_an_upgrade_changes_the_kind() {
+        assert!(!is_porn_portal_subscriber(evolve_subscription(None, &started(MembershipKind::Member))));
+        let trial = evolve_subscription(None, &started(MembershipKind::Trial));
+        assert!(!is_porn_portal_subscriber(trial));
+        let upgraded = evolve_subscription(
+            trial,
+            &SubscriptionEvent::SubscriptionUpgraded {
+                subscription_id: Uuid::from_u128(1),
+                user_id: Uuid::from_u128(2),
+                from: MembershipKind::Trial,
+                to: MembershipKind::PornPortal,
+                transaction_id: "T".into(),
+                upgraded_at: Utc::now(),
+            },
+        );
+        assert!(is_porn_portal_subscriber(upgraded));
+        let unknown = SubscriptionEvent::SubscriptionExpired {
+            subscription_id: Uuid::from_u128(9),
+            user_id: Uuid::from_u128(2),
+            expired_at: Utc::now(),
+        };
+        assert_eq!(evolve_subscription(None, &unknown), None, "an end of an unseen subscription is no subscription");
+    }
+
+    #[test]
+    fn statuses_are_stored_in_their_wire_spelling() {
+        for status in [Status::Active, Status::Cancelled, Status::Ended] {
+            assert_eq!(parse_status(status_name(status)), Some(status));
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The typed client of the profile service's internal API, for the gateway and the other
+//! services. One method per endpoint; answers are the types of [`crate::api`].
+
+use std::time::Duration;
+
+use runtime::auth::JwkSet;
+use runtime::client::{CallContext, Upstream, UpstreamError};
+use serde::de::DeserializeOwned;
+use uuid::Uuid;
+
+use crate::api::*;
+
+#[derive(Clone, Debug)]
+pub struct ProfileClient {
+    upstream: Upstream,
+    /// For the members host's `/oidc/*` pages: answers passed through as they are, redirects
+    /// included.
+    raw: reqwest::Client,
+}
+
+/// A proxied answer of the login pages.
+#[derive(Clone, Debug)]
+pub struct Proxied {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// `ctx` with the user's access token.
+pub fn as_user(access_token: &str, tenant: &str) -> CallContext {
+    CallContext { bearer: Some(access_token.to_owned()), tenant: Some(tenant.to_owned()), correlation_id: None }
+}
+
+impl ProfileClient {
+    pub fn new(base: impl Into<String>) -> Self {
+        let raw = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(Duration::from_secs(10))
+            .build()
+            .expect("http client");
+        ProfileClient { upstream: Upstream::new("profile", base, Duration::from_secs(10)), raw }
+    }
+
+    /// The service at `PAYSITE_PROFILE_URL`, else `http://127.0.0.1:8101`.
+    pub fn from_env() -> Self {
+        Self::new(runtime::config::service_url("profile", 8101))
+    }
+
+    pub fn base(&self) -> &str {
+        self.upstream.base()
+    }
+
+    /// The URL of the signing keys, for `Verifier::from_jwks_url`.
+    pub fn jwks_url(&self) -> String {
+        format!("{}/.well-known/jwks.json", self.base())
+    }
+
+    pub async fn jwks(&self) -> Result<JwkSet, UpstreamError> {
+        self.upstream.get("/.well-known/jwks.json", &[], &CallContext::default()).await
+    }
+
+    async fn post<B: serde::Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+        ctx: &CallContext,
+    ) -> Result<T, UpstreamError> {
+        self.upstream.post(path, body, ctx).await
+    }
+
+    /// Passes a members-host request for `/oidc/…` to the login pages. Only the headers named
+    /// in `headers` travel (the caller picks them: cookie, content type, tenant, client address).
+    pub async fn proxy_oidc(
+        &self,
+        method: &str,
+        path_and_query: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> Result<Proxied, UpstreamError> {
+        let unavailable = |reason: String| UpstreamError::Unavailable { service: "profile", reason };
+        let path = path_and_query.split('?').next().unwrap_or_default();
+        let plain = path.strip_prefix("/oidc/").is_some_and(|rest| {
+            rest.split('/').all(|seg| {
+                !seg.is_empty()
+                    && seg != "."
+                    && seg != ".."
+                    && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            })
+        });
+        if !plain {
+            return Err(unavailable("only plain /oidc/ paths are proxied".into()));
+        }
+        let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| unavailable(e.to_string()))?;
+        let mut request = self.raw.request(method, format!("{}{path_and_query}", self.base())).body(body);
+        for (name, value) in headers {
+            request = request.header(*name, value);
+        }
+        let response = request.send().await.map_err(|e| unavailable(e.to_string()))?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .filter_map(|(k, v)| v.to_str().ok().map(|v| (k.as_str().to_owned(), v.to_owned())))
+            .collect();
+        let body = response.bytes().await.map_err(|e| unavailable(e.to_string()))?.to_vec();
+        Ok(Proxied { status, headers, body })
+    }
+
+    /// `POST /internal/oidc/token`: exchanges a sign-in code on the brand host `audience`.
+    pub async fn exchange_code(&self, code: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
+        let body = CodeExchange { code: code.to_owned(), audience: audience.to_owned() };
+        self.post("/internal/oidc/token", &body, &CallContext::default()).await
+    }
+
+    /// `POST /internal/oidc/refresh`: a 401 with code `INVALID_GRANT` when the session is over; a
+    /// 409 `REFRESH_IN_PROGRESS` when the token was rotated a moment ago (retry, session kept).
+    pub async fn refresh(&self, refresh_token: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
+        let body = RefreshRequest { refresh_token: refresh_token.to_owned(), audience: audience.to_owned() };
+        self.post("/internal/oidc/refresh", &body, &CallContext::default()).await
+    }
+
+    /// `POST /internal/oidc/logout`.
+    pub async fn logout(&self, refresh_token: &str, everywhere: bool) -> Result<(), UpstreamError> {
+        let body = LogoutRequest { refresh_token: refresh_token.to_owned(), everywhere };
+        self.post::<_, serde_json::Value>("/internal/oidc/logout", &body, &CallContext::default()).await.map(|_| ())
+    }
+
+    /// `POST /internal/autologin-tokens` (the subscription service after a signup or an upgrade).
+    pub async fn issue_autologin(&self, user_id: Uuid, site: &str) -> Result<AutologinIssued, UpstreamError> {
+        let body = AutologinRequest { user_id, site: site.to_owned() };
+        self.post("/internal/autologin-tokens", &body, &CallContext::default()).await
+    }
+
+    /// `POST /internal/oidc/autologin`: redeems `/?al_token=` on the brand host `audience`.
+    pub async fn redeem_autologin(&self, al_token: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
+        let body = AutologinRedeem { al_token: al_token.to_owned(), audience: audience.to_owned() };
+        self.post("/internal/oidc/autologin", &body, &CallContext::default()).await
+    }
+
+    /// `POST /internal/oidc/xsite`: where to send a signed-in user switching to `site`.
+    pub async fn cross_site(
+        &self,
+        ctx: &CallContext,
+        site: &str,
+        deeplink: Option<&str>,
+    ) -> Result<Redirect, UpstreamError> {
+        let body = CrossSiteRequest { site: site.to_owned(), deeplink: deeplink.map(str::to_owned) };
+        self.post("/internal/oidc/xsite", &body, ctx).await
+    }
+
+    /// `POST /internal/oidc/parent-redirect`.
+    pub async fn parent_redirect(&self, id_token: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
+        let body = ParentRedirectRequest { id_token: id_token.to_owned(), audience: audience.to_owned() };
+        self.post("/internal/oidc/parent-redirect", &body, &CallContext::default()).await
+    }
+
+    /// `POST /internal/accounts` (the subscription service, when a biller approves a signup).
+    pub async fn create_account(&self, request: &CreateAccountRequest) -> Result<AccountCreated, UpstreamError> {
+        self.post("/internal/accounts", request, &CallContext::default()).await
+    }
+
+    /// `GET /internal/users?ids=…`: many users' identity in one call.
+    pub async fn users(&self, ids: &[Uuid]) -> Result<Vec<UserSummary>, UpstreamError> {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let ids = ids.iter().map(Uuid::to_string).collect::<Vec<_>>().join(",");
+        self.upstream.get("/internal/users", &[("ids", ids)], &CallContext::default()).await
+    }
+
+    /// findOneUserProfile: `GET /internal/profile` for the user of `ctx`'s token.
+    pub async fn find_one_user_profile(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+        self.upstream.get("/internal/profile", &[], ctx).await
+    }
+
+    pub async fn set_display_name(&self, ctx: &CallContext, display_name: &str) -> Result<UserProfile, UpstreamError> {
+        let body = DisplayNameRequest { display_name: display_name.to_owned() };
+        self.post("/internal/profile/display-name", &body, ctx).await
+    }
+
+    pub async fn update_user_autoplay(
+        &self,
+        ctx: &CallContext,
+        autoplay_enabled: bool,
+    ) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/autoplay", &AutoplayRequest { autoplay_enabled }, ctx).await
+    }
+
+    /// setEmailConsent and `POST /v2/user/email-consent`.
+    pub async fn set_email_consent(
+        &self,
+        ctx: &CallContext,
+        request: &EmailConsentRequest,
+    ) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/email-consent", request, ctx).await
+    }
+
+    pub async fn give_terms_consent(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/terms-consent", &serde_json::json!({}), ctx).await
+    }
+
+    pub async fn give_cams_consent(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/cams-consent", &serde_json::json!({}), ctx).await
+    }
+
+    pub async fn set_relationship(
+        &self,
+        ctx: &CallContext,
+        relationship_status: &str,
+        relationship_role: &str,
+    ) -> Result<UserProfile, UpstreamError> {
+        let body = RelationshipRequest {
+            relationship_status: relationship_status.to_owned(),
+            relationship_role: relationship_role.to_owned(),
+        };
+        self.post("/internal/profile/relationship", &body, ctx).await
+    }
+
+    pub async fn acknowledge_gems_intro(
+        &self,
+        ctx: &CallContext,
+        when: chrono::DateTime<chrono::Utc>,
+    ) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/gems-intro", &GemsIntroRequest { when }, ctx).await
+    }
+
+    pub async fn acknowledge_promotional_teaser_viewed(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/promotional-teaser", &serde_json::json!({}), ctx).await
+    }
+
+    /// `state_code`: `TX` or `AL` (or `US-TX`, `US-AL`).
+    pub async fn acknowledge_health_warning(
+        &self,
+        ctx: &CallContext,
+        state_code: &str,
+    ) -> Result<UserProfile, UpstreamError> {
+        let body = HealthWarningRequest { usa_health_warning_state_code: state_code.to_owned() };
+        self.post("/internal/profile/health-warning", &body, ctx).await
+    }
+
+    pub async fn choose_username(&self, ctx: &CallContext, username: &str) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/username", &UsernameRequest { username: username.to_owned() }, ctx).await
+    }
+
+    pub async fn change_password(
+        &self,
+        ctx: &CallContext,
+        request: &ChangePasswordRequest,
+    ) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/password", request, ctx).await
+    }
+
+    pub async fn create_tandem_child_account(
+        &self,
+        ctx: &CallContext,
+        request: &TandemChildRequest,
+    ) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/tandem-child", request, ctx).await
+    }
+
+    /// `POST /subscriptions/vip-user-credentials`.
+    pub async fn convert_vip_user(
+        &self,
+        ctx: &CallContext,
+        request: &VipCredentialsRequest,
+    ) -> Result<UserProfile, UpstreamError> {
+        self.post("/internal/profile/vip-credentials", request, ctx).await
+    }
+}

@@ -1,0 +1,101 @@
+//! Users, credentials, sessions and profile settings; the identity provider of every brand host.
+//!
+//! The pure part: the validation rules ([`validation`]), the user decider ([`domain`]) and the
+//! badges ([`badges`]). Around it: the write path ([`commands`]), sessions and sign-in
+//! ([`sessions`], [`login_page`]), the read models ([`projections`], [`queries`]), the internal
+//! API ([`http`]), its typed client ([`client`]), the demo users ([`seed`]) and the benchmark
+//! ([`bench`]).
+
+pub mod api;
+pub mod badges;
+pub mod bench;
+pub mod client;
+pub mod commands;
+pub mod config;
+pub mod domain;
+pub mod http;
+pub mod keys;
+pub mod login_page;
+pub mod passwords;
+pub mod projections;
+pub mod queries;
+pub mod seed;
+pub mod sessions;
+pub mod tokens;
+pub mod validation;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use runtime::auth::{Signer, Verifier};
+use runtime::consumer::ConsumerSpec;
+use runtime::projection::Projection;
+use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::EventStore;
+use sqlx::{migrate::Migrator, PgPool};
+
+pub use config::ProfileConfig;
+pub use http::router;
+pub use seed::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/profile");
+
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "profile", port: 8101, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+
+fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
+    Box::pin(async move {
+        let config = ProfileConfig::from_env()?;
+        let state = State::load(ctx.pool, ctx.store, config).await?;
+        Ok(Service {
+            router: router(state.clone()),
+            consumers: consumers(&state),
+            projections: projections(&state),
+            jobs: vec![],
+        })
+    })
+}
+
+/// What the handlers and the consumer share.
+#[derive(Clone)]
+pub struct State {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub config: Arc<ProfileConfig>,
+    pub signer: Signer,
+    pub verifier: Verifier,
+    pub passwords: passwords::Passwords,
+}
+
+impl State {
+    /// Loads (or makes, once) the signing key.
+    pub async fn load(pool: PgPool, store: EventStore, config: ProfileConfig) -> anyhow::Result<Self> {
+        let signer = keys::load_signer(&pool, &config).await?;
+        let passwords = passwords::Passwords::new(config.argon2);
+        passwords.warm().await?;
+        Ok(State { verifier: signer.verifier(), passwords, signer, pool, store, config: Arc::new(config) })
+    }
+}
+
+impl FromRef<State> for Verifier {
+    fn from_ref(state: &State) -> Verifier {
+        state.verifier.clone()
+    }
+}
+
+/// The consumer of other services' events (subscriptions, credits, unlocks, channel packs).
+pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
+    vec![ConsumerSpec {
+        queue: state.config.projections_queue.clone(),
+        bindings: projections::BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
+        handler: Arc::new(projections::MemberEvents),
+    }]
+}
+
+/// The read models `paysite rebuild-projections profile` rebuilds.
+pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::ProfileProjection),
+        Arc::new(projections::MemberProjection::new(state.config.projections_queue.clone())),
+    ]
+}

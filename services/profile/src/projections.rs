@@ -1,0 +1,453 @@
+//! Read models kept from events: the profile's own (`user_profile`, `user_group`, written in the
+//! append's transaction) and what findOneUserProfile needs of other services (written by the
+//! `profile.projections` consumer). The live writers call the same functions as a rebuild, so
+//! a rebuilt model equals the live one.
+
+use async_trait::async_trait;
+use proto_events::catalog::CatalogEvent;
+use proto_events::profile::{HealthWarningState, ProfileEvent};
+use proto_events::subscription::SubscriptionEvent;
+use proto_events::unlocks::{DownloadQuotaBucket, UnlockEvent};
+use proto_events::wallet::WalletEvent;
+use proto_events::{Envelope, EventFamily};
+use runtime::consumer::Handler;
+use runtime::projection::{Projection, Source};
+use sqlx::PgConnection;
+
+/// `user_profile` and `user_group`, from the profile's own events.
+pub struct ProfileProjection;
+
+#[async_trait]
+impl Projection for ProfileProjection {
+    fn name(&self) -> &str {
+        "profile.user_profile"
+    }
+
+    fn source(&self) -> Source {
+        Source::OwnEvents
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &["user_profile", "user_group"]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        apply_profile_event(tx, event).await?;
+        Ok(())
+    }
+}
+
+/// Applies one of the profile's own events to its read models.
+pub async fn apply_profile_event(tx: &mut PgConnection, envelope: &Envelope) -> Result<(), sqlx::Error> {
+    let event: ProfileEvent = match proto_events::decode(envelope) {
+        Ok(event) => event,
+        Err(e) => return Err(sqlx::Error::Decode(Box::new(e))),
+    };
+    let version = envelope.stream_version;
+    let update = |sql: &'static str| sqlx::query(sql);
+    match &event {
+        ProfileEvent::UserRegistered { user_id, email, username, site, tandem_parent_user_id, registered_at } => {
+            sqlx::query(
+                "insert into user_profile (user_id, version, email, username, site, registered_at, tandem_parent_user_id)
+                 values ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(user_id)
+            .bind(version)
+            .bind(email)
+            .bind(username)
+            .bind(site)
+            .bind(registered_at)
+            .bind(tandem_parent_user_id)
+            .execute(&mut *tx)
+            .await?;
+            return Ok(());
+        }
+        ProfileEvent::CredentialsChanged { user_id, changed_at, .. } => {
+            update("update user_profile set credentials_changed_at = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(changed_at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::UsernameChosen { user_id, username, .. } => {
+            update("update user_profile set username = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(username)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::DisplayNameSet { user_id, display_name, .. } => {
+            update("update user_profile set display_name = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(display_name)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::EmailConsentSet { user_id, email_consent, .. } => {
+            update("update user_profile set has_email_consent = $2, email_consent_set = true where user_id = $1")
+                .bind(user_id)
+                .bind(email_consent)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::TermsConsentGiven { user_id, .. } => {
+            update("update user_profile set terms_consent_given = true where user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::CamsConsentGiven { user_id, .. } => {
+            update("update user_profile set cams_consent_given = true where user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::AutoplaySet { user_id, autoplay_enabled, .. } => {
+            update("update user_profile set autoplay_enabled = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(autoplay_enabled)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::RelationshipSet { user_id, relationship_status, relationship_role, .. } => {
+            update("update user_profile set relationship_status = $2, relationship_role = $3 where user_id = $1")
+                .bind(user_id)
+                .bind(relationship_status)
+                .bind(relationship_role)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::GemsIntroAcknowledged { user_id, acknowledged_at } => {
+            update("update user_profile set gems_intro_acknowledged_at = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(acknowledged_at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::PromotionalTeaserViewed { user_id, .. } => {
+            update("update user_profile set teaser_viewed = true where user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::HealthWarningAcknowledged { user_id, state_code, .. } => {
+            let sql = match state_code {
+                HealthWarningState::Texas => {
+                    "update user_profile set texas_health_warning_acknowledged = true where user_id = $1"
+                }
+                HealthWarningState::Alabama => {
+                    "update user_profile set alabama_health_warning_acknowledged = true where user_id = $1"
+                }
+            };
+            sqlx::query(sql).bind(user_id).execute(&mut *tx).await?;
+        }
+        ProfileEvent::GroupGranted { user_id, group, .. } => {
+            sqlx::query("insert into user_group (user_id, group_name) values ($1, $2) on conflict do nothing")
+                .bind(user_id)
+                .bind(group.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::GroupRevoked { user_id, group, .. } => {
+            sqlx::query("delete from user_group where user_id = $1 and group_name = $2")
+                .bind(user_id)
+                .bind(group.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::SpecialAttributesSet { user_id, attributes, .. } => {
+            update("update user_profile set special_attributes = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(serde_json::to_value(attributes).unwrap_or_default())
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::TandemChildAccountCreated { parent_user_id, .. } => {
+            update("update user_profile set has_tandem_child_account = true where user_id = $1")
+                .bind(parent_user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::VipUserInvited { user_id, .. } => {
+            update("update user_profile set vip_invited = true where user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        ProfileEvent::VipUserConverted { user_id, new_email, .. } => {
+            update("update user_profile set vip_converted = true, email = $2 where user_id = $1")
+                .bind(user_id)
+                .bind(new_email)
+                .execute(&mut *tx)
+                .await?;
+        }
+        // Sessions live in the security tables, not in the profile.
+        ProfileEvent::SessionsRevoked { .. } | ProfileEvent::SignedIn { .. } | ProfileEvent::SignedOut { .. } => {}
+    }
+    // Every event of the stream moves the row's version; the tandem creation is on the parent's.
+    sqlx::query("update user_profile set version = greatest(version, $2) where user_id = $1")
+        .bind(event.user_id())
+        .bind(version)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// What other services tell the profile: subscriptions, credits and the gems acknowledgement,
+/// unlocks, downloads and the number of channel packs. Fed by the `profile.projections` consumer.
+pub struct MemberProjection {
+    queue: String,
+}
+
+impl MemberProjection {
+    pub fn new(queue: impl Into<String>) -> Self {
+        MemberProjection { queue: queue.into() }
+    }
+}
+
+/// Routing keys the consumer binds.
+pub const BINDINGS: &[&str] = &[
+    "subscription.*",
+    "wallet.CreditsGranted",
+    "wallet.CreditsDebited",
+    "wallet.NewGemsBalanceAcknowledged",
+    "unlocks.*",
+    "catalog.ChannelPackPublished",
+];
+
+#[async_trait]
+impl Projection for MemberProjection {
+    fn name(&self) -> &str {
+        "profile.members"
+    }
+
+    fn source(&self) -> Source {
+        Source::Inbox(self.queue.clone())
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &[
+            "member_subscription",
+            "member_wallet",
+            "unlocked_channel_pack",
+            "unlocked_video",
+            "download_quota",
+            "channel_pack",
+        ]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        apply_member_event(tx, event).await
+    }
+}
+
+/// The consumer's handler: the same function as the rebuild.
+pub struct MemberEvents;
+
+#[async_trait]
+impl Handler for MemberEvents {
+    async fn handle(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        apply_member_event(tx, event).await
+    }
+}
+
+fn family_of(envelope: &Envelope) -> Option<&'static str> {
+    [SubscriptionEvent::DOMAIN, WalletEvent::DOMAIN, UnlockEvent::DOMAIN, CatalogEvent::DOMAIN].into_iter().find(
+        |domain| match *domain {
+            "subscription" => SubscriptionEvent::schema_version(&envelope.event_type).is_some(),
+            "wallet" => WalletEvent::schema_version(&envelope.event_type).is_some(),
+            "unlocks" => UnlockEvent::schema_version(&envelope.event_type).is_some(),
+            _ => CatalogEvent::schema_version(&envelope.event_type).is_some(),
+        },
+    )
+}
+
+pub async fn apply_member_event(tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
+    match family_of(envelope) {
+        Some("subscription") => apply_subscription(tx, &proto_events::decode(envelope)?).await?,
+        Some("wallet") => apply_wallet(tx, &proto_events::decode(envelope)?).await?,
+        Some("unlocks") => apply_unlock(tx, &proto_events::decode(envelope)?).await?,
+        Some(_) => {
+            if let CatalogEvent::ChannelPackPublished { channel_pack_id, .. } = proto_events::decode(envelope)? {
+                sqlx::query("insert into channel_pack (channel_pack_id) values ($1) on conflict do nothing")
+                    .bind(channel_pack_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        None => tracing::debug!(event_type = %envelope.event_type, "event of no interest to the profile"),
+    }
+    Ok(())
+}
+
+async fn apply_subscription(tx: &mut PgConnection, event: &SubscriptionEvent) -> Result<(), sqlx::Error> {
+    let set = |sql: &'static str| sqlx::query(sql).bind(event.subscription_id());
+    match event {
+        SubscriptionEvent::SubscriptionStarted {
+            subscription_id,
+            user_id,
+            site,
+            sites,
+            kind,
+            is_free_limited_trial,
+            biller,
+            active_since,
+            ..
+        } => {
+            sqlx::query(
+                "insert into member_subscription (subscription_id, user_id, site, sites, kind, is_free_limited_trial,
+                     biller, active_since, active, updated_at)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8, true, $8)
+                 on conflict (subscription_id) do nothing",
+            )
+            .bind(subscription_id)
+            .bind(user_id)
+            .bind(site)
+            .bind(sites)
+            .bind(kind.as_str())
+            .bind(is_free_limited_trial)
+            .bind(biller)
+            .bind(active_since)
+            .execute(&mut *tx)
+            .await?;
+        }
+        SubscriptionEvent::SubscriptionRenewed { renewed_at, .. } => {
+            set("update member_subscription set active = true, ended_at = null, updated_at = $2 where subscription_id = $1")
+                .bind(renewed_at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        SubscriptionEvent::SubscriptionUpgraded { to, upgraded_at, .. } => {
+            set("update member_subscription set kind = $2, is_free_limited_trial = false, active = true,
+                     ended_at = null, updated_at = $3 where subscription_id = $1")
+            .bind(to.as_str())
+            .bind(upgraded_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        SubscriptionEvent::SubscriptionCancelled { cancelled_at, .. } => {
+            // Access runs until the paid period ends; the subscription is cancelled now.
+            set("update member_subscription set cancelled = true, updated_at = $2 where subscription_id = $1")
+                .bind(cancelled_at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        SubscriptionEvent::SubscriptionReactivated { reactivated_at, .. } => {
+            set("update member_subscription set cancelled = false, active = true, ended_at = null, updated_at = $2
+                 where subscription_id = $1")
+            .bind(reactivated_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        SubscriptionEvent::SubscriptionExpired { expired_at: at, .. }
+        | SubscriptionEvent::SubscriptionChargedBack { charged_back_at: at, .. }
+        | SubscriptionEvent::SubscriptionRefunded { refunded_at: at, .. } => {
+            set("update member_subscription set active = false, ended_at = $2, updated_at = $2 where subscription_id = $1")
+                .bind(at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        SubscriptionEvent::PayPerVideoCreditsPurchased { .. } => {}
+    }
+    Ok(())
+}
+
+async fn apply_wallet(tx: &mut PgConnection, event: &WalletEvent) -> Result<(), sqlx::Error> {
+    match event {
+        WalletEvent::CreditsGranted { user_id, balance_after, .. }
+        | WalletEvent::CreditsDebited { user_id, balance_after, .. } => {
+            sqlx::query(
+                "insert into member_wallet (user_id, credits) values ($1, $2)
+                 on conflict (user_id) do update set credits = excluded.credits",
+            )
+            .bind(user_id)
+            .bind(*balance_after as i64)
+            .execute(&mut *tx)
+            .await?;
+        }
+        WalletEvent::NewGemsBalanceAcknowledged { user_id, at } => {
+            sqlx::query(
+                "insert into member_wallet (user_id, last_acknowledgement_date) values ($1, $2)
+                 on conflict (user_id) do update set last_acknowledgement_date = excluded.last_acknowledgement_date",
+            )
+            .bind(user_id)
+            .bind(at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        // Gems balances are the wallet's to answer (getGemsBalance); only credits are in the profile.
+        WalletEvent::GemsGranted { .. } | WalletEvent::GemsDebited { .. } | WalletEvent::GemsForfeited { .. } => {}
+    }
+    Ok(())
+}
+
+/// The download quota bucket's key: the site's own, or the shared channel-category one.
+pub fn bucket_key(bucket: &DownloadQuotaBucket) -> String {
+    match bucket {
+        DownloadQuotaBucket::Site { site } => format!("site:{site}"),
+        DownloadQuotaBucket::ChannelCategory { .. } => "channel_categories".to_owned(),
+    }
+}
+
+async fn apply_unlock(tx: &mut PgConnection, event: &UnlockEvent) -> Result<(), sqlx::Error> {
+    match event {
+        UnlockEvent::ChannelPackUnlocked { user_id, channel_pack_id, unlocked_at, .. } => {
+            sqlx::query(
+                "insert into unlocked_channel_pack (user_id, channel_pack_id, unlocked_at) values ($1, $2, $3)
+                 on conflict (user_id, channel_pack_id) do update set unlocked_at = excluded.unlocked_at",
+            )
+            .bind(user_id)
+            .bind(channel_pack_id)
+            .bind(unlocked_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        UnlockEvent::ChannelPacksForfeited { user_id, channel_pack_ids, .. } => {
+            sqlx::query("delete from unlocked_channel_pack where user_id = $1 and channel_pack_id = any($2)")
+                .bind(user_id)
+                .bind(channel_pack_ids)
+                .execute(&mut *tx)
+                .await?;
+        }
+        UnlockEvent::VideoUnlocked { user_id, video_id, new_id, unlocked_at, .. } => {
+            sqlx::query(
+                "insert into unlocked_video (user_id, video_id, new_id, unlocked_at) values ($1, $2, $3, $4)
+                 on conflict do nothing",
+            )
+            .bind(user_id)
+            .bind(video_id)
+            .bind(new_id)
+            .bind(unlocked_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        UnlockEvent::DownloadGranted {
+            user_id,
+            quota,
+            downloads_in_window,
+            quota_max,
+            window_days,
+            window_started_at,
+            ..
+        } => {
+            sqlx::query(
+                "insert into download_quota (user_id, bucket, downloads_in_window, quota_max, window_days, window_started_at)
+                 values ($1, $2, $3, $4, $5, $6)
+                 on conflict (user_id, bucket) do update set downloads_in_window = excluded.downloads_in_window,
+                     quota_max = excluded.quota_max, window_days = excluded.window_days,
+                     window_started_at = excluded.window_started_at",
+            )
+            .bind(user_id)
+            .bind(bucket_key(quota))
+            .bind(*downloads_in_window as i32)
+            .bind(*quota_max as i32)
+            .bind(*window_days as i32)
+            .bind(window_started_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        // Requests and refusals change nothing the profile shows.
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,614 @@
+//! Read-side SQL: findOneUserProfile and the identity reads other services make.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Datelike, Duration, Utc};
+use proto_events::profile::SpecialAttributes;
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use crate::api::*;
+use crate::badges::{self, BadgeFacts, Membership};
+use crate::config::{ProfileConfig, BRANDS};
+use crate::validation::is_internal_test_email;
+
+/// Defaults of the download quota when no download was counted yet (decisions table).
+pub const DEFAULT_DOWNLOAD_QUOTA: u32 = 20;
+pub const DEFAULT_DOWNLOAD_DAYS: u32 = 7;
+/// 'Recent' (§9): 14 days.
+pub const RECENT: Duration = Duration::days(14);
+
+#[derive(sqlx::FromRow, serde::Deserialize, Clone, Debug)]
+pub struct ProfileRow {
+    pub user_id: Uuid,
+    pub email: String,
+    pub username: Option<String>,
+    pub display_name: Option<String>,
+    pub site: String,
+    pub registered_at: DateTime<Utc>,
+    pub tandem_parent_user_id: Option<Uuid>,
+    pub has_tandem_child_account: bool,
+    pub autoplay_enabled: bool,
+    pub has_email_consent: bool,
+    pub email_consent_set: bool,
+    pub terms_consent_given: bool,
+    pub cams_consent_given: bool,
+    pub relationship_status: Option<String>,
+    pub relationship_role: Option<String>,
+    pub gems_intro_acknowledged_at: Option<DateTime<Utc>>,
+    pub teaser_viewed: bool,
+    pub texas_health_warning_acknowledged: bool,
+    pub alabama_health_warning_acknowledged: bool,
+    pub special_attributes: serde_json::Value,
+    pub vip_invited: bool,
+    pub vip_converted: bool,
+}
+
+#[derive(sqlx::FromRow, serde::Deserialize, Clone, Debug)]
+pub struct SubscriptionRow {
+    pub site: String,
+    pub sites: Vec<String>,
+    pub kind: String,
+    pub is_free_limited_trial: bool,
+    pub biller: String,
+    pub active_since: DateTime<Utc>,
+    pub active: bool,
+    pub cancelled: bool,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub updated_at: DateTime<Utc>,
+}
+
+const PROFILE_COLUMNS: &str = "user_id, email, username, display_name, site, registered_at, tandem_parent_user_id,
+    has_tandem_child_account, autoplay_enabled, has_email_consent, email_consent_set, terms_consent_given,
+    cams_consent_given, relationship_status, relationship_role, gems_intro_acknowledged_at, teaser_viewed,
+    texas_health_warning_acknowledged, alabama_health_warning_acknowledged, special_attributes, vip_invited,
+    vip_converted";
+
+pub async fn profile_row(conn: &mut PgConnection, user_id: Uuid) -> Result<Option<ProfileRow>, sqlx::Error> {
+    sqlx::query_as(&format!("select {PROFILE_COLUMNS} from user_profile where user_id = $1"))
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The subscriptions that count for a user: their own, or their tandem parent's.
+pub async fn subscriptions(conn: &mut PgConnection, user_id: Uuid) -> Result<Vec<SubscriptionRow>, sqlx::Error> {
+    sqlx::query_as(
+        "select site, sites, kind, is_free_limited_trial, biller, active_since, active, cancelled, ended_at, updated_at
+         from member_subscription where user_id = $1 order by updated_at desc, active_since desc",
+    )
+    .bind(user_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Sites of active member and trial subscriptions (porn-portal opens no site).
+pub fn site_access(subs: &[SubscriptionRow]) -> Vec<String> {
+    let mut sites: Vec<String> =
+        subs.iter().filter(|s| s.active && s.kind != "porn-portal").flat_map(|s| s.sites.iter().cloned()).collect();
+    sites.sort();
+    sites.dedup();
+    sites
+}
+
+/// Whether the user (as a member of `brand`) has an active membership there.
+pub fn has_active_access(subs: &[SubscriptionRow], brand: &str) -> bool {
+    site_access(subs).iter().any(|s| s == brand)
+}
+
+/// Days until the next weekly gems (Friday, UTC); 7 on a Friday.
+pub fn days_until_refresh_gems(now: DateTime<Utc>) -> u32 {
+    let today = now.weekday().num_days_from_monday(); // Friday = 4
+    match (4 + 7 - today) % 7 {
+        0 => 7,
+        n => n,
+    }
+}
+
+/// `a` or `b`, stable per user.
+pub fn ab_test_variant(user_id: Uuid) -> &'static str {
+    if user_id.as_bytes()[15].is_multiple_of(2) {
+        "a"
+    } else {
+        "b"
+    }
+}
+
+/// findOneUserProfile for `user_id` on `tenant` (the brand of the request): one statement.
+pub async fn find_one_user_profile(
+    pool: &PgPool,
+    config: &ProfileConfig,
+    user_id: Uuid,
+    tenant: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<UserProfile>, sqlx::Error> {
+    type Parts = (
+        Option<serde_json::Value>,
+        serde_json::Value,
+        serde_json::Value,
+        Option<i64>,
+        Option<DateTime<Utc>>,
+        serde_json::Value,
+        i64,
+        serde_json::Value,
+        Option<serde_json::Value>,
+        Option<String>,
+    );
+    let parts: Parts = sqlx::query_as(&format!(
+        "with p as (select {PROFILE_COLUMNS} from user_profile where user_id = $1),
+              owner as (select coalesce((select tandem_parent_user_id from p), $1) as id)
+         select
+             (select to_jsonb(p) from p),
+             coalesce((select jsonb_agg(group_name order by group_name) from user_group where user_id = $1), '[]'),
+             coalesce((select jsonb_agg(to_jsonb(s) order by s.updated_at desc, s.active_since desc)
+                       from (select site, sites, kind, is_free_limited_trial, biller, active_since, active, cancelled,
+                                    ended_at, updated_at
+                             from member_subscription where user_id = (select id from owner)) s), '[]'),
+             (select credits from member_wallet where user_id = $1),
+             (select last_acknowledgement_date from member_wallet where user_id = $1),
+             coalesce((select jsonb_agg(jsonb_build_array(channel_pack_id, unlocked_at) order by unlocked_at)
+                       from unlocked_channel_pack where user_id = $1), '[]'),
+             (select count(*) from channel_pack),
+             coalesce((select jsonb_agg(jsonb_build_array(video_id, new_id, unlocked_at) order by unlocked_at)
+                       from unlocked_video where user_id = $1), '[]'),
+             (select jsonb_build_array(downloads_in_window, quota_max, window_days, window_started_at)
+              from download_quota where user_id = $1 and bucket = $2),
+             (select coalesce(display_name, username) from user_profile
+              where user_id = (select tandem_parent_user_id from p))"
+    ))
+    .bind(user_id)
+    .bind(format!("site:{tenant}"))
+    .fetch_one(pool)
+    .await?;
+    let (profile, groups, subs, credits, last_ack, packs, total_packs, videos, quota, parent_name) = parts;
+    let Some(profile) = profile else { return Ok(None) };
+    let json = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
+    let facts = Facts {
+        row: serde_json::from_value(profile).map_err(json)?,
+        groups: serde_json::from_value(groups).map_err(json)?,
+        subs: serde_json::from_value(subs).map_err(json)?,
+        credits: credits.unwrap_or(0).max(0) as u64,
+        last_ack,
+        packs: serde_json::from_value(packs).map_err(json)?,
+        total_packs: total_packs.max(0) as u64,
+        videos: serde_json::from_value(videos).map_err(json)?,
+        quota: quota.map(serde_json::from_value).transpose().map_err(json)?,
+        parent_name,
+    };
+    Ok(Some(assemble(facts, config, tenant, now)))
+}
+
+/// What the profile is assembled from.
+pub struct Facts {
+    pub row: ProfileRow,
+    pub groups: Vec<String>,
+    pub subs: Vec<SubscriptionRow>,
+    pub credits: u64,
+    pub last_ack: Option<DateTime<Utc>>,
+    pub packs: Vec<(Uuid, DateTime<Utc>)>,
+    pub total_packs: u64,
+    pub videos: Vec<(Uuid, String, DateTime<Utc>)>,
+    pub quota: Option<(i32, i32, i32, DateTime<Utc>)>,
+    pub parent_name: Option<String>,
+}
+
+/// The profile from its facts: pure, so the rules are unit tests.
+pub fn assemble(f: Facts, config: &ProfileConfig, tenant: &str, now: DateTime<Utc>) -> UserProfile {
+    let row = &f.row;
+    let user_id = row.user_id;
+    let in_group = |g: &str| f.groups.iter().any(|x| x == g);
+    let is_admin = in_group("admin");
+    let is_guest = in_group("@paysites/guest-user");
+    let is_tandem_child = row.tandem_parent_user_id.is_some();
+    let attributes: SpecialAttributes = serde_json::from_value(row.special_attributes.clone()).unwrap_or_default();
+
+    let access = site_access(&f.subs);
+    let active: Vec<&SubscriptionRow> = f.subs.iter().filter(|s| s.active).collect();
+    let current = active
+        .iter()
+        .copied()
+        .find(|s| s.sites.iter().any(|x| x == tenant))
+        .or_else(|| active.first().copied())
+        .or_else(|| f.subs.first());
+    let multisite = active.iter().find(|s| s.sites.len() > 1);
+    let is_active = current.is_some_and(|s| s.active);
+    let kind = match current {
+        None => "porn-portal".to_owned(),
+        Some(s) if !s.active && s.kind != "porn-portal" => "expired".to_owned(),
+        Some(s) => s.kind.clone(),
+    };
+    let memberships: Vec<Membership> = f
+        .subs
+        .iter()
+        .filter(|s| s.kind != "porn-portal")
+        .map(|s| Membership {
+            active_since: s.active_since,
+            ended_at: (!s.active).then_some(s.ended_at.unwrap_or(s.updated_at)),
+        })
+        .collect();
+    let seniority = badges::seniority_months(&memberships, now);
+    let length_days =
+        current.filter(|s| s.active).map(|s| (now - s.active_since).num_days().max(0) as u32).unwrap_or(0);
+    let length_months = current.filter(|s| s.active).map(|s| badges::months_between(s.active_since, now)).unwrap_or(0);
+    let facts = BadgeFacts {
+        memberships,
+        moderator: is_admin || in_group("commenteditor"),
+        king: attributes.is_king_user,
+        director: attributes.is_director_user,
+        model: attributes.is_pornstar_user || attributes.model_id.is_some(),
+        registered_at: Some(row.registered_at),
+    };
+
+    let mut tenants_state: BTreeMap<String, String> = BRANDS
+        .iter()
+        .map(|b| ((*b).to_owned(), if access.iter().any(|a| a == b) { "full" } else { "none" }.to_owned()))
+        .collect();
+    let channels_full = active.iter().any(|s| s.kind == "member") && !is_tandem_child;
+    tenants_state.insert("channels".into(), if channels_full { "full" } else { "none" }.into());
+
+    let wifey_active = access.iter().any(|a| a == "wifey");
+    let relationship_info = RelationshipInfo {
+        relationship_status: row.relationship_status.clone(),
+        relationship_role: row.relationship_role.clone(),
+        is_visible: is_admin || wifey_active,
+        is_editable: is_admin || (wifey_active && !is_tandem_child),
+    };
+
+    let unlocked_videos: Vec<UnlockedVideo> = f
+        .videos
+        .iter()
+        .map(|(video_id, new_id, at)| UnlockedVideo { video_id: *video_id, new_id: new_id.clone(), unlocked_at: *at })
+        .collect();
+    let biller = current.map(|s| Biller { name: s.biller.clone(), url: format!("/{}", s.biller.to_lowercase()) });
+
+    let request_email = !row.email_consent_set && !is_internal_test_email(&row.email);
+    let request_terms = (is_guest || is_tandem_child) && !row.terms_consent_given;
+    let request_cams = !row.cams_consent_given;
+
+    let downloads = match f.quota {
+        Some((n, max, days, started)) if now < started + Duration::days(days as i64) => {
+            let left = (max - n).max(0) as u32;
+            let remaining = ((started + Duration::days(days as i64)) - now).num_seconds();
+            DownloadQuotas {
+                threshold_reached: left == 0,
+                downloads_number: n.max(0) as u32,
+                download_quota_max: max.max(0) as u32,
+                download_days_period: days.max(0) as u32,
+                quota_left: left,
+                remaining_days: ((remaining + 86_399) / 86_400) as u32,
+                zero_quota: max <= 0,
+                site: tenant.to_owned(),
+            }
+        }
+        Some((_, max, days, _)) => DownloadQuotas {
+            threshold_reached: max <= 0,
+            downloads_number: 0,
+            download_quota_max: max.max(0) as u32,
+            download_days_period: days.max(0) as u32,
+            quota_left: max.max(0) as u32,
+            remaining_days: 0,
+            zero_quota: max <= 0,
+            site: tenant.to_owned(),
+        },
+        None => DownloadQuotas {
+            threshold_reached: false,
+            downloads_number: 0,
+            download_quota_max: DEFAULT_DOWNLOAD_QUOTA,
+            download_days_period: DEFAULT_DOWNLOAD_DAYS,
+            quota_left: DEFAULT_DOWNLOAD_QUOTA,
+            remaining_days: 0,
+            zero_quota: false,
+            site: tenant.to_owned(),
+        },
+    };
+    let site_type = match current {
+        Some(s) if s.active && s.sites.len() > 1 => "multi-site",
+        Some(s) if s.active && s.kind == "trial" => "trial",
+        Some(s) if s.active && s.kind == "member" => "single-site",
+        _ if kind == "expired" => "expired",
+        _ => "inactive",
+    };
+    let percentage = (f.packs.len() as u64 * 100).checked_div(f.total_packs).map_or(0, |p| p.min(100) as u32);
+    let last_pack = f.packs.iter().map(|(_, at)| *at).max();
+    let special_attributes = SpecialAttributesView {
+        is_pornstar_user: attributes.is_pornstar_user,
+        model_id: attributes.model_id,
+        is_king_user: attributes.is_king_user,
+        is_director_user: attributes.is_director_user,
+        is_vip_user: attributes.is_vip_user || (row.vip_invited && !row.vip_converted),
+        is_official_user: attributes.is_official_user,
+    };
+    let subscription_status = f
+        .subs
+        .iter()
+        .flat_map(|s| {
+            s.sites.iter().map(move |site| SubscriptionStatus {
+                is_active: s.active,
+                is_tandem_child_account: is_tandem_child,
+                tenant: site.clone(),
+                kind: s.kind.clone(),
+            })
+        })
+        .collect();
+
+    UserProfile {
+        user_id,
+        id: user_id,
+        uuid: user_id,
+        email: row.email.clone(),
+        username: row.username.clone(),
+        display_name: row.display_name.clone(),
+        active_since: current.map(|s| s.active_since),
+        badges: badges::badges(&facts, config.launch_date, now),
+        groups: f.groups.clone(),
+        scopes: vec![if is_guest { "guest" } else { "member" }.to_owned()],
+        ab_test_variant: ab_test_variant(user_id).to_owned(),
+        is_telemetry_enabled: !is_internal_test_email(&row.email),
+        autoplay_enabled: row.autoplay_enabled,
+        biller_name: current.map(|s| s.biller.clone()),
+        biller,
+        days_until_refresh_gems: days_until_refresh_gems(now),
+        unlocked_channel_pack_ids: f.packs.iter().map(|(id, _)| *id).collect(),
+        percentage_of_unlocked_channel_packs: percentage,
+        has_active_multisite_subscription: multisite.is_some(),
+        multisite_type: multisite.map(|s| s.site.clone()),
+        site_access_array: access.clone(),
+        relationship_status: row.relationship_status.clone(),
+        relationship_role: row.relationship_role.clone(),
+        relationship_info,
+        is_free_limited_trial: current.is_some_and(|s| s.active && s.is_free_limited_trial),
+        has_email_consent: row.has_email_consent,
+        tandem_subscription: TandemSubscription {
+            has_tandem_child_account: row.has_tandem_child_account,
+            is_tandem_child_account: is_tandem_child,
+            tandem_parent_display_name: f.parent_name.clone(),
+        },
+        special_attributes,
+        gdpr: Consent {
+            should_request_terms_consent: request_terms,
+            should_request_email_consent: request_email,
+            should_request_cams_consent: request_cams,
+            request_terms_consent: request_terms,
+            request_email_consent: request_email,
+            request_cams_consent: request_cams,
+            has_email_consent: row.has_email_consent,
+        },
+        subscription: SubscriptionView {
+            kind: kind.clone(),
+            subscription_type: kind.clone(),
+            biller: current.map(|s| s.biller.clone()),
+            porn_portal: kind == "porn-portal",
+            pay_per_video_credits: f.credits,
+            unlocked_video_ids: unlocked_videos.iter().map(|v| v.video_id).collect(),
+            unlocked_videos: unlocked_videos.clone(),
+            active: is_active,
+            is_active,
+            active_since: current.map(|s| s.active_since),
+            join_date: row.registered_at,
+            seniority,
+            x_site_info: current.map(|s| XSiteInfo { site: s.site.clone() }),
+            cancelled: current.is_some_and(|s| s.cancelled),
+            is_free_limited_trial: current.is_some_and(|s| s.is_free_limited_trial),
+            is_guest_user: is_guest,
+            upgrade_options: UpgradeOptions {
+                is_upgradeable_to_vixen_plus_yearly: is_active
+                    && kind == "member"
+                    && !access.iter().any(|a| a == "vixenplus"),
+            },
+        },
+        user_subscriptions_state: UserSubscriptionsState { subscriptions_status: subscription_status, unlocked_videos },
+        tenants_subscription_state: tenants_state.clone(),
+        download_quotas: downloads,
+        state: ProfileState {
+            user_id,
+            modals: ModalFlags {
+                gems_intro: row.gems_intro_acknowledged_at.is_some(),
+                teaser_viewed: row.teaser_viewed,
+                texas_health_warning_acknowledged: row.texas_health_warning_acknowledged,
+                alabama_health_warning_acknowledged: row.alabama_health_warning_acknowledged,
+            },
+            gems: GemsState { last_acknowledgement_date: f.last_ack },
+        },
+        iterate: IterateProfile {
+            user_id,
+            email: row.email.clone(),
+            last_channel_pack_unlock_date: last_pack,
+            active_since: current.map(|s| s.active_since),
+            has_active_multisite_subscription: multisite.is_some(),
+            tenants_subscription_state: tenants_state,
+            subscription_type: kind,
+            subscription_active: is_active,
+            subscription_length_in_months: length_months,
+            subscription_length_in_days: length_days,
+            site_type: site_type.to_owned(),
+        },
+        customer_survey: CustomerSurvey {
+            user_id,
+            has_unlocked_channel_pack_in_last_two_weeks: last_pack.is_some_and(|at| now - at < RECENT),
+            subscription_length_in_months: length_months,
+            subscription_length_in_days: length_days,
+        },
+    }
+}
+
+/// Identity of many users at once (comment authors of a page cost one call).
+pub async fn user_summaries(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<UserSummary>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        user_id: Uuid,
+        username: Option<String>,
+        display_name: Option<String>,
+        email: String,
+        site: String,
+        tandem_parent_user_id: Option<Uuid>,
+        groups: Vec<String>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "select p.user_id, p.username, p.display_name, p.email, p.site, p.tandem_parent_user_id,
+                coalesce(array_agg(g.group_name order by g.group_name) filter (where g.group_name is not null), '{}') as groups
+         from user_profile p left join user_group g on g.user_id = p.user_id
+         where p.user_id = any($1)
+         group by p.user_id",
+    )
+    .bind(ids)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| UserSummary {
+            user_id: r.user_id,
+            username: r.username,
+            display_name: r.display_name,
+            email: r.email,
+            groups: r.groups,
+            site: r.site,
+            is_tandem_child_account: r.tandem_parent_user_id.is_some(),
+            tandem_parent_user_id: r.tandem_parent_user_id,
+        })
+        .collect())
+}
+
+/// The account a login names: a username, or an e-mail.
+pub async fn find_login(pool: &PgPool, login: &str) -> Result<Option<(Uuid, Option<String>)>, sqlx::Error> {
+    let login = login.trim().to_lowercase();
+    sqlx::query_as(
+        "select p.user_id, c.password_hash from user_profile p left join credential c on c.user_id = p.user_id
+         where p.username = $1 or p.email = $1 limit 1",
+    )
+    .bind(login)
+    .fetch_optional(pool)
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn row(user_id: Uuid) -> ProfileRow {
+        ProfileRow {
+            user_id,
+            email: "jane@example.com".into(),
+            username: Some("jane".into()),
+            display_name: None,
+            site: "wifey".into(),
+            registered_at: Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap(),
+            tandem_parent_user_id: None,
+            has_tandem_child_account: false,
+            autoplay_enabled: true,
+            has_email_consent: false,
+            email_consent_set: false,
+            terms_consent_given: false,
+            cams_consent_given: false,
+            relationship_status: None,
+            relationship_role: None,
+            gems_intro_acknowledged_at: None,
+            teaser_viewed: false,
+            texas_health_warning_acknowledged: false,
+            alabama_health_warning_acknowledged: false,
+            special_attributes: serde_json::json!({}),
+            vip_invited: false,
+            vip_converted: false,
+        }
+    }
+
+    fn sub(site: &str, kind: &str, active: bool) -> SubscriptionRow {
+        SubscriptionRow {
+            site: site.into(),
+            sites: vec![site.into()],
+            kind: kind.into(),
+            is_free_limited_trial: false,
+            biller: "EPOCH".into(),
+            active_since: Utc.with_ymd_and_hms(2025, 6, 1, 0, 0, 0).unwrap(),
+            active,
+            cancelled: false,
+            ended_at: (!active).then(|| Utc.with_ymd_and_hms(2025, 7, 1, 0, 0, 0).unwrap()),
+            updated_at: Utc.with_ymd_and_hms(2025, 6, 1, 0, 0, 0).unwrap(),
+        }
+    }
+
+    fn facts(row: ProfileRow, groups: &[&str], subs: Vec<SubscriptionRow>) -> Facts {
+        Facts {
+            row,
+            groups: groups.iter().map(|g| (*g).to_owned()).collect(),
+            subs,
+            credits: 0,
+            last_ack: None,
+            packs: vec![],
+            total_packs: 0,
+            videos: vec![],
+            quota: None,
+            parent_name: None,
+        }
+    }
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 1, 7, 12, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn nobody_subscribed_is_an_inactive_porn_portal_user() {
+        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), "vixen", now());
+        assert_eq!(p.subscription.kind, "porn-portal");
+        assert!(!p.subscription.is_active);
+        assert_eq!(p.iterate.site_type, "inactive");
+        assert!(p.autoplay_enabled);
+    }
+
+    #[test]
+    fn a_lapsed_member_is_expired_and_a_member_has_full_access() {
+        let p = assemble(
+            facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", false)]),
+            &ProfileConfig::default(),
+            "vixen",
+            now(),
+        );
+        assert_eq!(p.subscription.kind, "expired");
+        assert_eq!(p.tenants_subscription_state["vixen"], "none");
+        let p = assemble(
+            facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", true)]),
+            &ProfileConfig::default(),
+            "vixen",
+            now(),
+        );
+        assert_eq!(p.subscription.kind, "member");
+        assert_eq!(p.tenants_subscription_state["vixen"], "full");
+        assert_eq!(p.site_access_array, ["vixen"]);
+        assert_eq!(p.badges, ["silver"]);
+    }
+
+    #[test]
+    fn the_relationship_section_follows_section_6() {
+        let cfg = ProfileConfig::default();
+        let member =
+            assemble(facts(row(Uuid::now_v7()), &[], vec![sub("wifey", "member", true)]), &cfg, "wifey", now());
+        assert!(member.relationship_info.is_visible && member.relationship_info.is_editable);
+        let mut child_row = row(Uuid::now_v7());
+        child_row.tandem_parent_user_id = Some(Uuid::now_v7());
+        let child = assemble(facts(child_row, &[], vec![sub("wifey", "member", true)]), &cfg, "wifey", now());
+        assert!(child.relationship_info.is_visible && !child.relationship_info.is_editable);
+        let other = assemble(facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", true)]), &cfg, "vixen", now());
+        assert!(!other.relationship_info.is_visible && !other.relationship_info.is_editable);
+        let admin = assemble(facts(row(Uuid::now_v7()), &["admin"], vec![]), &cfg, "vixen", now());
+        assert!(admin.relationship_info.is_visible && admin.relationship_info.is_editable);
+        assert!(admin.badges.contains(&"moderator".to_owned()));
+    }
+
+    #[test]
+    fn test_domain_accounts_are_not_asked_for_email_consent() {
+        let mut r = row(Uuid::now_v7());
+        r.email = "member@paysite.test".into();
+        let p = assemble(facts(r, &[], vec![]), &ProfileConfig::default(), "vixen", now());
+        assert!(!p.gdpr.should_request_email_consent);
+        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), "vixen", now());
+        assert!(p.gdpr.should_request_email_consent);
+    }
+
+    #[test]
+    fn gems_refresh_on_friday() {
+        // 2026-01-07 is a Wednesday.
+        assert_eq!(days_until_refresh_gems(now()), 2);
+        assert_eq!(days_until_refresh_gems(now() + Duration::days(2)), 7);
+        assert_eq!(days_until_refresh_gems(now() + Duration::days(3)), 6);
+    }
+}

@@ -1,0 +1,176 @@
+//! The demo users: one per kind of user, all with the password `Demo12345` on `paysite.test`,
+//! created through the same commands as real accounts, each with a stable id derived from its
+//! username so other services' seeds can refer to it. Running the seed again changes nothing.
+//!
+//! Their memberships are the subscription service's to seed (see [`DemoUser::membership`]).
+
+use chrono::Utc;
+use proto_events::profile::Group;
+use proto_events::{Actor, EventMeta};
+use runtime::service::{BoxFuture, ServiceContext};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::api::CreateAccountRequest;
+use crate::commands;
+use crate::domain::Command;
+use crate::http::create_account_with;
+use crate::{ProfileConfig, State};
+
+pub const DEMO_PASSWORD: &str = "Demo12345";
+
+/// One demo user.
+#[derive(Clone, Copy, Debug)]
+pub struct DemoUser {
+    /// The kind of user it shows (the names).
+    pub kind: &'static str,
+    pub username: &'static str,
+    pub email: &'static str,
+    /// The brand the account was made on.
+    pub site: &'static str,
+    pub groups: &'static [Group],
+    /// A tandem child's parent (by username).
+    pub tandem_parent: Option<&'static str>,
+    /// An invited VIP user, not yet converted.
+    pub vip_invited: bool,
+    /// What the subscription service's seed gives it.
+    pub membership: &'static str,
+}
+
+const fn user(kind: &'static str, username: &'static str, email: &'static str, membership: &'static str) -> DemoUser {
+    DemoUser { kind, username, email, site: "vixen", groups: &[], tandem_parent: None, vip_invited: false, membership }
+}
+
+pub const DEMO_USERS: [DemoUser; 14] = [
+    user("member", "member", "member@paysite.test", "active single-site member of vixen"),
+    user("multisite", "multisite", "multisite@paysite.test", "active multisite package (multisite2025)"),
+    user("trial", "trial", "trial@paysite.test", "active trial on vixen"),
+    user("freetrial", "freetrial", "freetrial@paysite.test", "active free limited trial on vixen"),
+    user("ppv", "ppv", "ppv@paysite.test", "porn-portal with pay-per-video credits"),
+    user("expired", "expired", "expired@paysite.test", "vixen membership that expired"),
+    user("cancelled", "cancelled", "cancelled@paysite.test", "cancelled vixen membership, biller RGNATIVE"),
+    user("tandem-parent", "tandemparent", "tandemparent@paysite.test", "active vixen member with a tandem child"),
+    DemoUser {
+        tandem_parent: Some("tandemparent"),
+        ..user("tandem-child", "tandemchild", "tandemchild@paysite.test", "shares tandemparent's membership")
+    },
+    DemoUser {
+        groups: &[Group::CommentEditor],
+        ..user("moderator", "moderator", "moderator@paysite.test", "active vixen member")
+    },
+    DemoUser { groups: &[Group::Admin], ..user("admin", "admin", "admin@paysite.test", "none needed") },
+    DemoUser {
+        groups: &[Group::VideoPreview],
+        ..user("preview", "preview", "preview@paysite.test", "active vixen member")
+    },
+    user("texas", "texas", "texas@paysite.test", "active vixen member browsing from US-TX"),
+    DemoUser {
+        vip_invited: true,
+        ..user("vip", "vip", "vip@vip.paysite.test", "active vixen member, invited VIP not yet converted")
+    },
+];
+
+/// The stable id of a demo user: a v8 UUID of the SHA-256 of its username.
+pub fn demo_user_id(username: &str) -> Uuid {
+    let digest = Sha256::digest(format!("paysite-demo-user:{username}").as_bytes());
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_custom_bytes(bytes).into_uuid()
+}
+
+/// `ServiceDef.seed`.
+pub fn seed(ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
+    Box::pin(async move {
+        let state = State::load(ctx.pool, ctx.store, ProfileConfig::from_env()?).await?;
+        seed_demo_users(&state).await
+    })
+}
+
+pub async fn seed_demo_users(state: &State) -> anyhow::Result<()> {
+    let meta = EventMeta::new(Actor::System("profile.seed".into()));
+    // Parents first: a tandem child names its parent.
+    let mut users = DEMO_USERS.to_vec();
+    users.sort_by_key(|u| u.tandem_parent.is_some());
+    for demo in users {
+        let user_id = demo_user_id(demo.username);
+        match demo.tandem_parent {
+            None => {
+                let request = CreateAccountRequest {
+                    user_id: Some(user_id),
+                    username: Some(demo.username.to_owned()),
+                    password: DEMO_PASSWORD.to_owned(),
+                    email: demo.email.to_owned(),
+                    site: demo.site.to_owned(),
+                    biller: None,
+                    tandem_parent_user_id: None,
+                    vip_invited: demo.vip_invited,
+                };
+                create_account_with(state, request, &meta.clone().with_tenant(demo.site))
+                    .await
+                    .map_err(|e| anyhow::anyhow!("seeding {}: {e}", demo.username))?;
+            }
+            Some(parent) => {
+                let exists = !crate::queries::user_summaries(&state.pool, &[user_id]).await?.is_empty();
+                if !exists {
+                    let register = Command::Register {
+                        user_id,
+                        email: demo.email.to_owned(),
+                        username: Some(demo.username.to_owned()),
+                        site: demo.site.to_owned(),
+                        tandem_parent: Some(demo_user_id(parent)),
+                        vip_invited: false,
+                        at: Utc::now(),
+                    };
+                    let hash = state.passwords.hash(DEMO_PASSWORD).await?;
+                    // The parent's membership is the subscription seed's; the demo data has it.
+                    commands::create_tandem_child(
+                        &state.store,
+                        demo_user_id(parent),
+                        user_id,
+                        true,
+                        register,
+                        &hash,
+                        &meta,
+                    )
+                    .await?;
+                }
+            }
+        }
+        for group in demo.groups {
+            commands::execute(
+                &state.store,
+                user_id,
+                &meta,
+                Command::GrantGroup { group: *group, at: Utc::now() },
+                None,
+            )
+            .await?;
+        }
+    }
+    tracing::info!(users = DEMO_USERS.len(), "demo users seeded");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_ids_are_stable_and_distinct() {
+        assert_eq!(demo_user_id("member"), demo_user_id("member"));
+        let mut ids: Vec<Uuid> = DEMO_USERS.iter().map(|u| demo_user_id(u.username)).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 14);
+        assert_eq!(demo_user_id("member").get_version_num(), 8);
+    }
+
+    #[test]
+    fn demo_users_follow_the_rules() {
+        for u in DEMO_USERS {
+            assert!(crate::validation::is_valid_username(u.username), "{}", u.username);
+            assert!(crate::validation::is_valid_email(u.email), "{}", u.email);
+        }
+        assert!(crate::validation::is_valid_password(DEMO_PASSWORD));
+    }
+}

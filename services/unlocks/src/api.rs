@@ -1,0 +1,179 @@
+//! Request and answer shapes of the internal API, shared by the handlers and the client.
+//! Answers use the spec's camelCase names so the gateway passes them through.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::entitlement::{Access, Denied};
+use crate::quota::{DownloadQuotas, DownloadResolution};
+
+/// The outcome of a channel pack unlock that succeeded.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct PackUnlockResponse {
+    /// Always `success` (the other outcomes are errors: ALREADY_UNLOCKED, NOT_ENOUGH_GEMS, UNLOCK_FAILED).
+    pub status: String,
+    pub unlock_id: Uuid,
+    pub channel_pack_id: Uuid,
+    pub unlocked_at: DateTime<Utc>,
+    /// The gems left after the debit.
+    pub gems_balance: u64,
+}
+
+/// UnlockVideo's input.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnlockVideoInput {
+    pub video_id: Uuid,
+    /// Where the front end fetches the sources once unlocked; echoed back.
+    #[serde(default)]
+    pub video_sources_url: Option<String>,
+    pub video_new_id: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnlockVideoResponse {
+    pub status: String,
+    pub unlock_id: Uuid,
+    pub video_id: Uuid,
+    pub video_new_id: String,
+    pub video_sources_url: Option<String>,
+    /// `credits` or `free_limited_trial`.
+    pub paid_with: String,
+    /// Credits left, when credits paid.
+    pub pay_per_video_credits: Option<u64>,
+    /// The free limited trial's full videos left, when the trial paid.
+    pub free_videos_left: Option<u32>,
+    pub unlocked_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnlockedVideo {
+    pub video_id: Uuid,
+    pub new_id: String,
+    pub paid_with: String,
+    pub unlocked_at: DateTime<Utc>,
+}
+
+/// The unlocks part of the profile (spec §3): gems fields, subscription fields, iterate
+/// profile and customer-survey fields.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnlockStateResponse {
+    pub unlocked_channel_pack_ids: Vec<Uuid>,
+    /// Held packs over published packs, 0 to 100, rounded down.
+    pub percentage_of_unlocked_channel_packs: u32,
+    pub last_channel_pack_unlock_date: Option<DateTime<Utc>>,
+    /// A pack unlocked in the last 14 days (1209600000 ms).
+    pub has_unlocked_channel_pack_in_last_two_weeks: bool,
+    pub unlocked_video_ids: Vec<Uuid>,
+    pub unlocked_videos: Vec<UnlockedVideo>,
+    pub free_limited_trial_videos_left: u32,
+}
+
+/// One quality's token (spec §3: token and cdn); `url` is the two put together.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TokenView {
+    pub token: String,
+    pub cdn: String,
+    pub url: String,
+}
+
+/// getToken's answer: a token per quality the video has.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct VideoTokens {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p270: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p360: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p480: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p480l: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p720: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p1080: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p2160: Option<TokenView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hls: Option<TokenView>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TokenRequest {
+    /// `desktop`, `mobile`, ... for playback; `download` counts one download and answers
+    /// download tokens for every downloadable size.
+    pub device: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenResponse {
+    pub tokens: VideoTokens,
+    /// The quota after this download, when `device` was `download`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download_quotas: Option<DownloadQuotas>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DownloadRequest {
+    /// A download resolution's `size` (`p1080`).
+    pub size: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadResponse {
+    pub download_id: Uuid,
+    pub resolution: DownloadResolution,
+    pub token: TokenView,
+    pub download_quotas: DownloadQuotas,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadResolutionsResponse {
+    pub resolutions: Vec<DownloadResolution>,
+    pub download_quotas: DownloadQuotas,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadQuotasResponse {
+    /// The site's bucket.
+    pub site: DownloadQuotas,
+    /// The bucket Compilations, Behind The Scenes and Intimates videos share.
+    pub channels: DownloadQuotas,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct VideoAccessRequest {
+    pub video_ids: Vec<Uuid>,
+}
+
+/// Whether the user may watch a video, for a page of videos at once.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct VideoAccess {
+    pub video_id: Uuid,
+    /// The video's `denied` field.
+    pub denied: bool,
+    pub access: Option<Access>,
+    /// Where a denied user is sent (spec §4 access-denied routing).
+    pub denied_reason: Option<Denied>,
+    /// Unlocked on its own (credits or the free trial).
+    pub unlocked: bool,
+    pub channel_pack_id: Option<Uuid>,
+    pub is_free_limited_trial: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct VideoAccessResponse {
+    /// In the order asked; unknown videos are left out.
+    pub videos: Vec<VideoAccess>,
+}

@@ -1,0 +1,170 @@
+//! The one error type of the HTTP surface: `{code, message, ...}` with SCREAMING_SNAKE codes.
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+use crate::domain::DomainError;
+use crate::entitlement::Denied;
+use crate::quota::DownloadQuotas;
+
+/// The spec's copy for a failed video unlock (video_unlock_modal.error).
+pub const VIDEO_UNLOCK_FAILED: &str = "Failed to unlock the video. Please try again later.";
+pub const PACK_UNLOCK_FAILED: &str = "Failed to unlock the channel pack. Please try again later.";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{message}")]
+    NotFound { code: &'static str, message: String },
+    #[error("already unlocked")]
+    AlreadyUnlocked,
+    #[error("not enough gems: {balance} held, {needed} needed")]
+    NotEnoughGems { balance: u64, needed: u64, days_until_refresh_gems: u32 },
+    #[error("not enough credits: {balance} held, {needed} needed")]
+    NotEnoughCredits { balance: u64, needed: u64 },
+    #[error("channel packs are unlocked by members with access")]
+    NoTenantAccess,
+    #[error("the free limited trial's {0} full videos are taken")]
+    NoFreeTrialVideosLeft(u32),
+    /// The user may not watch or download the video.
+    #[error("access denied")]
+    AccessDenied(Denied),
+    /// ReachedDownloadQuotaError.
+    #[error("{}", crate::quota::reached_message(.0.remaining_days))]
+    ReachedDownloadQuota(DownloadQuotas),
+    /// The unlock could not be finished now (the wallet did not answer); the reconciler will.
+    #[error("{message}")]
+    UnlockFailed { message: &'static str },
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("the service is busy, try again")]
+    Busy(#[source] crate::store::Failure),
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::AlreadyUnlocked
+            | ApiError::NotEnoughGems { .. }
+            | ApiError::NotEnoughCredits { .. }
+            | ApiError::NoFreeTrialVideosLeft(_) => StatusCode::CONFLICT,
+            ApiError::NoTenantAccess | ApiError::AccessDenied(_) => StatusCode::FORBIDDEN,
+            ApiError::ReachedDownloadQuota(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::UnlockFailed { .. } | ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::NotFound { code, .. } => code,
+            ApiError::AlreadyUnlocked => "ALREADY_UNLOCKED",
+            ApiError::NotEnoughGems { .. } => "NOT_ENOUGH_GEMS",
+            ApiError::NotEnoughCredits { .. } => "NOT_ENOUGH_CREDITS",
+            ApiError::NoTenantAccess => "NO_TENANT_ACCESS",
+            ApiError::NoFreeTrialVideosLeft(_) => "NO_FREE_TRIAL_VIDEOS_LEFT",
+            ApiError::AccessDenied(_) => "FORBIDDEN",
+            ApiError::ReachedDownloadQuota(_) => "REACHED_DOWNLOAD_QUOTA",
+            ApiError::UnlockFailed { .. } => "UNLOCK_FAILED",
+            ApiError::Invalid(_) => "INVALID_REQUEST",
+            ApiError::BadRequest(_) => "BAD_REQUEST",
+            ApiError::Busy(_) => "RETRY",
+            ApiError::Internal(_) => "INTERNAL",
+        }
+    }
+
+    pub fn video_not_found() -> Self {
+        ApiError::NotFound { code: "VIDEO_NOT_FOUND", message: "no such video".into() }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "code": self.code(), "message": self.to_string() });
+        match &self {
+            ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+                body["balance"] = json!(balance);
+                body["needed"] = json!(needed);
+                body["daysUntilRefreshGems"] = json!(days_until_refresh_gems);
+            }
+            ApiError::NotEnoughCredits { balance, needed } => {
+                body["balance"] = json!(balance);
+                body["needed"] = json!(needed);
+            }
+            ApiError::AccessDenied(denied) => body["denied"] = json!(denied),
+            ApiError::ReachedDownloadQuota(q) => {
+                body["downloadQuotaMax"] = json!(q.download_quota_max);
+                body["remainingDays"] = json!(q.remaining_days);
+                body["downloadQuotas"] = json!(q);
+            }
+            ApiError::Busy(e) => tracing::warn!(error = %e, "unlocks request failed, retryable"),
+            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "unlocks request failed"),
+            _ => {}
+        }
+        (self.status_code(), Json(body)).into_response()
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        match e {
+            DomainError::AlreadyUnlocked => ApiError::AlreadyUnlocked,
+            DomainError::NoTenantAccess => ApiError::NoTenantAccess,
+            DomainError::NoFreeTrialVideosLeft { allowance } => ApiError::NoFreeTrialVideosLeft(allowance),
+            DomainError::ReachedDownloadQuota(q) => ApiError::ReachedDownloadQuota(q),
+            e @ (DomainError::UnknownUnlock(_) | DomainError::UnlockPending) => ApiError::Internal(e.into()),
+        }
+    }
+}
+
+impl From<crate::store::Failure> for ApiError {
+    fn from(e: crate::store::Failure) -> Self {
+        if e.is_retryable() {
+            ApiError::Busy(e)
+        } else {
+            ApiError::Internal(e.into())
+        }
+    }
+}
+
+impl From<runtime::StoreError> for ApiError {
+    fn from(e: runtime::StoreError) -> Self {
+        crate::store::Failure::from(e).into()
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::Internal(e.into())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> Self {
+        match e {
+            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
+            other => ApiError::BadRequest(other.body_text()),
+        }
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(e: PathRejection) -> Self {
+        ApiError::BadRequest(e.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> Self {
+        ApiError::BadRequest(e.body_text())
+    }
+}

@@ -1,0 +1,167 @@
+//! Channel-pack and pay-per-video unlocks, download quotas and signed media.
+//!
+//! The pure part: the unlocks decider ([`domain`]), the entitlement rules ([`entitlement`]),
+//! quotas and resolutions ([`quota`]) and media tokens ([`token`]). Around it: the write path
+//! ([`store`]), unlocks paid from the wallet and their reconciler ([`unlock`]), tokens,
+//! downloads and the media endpoint ([`media`]), the read models ([`projections`],
+//! [`queries`]), the catalog and subscription consumers ([`consumer`]), the internal API
+//! ([`http`]) with its client ([`client`]) and the generated demo media ([`demo`]).
+
+pub mod api;
+pub mod bench;
+pub mod client;
+pub mod config;
+pub mod consumer;
+pub mod demo;
+pub mod domain;
+pub mod entitlement;
+pub mod error;
+pub mod http;
+pub mod media;
+pub mod projections;
+pub mod queries;
+pub mod quota;
+pub mod store;
+pub mod token;
+pub mod unlock;
+pub mod wallet;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use chrono::{DateTime, Utc};
+use runtime::auth::Verifier;
+use runtime::consumer::ConsumerSpec;
+use runtime::projection::{Projection, ProjectionHandler};
+use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::EventStore;
+use sqlx::{migrate::Migrator, PgPool};
+use uuid::Uuid;
+
+pub use config::UnlocksConfig;
+pub use http::router;
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/unlocks");
+
+/// The unlocks service as `paysite` runs it. Its seed generates the demo media.
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "unlocks", port: 8104, migrations: &MIGRATIONS, build, seed: Some(seed) };
+
+fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
+    Box::pin(async move {
+        let config = UnlocksConfig::from_env()?;
+        let verifier =
+            Verifier::from_jwks_url(format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101)));
+        // Demo clips are generated in the background at startup if missing, so playback works locally.
+        let dir = config.media_dir.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = demo::ensure(&dir) {
+                tracing::warn!(error = %format!("{e:#}"), "demo media not generated");
+            }
+        });
+        let state = State::new(ctx.pool, ctx.store, config, verifier);
+        Ok(Service {
+            router: router(state.clone()),
+            consumers: consumers(&state),
+            projections: projections(&state),
+            jobs: vec![unlock::Reconciler::new(state).job()],
+        })
+    })
+}
+
+fn seed(_ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
+    Box::pin(async move {
+        let config = UnlocksConfig::from_env()?;
+        let dir = config.media_dir.clone();
+        let written = tokio::task::spawn_blocking(move || demo::ensure(&dir)).await??;
+        tracing::info!(dir = %config.media_dir.display(), written, "demo media ready");
+        Ok(())
+    })
+}
+
+type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+type Hook = Arc<dyn Fn(Uuid) + Send + Sync>;
+
+/// What the handlers, consumers and the reconciler share.
+#[derive(Clone)]
+pub struct State {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub config: Arc<UnlocksConfig>,
+    pub wallet: wallet::WalletClient,
+    pub signer: token::TokenSigner,
+    pub verifier: Verifier,
+    /// Commands of one user, batched per transaction.
+    pub book: store::Book,
+    pub clock: Clock,
+    /// Called between a debit's receipt and the unlock's record (the crash test stops there).
+    pub after_debit: Hook,
+    /// Unlocks whose debit this process is sending now (how many senders each): the
+    /// reconciler leaves them alone.
+    pub in_flight: Arc<std::sync::Mutex<std::collections::HashMap<Uuid, usize>>>,
+}
+
+impl FromRef<State> for Verifier {
+    fn from_ref(state: &State) -> Verifier {
+        state.verifier.clone()
+    }
+}
+
+impl State {
+    pub fn new(pool: PgPool, store: EventStore, config: UnlocksConfig, verifier: Verifier) -> Self {
+        State {
+            wallet: wallet::WalletClient::new(config.wallet_url.clone(), config.wallet_timeout),
+            in_flight: Default::default(),
+            signer: token::TokenSigner::new(config.media_secret.expose().as_bytes()),
+            book: store::Book::new(pool.clone(), store.clone()),
+            pool,
+            store,
+            config: Arc::new(config),
+            verifier,
+            clock: Arc::new(Utc::now),
+            after_debit: Arc::new(|_| {}),
+        }
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        (self.clock)()
+    }
+
+    /// The same state telling time by `clock`.
+    pub fn with_clock(mut self, clock: impl Fn() -> DateTime<Utc> + Send + Sync + 'static) -> Self {
+        self.clock = Arc::new(clock);
+        self
+    }
+
+    pub fn with_after_debit(mut self, hook: impl Fn(Uuid) + Send + Sync + 'static) -> Self {
+        self.after_debit = Arc::new(hook);
+        self
+    }
+}
+
+/// The catalog and subscription consumers.
+pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
+    let catalog: Arc<dyn Projection> =
+        Arc::new(projections::CatalogProjection { queue: state.config.catalog_queue.clone() });
+    vec![
+        ConsumerSpec {
+            queue: state.config.catalog_queue.clone(),
+            bindings: consumer::CATALOG_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
+            handler: Arc::new(ProjectionHandler(catalog)),
+        },
+        ConsumerSpec {
+            queue: state.config.subscriptions_queue.clone(),
+            bindings: consumer::SUBSCRIPTION_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
+            handler: Arc::new(consumer::SubscriptionEvents::new(state.store.clone())),
+        },
+    ]
+}
+
+/// The read models `paysite rebuild-projections unlocks` rebuilds.
+pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::UnlocksProjection),
+        Arc::new(projections::CatalogProjection { queue: state.config.catalog_queue.clone() }),
+        Arc::new(projections::SubscriptionProjection { queue: state.config.subscriptions_queue.clone() }),
+    ]
+}

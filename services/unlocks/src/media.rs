@@ -1,0 +1,384 @@
+//! Video tokens, downloads against their quotas, and the media endpoint that serves a file
+//! only for a valid token.
+
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State as AxumState};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, Utc};
+use proto_events::catalog::VideoQuality;
+use proto_events::EventMeta;
+use serde::Deserialize;
+use tower::ServiceExt;
+use uuid::Uuid;
+
+use crate::api::{
+    DownloadQuotasResponse, DownloadResolutionsResponse, DownloadResponse, TokenResponse, TokenView, VideoAccess,
+    VideoTokens,
+};
+use crate::domain::Command;
+use crate::entitlement::{self, Access, Holdings};
+use crate::error::ApiError;
+use crate::queries::{self, CatalogVideo};
+use crate::quota::{self, DownloadQuotas, DownloadResolution};
+use crate::token::{MediaGrant, Purpose};
+use crate::State;
+
+/// Whether `user_id` may watch each of `videos` now.
+pub async fn access_of(state: &State, user_id: Uuid, videos: &[CatalogVideo]) -> Result<Vec<VideoAccess>, ApiError> {
+    let subscriptions = queries::subscriptions(&state.pool, user_id).await?;
+    let video_ids: Vec<Uuid> = videos.iter().map(|v| v.video_id).collect();
+    let pack_ids: Vec<Uuid> = videos.iter().filter_map(|v| v.channel_pack_id).collect();
+    let (unlocked, packs) = queries::holdings(&state.pool, user_id, &video_ids, &pack_ids).await?;
+    Ok(videos
+        .iter()
+        .map(|video| {
+            let holdings = Holdings {
+                subscriptions: subscriptions.clone(),
+                pack_unlocked: video.channel_pack_id.is_some_and(|p| packs.contains(&p)),
+                video_unlock: unlocked.iter().find(|(v, _)| *v == video.video_id).map(|(_, k)| *k),
+            };
+            let verdict = entitlement::access(&video.facts(), &holdings);
+            VideoAccess {
+                video_id: video.video_id,
+                denied: verdict.is_err(),
+                access: verdict.ok(),
+                denied_reason: verdict.err(),
+                unlocked: holdings.video_unlock.is_some(),
+                channel_pack_id: video.channel_pack_id,
+                is_free_limited_trial: video.is_free_limited_trial,
+            }
+        })
+        .collect())
+}
+
+async fn entitled(state: &State, user_id: Uuid, video: &CatalogVideo) -> Result<Access, ApiError> {
+    let verdict = access_of(state, user_id, std::slice::from_ref(video)).await?.remove(0);
+    match verdict.access {
+        Some(access) => Ok(access),
+        None => Err(ApiError::AccessDenied(verdict.denied_reason.unwrap_or(entitlement::Denied::NoAccess))),
+    }
+}
+
+fn token_view(state: &State, grant: &MediaGrant) -> TokenView {
+    let token = state.signer.sign(grant);
+    let cdn = state.config.media_base_url.clone();
+    let url = format!("{cdn}/{}/{}?token={token}", grant.video_id, quota::spec_of(grant.quality).key);
+    TokenView { token, cdn, url }
+}
+
+fn grant(state: &State, user_id: Uuid, video_id: Uuid, quality: VideoQuality, purpose: Purpose) -> MediaGrant {
+    let ttl = match purpose {
+        Purpose::Play => state.config.play_token_ttl,
+        Purpose::Download => state.config.download_token_ttl,
+    };
+    MediaGrant { user_id, video_id, quality, purpose, expires: state.now().timestamp() + ttl.as_secs() as i64 }
+}
+
+fn put(tokens: &mut VideoTokens, quality: VideoQuality, view: TokenView) {
+    let slot = match quality {
+        VideoQuality::P270 => &mut tokens.p270,
+        VideoQuality::P360 => &mut tokens.p360,
+        VideoQuality::P480 => &mut tokens.p480,
+        VideoQuality::P480l => &mut tokens.p480l,
+        VideoQuality::P720 => &mut tokens.p720,
+        VideoQuality::P1080 => &mut tokens.p1080,
+        VideoQuality::P2160 => &mut tokens.p2160,
+        VideoQuality::Hls => &mut tokens.hls,
+    };
+    *slot = Some(view);
+}
+
+/// getToken: playback tokens for every quality of the video, or (device `download`) one
+/// download counted and download tokens for every downloadable size.
+pub async fn video_tokens(
+    state: &State,
+    user_id: Uuid,
+    video_id: Uuid,
+    device: &str,
+    tenant: Option<&str>,
+    meta: &EventMeta,
+) -> Result<TokenResponse, ApiError> {
+    if device.is_empty() || device.len() > 32 {
+        return Err(ApiError::Invalid("device must have 1 to 32 characters".into()));
+    }
+    let video = queries::video(&state.pool, video_id).await?.ok_or_else(ApiError::video_not_found)?;
+    entitled(state, user_id, &video).await?;
+    let mut tokens = VideoTokens::default();
+    if device == "download" {
+        let best = video.qualities.iter().copied().filter(|q| quota::is_downloadable(*q)).max();
+        let Some(best) = best else { return Err(ApiError::Invalid("the video has no downloadable size".into())) };
+        let (_, quotas) = count_download(state, user_id, &video, best, tenant, meta).await?;
+        for q in video.qualities.iter().copied().filter(|q| quota::is_downloadable(*q)) {
+            put(&mut tokens, q, token_view(state, &grant(state, user_id, video_id, q, Purpose::Download)));
+        }
+        return Ok(TokenResponse { tokens, download_quotas: Some(quotas) });
+    }
+    for q in &video.qualities {
+        put(&mut tokens, *q, token_view(state, &grant(state, user_id, video_id, *q, Purpose::Play)));
+    }
+    Ok(TokenResponse { tokens, download_quotas: None })
+}
+
+fn bucket_rule(
+    state: &State,
+    video: &CatalogVideo,
+    tenant: Option<&str>,
+) -> (proto_events::unlocks::DownloadQuotaBucket, quota::QuotaRule) {
+    let bucket = quota::bucket_of(&video.site, video.channel_category);
+    let rule = state.config.quotas.rule(&bucket, tenant);
+    (bucket, rule)
+}
+
+/// Counts one download of `video` at `quality` against its bucket, under the user's lock.
+async fn count_download(
+    state: &State,
+    user_id: Uuid,
+    video: &CatalogVideo,
+    quality: VideoQuality,
+    tenant: Option<&str>,
+    meta: &EventMeta,
+) -> Result<(Uuid, DownloadQuotas), ApiError> {
+    let (bucket, rule) = bucket_rule(state, video, tenant);
+    let download_id = Uuid::now_v7();
+    let now = state.now();
+    let command = Command::GrantDownload {
+        download_id,
+        video_id: video.video_id,
+        resolution: quality,
+        bucket: bucket.clone(),
+        rule,
+        now,
+    };
+    let outcome = state.book.submit(user_id, command, meta).await??;
+    let key = quota::bucket_key(&bucket);
+    let granted = outcome.state.downloads.get(&key).cloned().unwrap_or_default();
+    Ok((download_id, quota::standing(rule, &bucket, &granted, now)))
+}
+
+/// The REST download: one size, counted against the quota, with its token.
+pub async fn download(
+    state: &State,
+    user_id: Uuid,
+    video_id: Uuid,
+    size: &str,
+    tenant: Option<&str>,
+    meta: &EventMeta,
+) -> Result<DownloadResponse, ApiError> {
+    let quality = quota::quality_from_key(size)
+        .filter(|q| quota::is_downloadable(*q))
+        .ok_or_else(|| ApiError::Invalid(format!("size must be one of the download resolutions, got {size:?}")))?;
+    let video = queries::video(&state.pool, video_id).await?.ok_or_else(ApiError::video_not_found)?;
+    if !video.qualities.contains(&quality) {
+        return Err(ApiError::Invalid(format!("the video has no {size} download")));
+    }
+    entitled(state, user_id, &video).await?;
+    let (download_id, quotas) = count_download(state, user_id, &video, quality, tenant, meta).await?;
+    let spec = quota::spec_of(quality);
+    Ok(DownloadResponse {
+        download_id,
+        resolution: DownloadResolution {
+            label: spec.label.into(),
+            size: spec.key.into(),
+            width: spec.width,
+            res: spec.res.into(),
+        },
+        token: token_view(state, &grant(state, user_id, video_id, quality, Purpose::Download)),
+        download_quotas: quotas,
+    })
+}
+
+async fn standing_of(
+    state: &State,
+    user_id: Uuid,
+    bucket: &proto_events::unlocks::DownloadQuotaBucket,
+    rule: quota::QuotaRule,
+    now: DateTime<Utc>,
+) -> Result<DownloadQuotas, ApiError> {
+    let granted =
+        queries::downloads_since(&state.pool, user_id, &quota::bucket_key(bucket), quota::window_start(rule, now))
+            .await?;
+    Ok(quota::standing(rule, bucket, &granted, now))
+}
+
+pub async fn download_resolutions(
+    state: &State,
+    user_id: Uuid,
+    video_id: Uuid,
+    tenant: Option<&str>,
+) -> Result<DownloadResolutionsResponse, ApiError> {
+    let video = queries::video(&state.pool, video_id).await?.ok_or_else(ApiError::video_not_found)?;
+    let (bucket, rule) = bucket_rule(state, &video, tenant);
+    Ok(DownloadResolutionsResponse {
+        resolutions: quota::download_resolutions(&video.qualities),
+        download_quotas: standing_of(state, user_id, &bucket, rule, state.now()).await?,
+    })
+}
+
+pub async fn download_quotas(
+    state: &State,
+    user_id: Uuid,
+    site: &str,
+    tenant: Option<&str>,
+) -> Result<DownloadQuotasResponse, ApiError> {
+    let now = state.now();
+    let site_bucket = quota::bucket_of(site, None);
+    let channels = proto_events::unlocks::DownloadQuotaBucket::ChannelCategory {
+        category: proto_events::catalog::ChannelCategory::Compilations,
+    };
+    let site_rule = state.config.quotas.rule(&site_bucket, tenant);
+    let channels_rule = state.config.quotas.rule(&channels, tenant);
+    Ok(DownloadQuotasResponse {
+        site: standing_of(state, user_id, &site_bucket, site_rule, now).await?,
+        channels: standing_of(state, user_id, &channels, channels_rule, now).await?,
+    })
+}
+
+#[derive(Deserialize)]
+pub struct MediaQuery {
+    pub token: Option<String>,
+}
+
+fn forbidden(reason: &'static str) -> Response {
+    let body = serde_json::json!({ "code": "FORBIDDEN", "message": reason });
+    (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
+}
+
+/// The file of a video at a quality: the video's own under `videos/<id>/`, else the demo clip.
+pub fn media_file(dir: &std::path::Path, video_id: Uuid, quality: VideoQuality) -> Option<std::path::PathBuf> {
+    let name = format!("{}.mp4", quota::spec_of(quality).key);
+    [dir.join("videos").join(video_id.to_string()).join(&name), dir.join("demo").join(&name)]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// The HLS segments of a video: its own `videos/<id>/hls/*.ts`, else the demo stream's.
+fn hls_dir(dir: &std::path::Path, video_id: Uuid) -> Option<(std::path::PathBuf, Vec<String>)> {
+    [dir.join("videos").join(video_id.to_string()).join("hls"), dir.join("demo").join("hls")].into_iter().find_map(
+        |d| {
+            let mut segments: Vec<String> = std::fs::read_dir(&d)
+                .ok()?
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| is_segment_name(n))
+                .collect();
+            segments.sort();
+            (!segments.is_empty()).then_some((d, segments))
+        },
+    )
+}
+
+fn is_segment_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.ends_with(".ts")
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+        && !name.starts_with('.')
+}
+
+fn not_found() -> Response {
+    let body = serde_json::json!({ "code": "MEDIA_NOT_FOUND", "message": "the file is not there" });
+    (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
+}
+
+/// Checks a media request's token for `video`/`quality` (and, when the request also carries
+/// the user's access token, that it is the token's user).
+async fn check(
+    state: &State,
+    video_id: &str,
+    quality: &str,
+    token: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<(Uuid, VideoQuality, MediaGrant), Response> {
+    let video_id = video_id.parse::<Uuid>().map_err(|_| forbidden("no such file"))?;
+    let key = quality.trim_end_matches(".mp4").trim_end_matches(".m3u8");
+    let quality = quota::quality_from_key(key).ok_or_else(|| forbidden("no such file"))?;
+    let token = token.ok_or_else(|| forbidden("a media token is required"))?;
+    let grant = state.signer.verify_for(token, video_id, quality, state.now().timestamp()).map_err(|e| {
+        tracing::debug!(%video_id, error = %e, "media token refused");
+        forbidden("the media token is not valid")
+    })?;
+    let bearer =
+        headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    if let Some(bearer) = bearer {
+        if let Ok(claims) = state.verifier.verify(bearer.trim()).await {
+            if claims.sub != grant.user_id {
+                return Err(forbidden("the media token belongs to another user"));
+            }
+        }
+    }
+    Ok((video_id, quality, grant))
+}
+
+async fn serve_file(path: &std::path::Path, request: Request) -> Response {
+    let mut response = match tower_http::services::ServeFile::new(path).oneshot(request).await {
+        Ok(r) => r.map(Body::new),
+        Err(e) => match e {},
+    };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=300"));
+    response
+}
+
+/// `GET /media/videos/{video}/{quality}?token=…`: the file, with Range support, for a valid,
+/// unexpired token of this video and quality; 403 for anything else. For `hls` the answer is
+/// a playlist whose segment addresses carry the same token.
+pub async fn serve(
+    AxumState(state): AxumState<State>,
+    Path((video_id, quality)): Path<(String, String)>,
+    Query(query): Query<MediaQuery>,
+    headers: HeaderMap,
+    request: Request,
+) -> Response {
+    let (video_id, quality, grant) = match check(&state, &video_id, &quality, query.token.as_deref(), &headers).await {
+        Ok(checked) => checked,
+        Err(refused) => return refused,
+    };
+    if quality == VideoQuality::Hls {
+        let Some((_, segments)) = hls_dir(&state.config.media_dir, video_id) else { return not_found() };
+        let token = query.token.unwrap_or_default();
+        let seconds = crate::demo::HLS_SEGMENT_SECONDS;
+        let mut playlist = format!(
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:{seconds}\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        );
+        for segment in segments {
+            playlist.push_str(&format!("#EXTINF:{seconds}.000,\nhls/{segment}?token={token}\n"));
+        }
+        playlist.push_str("#EXT-X-ENDLIST\n");
+        return (
+            [(header::CONTENT_TYPE, "application/vnd.apple.mpegurl"), (header::CACHE_CONTROL, "private, no-store")],
+            playlist,
+        )
+            .into_response();
+    }
+    let Some(path) = media_file(&state.config.media_dir, video_id, quality) else { return not_found() };
+    let mut response = serve_file(&path, request).await;
+    if grant.purpose == Purpose::Download {
+        let name = format!("attachment; filename=\"{video_id}-{}.mp4\"", quota::spec_of(quality).key);
+        if let Ok(v) = HeaderValue::from_str(&name) {
+            response.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+        }
+    }
+    response
+}
+
+/// `GET /media/videos/{video}/hls/{segment}?token=…`: one HLS segment, for the hls token.
+pub async fn serve_segment(
+    AxumState(state): AxumState<State>,
+    Path((video_id, quality, segment)): Path<(String, String, String)>,
+    Query(query): Query<MediaQuery>,
+    headers: HeaderMap,
+    request: Request,
+) -> Response {
+    let (video_id, quality, _) = match check(&state, &video_id, &quality, query.token.as_deref(), &headers).await {
+        Ok(checked) => checked,
+        Err(refused) => return refused,
+    };
+    if quality != VideoQuality::Hls || !is_segment_name(&segment) {
+        return forbidden("no such file");
+    }
+    let Some((dir, segments)) = hls_dir(&state.config.media_dir, video_id) else { return not_found() };
+    if !segments.contains(&segment) {
+        return not_found();
+    }
+    let mut response = serve_file(&dir.join(&segment), request).await;
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("video/mp2t"));
+    response
+}

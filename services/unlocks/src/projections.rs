@@ -1,0 +1,434 @@
+//! Read models: the service's own (unlocks, pending unlocks, downloads; written in the
+//! append's transaction) and the facts it hears of (catalog videos, channels and packs;
+//! subscriptions; written by the consumers). Live writers call the same functions as a
+//! rebuild, so a rebuilt model equals the live one.
+
+use async_trait::async_trait;
+use proto_events::catalog::{CatalogEvent, Video};
+use proto_events::subscription::SubscriptionEvent;
+use proto_events::unlocks::{UnlockEvent, UnlockTarget, VideoUnlockPayment};
+use proto_events::{DecodeError, Envelope, EventFamily};
+use runtime::projection::{Projection, Source};
+use runtime::StoreError;
+use sqlx::PgConnection;
+
+use crate::entitlement::Standing;
+use crate::quota;
+
+/// The read models of the service's own events.
+pub struct UnlocksProjection;
+
+#[async_trait]
+impl Projection for UnlocksProjection {
+    fn name(&self) -> &str {
+        "unlocks.unlocks"
+    }
+
+    fn source(&self) -> Source {
+        Source::OwnEvents
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &["unlocker", "pending_unlock", "channel_pack_unlock", "video_unlock", "download", "orphaned_debit"]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        apply_unlock_events(tx, std::slice::from_ref(event)).await?;
+        Ok(())
+    }
+}
+
+/// Decodes an envelope of this service's family, or `None` for another family's (a test
+/// schema may hold another service's events beside these).
+fn decode_own<E: EventFamily>(envelope: &Envelope, prefix: &str) -> Result<Option<E>, StoreError> {
+    if !envelope.stream_id.starts_with(prefix) {
+        return Ok(None);
+    }
+    proto_events::decode(envelope)
+        .map(Some)
+        .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })
+}
+
+/// Writes the read models of unlocks events.
+pub async fn apply_unlock_events(conn: &mut PgConnection, envelopes: &[Envelope]) -> Result<(), StoreError> {
+    for envelope in envelopes {
+        let Some(event) = decode_own::<UnlockEvent>(envelope, "unlocks-")? else { continue };
+        let user_id = event.user_id();
+        let mut last_pack_unlock = None;
+        let mut free_trial_taken = 0i32;
+        match &event {
+            UnlockEvent::UnlockRequested { unlock_id, target, asset, amount, requested_at, .. } => {
+                let (kind, target_id, channel_id, new_id) = match target {
+                    UnlockTarget::ChannelPack { channel_pack_id, channel_id } => {
+                        ("channel_pack", *channel_pack_id, Some(*channel_id), None)
+                    }
+                    UnlockTarget::Video { video_id, new_id } => ("video", *video_id, None, Some(new_id.clone())),
+                };
+                sqlx::query(
+                    "insert into pending_unlock (unlock_id, user_id, target_kind, target_id, channel_id, new_id, asset,
+                         amount, requested_at)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(unlock_id)
+                .bind(user_id)
+                .bind(kind)
+                .bind(target_id)
+                .bind(channel_id)
+                .bind(new_id)
+                .bind(asset.as_str())
+                .bind(*amount as i32)
+                .bind(requested_at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            UnlockEvent::UnlockRefused { unlock_id, .. } => {
+                sqlx::query("delete from pending_unlock where unlock_id = $1")
+                    .bind(unlock_id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            UnlockEvent::ChannelPackUnlocked {
+                unlock_id,
+                channel_pack_id,
+                channel_id,
+                gems_spent,
+                unlocked_at,
+                ..
+            } => {
+                sqlx::query("delete from pending_unlock where unlock_id = $1")
+                    .bind(unlock_id)
+                    .execute(&mut *conn)
+                    .await?;
+                sqlx::query(
+                    "insert into channel_pack_unlock (user_id, channel_pack_id, unlock_id, channel_id, gems_spent, unlocked_at)
+                     values ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(user_id)
+                .bind(channel_pack_id)
+                .bind(unlock_id)
+                .bind(channel_id)
+                .bind(*gems_spent as i32)
+                .bind(unlocked_at)
+                .execute(&mut *conn)
+                .await?;
+                last_pack_unlock = Some(*unlocked_at);
+            }
+            UnlockEvent::ChannelPacksForfeited { channel_pack_ids, forfeited_at, .. } => {
+                sqlx::query(
+                    "update channel_pack_unlock set forfeited_at = $3
+                     where user_id = $1 and channel_pack_id = any($2) and forfeited_at is null",
+                )
+                .bind(user_id)
+                .bind(channel_pack_ids)
+                .bind(forfeited_at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            UnlockEvent::VideoUnlocked { unlock_id, video_id, new_id, paid_with, unlocked_at, .. } => {
+                sqlx::query("delete from pending_unlock where unlock_id = $1")
+                    .bind(unlock_id)
+                    .execute(&mut *conn)
+                    .await?;
+                let paid = match paid_with {
+                    VideoUnlockPayment::Credits { .. } => "credits",
+                    VideoUnlockPayment::FreeLimitedTrial { .. } => {
+                        free_trial_taken = 1;
+                        "free_limited_trial"
+                    }
+                };
+                sqlx::query(
+                    "insert into video_unlock (user_id, video_id, unlock_id, new_id, paid_with, unlocked_at)
+                     values ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(user_id)
+                .bind(video_id)
+                .bind(unlock_id)
+                .bind(new_id)
+                .bind(paid)
+                .bind(unlocked_at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            UnlockEvent::UnlockDebitOrphaned { unlock_id, target, asset, amount, reason, orphaned_at, .. } => {
+                sqlx::query("delete from pending_unlock where unlock_id = $1")
+                    .bind(unlock_id)
+                    .execute(&mut *conn)
+                    .await?;
+                let (kind, target_id) = match target {
+                    UnlockTarget::ChannelPack { channel_pack_id, .. } => ("channel_pack", *channel_pack_id),
+                    UnlockTarget::Video { video_id, .. } => ("video", *video_id),
+                };
+                sqlx::query(
+                    "insert into orphaned_debit (unlock_id, user_id, target_kind, target_id, asset, amount, reason,
+                         orphaned_at)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8)",
+                )
+                .bind(unlock_id)
+                .bind(user_id)
+                .bind(kind)
+                .bind(target_id)
+                .bind(asset.as_str())
+                .bind(*amount as i32)
+                .bind(wire(reason))
+                .bind(orphaned_at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            UnlockEvent::DownloadGranted { download_id, video_id, resolution, quota, granted_at, .. } => {
+                sqlx::query(
+                    "insert into download (download_id, user_id, video_id, resolution, bucket, granted_at)
+                     values ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(download_id)
+                .bind(user_id)
+                .bind(video_id)
+                .bind(quota::spec_of(*resolution).key)
+                .bind(quota::bucket_key(quota))
+                .bind(granted_at)
+                .execute(&mut *conn)
+                .await?;
+            }
+        }
+        sqlx::query(
+            "insert into unlocker (user_id, version, last_channel_pack_unlock_at, free_trial_videos_used)
+             values ($1, $2, $3, $4)
+             on conflict (user_id) do update set
+                 version = excluded.version,
+                 last_channel_pack_unlock_at = coalesce($3, unlocker.last_channel_pack_unlock_at),
+                 free_trial_videos_used = unlocker.free_trial_videos_used + $4",
+        )
+        .bind(user_id)
+        .bind(envelope.stream_version)
+        .bind(last_pack_unlock)
+        .bind(free_trial_taken)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Decodes an event of another service's family; `None` for a type this reader does not
+/// know (a newer producer's event that is none of its business).
+pub fn decode_foreign<E: EventFamily>(envelope: &Envelope) -> Result<Option<E>, DecodeError> {
+    match proto_events::decode(envelope) {
+        Ok(event) => Ok(Some(event)),
+        Err(DecodeError::UnknownType { event_type, .. }) => {
+            tracing::debug!(event_id = %envelope.event_id, event_type, "event type ignored");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Videos, channels and packs, from catalog events.
+pub struct CatalogProjection {
+    pub queue: String,
+}
+
+#[async_trait]
+impl Projection for CatalogProjection {
+    fn name(&self) -> &str {
+        "unlocks.catalog"
+    }
+
+    fn source(&self) -> Source {
+        Source::Inbox(self.queue.clone())
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &["catalog_video", "catalog_channel", "catalog_channel_pack", "catalog_channel_pack_video"]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
+        let Some(event) = decode_foreign::<CatalogEvent>(envelope)? else { return Ok(()) };
+        apply_catalog_event(tx, &event).await?;
+        Ok(())
+    }
+}
+
+fn wire<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        other => format!("{other:?}"),
+    }
+}
+
+async fn upsert_video(conn: &mut PgConnection, video: &Video) -> Result<(), sqlx::Error> {
+    let qualities: Vec<String> = video.qualities.iter().map(wire).collect();
+    let channel = video.channel.as_ref();
+    sqlx::query(
+        "insert into catalog_video (video_id, new_id, site, channel_id, channel_pack_id, channel_category,
+             is_third_party_channel, is_free_limited_trial, qualities, published)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)
+         on conflict (video_id) do update set new_id = excluded.new_id, site = excluded.site,
+             channel_id = excluded.channel_id, channel_pack_id = excluded.channel_pack_id,
+             channel_category = excluded.channel_category, is_third_party_channel = excluded.is_third_party_channel,
+             is_free_limited_trial = excluded.is_free_limited_trial, qualities = excluded.qualities, published = true",
+    )
+    .bind(video.video_id)
+    .bind(&video.new_id)
+    .bind(&video.site)
+    .bind(channel.map(|c| c.channel_id))
+    .bind(channel.and_then(|c| c.channel_pack_id))
+    .bind(channel.and_then(|c| c.category).map(|c| wire(&c)))
+    .bind(video.is_third_party_channel)
+    .bind(video.is_free_limited_trial)
+    .bind(&qualities)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn apply_catalog_event(conn: &mut PgConnection, event: &CatalogEvent) -> Result<(), sqlx::Error> {
+    match event {
+        CatalogEvent::VideoPublished { video, .. } | CatalogEvent::VideoUpdated { video, .. } => {
+            upsert_video(conn, video).await?;
+        }
+        CatalogEvent::VideoUnpublished { video_id, .. } => {
+            sqlx::query("update catalog_video set published = false where video_id = $1")
+                .bind(video_id)
+                .execute(conn)
+                .await?;
+        }
+        CatalogEvent::ChannelPublished { channel_id, slug, kind, category, sites, .. } => {
+            sqlx::query(
+                "insert into catalog_channel (channel_id, slug, kind, category, sites) values ($1, $2, $3, $4, $5)
+                 on conflict (channel_id) do update set slug = excluded.slug, kind = excluded.kind,
+                     category = excluded.category, sites = excluded.sites",
+            )
+            .bind(channel_id)
+            .bind(slug)
+            .bind(wire(kind))
+            .bind(category.map(|c| wire(&c)))
+            .bind(sites)
+            .execute(conn)
+            .await?;
+        }
+        CatalogEvent::ChannelPackPublished { channel_pack_id, channel_id, video_ids, .. } => {
+            sqlx::query(
+                "insert into catalog_channel_pack (channel_pack_id, channel_id, video_ids) values ($1, $2, $3)
+                 on conflict (channel_pack_id) do update set channel_id = excluded.channel_id, video_ids = excluded.video_ids",
+            )
+            .bind(channel_pack_id)
+            .bind(channel_id)
+            .bind(video_ids)
+            .execute(&mut *conn)
+            .await?;
+            sqlx::query("delete from catalog_channel_pack_video where channel_pack_id = $1")
+                .bind(channel_pack_id)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query(
+                "insert into catalog_channel_pack_video (video_id, channel_pack_id)
+                 select distinct v, $1 from unnest($2::uuid[]) as v",
+            )
+            .bind(channel_pack_id)
+            .bind(video_ids)
+            .execute(&mut *conn)
+            .await?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Subscriptions as entitlement facts, from subscription events.
+pub struct SubscriptionProjection {
+    pub queue: String,
+}
+
+#[async_trait]
+impl Projection for SubscriptionProjection {
+    fn name(&self) -> &str {
+        "unlocks.subscriptions"
+    }
+
+    fn source(&self) -> Source {
+        Source::Inbox(self.queue.clone())
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        &["member_subscription"]
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
+        let Some(event) = decode_foreign::<SubscriptionEvent>(envelope)? else { return Ok(()) };
+        apply_subscription_event(tx, &event).await?;
+        Ok(())
+    }
+}
+
+fn standing_name(s: Standing) -> &'static str {
+    match s {
+        Standing::Active => "active",
+        Standing::Cancelled => "cancelled",
+        Standing::Ended => "ended",
+    }
+}
+
+pub fn parse_standing(s: &str) -> Standing {
+    match s {
+        "active" => Standing::Active,
+        "cancelled" => Standing::Cancelled,
+        _ => Standing::Ended,
+    }
+}
+
+/// Folds `event` into its subscription's row (locked first) and returns the standing before
+/// it (`None` for a subscription not heard of).
+pub async fn apply_subscription_event(
+    conn: &mut PgConnection,
+    event: &SubscriptionEvent,
+) -> Result<Option<Standing>, sqlx::Error> {
+    let id = event.subscription_id();
+    let before: Option<String> =
+        sqlx::query_scalar("select standing from member_subscription where subscription_id = $1 for update")
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let before = before.as_deref().map(parse_standing);
+    let set_standing = |standing: Standing| {
+        sqlx::query("update member_subscription set standing = $2 where subscription_id = $1")
+            .bind(id)
+            .bind(standing_name(standing))
+    };
+    match event {
+        SubscriptionEvent::SubscriptionStarted { user_id, sites, kind, is_free_limited_trial, .. } => {
+            sqlx::query(
+                "insert into member_subscription (subscription_id, user_id, kind, sites, is_free_limited_trial, standing)
+                 values ($1, $2, $3, $4, $5, 'active')
+                 on conflict (subscription_id) do update set kind = excluded.kind, sites = excluded.sites,
+                     is_free_limited_trial = excluded.is_free_limited_trial",
+            )
+            .bind(id)
+            .bind(user_id)
+            .bind(kind.as_str())
+            .bind(sites)
+            .bind(is_free_limited_trial)
+            .execute(&mut *conn)
+            .await?;
+        }
+        SubscriptionEvent::SubscriptionUpgraded { to, .. } => {
+            sqlx::query(
+                "update member_subscription set kind = $2, is_free_limited_trial = false where subscription_id = $1",
+            )
+            .bind(id)
+            .bind(to.as_str())
+            .execute(&mut *conn)
+            .await?;
+        }
+        SubscriptionEvent::SubscriptionCancelled { .. } if before == Some(Standing::Active) => {
+            set_standing(Standing::Cancelled).execute(&mut *conn).await?;
+        }
+        SubscriptionEvent::SubscriptionReactivated { .. } => {
+            set_standing(Standing::Active).execute(&mut *conn).await?;
+        }
+        SubscriptionEvent::SubscriptionExpired { .. }
+        | SubscriptionEvent::SubscriptionChargedBack { .. }
+        | SubscriptionEvent::SubscriptionRefunded { .. } => {
+            set_standing(Standing::Ended).execute(&mut *conn).await?;
+        }
+        _ => {}
+    }
+    Ok(before)
+}

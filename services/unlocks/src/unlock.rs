@@ -1,0 +1,442 @@
+//! Unlocks paid from the wallet: request, debit, record. And the reconciler that finishes
+//! any unlock whose request stopped between the steps.
+//!
+//! Choice: the intent is recorded first (`UnlockRequested`, a `pending_unlock` row) and its
+//! unlock id is the debit's idempotency key. Whoever finishes a pending unlock (the request,
+//! a joined request, the reconciler) sends the same debit: the wallet debits once and
+//! answers the same receipt, then the unlock is recorded once (the decider ignores a second
+//! completion). A crash between debit and record leaves a pending row whose debit is
+//! recorded; the reconciler's debit gets the receipt back and records the unlock.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use proto_events::unlocks::{UnlockRefusal, UnlockTarget};
+use proto_events::{Actor, EventMeta};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use crate::api::{PackUnlockResponse, UnlockVideoInput, UnlockVideoResponse};
+use crate::domain::{Command, Unlocks};
+use crate::entitlement::{may_take_free_trial_video, may_unlock_channel_pack};
+use crate::error::{ApiError, PACK_UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
+use crate::wallet::Refusal;
+use crate::{queries, store, State};
+
+/// A finished pending unlock.
+pub struct Finished {
+    pub balance_after: u64,
+    pub state: Unlocks,
+}
+
+/// Why a pending unlock was not finished.
+pub enum NotFinished {
+    /// The wallet refused; the unlock is given up (recorded).
+    Refused(Refusal),
+    /// The user no longer has the access a channel pack needs: given up before any debit.
+    NoAccess,
+    /// The unlock was given up (or its debit orphaned) before this debit: not sent again.
+    GivenUp,
+    /// The wallet did not answer; the unlock stays pending.
+    WalletUnavailable(String),
+    Store(ApiError),
+}
+
+impl From<ApiError> for NotFinished {
+    fn from(e: ApiError) -> Self {
+        NotFinished::Store(e)
+    }
+}
+
+impl From<runtime::StoreError> for NotFinished {
+    fn from(e: runtime::StoreError) -> Self {
+        NotFinished::Store(e.into())
+    }
+}
+
+/// Marks an unlock's debit as being sent by this process while it lives.
+struct InFlight<'a> {
+    state: &'a State,
+    unlock_id: Uuid,
+}
+
+impl<'a> InFlight<'a> {
+    fn enter(state: &'a State, unlock_id: Uuid) -> Self {
+        *state.in_flight.lock().expect("in-flight lock").entry(unlock_id).or_default() += 1;
+        InFlight { state, unlock_id }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut map) = self.state.in_flight.lock() {
+            if let Some(n) = map.get_mut(&self.unlock_id) {
+                *n -= 1;
+                if *n == 0 {
+                    map.remove(&self.unlock_id);
+                }
+            }
+        }
+    }
+}
+
+fn in_flight(state: &State, unlock_id: Uuid) -> bool {
+    state.in_flight.lock().map(|m| m.contains_key(&unlock_id)).unwrap_or(false)
+}
+
+/// Debits a pending unlock under its id and records the outcome.
+///
+/// The unlock is re-read under the user's lock first: a given-up unlock is never debited
+/// again (the wallet forgets refusals, so its key could debit after all); a completed one is
+/// sent again only to get its receipt back (the wallet remembers debits); a pack unlock whose
+/// user lost access is given up without a debit. A debit that still lands on an unlock given
+/// up meanwhile (a cross-process race only the wallet could close) is recorded by
+/// `CompleteUnlock` as `UnlockDebitOrphaned` when it cannot be honoured.
+pub async fn finish(
+    state: &State,
+    user_id: Uuid,
+    unlock_id: Uuid,
+    tenant: Option<&str>,
+    meta: &EventMeta,
+) -> Result<Finished, NotFinished> {
+    let _flight = InFlight::enter(state, unlock_id);
+    let pending = match store::unlock_standing(&state.pool, user_id, unlock_id).await? {
+        store::Standing::Pending(pending) => {
+            if matches!(pending.target, UnlockTarget::ChannelPack { .. }) && !may_unlock_pack(state, user_id).await? {
+                let command =
+                    Command::RefuseUnlock { unlock_id, reason: UnlockRefusal::NoTenantAccess, now: state.now() };
+                state.book.submit(user_id, command, meta).await.map_err(ApiError::from)?.map_err(ApiError::from)?;
+                return Err(NotFinished::NoAccess);
+            }
+            pending
+        }
+        store::Standing::Completed(mut paid) => {
+            if paid.amount == 0 {
+                paid.amount = state.config.video_credits;
+            }
+            paid
+        }
+        store::Standing::GivenUp => return Err(NotFinished::GivenUp),
+    };
+    let answer = state.wallet.debit(user_id, pending.asset, pending.amount, unlock_id, tenant).await;
+    match answer {
+        Err(unavailable) => {
+            tracing::warn!(%unlock_id, error = %unavailable, "unlock debit unanswered, left to the reconciler");
+            Err(NotFinished::WalletUnavailable(unavailable.0))
+        }
+        Ok(Ok(receipt)) => {
+            (state.after_debit)(unlock_id);
+            let may_unlock = match pending.target {
+                UnlockTarget::ChannelPack { .. } => may_unlock_pack(state, user_id).await?,
+                UnlockTarget::Video { .. } => true,
+            };
+            let command = Command::CompleteUnlock { unlock_id, paid: pending.clone(), may_unlock, now: state.now() };
+            let outcome = state.book.submit(user_id, command, meta).await.map_err(ApiError::from)?.map_err(|refused| {
+                tracing::error!(%unlock_id, %user_id, error = %refused, "a debit without its unlock: needs an operator");
+                ApiError::from(refused)
+            })?;
+            let orphaned = outcome.events.iter().any(|e| e.event_type == "UnlockDebitOrphaned")
+                || !outcome.state.completed.contains(&unlock_id)
+                || state_orphaned(state, unlock_id).await?;
+            if orphaned {
+                tracing::error!(%unlock_id, %user_id, "a debit that opened nothing: recorded as UnlockDebitOrphaned for an operator");
+                return Err(NotFinished::GivenUp);
+            }
+            Ok(Finished { balance_after: receipt.balance_after, state: outcome.state })
+        }
+        Ok(Err(refusal)) => {
+            let reason = match refusal {
+                Refusal::NotEnoughGems { .. } => UnlockRefusal::NotEnoughGems,
+                Refusal::NotEnoughCredits { .. } => UnlockRefusal::NotEnoughCredits,
+                Refusal::Other { .. } => UnlockRefusal::WalletRefused,
+            };
+            let command = Command::RefuseUnlock { unlock_id, reason, now: state.now() };
+            state.book.submit(user_id, command, meta).await.map_err(ApiError::from)?.map_err(ApiError::from)?;
+            Err(NotFinished::Refused(refusal))
+        }
+    }
+}
+
+async fn may_unlock_pack(state: &State, user_id: Uuid) -> Result<bool, ApiError> {
+    Ok(may_unlock_channel_pack(&queries::subscriptions(&state.pool, user_id).await?))
+}
+
+async fn state_orphaned(state: &State, unlock_id: Uuid) -> Result<bool, ApiError> {
+    Ok(sqlx::query_scalar::<_, bool>("select exists (select 1 from orphaned_debit where unlock_id = $1)")
+        .bind(unlock_id)
+        .fetch_one(&state.pool)
+        .await?)
+}
+
+fn refusal_error(refusal: Refusal, failed: &'static str) -> ApiError {
+    match refusal {
+        Refusal::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+            ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems }
+        }
+        Refusal::NotEnoughCredits { balance, needed } => ApiError::NotEnoughCredits { balance, needed },
+        Refusal::Other { code, message } => {
+            tracing::warn!(code, message, "wallet refused an unlock debit");
+            ApiError::UnlockFailed { message: failed }
+        }
+    }
+}
+
+/// Unlock a channel pack with gems.
+#[tracing::instrument(name = "unlock_channel_pack", skip(state, meta))]
+pub async fn unlock_channel_pack(
+    state: &State,
+    user_id: Uuid,
+    channel_pack_id: Uuid,
+    tenant: Option<&str>,
+    meta: &EventMeta,
+) -> Result<PackUnlockResponse, ApiError> {
+    let channel_id = queries::channel_pack(&state.pool, channel_pack_id)
+        .await?
+        .ok_or(ApiError::NotFound { code: "CHANNEL_PACK_NOT_FOUND", message: "no such channel pack".into() })?;
+    let subscriptions = queries::subscriptions(&state.pool, user_id).await?;
+    let command = Command::RequestPackUnlock {
+        unlock_id: Uuid::now_v7(),
+        channel_pack_id,
+        channel_id,
+        gems: state.config.pack_gems,
+        may_unlock: may_unlock_channel_pack(&subscriptions),
+        now: state.now(),
+    };
+    let requested = state.book.submit(user_id, command, meta).await??;
+    let target = UnlockTarget::ChannelPack { channel_pack_id, channel_id };
+    let unlock_id = pending_of(&requested.state, &target)?;
+    match finish(state, user_id, unlock_id, tenant, meta).await {
+        Ok(finished) => {
+            let unlocked_at = unlocked_at(state, user_id, channel_pack_id).await?;
+            Ok(PackUnlockResponse {
+                status: "success".into(),
+                unlock_id,
+                channel_pack_id,
+                unlocked_at,
+                gems_balance: finished.balance_after,
+            })
+        }
+        Err(NotFinished::Refused(refusal)) => Err(refusal_error(refusal, PACK_UNLOCK_FAILED)),
+        Err(NotFinished::NoAccess) => Err(ApiError::NoTenantAccess),
+        Err(NotFinished::WalletUnavailable(_) | NotFinished::GivenUp) => {
+            Err(ApiError::UnlockFailed { message: PACK_UNLOCK_FAILED })
+        }
+        Err(NotFinished::Store(e)) => Err(e),
+    }
+}
+
+fn pending_of(state: &Unlocks, target: &UnlockTarget) -> Result<Uuid, ApiError> {
+    state.pending_for(target).ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a requested unlock is not pending")))
+}
+
+async fn unlocked_at(state: &State, user_id: Uuid, channel_pack_id: Uuid) -> Result<DateTime<Utc>, ApiError> {
+    let at: Option<DateTime<Utc>> =
+        sqlx::query_scalar("select unlocked_at from channel_pack_unlock where user_id = $1 and channel_pack_id = $2 and forfeited_at is null")
+            .bind(user_id)
+            .bind(channel_pack_id)
+            .fetch_optional(&state.pool)
+            .await?;
+    // Forfeited in the meantime: still unlocked by this request, at the last unlock.
+    Ok(at.unwrap_or_else(|| state.now()))
+}
+
+/// UnlockVideo: one of the free limited trial's full videos when the user's trial allows it,
+/// otherwise pay-per-video credits.
+#[tracing::instrument(name = "unlock_video", skip(state, input, meta), fields(video_id = %input.video_id))]
+pub async fn unlock_video(
+    state: &State,
+    user_id: Uuid,
+    input: UnlockVideoInput,
+    tenant: Option<&str>,
+    meta: &EventMeta,
+) -> Result<UnlockVideoResponse, ApiError> {
+    if input.video_new_id.is_empty() || input.video_new_id.len() > 100 {
+        return Err(ApiError::Invalid("videoNewId must have 1 to 100 characters".into()));
+    }
+    if input.video_sources_url.as_ref().is_some_and(|u| u.len() > 2000) {
+        return Err(ApiError::Invalid("videoSourcesUrl must have at most 2000 characters".into()));
+    }
+    let video = queries::video(&state.pool, input.video_id).await?.ok_or_else(ApiError::video_not_found)?;
+    if video.new_id != input.video_new_id {
+        return Err(ApiError::Invalid("videoNewId is not the video's newId".into()));
+    }
+    let subscriptions = queries::subscriptions(&state.pool, user_id).await?;
+    let response = |unlock_id, paid_with: &str, credits, free_left, unlocked_at| UnlockVideoResponse {
+        status: "success".into(),
+        unlock_id,
+        video_id: video.video_id,
+        video_new_id: video.new_id.clone(),
+        video_sources_url: input.video_sources_url.clone(),
+        paid_with: paid_with.into(),
+        pay_per_video_credits: credits,
+        free_videos_left: free_left,
+        unlocked_at,
+    };
+    if may_take_free_trial_video(&video.facts(), &subscriptions) {
+        let now = state.now();
+        let command = Command::TakeFreeTrialVideo {
+            unlock_id: Uuid::now_v7(),
+            video_id: video.video_id,
+            new_id: video.new_id.clone(),
+            allowance: state.config.free_trial_videos,
+            now,
+        };
+        match state.book.submit(user_id, command, meta).await? {
+            Ok(outcome) => {
+                let (unlock_id, _) = outcome.state.videos[&video.video_id];
+                let left = state.config.free_trial_videos.saturating_sub(outcome.state.free_trial_videos_used);
+                return Ok(response(unlock_id, "free_limited_trial", None, Some(left), now));
+            }
+            // The trial's videos are taken, or a credits unlock of the video is pending (join
+            // it rather than open the video twice): credits pay.
+            Err(
+                crate::domain::DomainError::NoFreeTrialVideosLeft { .. } | crate::domain::DomainError::UnlockPending,
+            ) => {}
+            Err(refused) => return Err(refused.into()),
+        }
+    }
+    let command = Command::RequestVideoUnlock {
+        unlock_id: Uuid::now_v7(),
+        video_id: video.video_id,
+        new_id: video.new_id.clone(),
+        credits: state.config.video_credits,
+        now: state.now(),
+    };
+    let requested = state.book.submit(user_id, command, meta).await??;
+    let target = UnlockTarget::Video { video_id: video.video_id, new_id: video.new_id.clone() };
+    let unlock_id = pending_of(&requested.state, &target)?;
+    match finish(state, user_id, unlock_id, tenant, meta).await {
+        Ok(finished) => Ok(response(unlock_id, "credits", Some(finished.balance_after), None, state.now())),
+        Err(NotFinished::Refused(refusal)) => Err(refusal_error(refusal, VIDEO_UNLOCK_FAILED)),
+        Err(NotFinished::NoAccess) => Err(ApiError::NoTenantAccess),
+        Err(NotFinished::WalletUnavailable(_) | NotFinished::GivenUp) => {
+            Err(ApiError::UnlockFailed { message: VIDEO_UNLOCK_FAILED })
+        }
+        Err(NotFinished::Store(e)) => Err(e),
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct Stale {
+    unlock_id: Uuid,
+    user_id: Uuid,
+    attempts: i32,
+}
+
+/// The wait before trying a pending unlock again after `attempts` failed tries: the
+/// interval doubled per try, at most an hour.
+pub fn backoff(interval: Duration, attempts: u32) -> Duration {
+    (interval.max(Duration::from_millis(10)) * 2u32.saturating_pow(attempts.min(20))).min(Duration::from_secs(3600))
+}
+
+/// What one reconciler pass did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pass {
+    pub finished: u32,
+    pub refused: u32,
+    pub left: u32,
+}
+
+/// The reconciler: finishes pending unlocks older than `reconcile_after`.
+pub struct Reconciler {
+    state: State,
+}
+
+impl Reconciler {
+    pub fn new(state: State) -> Self {
+        Reconciler { state }
+    }
+
+    /// One pass over the unlocks left pending whose next try is due, the longest waiting
+    /// first. Each row is re-read under its user's lock by [`finish`]; an unlock whose debit
+    /// this process is sending is skipped; a try that fails backs off.
+    pub async fn pass(&self) -> anyhow::Result<Pass> {
+        let state = &self.state;
+        let now = state.now();
+        let before = now - chrono::Duration::from_std(state.config.reconcile_after)?;
+        let stale: Vec<Stale> = sqlx::query_as(
+            "select p.unlock_id, p.user_id, coalesce(a.attempts, 0) as attempts
+             from pending_unlock p left join reconcile_attempt a using (unlock_id)
+             where p.requested_at <= $1 and (a.next_attempt_at is null or a.next_attempt_at <= $2)
+             order by coalesce(a.next_attempt_at, p.requested_at) limit 500",
+        )
+        .bind(before)
+        .bind(now)
+        .fetch_all(&state.pool)
+        .await?;
+        let mut pass = Pass::default();
+        let meta = EventMeta::new(Actor::System("unlocks.reconciler".into()));
+        for row in stale {
+            if in_flight(state, row.unlock_id) {
+                pass.left += 1;
+                continue;
+            }
+            let failed = match finish(state, row.user_id, row.unlock_id, None, &meta).await {
+                Ok(_) => {
+                    tracing::info!(unlock_id = %row.unlock_id, user_id = %row.user_id, "reconciler finished an unlock");
+                    pass.finished += 1;
+                    None
+                }
+                Err(NotFinished::Refused(_) | NotFinished::NoAccess | NotFinished::GivenUp) => {
+                    pass.refused += 1;
+                    None
+                }
+                Err(NotFinished::WalletUnavailable(e)) => {
+                    pass.left += 1;
+                    Some(e)
+                }
+                Err(NotFinished::Store(e)) => {
+                    tracing::warn!(unlock_id = %row.unlock_id, error = %e, "reconciler could not record an unlock");
+                    pass.left += 1;
+                    Some(e.to_string())
+                }
+            };
+            match failed {
+                None => {
+                    sqlx::query("delete from reconcile_attempt where unlock_id = $1")
+                        .bind(row.unlock_id)
+                        .execute(&state.pool)
+                        .await?;
+                }
+                Some(error) => {
+                    let attempts = row.attempts as u32 + 1;
+                    let next =
+                        state.now() + chrono::Duration::from_std(backoff(state.config.reconcile_interval, attempts))?;
+                    sqlx::query(
+                        "insert into reconcile_attempt (unlock_id, attempts, next_attempt_at, last_error)
+                         values ($1, $2, $3, $4)
+                         on conflict (unlock_id) do update set attempts = excluded.attempts,
+                             next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error",
+                    )
+                    .bind(row.unlock_id)
+                    .bind(attempts as i32)
+                    .bind(next)
+                    .bind(error)
+                    .execute(&state.pool)
+                    .await?;
+                }
+            }
+        }
+        Ok(pass)
+    }
+
+    /// Passes every `reconcile_interval` (the first at once) until cancelled.
+    pub fn job(self) -> runtime::service::Job {
+        Box::new(move |cancel: CancellationToken| {
+            Box::pin(async move {
+                let interval = self.state.config.reconcile_interval.max(Duration::from_millis(10));
+                loop {
+                    match self.pass().await {
+                        Ok(pass) if pass != Pass::default() => tracing::info!(?pass, "reconciler pass"),
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!(error = %format!("{e:#}"), "reconciler pass failed"),
+                    }
+                    tokio::select! {
+                        _ = cancel.cancelled() => break,
+                        _ = tokio::time::sleep(interval) => {}
+                    }
+                }
+            })
+        })
+    }
+}

@@ -1,0 +1,249 @@
+//! Channel pack unlocks against the real wallet: debit once, record once, whatever the
+//! concurrency; the reconciler finishes what a failed request left; a cancel forfeits.
+
+mod support;
+
+use proto_events::subscription::MembershipKind;
+use reqwest::StatusCode;
+use serde_json::Value;
+use unlocks::api::{PackUnlockResponse, UnlockStateResponse};
+use uuid::Uuid;
+
+use support::{cancelled, pack_event, TestEnv};
+
+async fn unlock(env: &TestEnv, client: &reqwest::Client, token: &str, pack: Uuid) -> (StatusCode, Value) {
+    let response = client
+        .post(format!("{}/internal/unlocks/channel-packs/{pack}", env.base))
+        .bearer_auth(token)
+        .header("x-paysite-tenant", "vixen")
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+async fn state(env: &TestEnv, token: &str) -> UnlockStateResponse {
+    env.http()
+        .get(format!("{}/internal/unlocks/state", env.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Publishes `n` packs of one channel; returns their ids.
+async fn packs(env: &TestEnv, n: usize) -> Vec<Uuid> {
+    let channel = Uuid::now_v7();
+    let ids: Vec<Uuid> = (0..n).map(|_| Uuid::now_v7()).collect();
+    let events: Vec<_> = ids.iter().map(|id| pack_event(*id, channel, vec![Uuid::now_v7()])).collect();
+    env.catalog(&events).await;
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_pack_unlock_debits_ten_gems_records_the_unlock_and_answers_every_outcome() {
+    let env = TestEnv::new().await;
+    let ids = packs(&env, 4).await;
+    let user = Uuid::now_v7();
+    let token = env.token(user);
+    let client = env.http();
+
+    // Not a member: no tenant access.
+    let (status, body) = unlock(&env, &client, &token, ids[0]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("NO_TENANT_ACCESS")));
+
+    env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 15).await;
+    let (status, body) = unlock(&env, &client, &token, ids[0]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let first: PackUnlockResponse = serde_json::from_value(body).unwrap();
+    assert_eq!((first.status.as_str(), first.channel_pack_id, first.gems_balance), ("success", ids[0], 5));
+
+    let (status, body) = unlock(&env, &client, &token, ids[0]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("ALREADY_UNLOCKED")));
+
+    let (status, body) = unlock(&env, &client, &token, ids[1]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("NOT_ENOUGH_GEMS")), "{body}");
+    let days = body["daysUntilRefreshGems"].as_u64().unwrap();
+    assert!((1..=7).contains(&days), "{body}");
+    assert_eq!((body["balance"].as_u64(), body["needed"].as_u64()), (Some(5), Some(10)));
+
+    let (status, body) = unlock(&env, &client, &token, Uuid::now_v7()).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("CHANNEL_PACK_NOT_FOUND")));
+
+    let s = state(&env, &token).await;
+    assert_eq!(s.unlocked_channel_pack_ids, vec![ids[0]]);
+    assert_eq!(s.percentage_of_unlocked_channel_packs, 25, "1 of 4 packs");
+    assert_eq!(s.last_channel_pack_unlock_date, Some(first.unlocked_at));
+    assert!(s.has_unlocked_channel_pack_in_last_two_weeks);
+    // Fifteen days on, the unlock is no longer recent.
+    env.set_now(Some(first.unlocked_at + chrono::Duration::days(15)));
+    assert!(!state(&env, &token).await.has_unlocked_channel_pack_in_last_two_weeks);
+    env.set_now(None);
+
+    assert_eq!(env.debits().await, 1);
+    assert_eq!(env.gems(user).await, 5);
+    assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0, "the refused unlock is not pending");
+    let refused = env.scalar("select count(*) from event where event_type = 'UnlockRefused'").await;
+    assert_eq!(refused, 1);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hundred_concurrent_unlocks_of_one_pack_debit_once_and_unlock_once() {
+    let env = TestEnv::new().await;
+    let ids = packs(&env, 1).await;
+    let user = Uuid::now_v7();
+    env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 50).await;
+    let token = env.token(user);
+    let client = env.http();
+    let mut requests = tokio::task::JoinSet::new();
+    for _ in 0..200 {
+        let (client, token, url) =
+            (client.clone(), token.clone(), format!("{}/internal/unlocks/channel-packs/{}", env.base, ids[0]));
+        requests.spawn(async move {
+            let r = client.post(url).bearer_auth(token).send().await.unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        });
+    }
+    let (mut succeeded, mut already, mut unlock_ids) = (0, 0, std::collections::HashSet::new());
+    while let Some(answer) = requests.join_next().await {
+        let (status, body) = answer.unwrap();
+        match status {
+            StatusCode::OK => {
+                succeeded += 1;
+                unlock_ids.insert(body["unlockId"].as_str().unwrap().to_owned());
+                assert_eq!(body["gemsBalance"], 40);
+            }
+            StatusCode::CONFLICT if body["code"] == "ALREADY_UNLOCKED" => already += 1,
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(succeeded + already, 200);
+    assert!(succeeded >= 1);
+    assert_eq!(unlock_ids.len(), 1, "every success names the one unlock");
+    assert_eq!(env.debits().await, 1, "one debit");
+    assert_eq!(env.gems(user).await, 40);
+    assert_eq!(
+        env.scalar("select count(*) from event where event_type = 'ChannelPackUnlocked'").await,
+        1,
+        "one unlock"
+    );
+    assert_eq!(env.scalar("select count(*) from event where event_type = 'UnlockRequested'").await, 1);
+    assert_eq!(env.scalar("select count(*) from channel_pack_unlock").await, 1);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn of_a_thousand_concurrent_unlocks_of_different_packs_with_fifty_gems_exactly_five_succeed() {
+    // The burst is heavy on a shared machine: give the wallet's debit calls room, so a slow
+    // answer is not taken for an unanswered one (the assertions stay exact).
+    let env = TestEnv::with(|mut c| {
+        c.wallet_timeout = std::time::Duration::from_secs(60);
+        c
+    })
+    .await;
+    let ids = packs(&env, 1000).await;
+    let user = Uuid::now_v7();
+    env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 50).await;
+    let token = env.token(user);
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(120))
+        .pool_max_idle_per_host(64)
+        .build()
+        .unwrap();
+    let limit = std::sync::Arc::new(tokio::sync::Semaphore::new(200));
+    let mut requests = tokio::task::JoinSet::new();
+    for id in &ids {
+        let (client, token, url) =
+            (client.clone(), token.clone(), format!("{}/internal/unlocks/channel-packs/{id}", env.base));
+        let limit = limit.clone();
+        requests.spawn(async move {
+            let _permit = limit.acquire_owned().await.unwrap();
+            let r = client.post(url).bearer_auth(token).send().await.unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        });
+    }
+    let (mut succeeded, mut refused) = (0, 0);
+    while let Some(answer) = requests.join_next().await {
+        let (status, body) = answer.unwrap();
+        match (status, body["code"].as_str()) {
+            (StatusCode::OK, _) => succeeded += 1,
+            (StatusCode::CONFLICT, Some("NOT_ENOUGH_GEMS")) => refused += 1,
+            other => panic!("{other:?}: {body}"),
+        }
+    }
+    assert_eq!((succeeded, refused), (5, 995));
+    assert_eq!(env.debits().await, 5);
+    assert_eq!(env.gems(user).await, 0);
+    assert_eq!(env.scalar("select count(*) from channel_pack_unlock").await, 5);
+    assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_unlock_the_wallet_did_not_answer_is_finished_by_the_reconciler_exactly_once() {
+    // The request's service talks to a wallet that is not there.
+    let env = TestEnv::with(|mut c| {
+        c.wallet_url = "http://127.0.0.1:9".into();
+        c
+    })
+    .await;
+    let ids = packs(&env, 1).await;
+    let user = Uuid::now_v7();
+    env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 30).await;
+    let token = env.token(user);
+    let (status, body) = unlock(&env, &env.http(), &token, ids[0]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("UNLOCK_FAILED")));
+    assert_eq!(env.scalar("select count(*) from pending_unlock").await, 1);
+    assert_eq!(env.debits().await, 0);
+
+    // The reconciler, with the wallet reachable, finishes it; a second pass changes nothing.
+    let config = support::test_config(&env.schema, &env.wallet_url);
+    let reconciling = unlocks::State::new(env.pool.clone(), env.store.clone(), config, env.signer.verifier());
+    let reconciler = unlocks::unlock::Reconciler::new(reconciling);
+    assert_eq!(reconciler.pass().await.unwrap().finished, 1);
+    assert_eq!(reconciler.pass().await.unwrap(), unlocks::unlock::Pass::default());
+    assert_eq!((env.debits().await, env.gems(user).await), (1, 20));
+    assert_eq!(env.scalar("select count(*) from channel_pack_unlock").await, 1);
+    assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cancel_forfeits_the_unlocked_packs_and_a_later_expiry_takes_nothing_more() {
+    let env = TestEnv::new().await;
+    let ids = packs(&env, 3).await;
+    let user = Uuid::now_v7();
+    let subscription = env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 30).await;
+    let token = env.token(user);
+    for id in &ids[..2] {
+        assert_eq!(unlock(&env, &env.http(), &token, *id).await.0, StatusCode::OK);
+    }
+    assert_eq!(state(&env, &token).await.unlocked_channel_pack_ids.len(), 2);
+    env.subscription(&[cancelled(subscription, user)]).await;
+    let s = state(&env, &token).await;
+    assert!(s.unlocked_channel_pack_ids.is_empty(), "packs are lost on cancel");
+    assert!(s.last_channel_pack_unlock_date.is_some());
+    assert_eq!(s.percentage_of_unlocked_channel_packs, 0);
+    let forfeits = env.scalar("select count(*) from event where event_type = 'ChannelPacksForfeited'").await;
+    assert_eq!(forfeits, 1);
+    // No access any more: a new unlock is refused.
+    let (status, body) = unlock(&env, &env.http(), &token, ids[2]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("NO_TENANT_ACCESS")));
+    env.subscription(&[proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
+        subscription_id: subscription,
+        user_id: user,
+        expired_at: chrono::Utc::now(),
+    }])
+    .await;
+    assert_eq!(env.scalar("select count(*) from event where event_type = 'ChannelPacksForfeited'").await, 1);
+    env.cleanup().await;
+}

@@ -1,0 +1,351 @@
+//! Test harness: the unlocks service and the real wallet service, each in its own scratch
+//! schema of `paysite_test` (see `runtime::testing`), both served over HTTP on free ports.
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use proto_events::catalog::{CatalogEvent, ChannelCategory, Video, VideoChannel, VideoQuality};
+use proto_events::subscription::{MembershipKind, SubscriptionEvent};
+use proto_events::{Actor, Envelope, EventFamily, EventMeta};
+use runtime::auth::{Claims, Signer};
+use runtime::consumer;
+use runtime::consumer::Handler;
+use runtime::testing::Scratch;
+use tokio_util::sync::CancellationToken;
+use unlocks::{State, UnlocksConfig};
+use uuid::Uuid;
+
+#[allow(unused_imports)]
+pub use runtime::testing::{amqp_url, database_url};
+
+/// Where the tests' demo media is generated (once, shared by every test).
+pub fn media_dir() -> std::path::PathBuf {
+    std::env::var("UNLOCKS_TEST_MEDIA_DIR").unwrap_or_else(|_| "/var/tmp/paysite-media-test".into()).into()
+}
+
+pub struct TestEnv {
+    pub scratch: Scratch,
+    pub wallet_scratch: Scratch,
+    pub state: State,
+    pub wallet: wallet::State,
+    pub wallet_url: String,
+    pub base: String,
+    pub signer: Signer,
+    pub clock: Arc<Mutex<Option<DateTime<Utc>>>>,
+    serial: AtomicI64,
+}
+
+impl std::ops::Deref for TestEnv {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        &self.scratch
+    }
+}
+
+async fn serve(app: axum::Router) -> String {
+    serve_on(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(), app)
+}
+
+fn serve_on(listener: tokio::net::TcpListener, app: axum::Router) -> String {
+    let app = app.layer(axum::middleware::from_fn(runtime::http::correlate));
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+pub fn test_config(schema: &str, wallet_url: &str) -> UnlocksConfig {
+    UnlocksConfig {
+        wallet_url: wallet_url.to_owned(),
+        media_dir: media_dir(),
+        catalog_queue: format!("{schema}.catalog"),
+        subscriptions_queue: format!("{schema}.subscriptions"),
+        reconcile_after: Duration::from_millis(0),
+        reconcile_interval: Duration::from_millis(100),
+        ..UnlocksConfig::default()
+    }
+}
+
+impl TestEnv {
+    pub async fn new() -> TestEnv {
+        Self::with(|c| c).await
+    }
+
+    /// A fresh pair of schemas, the wallet served, and the unlocks service served with the
+    /// configuration `tune` makes of the test defaults.
+    pub async fn with(tune: impl FnOnce(UnlocksConfig) -> UnlocksConfig) -> TestEnv {
+        let scratch = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 16).await;
+        let wallet_scratch = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 16).await;
+        let wallet = wallet::State::new(
+            wallet_scratch.pool.clone(),
+            wallet_scratch.store.clone(),
+            wallet::WalletConfig {
+                subscriptions_queue: format!("{}.subscriptions", wallet_scratch.schema),
+                ..Default::default()
+            },
+        );
+        let wallet_url = serve(wallet::router(wallet.clone())).await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let mut config = test_config(&scratch.schema, &wallet_url);
+        config.media_base_url = format!("http://{}/media/videos", listener.local_addr().unwrap());
+        let config = tune(config);
+        scratch.track_queue(&config.catalog_queue);
+        scratch.track_queue(&config.subscriptions_queue);
+        let signer = Signer::generate("test");
+        let clock: Arc<Mutex<Option<DateTime<Utc>>>> = Arc::default();
+        let c = clock.clone();
+        let state = State::new(scratch.pool.clone(), scratch.store.clone(), config, signer.verifier())
+            .with_clock(move || c.lock().unwrap().unwrap_or_else(Utc::now));
+        let base = serve_on(listener, unlocks::router(state.clone()));
+        unlocks::demo::ensure(&media_dir()).unwrap();
+        TestEnv { scratch, wallet_scratch, state, wallet, wallet_url, base, signer, clock, serial: AtomicI64::new(0) }
+    }
+
+    /// Stops time at `at` (None: the real clock).
+    pub fn set_now(&self, at: Option<DateTime<Utc>>) {
+        *self.clock.lock().unwrap() = at;
+    }
+
+    /// An access token for `user` on the vixen brand.
+    pub fn token(&self, user: Uuid) -> String {
+        let claims =
+            Claims::new(user, "vixen.localhost:8080", "vixen", Uuid::now_v7(), vec![], Duration::from_secs(3600));
+        self.signer.sign(&claims)
+    }
+
+    pub fn http(&self) -> reqwest::Client {
+        reqwest::Client::builder().timeout(Duration::from_secs(60)).build().unwrap()
+    }
+
+    pub fn envelope<E: EventFamily>(&self, event: &E, stream_id: String) -> Envelope {
+        let encoded = proto_events::encode(event);
+        Envelope {
+            event_id: Uuid::now_v7(),
+            stream_id,
+            stream_version: self.serial.fetch_add(1, Ordering::Relaxed) + 1,
+            event_type: encoded.event_type,
+            schema_version: encoded.schema_version,
+            occurred_at: Utc::now(),
+            tenant: Some("vixen".into()),
+            correlation_id: Uuid::now_v7(),
+            causation_id: None,
+            actor: Actor::System("test".into()),
+            payload: encoded.payload,
+        }
+    }
+
+    /// Applies envelopes as a consumer does (inbox row and handler in one transaction per
+    /// envelope), without the broker.
+    pub async fn feed(&self, queue: &str, handler: &dyn Handler, envelopes: &[Envelope]) {
+        let mut tx = self.pool.begin().await.unwrap();
+        for envelope in envelopes {
+            let fresh = sqlx::query(
+                "insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing",
+            )
+            .bind(queue)
+            .bind(envelope.event_id)
+            .bind(serde_json::to_value(envelope).unwrap())
+            .execute(&mut *tx)
+            .await
+            .unwrap()
+            .rows_affected()
+                == 1;
+            if fresh {
+                handler.handle(&mut tx, envelope).await.unwrap();
+            }
+        }
+        tx.commit().await.unwrap();
+    }
+
+    pub async fn catalog(&self, events: &[CatalogEvent]) {
+        let specs = unlocks::consumers(&self.state);
+        let envelopes: Vec<Envelope> =
+            events.iter().map(|e| self.envelope(e, format!("catalog-{}", Uuid::now_v7()))).collect();
+        self.feed(&specs[0].queue, specs[0].handler.as_ref(), &envelopes).await;
+    }
+
+    pub async fn subscription(&self, events: &[SubscriptionEvent]) {
+        let specs = unlocks::consumers(&self.state);
+        let envelopes: Vec<Envelope> =
+            events.iter().map(|e| self.envelope(e, format!("subscription-{}", e.subscription_id()))).collect();
+        self.feed(&specs[1].queue, specs[1].handler.as_ref(), &envelopes).await;
+    }
+
+    /// Publishes envelopes of `domain` on the test's exchange, with confirms.
+    pub async fn publish(&self, domain: &str, envelopes: &[Envelope]) {
+        self.scratch.publish(domain, envelopes).await;
+    }
+
+    /// Declares the consumers' queues and runs the consumers until `cancel`.
+    pub async fn consumers(&self, cancel: &CancellationToken) -> Vec<tokio::task::JoinHandle<()>> {
+        let mut tasks = vec![];
+        for spec in unlocks::consumers(&self.state) {
+            self.scratch.declare_queue(&spec.queue, &spec.bindings).await;
+            let mut settings = consumer::ConsumerSettings::new(&self.settings);
+            settings.retry_base = Duration::from_millis(20);
+            tasks.push(tokio::spawn(consumer::run(self.pool.clone(), spec, settings, cancel.clone())));
+        }
+        tasks
+    }
+
+    async fn wallet_command(&self, user: Uuid, command: wallet::domain::Command) {
+        let mut tx = self.wallet_scratch.pool.begin().await.unwrap();
+        let items = [wallet::ledger::Item::new(command, EventMeta::new(Actor::System("test".into())))];
+        let outcome =
+            wallet::ledger::run_in(&mut tx, &self.wallet_scratch.store, user, &items).await.unwrap().remove(0);
+        tx.commit().await.unwrap();
+        outcome.expect("the wallet accepts");
+    }
+
+    /// Gives a user `gems` gems (a retention deal's).
+    pub async fn fund_gems(&self, user: Uuid, gems: u64) {
+        let command = wallet::domain::Command::GrantRetentionGems {
+            subscription_id: Uuid::now_v7(),
+            transaction_id: format!("FUND-{}", Uuid::now_v7()),
+            amount: gems,
+        };
+        self.wallet_command(user, command).await;
+    }
+
+    pub async fn fund_credits(&self, user: Uuid, credits: u64) {
+        let command = wallet::domain::Command::GrantPurchasedCredits {
+            subscription_id: Uuid::now_v7(),
+            transaction_id: format!("PPV-{}", Uuid::now_v7()),
+            amount: credits,
+        };
+        self.wallet_command(user, command).await;
+    }
+
+    /// The wallet's debits (pack and video unlocks).
+    pub async fn debits(&self) -> i64 {
+        self.wallet_scratch.scalar("select count(*) from ledger_entry where entry_type = 'debit'").await
+    }
+
+    pub async fn gems(&self, user: Uuid) -> i64 {
+        sqlx::query_scalar::<_, i64>("select coalesce((select gems from wallet where user_id = $1), 0)")
+            .bind(user)
+            .fetch_one(&self.wallet_scratch.pool)
+            .await
+            .unwrap()
+    }
+
+    pub async fn credits(&self, user: Uuid) -> i64 {
+        sqlx::query_scalar::<_, i64>("select coalesce((select credits from wallet where user_id = $1), 0)")
+            .bind(user)
+            .fetch_one(&self.wallet_scratch.pool)
+            .await
+            .unwrap()
+    }
+
+    /// Starts a subscription for `user` on `sites`.
+    pub async fn subscribe(&self, user: Uuid, kind: MembershipKind, sites: &[&str], free_limited_trial: bool) -> Uuid {
+        let subscription_id = Uuid::now_v7();
+        self.subscription(&[started(subscription_id, user, kind, sites, free_limited_trial)]).await;
+        subscription_id
+    }
+
+    pub async fn cleanup(self) {
+        self.scratch.cleanup().await;
+        self.wallet_scratch.cleanup().await;
+    }
+}
+
+pub fn started(
+    subscription_id: Uuid,
+    user_id: Uuid,
+    kind: MembershipKind,
+    sites: &[&str],
+    free: bool,
+) -> SubscriptionEvent {
+    SubscriptionEvent::SubscriptionStarted {
+        subscription_id,
+        user_id,
+        site: sites[0].into(),
+        sites: sites.iter().map(|s| s.to_string()).collect(),
+        kind,
+        is_free_limited_trial: free,
+        biller: "EPOCH".into(),
+        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
+        active_since: Utc::now(),
+        nats_code: None,
+    }
+}
+
+pub fn cancelled(subscription_id: Uuid, user_id: Uuid) -> SubscriptionEvent {
+    SubscriptionEvent::SubscriptionCancelled {
+        subscription_id,
+        user_id,
+        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
+        cancelled_at: Utc::now(),
+    }
+}
+
+pub const ALL_QUALITIES: [VideoQuality; 8] = [
+    VideoQuality::P270,
+    VideoQuality::P360,
+    VideoQuality::P480,
+    VideoQuality::P480l,
+    VideoQuality::P720,
+    VideoQuality::P1080,
+    VideoQuality::P2160,
+    VideoQuality::Hls,
+];
+
+/// A published video of `site`, in `pack` when given, of a channel of `category` when given.
+pub fn video(site: &str, pack: Option<(Uuid, Uuid)>, category: Option<ChannelCategory>) -> Video {
+    let video_id = Uuid::now_v7();
+    Video {
+        video_id,
+        legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
+        new_id: format!("n{}", video_id.simple()),
+        slug: format!("video-{}", video_id.simple()),
+        site: site.into(),
+        title: "A neutral title".into(),
+        description: "Generated.".into(),
+        release_date: Utc::now(),
+        duration_seconds: 600,
+        performer_ids: vec![],
+        category_slugs: vec![],
+        channel: match (pack, category) {
+            (None, None) => None,
+            _ => Some(VideoChannel {
+                channel_id: pack.map(|p| p.1).unwrap_or_else(Uuid::now_v7),
+                slug: "a-channel".into(),
+                channel_pack_id: pack.map(|p| p.0),
+                category,
+            }),
+        },
+        is_third_party_channel: false,
+        is_free_limited_trial: false,
+        award: 0,
+        qualities: ALL_QUALITIES.to_vec(),
+    }
+}
+
+pub fn published(video: &Video) -> CatalogEvent {
+    CatalogEvent::VideoPublished { video: video.clone(), published_at: Utc::now() }
+}
+
+/// A pack of a channel with the given videos: (pack, channel).
+pub fn pack_event(pack: Uuid, channel: Uuid, videos: Vec<Uuid>) -> CatalogEvent {
+    CatalogEvent::ChannelPackPublished {
+        channel_pack_id: pack,
+        channel_id: channel,
+        slug: format!("pack-{}", pack.simple()),
+        name: "A pack".into(),
+        video_ids: videos,
+        published_at: Utc::now(),
+    }
+}
+
+/// Kills a child process with SIGKILL and reaps it.
+pub fn kill9(child: &mut std::process::Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+pub fn cancel_token() -> CancellationToken {
+    CancellationToken::new()
+}

@@ -1,0 +1,115 @@
+//! UnlockVideo: pay-per-video credits through the real wallet, and the free limited trial's
+//! three full videos.
+
+mod support;
+
+use proto_events::subscription::MembershipKind;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use unlocks::api::UnlockStateResponse;
+use uuid::Uuid;
+
+use support::{cancelled, published, video, TestEnv};
+
+async fn unlock(env: &TestEnv, token: &str, body: Value) -> (StatusCode, Value) {
+    let r = env
+        .http()
+        .post(format!("{}/internal/unlocks/videos", env.base))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (r.status(), r.json().await.unwrap())
+}
+
+fn input(v: &proto_events::catalog::Video) -> Value {
+    json!({ "videoId": v.video_id, "videoSourcesUrl": format!("/api/videos/{}/sources", v.video_id), "videoNewId": v.new_id })
+}
+
+async fn state(env: &TestEnv, token: &str) -> UnlockStateResponse {
+    env.http()
+        .get(format!("{}/internal/unlocks/state", env.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+async fn play(env: &TestEnv, token: &str, video: Uuid) -> StatusCode {
+    env.http()
+        .post(format!("{}/internal/videos/{video}/tokens", env.base))
+        .bearer_auth(token)
+        .json(&json!({ "device": "desktop" }))
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn credits_unlock_videos_one_each_until_they_run_out() {
+    let env = TestEnv::new().await;
+    let videos: Vec<_> = (0..3).map(|_| video("vixen", None, None)).collect();
+    env.catalog(&videos.iter().map(published).collect::<Vec<_>>()).await;
+    let user = Uuid::now_v7();
+    env.subscribe(user, MembershipKind::PornPortal, &["vixen"], false).await;
+    env.fund_credits(user, 2).await;
+    let token = env.token(user);
+    assert_eq!(play(&env, &token, videos[0].video_id).await, StatusCode::FORBIDDEN, "a portal user pays per video");
+
+    let (status, body) = unlock(&env, &token, input(&videos[0])).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!((body["paidWith"].as_str(), body["payPerVideoCredits"].as_u64()), (Some("credits"), Some(1)));
+    assert_eq!(body["videoSourcesUrl"], format!("/api/videos/{}/sources", videos[0].video_id));
+    assert_eq!(unlock(&env, &token, input(&videos[0])).await.1["code"], "ALREADY_UNLOCKED");
+    assert_eq!(unlock(&env, &token, input(&videos[1])).await.1["payPerVideoCredits"], 0);
+    let (status, body) = unlock(&env, &token, input(&videos[2])).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("NOT_ENOUGH_CREDITS")));
+
+    let mut wrong = input(&videos[2]);
+    wrong["videoNewId"] = json!("not-its-new-id");
+    assert_eq!(unlock(&env, &token, wrong).await.0, StatusCode::UNPROCESSABLE_ENTITY);
+    let mut unknown = input(&videos[2]);
+    unknown["videoId"] = json!(Uuid::now_v7());
+    assert_eq!(unlock(&env, &token, unknown).await.1["code"], "VIDEO_NOT_FOUND");
+
+    let s = state(&env, &token).await;
+    assert_eq!(s.unlocked_video_ids, vec![videos[0].video_id, videos[1].video_id]);
+    assert_eq!(s.unlocked_videos[0].new_id, videos[0].new_id);
+    assert_eq!(s.unlocked_videos[0].paid_with, "credits");
+    assert_eq!((env.debits().await, env.credits(user).await), (2, 0));
+    // Bought for good: playable, and still after the portal subscription is cancelled.
+    assert_eq!(play(&env, &token, videos[0].video_id).await, StatusCode::OK);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
+    let env = TestEnv::new().await;
+    let videos: Vec<_> = (0..4).map(|_| video("vixen", None, None)).collect();
+    env.catalog(&videos.iter().map(published).collect::<Vec<_>>()).await;
+    let user = Uuid::now_v7();
+    let trial = env.subscribe(user, MembershipKind::Trial, &["vixen"], true).await;
+    let token = env.token(user);
+    assert_eq!(play(&env, &token, videos[0].video_id).await, StatusCode::FORBIDDEN);
+    for (n, left) in [(0, 2), (1, 1), (2, 0)] {
+        let (status, body) = unlock(&env, &token, input(&videos[n])).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(
+            (body["paidWith"].as_str(), body["freeVideosLeft"].as_u64()),
+            (Some("free_limited_trial"), Some(left))
+        );
+    }
+    // The fourth would take credits, and there are none.
+    assert_eq!(unlock(&env, &token, input(&videos[3])).await.1["code"], "NOT_ENOUGH_CREDITS");
+    assert_eq!(state(&env, &token).await.free_limited_trial_videos_left, 0);
+    assert_eq!(env.debits().await, 0, "the trial's videos cost nothing");
+    assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::OK);
+    env.subscription(&[cancelled(trial, user)]).await;
+    assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::FORBIDDEN, "no new token after the cancel");
+    env.cleanup().await;
+}

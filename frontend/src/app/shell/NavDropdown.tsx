@@ -12,8 +12,14 @@ const DropdownContext = createContext<DropdownGroupState | null>(null)
 
 export function DropdownGroup({ children }: { children: ReactNode }) {
   const [active, setActive] = useState<string | null>(null)
+  // A navigation closes the open dropdown. Derived while rendering rather than in an effect: an effect also runs on
+  // mount, and when the mount's effect is flushed late it closes a dropdown the user has just opened.
   const location = useLocation()
-  useEffect(() => setActive(null), [location.key])
+  const [seenKey, setSeenKey] = useState(location.key)
+  if (seenKey !== location.key) {
+    setSeenKey(location.key)
+    setActive(null)
+  }
   const value = useMemo(() => ({ active, setActive }), [active])
   return <DropdownContext.Provider value={value}>{children}</DropdownContext.Provider>
 }

@@ -40,7 +40,10 @@ create table interstitial_snooze (
 create table portal_subscription (
     subscription_id uuid primary key,
     user_id uuid not null,
-    kind text not null check (kind in ('member', 'trial', 'porn-portal')),
-    status text not null check (status in ('active', 'cancelled', 'ended'))
+    -- Null while only events after the start have arrived (they may come out of order).
+    kind text check (kind in ('member', 'trial', 'porn-portal')),
+    status text not null check (status in ('active', 'cancelled', 'ended')),
+    -- When the event that set `status` happened: an older event never overrides it.
+    status_at timestamptz not null
 );
 create index portal_subscription_user on portal_subscription (user_id) where kind = 'porn-portal';

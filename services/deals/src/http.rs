@@ -15,7 +15,7 @@ use axum::{
 use chrono::{DateTime, Utc};
 use proto_events::deals::{DealCarouselStep, DealEvent, DealType};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Admin, Authenticated, MaybeAuthenticated};
+use runtime::auth::{Admin, Authenticated, Claims, MaybeAuthenticated};
 use runtime::http::CorrelationId;
 use runtime::StoreError;
 use serde_json::json;
@@ -61,6 +61,9 @@ pub enum ApiError {
     UnknownSite(String),
     #[error("no deal {0}")]
     DealNotFound(Uuid),
+    /// An admin signed in on one brand acting on another brand's deals.
+    #[error("an admin of {admin_of} may not manage the deals of {site}")]
+    AnotherBrand { admin_of: String, site: String },
     #[error("a different deal {0} already exists")]
     DealExists(Uuid),
     #[error("no such image")]
@@ -85,6 +88,7 @@ impl ApiError {
             }
             ApiError::DealNotFound(_) | ApiError::ImageNotFound => StatusCode::NOT_FOUND,
             ApiError::DealExists(_) => StatusCode::CONFLICT,
+            ApiError::AnotherBrand { .. } => StatusCode::FORBIDDEN,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -98,6 +102,7 @@ impl ApiError {
             ApiError::UnknownSite(_) => "UNKNOWN_SITE",
             ApiError::DealNotFound(_) | ApiError::ImageNotFound => "NOT_FOUND",
             ApiError::DealExists(_) => "DEAL_ALREADY_EXISTS",
+            ApiError::AnotherBrand { .. } => "FORBIDDEN",
             ApiError::Invalid(_) => "INVALID_REQUEST",
             ApiError::BadRequest(_) => "BAD_REQUEST",
             ApiError::Busy(_) => "RETRY",
@@ -184,6 +189,16 @@ fn meta(actor: Actor, site: &str, correlation: Option<Extension<CorrelationId>>)
 /// The brand key of `site` (case-insensitive), or UNKNOWN_SITE.
 fn site_key(state: &DealsState, site: &str) -> Result<String, ApiError> {
     state.sites.get(site).map(|s| s.key.clone()).ok_or_else(|| ApiError::UnknownSite(site.to_owned()))
+}
+
+/// Admin rights are per brand: an operator manages the deals of the brand whose host they
+/// are signed in on (the token's tenant), and of no other.
+fn own_brand(claims: &Claims, site: &str) -> Result<(), ApiError> {
+    if claims.tenant.eq_ignore_ascii_case(site) {
+        Ok(())
+    } else {
+        Err(ApiError::AnotherBrand { admin_of: claims.tenant.clone(), site: site.to_owned() })
+    }
 }
 
 fn views(deals: &[proto_events::deals::Deal]) -> Vec<DealView> {
@@ -356,11 +371,12 @@ async fn track_carousel_event(
 #[tracing::instrument(name = "admin_list", skip_all)]
 async fn admin_list(
     State(state): State<DealsState>,
-    _admin: Admin,
+    Admin(claims): Admin,
     query: Result<Query<SiteQuery>, QueryRejection>,
 ) -> Result<Json<DealsResponse>, ApiError> {
     let Query(query) = query?;
     let site = site_key(&state, &query.site)?;
+    own_brand(&claims, &site)?;
     let deals = queries::site_deals(&state.pool, &site).await?;
     Ok(Json(DealsResponse { deals: views(&deals) }))
 }
@@ -368,11 +384,12 @@ async fn admin_list(
 #[tracing::instrument(name = "admin_get", skip_all)]
 async fn admin_get(
     State(state): State<DealsState>,
-    _admin: Admin,
+    Admin(claims): Admin,
     deal_id: Result<Path<Uuid>, PathRejection>,
 ) -> Result<Json<DealView>, ApiError> {
     let Path(deal_id) = deal_id?;
     let deal = queries::deal(&state.pool, deal_id).await?.ok_or(ApiError::DealNotFound(deal_id))?;
+    own_brand(&claims, &deal.site)?;
     Ok(Json(DealView::from(&deal)))
 }
 
@@ -387,6 +404,7 @@ async fn admin_create(
     let Json(request) = body?;
     let deal_id = request.id.unwrap_or_else(Uuid::now_v7);
     let deal = validate(request, deal_id, |s| state.sites.contains(s))?;
+    own_brand(&claims, &deal.site)?;
     let meta = meta(Actor::Admin(claims.sub), &deal.site, correlation);
     let outcome = run_deal(&state, deal_id, DealCommand::Create { deal, at: state.clock.now() }, &meta).await??;
     let status = if outcome.changed { StatusCode::CREATED } else { StatusCode::OK };
@@ -408,6 +426,11 @@ async fn admin_edit(
         return Err(InvalidDeal { field: "id", message: "must be the id in the path, or absent".into() }.into());
     }
     let deal = validate(request, deal_id, |s| state.sites.contains(s))?;
+    // Neither another brand's deal, nor a deal moved to another brand.
+    if let Some(existing) = queries::deal(&state.pool, deal_id).await? {
+        own_brand(&claims, &existing.site)?;
+    }
+    own_brand(&claims, &deal.site)?;
     let meta = meta(Actor::Admin(claims.sub), &deal.site, correlation);
     let outcome = run_deal(&state, deal_id, DealCommand::Edit { deal, at: state.clock.now() }, &meta).await??;
     Ok(Json(DealView::from(&outcome.deal)))
@@ -415,14 +438,15 @@ async fn admin_edit(
 
 async fn placement(
     state: &DealsState,
-    admin: Uuid,
+    admin: &Claims,
     deal_id: Uuid,
     correlation: Option<Extension<CorrelationId>>,
     command: DealCommand,
 ) -> Result<DealOutcome, ApiError> {
     // The tenant of the events is the deal's site.
     let site = queries::deal(&state.pool, deal_id).await?.map(|d| d.site).ok_or(ApiError::DealNotFound(deal_id))?;
-    Ok(run_deal(state, deal_id, command, &meta(Actor::Admin(admin), &site, correlation)).await??)
+    own_brand(admin, &site)?;
+    Ok(run_deal(state, deal_id, command, &meta(Actor::Admin(admin.sub), &site, correlation)).await??)
 }
 
 #[tracing::instrument(name = "admin_enable", skip_all)]
@@ -435,7 +459,7 @@ async fn admin_enable(
 ) -> Result<Json<DealView>, ApiError> {
     let (Path(deal_id), Json(request)) = (deal_id?, body?);
     let command = DealCommand::Enable { deal_type: request.deal_type, at: state.clock.now() };
-    let outcome = placement(&state, claims.sub, deal_id, correlation, command).await?;
+    let outcome = placement(&state, &claims, deal_id, correlation, command).await?;
     Ok(Json(DealView::from(&outcome.deal)))
 }
 
@@ -449,7 +473,7 @@ async fn admin_disable(
 ) -> Result<Json<DealView>, ApiError> {
     let (Path(deal_id), Json(request)) = (deal_id?, body?);
     let command = DealCommand::Disable { deal_type: request.deal_type, at: state.clock.now() };
-    let outcome = placement(&state, claims.sub, deal_id, correlation, command).await?;
+    let outcome = placement(&state, &claims, deal_id, correlation, command).await?;
     Ok(Json(DealView::from(&outcome.deal)))
 }
 
@@ -464,7 +488,7 @@ async fn admin_rank(
     let (Path(deal_id), Json(request)) = (deal_id?, body?);
     let rank = input::rank("rank", Some(request.rank))?;
     let command = DealCommand::Rerank { deal_type: request.deal_type, rank, at: state.clock.now() };
-    let outcome = placement(&state, claims.sub, deal_id, correlation, command).await?;
+    let outcome = placement(&state, &claims, deal_id, correlation, command).await?;
     Ok(Json(DealView::from(&outcome.deal)))
 }
 

@@ -5,6 +5,7 @@
 //! The live writers call the same functions as a rebuild, so a rebuilt model equals the live one.
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use proto_events::deals::{Deal, DealEvent};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{DecodeError, Envelope};
@@ -144,33 +145,52 @@ pub enum Status {
     Ended,
 }
 
-/// A subscription's kind and standing after `event`; an event of a subscription not seen
-/// started leaves it unknown.
-pub fn evolve_subscription(
-    before: Option<(MembershipKind, Status)>,
-    event: &SubscriptionEvent,
-) -> Option<(MembershipKind, Status)> {
+/// What the special offers need to know of one subscription.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// From SubscriptionStarted (or an upgrade); unknown while only later events have arrived.
+    pub kind: Option<MembershipKind>,
+    pub status: Status,
+    /// When the event that set `status` happened.
+    pub status_at: DateTime<Utc>,
+}
+
+/// A subscription's standing after `event`, which happened `at`.
+///
+/// Events may arrive out of order (the broker redelivers, consumers run in parallel), so a
+/// status only moves to one that happened later than the one it has: an expiry that arrives
+/// before its subscription's start is kept, and the late start fills in the kind without
+/// reviving the subscription.
+pub fn evolve_subscription(before: Option<Standing>, event: &SubscriptionEvent, at: DateTime<Utc>) -> Standing {
     use SubscriptionEvent as E;
-    if let E::SubscriptionStarted { kind, .. } = event {
-        return Some((*kind, Status::Active));
-    }
-    let (kind, status) = before?;
-    Some(match event {
-        E::SubscriptionUpgraded { to, .. } => (*to, status),
-        E::SubscriptionCancelled { .. } => (kind, Status::Cancelled),
-        E::SubscriptionReactivated { .. } => (kind, Status::Active),
+    let status = match event {
+        E::SubscriptionStarted { .. } | E::SubscriptionRenewed { .. } | E::SubscriptionReactivated { .. } => {
+            Some(Status::Active)
+        }
+        E::SubscriptionCancelled { .. } => Some(Status::Cancelled),
         E::SubscriptionExpired { .. } | E::SubscriptionChargedBack { .. } | E::SubscriptionRefunded { .. } => {
-            (kind, Status::Ended)
+            Some(Status::Ended)
         }
-        E::SubscriptionStarted { .. } | E::SubscriptionRenewed { .. } | E::PayPerVideoCreditsPurchased { .. } => {
-            (kind, status)
-        }
-    })
+        E::SubscriptionUpgraded { .. } | E::PayPerVideoCreditsPurchased { .. } => None,
+    };
+    let kind = match event {
+        E::SubscriptionUpgraded { to, .. } => Some(*to),
+        // An upgrade that arrived first knows the newer kind.
+        E::SubscriptionStarted { kind, .. } => before.and_then(|b| b.kind).or(Some(*kind)),
+        _ => before.and_then(|b| b.kind),
+    };
+    let (status, status_at) = match (before, status) {
+        (Some(b), Some(_)) if b.status_at > at => (b.status, b.status_at),
+        (_, Some(status)) => (status, at),
+        (Some(b), None) => (b.status, b.status_at),
+        (None, None) => (Status::Active, at),
+    };
+    Standing { kind, status, status_at }
 }
 
 /// A porn-portal subscriber has a porn-portal subscription that has not ended.
-pub fn is_porn_portal_subscriber(subscriptions: impl IntoIterator<Item = (MembershipKind, Status)>) -> bool {
-    subscriptions.into_iter().any(|(kind, status)| kind == MembershipKind::PornPortal && status != Status::Ended)
+pub fn is_porn_portal_subscriber(subscriptions: impl IntoIterator<Item = Standing>) -> bool {
+    subscriptions.into_iter().any(|s| s.kind == Some(MembershipKind::PornPortal) && s.status != Status::Ended)
 }
 
 /// `portal_subscription`, from what the subscription-events consumer received.
@@ -210,30 +230,37 @@ impl Projection for PortalProjection {
             Err(e) => return Err(e.into()),
         };
         let id = event.subscription_id();
-        let row: Option<(String, String)> =
-            sqlx::query_as("select kind, status from portal_subscription where subscription_id = $1 for update")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let row: Option<(Option<String>, String, DateTime<Utc>)> = sqlx::query_as(
+            "select kind, status, status_at from portal_subscription where subscription_id = $1 for update",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
         let before = match row {
-            Some((kind, status)) => Some((
-                MembershipKind::from_name(&kind).ok_or_else(|| anyhow::anyhow!("stored kind {kind:?}"))?,
-                parse_status(&status).ok_or_else(|| anyhow::anyhow!("stored status {status:?}"))?,
-            )),
+            Some((kind, status, status_at)) => Some(Standing {
+                kind: match kind {
+                    Some(k) => Some(MembershipKind::from_name(&k).ok_or_else(|| anyhow::anyhow!("stored kind {k:?}"))?),
+                    None => None,
+                },
+                status: parse_status(&status).ok_or_else(|| anyhow::anyhow!("stored status {status:?}"))?,
+                status_at,
+            }),
             None => None,
         };
-        if let Some((kind, status)) = evolve_subscription(before, &event) {
-            sqlx::query(
-                "insert into portal_subscription (subscription_id, user_id, kind, status) values ($1, $2, $3, $4)
-                 on conflict (subscription_id) do update set kind = excluded.kind, status = excluded.status",
-            )
-            .bind(id)
-            .bind(event.user_id())
-            .bind(kind.as_str())
-            .bind(status_name(status))
-            .execute(&mut *tx)
-            .await?;
-        }
+        let after = evolve_subscription(before, &event, envelope.occurred_at);
+        sqlx::query(
+            "insert into portal_subscription (subscription_id, user_id, kind, status, status_at)
+             values ($1, $2, $3, $4, $5)
+             on conflict (subscription_id) do update
+             set kind = excluded.kind, status = excluded.status, status_at = excluded.status_at",
+        )
+        .bind(id)
+        .bind(event.user_id())
+        .bind(after.kind.map(|k| k.as_str()))
+        .bind(status_name(after.status))
+        .bind(after.status_at)
+        .execute(&mut *tx)
+        .await?;
         Ok(())
     }
 }
@@ -252,7 +279,7 @@ fn parse_status(name: &str) -> Option<Status> {
 
 #[cfg(test)]
 mod tests {
-    use chrono::Utc;
+    use proptest::prelude::*;
 
     use super::*;
 
@@ -271,34 +298,53 @@ mod tests {
         }
     }
 
+    fn ended(kind: u8, s: Uuid, u: Uuid) -> SubscriptionEvent {
+        let now = Utc::now();
+        match kind {
+            0 => SubscriptionEvent::SubscriptionExpired { subscription_id: s, user_id: u, expired_at: now },
+            1 => SubscriptionEvent::SubscriptionChargedBack {
+                subscription_id: s,
+                user_id: u,
+                transaction_id: "T".into(),
+                charged_back_at: now,
+            },
+            _ => SubscriptionEvent::SubscriptionRefunded {
+                subscription_id: s,
+                user_id: u,
+                transaction_id: "T".into(),
+                refunded_at: now,
+            },
+        }
+    }
+
+    fn at(seconds: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_800_000_000 + seconds, 0).unwrap()
+    }
+
     #[test]
     fn a_porn_portal_subscriber_keeps_the_special_offers_until_the_subscription_ends() {
         let (s, u) = (Uuid::from_u128(1), Uuid::from_u128(2));
-        let now = Utc::now();
-        let mut state = evolve_subscription(None, &started(MembershipKind::PornPortal));
-        assert!(is_porn_portal_subscriber(state));
+        let mut state = evolve_subscription(None, &started(MembershipKind::PornPortal), at(0));
+        assert!(is_porn_portal_subscriber([state]));
         let cancel = SubscriptionEvent::SubscriptionCancelled {
             subscription_id: s,
             user_id: u,
             transaction_id: "T".into(),
-            cancelled_at: now,
+            cancelled_at: Utc::now(),
         };
-        state = evolve_subscription(state, &cancel);
-        assert!(is_porn_portal_subscriber(state), "a cancelled subscription runs to its end");
-        state = evolve_subscription(
-            state,
-            &SubscriptionEvent::SubscriptionExpired { subscription_id: s, user_id: u, expired_at: now },
-        );
-        assert!(!is_porn_portal_subscriber(state));
+        state = evolve_subscription(Some(state), &cancel, at(10));
+        assert!(is_porn_portal_subscriber([state]), "a cancelled subscription runs to its end");
+        state = evolve_subscription(Some(state), &ended(0, s, u), at(20));
+        assert!(!is_porn_portal_subscriber([state]));
     }
 
     #[test]
     fn members_and_trials_are_not_porn_portal_subscribers_and_an_upgrade_changes_the_kind() {
-        assert!(!is_porn_portal_subscriber(evolve_subscription(None, &started(MembershipKind::Member))));
-        let trial = evolve_subscription(None, &started(MembershipKind::Trial));
-        assert!(!is_porn_portal_subscriber(trial));
+        assert!(!is_porn_portal_subscriber([evolve_subscription(None, &started(MembershipKind::Member), at(0))]));
+        let trial = evolve_subscription(None, &started(MembershipKind::Trial), at(0));
+        assert!(!is_porn_portal_subscriber([trial]));
         let upgraded = evolve_subscription(
-            trial,
+            Some(trial),
             &SubscriptionEvent::SubscriptionUpgraded {
                 subscription_id: Uuid::from_u128(1),
                 user_id: Uuid::from_u128(2),
@@ -307,14 +353,48 @@ mod tests {
                 transaction_id: "T".into(),
                 upgraded_at: Utc::now(),
             },
+            at(5),
         );
-        assert!(is_porn_portal_subscriber(upgraded));
-        let unknown = SubscriptionEvent::SubscriptionExpired {
-            subscription_id: Uuid::from_u128(9),
-            user_id: Uuid::from_u128(2),
-            expired_at: Utc::now(),
-        };
-        assert_eq!(evolve_subscription(None, &unknown), None, "an end of an unseen subscription is no subscription");
+        assert!(is_porn_portal_subscriber([upgraded]));
+    }
+
+    #[test]
+    fn an_end_that_arrives_before_the_start_is_kept() {
+        let (s, u) = (Uuid::from_u128(1), Uuid::from_u128(2));
+        for kind in 0..3 {
+            let early_end = evolve_subscription(None, &ended(kind, s, u), at(30));
+            assert_eq!(early_end.kind, None);
+            assert!(!is_porn_portal_subscriber([early_end]), "an unknown kind is no porn-portal subscription");
+            let late_start = evolve_subscription(Some(early_end), &started(MembershipKind::PornPortal), at(0));
+            assert_eq!(late_start.kind, Some(MembershipKind::PornPortal));
+            assert_eq!(late_start.status, Status::Ended, "the late start does not revive it");
+            assert!(!is_porn_portal_subscriber([late_start]));
+        }
+    }
+
+    proptest! {
+        /// Whatever order the events arrive in, the status is the one of the last event in time
+        /// and the kind the start's.
+        #[test]
+        fn any_arrival_order_gives_the_same_standing(order in Just(vec![0usize, 1, 2, 3]).prop_shuffle()) {
+            let (s, u) = (Uuid::from_u128(1), Uuid::from_u128(2));
+            let events = [
+                (started(MembershipKind::PornPortal), at(0)),
+                (SubscriptionEvent::SubscriptionRenewed {
+                    subscription_id: s, user_id: u, transaction_id: "R".into(), renewed_at: Utc::now(),
+                }, at(10)),
+                (SubscriptionEvent::SubscriptionCancelled {
+                    subscription_id: s, user_id: u, transaction_id: "C".into(), cancelled_at: Utc::now(),
+                }, at(20)),
+                (ended(1, s, u), at(30)),
+            ];
+            let in_time = events.iter().fold(None, |st, (e, t)| Some(evolve_subscription(st, e, *t))).unwrap();
+            let shuffled = order.iter().fold(None, |st, i| Some(evolve_subscription(st, &events[*i].0, events[*i].1)));
+            let shuffled = shuffled.unwrap();
+            prop_assert_eq!(shuffled, in_time);
+            prop_assert_eq!(in_time.status, Status::Ended);
+            prop_assert_eq!(in_time.kind, Some(MembershipKind::PornPortal));
+        }
     }
 
     #[test]

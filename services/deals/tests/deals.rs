@@ -130,12 +130,13 @@ async fn the_carousel_answers_40_and_the_grids_15_and_other_limits_are_refused()
 }
 
 #[tokio::test]
-async fn only_admins_manage_deals_anonymous_401_member_403_admin_200() {
+async fn only_admins_of_the_brand_manage_its_deals_anonymous_401_member_and_other_brands_admin_403_admin_200() {
     let env = TestEnv::new().await;
     let created = env.create_deal(deal_body("a", "tushy", (true, 1), (true, 1), (true, 1))).await;
     let id = created["id"].as_str().unwrap();
     let member = env.token(Uuid::now_v7(), "tushy", &["commenteditor"]);
     let admin = env.admin();
+    let vixen_admin = env.token(Uuid::now_v7(), "vixen", &["admin"]);
     let body = deal_body("b", "tushy", (true, 2), (true, 2), (true, 2));
     let edit = deal_body("a", "tushy", (true, 5), (true, 1), (true, 1));
     let calls: Vec<(Method, String, Value, u16)> = vec![
@@ -153,10 +154,17 @@ async fn only_admins_manage_deals_anonymous_401_member_403_admin_200() {
         assert_eq!((status, answer["code"].as_str()), (401, Some("UNAUTHENTICATED")), "{method} {path}");
         let (status, answer) = env.send(method.clone(), &path, Some(&member), &body).await;
         assert_eq!((status, answer["code"].as_str()), (403, Some("FORBIDDEN")), "{method} {path}");
+        // Admin rights are per brand: vixen's admin may not touch tushy's deals.
+        let (status, answer) = env.send(method.clone(), &path, Some(&vixen_admin), &body).await;
+        assert_eq!((status, answer["code"].as_str()), (403, Some("FORBIDDEN")), "{method} {path}: {answer}");
         assert_eq!(env.scalar("select count(*) from event").await, events, "a refused call records nothing");
         let (status, answer) = env.send(method.clone(), &path, Some(&admin), &body).await;
         assert_eq!(status, ok, "{method} {path}: {answer}");
     }
+    // Nor may tushy's admin move a tushy deal to vixen.
+    let moved = deal_body("a", "vixen", (true, 5), (true, 1), (true, 1));
+    let (status, answer) = env.send(Method::PUT, &format!("/internal/admin/deals/{id}"), Some(&admin), &moved).await;
+    assert_eq!((status, answer["code"].as_str()), (403, Some("FORBIDDEN")), "{answer}");
     // Every change was an event by the admin: create a, create b, edit, disable, enable, rank.
     let actors: Vec<(String, String)> = sqlx::query_as("select event_type, actor from event order by global_position")
         .fetch_all(&env.pool)

@@ -134,9 +134,10 @@ impl TestEnv {
         self.send(reqwest::Method::POST, path, token, body).await
     }
 
-    /// Creates a deal through the admin API; panics unless it is created.
+    /// Creates a deal through the admin API, as an admin of the deal's brand; panics unless it is created.
     pub async fn create_deal(&self, body: Value) -> Value {
-        let (status, deal) = self.post("/internal/admin/deals", Some(&self.admin()), &body).await;
+        let admin = self.token(Uuid::now_v7(), body["site"].as_str().unwrap_or("tushy"), &["admin"]);
+        let (status, deal) = self.post("/internal/admin/deals", Some(&admin), &body).await;
         assert_eq!(status, 201, "{deal}");
         deal
     }

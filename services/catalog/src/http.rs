@@ -617,14 +617,25 @@ async fn vote(
     comment_command(&state, &claims, correlation, comment_id, command).await
 }
 
+/// Whether `claims` moderate the comment: a moderator's rights are per brand, over the videos
+/// of the brand whose host they are signed in on (and the channel videos every brand shows).
+async fn moderates(state: &AppState, claims: &Claims, comment_id: Uuid) -> Result<bool, ApiError> {
+    if !domain::is_moderator(&claims.groups) {
+        return Ok(false);
+    }
+    let Some(comment) = queries::comment(&state.pool, None, comment_id).await? else { return Ok(false) };
+    let site = queries::videos_by_ids(&state.pool, &[comment.video_id]).await?.into_iter().next().map(|v| v.site);
+    Ok(site.is_some_and(|site| site.eq_ignore_ascii_case(&claims.tenant) || site == domain::CHANNELS_SITE))
+}
+
 async fn pin(
     State(state): State<AppState>,
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     Path(comment_id): Path<Uuid>,
 ) -> ApiResult<api::CommentAnswer> {
-    let command =
-        CommentCommand::Pin { by: claims.sub, moderator: domain::is_moderator(&claims.groups), at: chrono::Utc::now() };
+    let moderator = moderates(&state, &claims, comment_id).await?;
+    let command = CommentCommand::Pin { by: claims.sub, moderator, at: chrono::Utc::now() };
     comment_command(&state, &claims, correlation, comment_id, command).await
 }
 
@@ -634,11 +645,8 @@ async fn unpin(
     correlation: Option<Extension<CorrelationId>>,
     Path(comment_id): Path<Uuid>,
 ) -> ApiResult<api::CommentAnswer> {
-    let command = CommentCommand::Unpin {
-        by: claims.sub,
-        moderator: domain::is_moderator(&claims.groups),
-        at: chrono::Utc::now(),
-    };
+    let moderator = moderates(&state, &claims, comment_id).await?;
+    let command = CommentCommand::Unpin { by: claims.sub, moderator, at: chrono::Utc::now() };
     comment_command(&state, &claims, correlation, comment_id, command).await
 }
 
@@ -648,11 +656,8 @@ async fn remove_comment(
     correlation: Option<Extension<CorrelationId>>,
     Path(comment_id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    let command = CommentCommand::Remove {
-        by: claims.sub,
-        moderator: domain::is_moderator(&claims.groups),
-        at: chrono::Utc::now(),
-    };
+    let moderator = moderates(&state, &claims, comment_id).await?;
+    let command = CommentCommand::Remove { by: claims.sub, moderator, at: chrono::Utc::now() };
     commands::comment(&state.store, &meta_for(&claims, correlation), comment_id, command).await??;
     Ok(StatusCode::NO_CONTENT)
 }

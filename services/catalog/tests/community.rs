@@ -20,7 +20,8 @@ fn refused(e: ClientError) -> (StatusCode, String, String) {
 async fn comments_replies_votes_and_moderation() {
     let env = TestEnv::seeded().await;
     let c = &env.client;
-    let video = c.videos(&env.visitor("vixen"), &VideoListParams::default()).await.unwrap().videos[0].clone();
+    let videos = c.videos(&env.visitor("vixen"), &VideoListParams::default()).await.unwrap().videos;
+    let video = videos.into_iter().find(|v| v.site == "vixen").expect("a vixen video");
     let (alice, bob, editor, admin) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
     let a = env.member("vixen", alice, &[]);
     let b = env.member("vixen", bob, &[]);
@@ -92,6 +93,17 @@ async fn comments_replies_votes_and_moderation() {
         c.pin(&a, last).await.unwrap_err(),
         c.unpin(&a, last).await.unwrap_err(),
         c.remove_comment(&b, last).await.unwrap_err(),
+    ] {
+        assert_eq!(refused(e).1, "FORBIDDEN");
+    }
+    // A moderator of another brand moderates that brand only: tushy's admin and comment editor
+    // are refused on a vixen video's comments.
+    let tushy_editor = env.member("tushy", Uuid::now_v7(), &["commenteditor"]);
+    let tushy_admin = env.member("tushy", Uuid::now_v7(), &["admin"]);
+    for e in [
+        c.pin(&tushy_editor, last).await.unwrap_err(),
+        c.unpin(&tushy_admin, last).await.unwrap_err(),
+        c.remove_comment(&tushy_admin, last).await.unwrap_err(),
     ] {
         assert_eq!(refused(e).1, "FORBIDDEN");
     }

@@ -56,6 +56,11 @@ pub struct ProfileConfig {
     /// failure after the fifth in a window is answered 429, per account and per client address.
     pub login_window: Duration,
     pub login_max_failures: u32,
+    /// `PROFILE_REFRESH_WINDOW_SECS` (default 600) and `PROFILE_REFRESH_MAX` (default 60): a user's
+    /// refreshes, over all their sessions, past this many in a window are answered 429
+    /// `too_many_refreshes` (the browser refreshes every 48 minutes per session).
+    pub refresh_window: Duration,
+    pub refresh_max: u32,
     /// `PROFILE_ARGON2_MEMORY_KIB`, `PROFILE_ARGON2_ITERATIONS`, `PROFILE_ARGON2_PARALLELISM`.
     pub argon2: Argon2Cost,
     /// `PAYSITE_LAUNCH_DATE` (default 2026-01-01): the founder badge goes to accounts of the
@@ -80,6 +85,8 @@ impl Default for ProfileConfig {
             id_token_ttl: Duration::from_secs(300),
             login_window: Duration::from_secs(900),
             login_max_failures: 5,
+            refresh_window: Duration::from_secs(600),
+            refresh_max: 60,
             argon2: Argon2Cost::default(),
             launch_date: NaiveDate::from_ymd_opt(2026, 1, 1).unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc(),
             brand_origin: "http://{brand}.localhost:8080".into(),
@@ -128,6 +135,8 @@ impl ProfileConfig {
             id_token_ttl: d.id_token_ttl,
             login_window: Duration::from_secs(number("PROFILE_LOGIN_WINDOW_SECS", 900)?),
             login_max_failures: number("PROFILE_LOGIN_MAX_FAILURES", 5)? as u32,
+            refresh_window: Duration::from_secs(number("PROFILE_REFRESH_WINDOW_SECS", 600)?),
+            refresh_max: number("PROFILE_REFRESH_MAX", 60)? as u32,
             argon2: Argon2Cost {
                 memory_kib: number("PROFILE_ARGON2_MEMORY_KIB", d.argon2.memory_kib as u64)? as u32,
                 iterations: number("PROFILE_ARGON2_ITERATIONS", d.argon2.iterations as u64)? as u32,

@@ -69,6 +69,8 @@ pub enum ApiError {
     InvalidGrant,
     #[error("refresh_in_progress")]
     RefreshInProgress,
+    #[error("too_many_refreshes")]
+    TooManyRefreshes,
     #[error("{0}")]
     NotFound(&'static str),
     #[error("{0}")]
@@ -93,6 +95,7 @@ impl ApiError {
             ApiError::Command(CommandError::Store(_)) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::InvalidGrant => StatusCode::UNAUTHORIZED,
             ApiError::RefreshInProgress => StatusCode::CONFLICT,
+            ApiError::TooManyRefreshes => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
         }
@@ -107,6 +110,7 @@ impl ApiError {
             ApiError::Command(CommandError::Store(_)) | ApiError::Internal(_) => "INTERNAL",
             ApiError::InvalidGrant => "INVALID_GRANT",
             ApiError::RefreshInProgress => "REFRESH_IN_PROGRESS",
+            ApiError::TooManyRefreshes => "TOO_MANY_REFRESHES",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::BadRequest(_) => "BAD_REQUEST",
         }
@@ -119,6 +123,7 @@ impl IntoResponse for ApiError {
         match &self {
             ApiError::InvalidGrant => body["error"] = json!("invalid_grant"),
             ApiError::RefreshInProgress => body["error"] = json!("refresh_in_progress"),
+            ApiError::TooManyRefreshes => body["error"] = json!("too_many_refreshes"),
             ApiError::Command(CommandError::Store(e)) => {
                 body["message"] = json!("internal error");
                 tracing::error!(error = %e, "profile command failed");
@@ -156,6 +161,7 @@ impl From<GrantError> for ApiError {
                 ApiError::InvalidGrant
             }
             GrantError::RefreshInProgress => ApiError::RefreshInProgress,
+            GrantError::TooManyRefreshes => ApiError::TooManyRefreshes,
             GrantError::Failed(e) => ApiError::Command(e),
         }
     }

@@ -33,6 +33,9 @@ pub enum GrantError {
     /// used yet: retry with the newest cookie. The session is kept.
     #[error("refresh_in_progress")]
     RefreshInProgress,
+    /// The user refreshed more often than any browser would (`PROFILE_REFRESH_MAX` per window).
+    #[error("too_many_refreshes")]
+    TooManyRefreshes,
     #[error(transparent)]
     Failed(#[from] CommandError),
 }
@@ -282,6 +285,24 @@ pub async fn refresh(state: &State, refresh_token: &str, audience: &str) -> Resu
         return Err(GrantError::InvalidGrant("refresh token of another host"));
     }
     let now = Utc::now();
+    // The per-account limit, counted over every session of the user; refreshes of one user
+    // take turns so that parallel ones cannot all pass under it.
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended('profile.refresh:' || $1::text, 0))")
+        .bind(row.user_id)
+        .execute(&mut *tx)
+        .await?;
+    let recent: i64 = sqlx::query_scalar(
+        "select count(*) from refresh_token r join session_family f on f.session_id = r.session_id
+         where f.user_id = $1 and r.rotated_at > $2",
+    )
+    .bind(row.user_id)
+    .bind(now - secs(state.config.refresh_window))
+    .fetch_one(&mut *tx)
+    .await?;
+    if recent >= i64::from(state.config.refresh_max) {
+        tracing::warn!(user_id = %row.user_id, recent, "refresh limit reached");
+        return Err(GrantError::TooManyRefreshes);
+    }
     sqlx::query("update refresh_token set rotated_at = $2 where token_hash = $1")
         .bind(tokens::hash(refresh_token))
         .bind(now)

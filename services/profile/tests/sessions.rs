@@ -379,3 +379,39 @@ async fn a_cross_site_switch_gives_a_code_for_the_other_brand_and_parent_redirec
     assert_eq!(access_as_id.status(), 401);
     env.cleanup().await;
 }
+
+#[tokio::test]
+async fn refreshes_past_the_per_account_limit_are_429_over_all_sessions_and_parallel_ones_cannot_pass_it() {
+    let env = TestEnv::with_config("http://{brand}.localhost:8080", |c| c.refresh_max = 4).await;
+    env.account("jane").await;
+    env.account("john").await;
+    // Two sessions of jane share her limit: 2 + 2 refreshes pass.
+    let (mut a, mut b) = (env.session("jane").await, env.session("jane").await);
+    for _ in 0..2 {
+        a = refresh(&env, &a.refresh_token).await.json().await.unwrap();
+        b = refresh(&env, &b.refresh_token).await.json().await.unwrap();
+    }
+    let refused = refresh(&env, &a.refresh_token).await;
+    assert_eq!(refused.status(), 429);
+    assert_eq!(refused.json::<Value>().await.unwrap()["error"], "too_many_refreshes");
+    // The refused refresh rotated nothing: the session is intact, just paused.
+    let revoked: i64 = env.scalar("select count(*) from session_family where revoked_at is not null").await;
+    assert_eq!(revoked, 0);
+    // Another user is not affected.
+    let john = env.session("john").await;
+    assert_eq!(refresh(&env, &john.refresh_token).await.status(), 200);
+
+    // Parallel refreshes of many sessions: no more than the limit pass.
+    let env2 = TestEnv::with_config("http://{brand}.localhost:8080", |c| c.refresh_max = 4).await;
+    env2.account("jane").await;
+    let mut sessions = Vec::new();
+    for _ in 0..10 {
+        sessions.push(env2.session("jane").await);
+    }
+    let answers = futures::future::join_all(sessions.iter().map(|s| refresh(&env2, &s.refresh_token))).await;
+    let passed = answers.iter().filter(|r| r.status() == 200).count();
+    let limited = answers.iter().filter(|r| r.status() == 429).count();
+    assert_eq!((passed, limited), (4, 6));
+    env.cleanup().await;
+    env2.cleanup().await;
+}

@@ -50,9 +50,15 @@ impl TestEnv {
     }
 
     pub async fn with_brand_origin(brand_origin: &str) -> TestEnv {
+        Self::with_config(brand_origin, |_| {}).await
+    }
+
+    /// The service with the test configuration, changed by `tweak`.
+    pub async fn with_config(brand_origin: &str, tweak: impl FnOnce(&mut ProfileConfig)) -> TestEnv {
         let scratch = Scratch::new(&[("profile", &profile::MIGRATIONS)], 8).await;
         let queue = format!("{}.profile", scratch.schema);
-        let config = test_config(brand_origin, &queue);
+        let mut config = test_config(brand_origin, &queue);
+        tweak(&mut config);
         let state = State::load(scratch.pool.clone(), scratch.store.clone(), config).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();

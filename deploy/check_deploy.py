@@ -43,6 +43,9 @@ CUSTOM_KINDS = {
 
 # Workspace members under services/ that are libraries, not services.
 NOT_SERVICES = {"runtime", "access"}
+# Services that exist only outside production: the biller sandbox signs postbacks with the
+# billers' secrets, so production must never run it (its manifest lives in the dev overlay).
+DEV_ONLY = {"sandbox"}
 
 DNS_1123 = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 QUANTITY = re.compile(r"^[0-9]+(\.[0-9]+)?(m|k|Ki|Mi|Gi|Ti|M|G|T)?$")
@@ -424,6 +427,11 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
     workloads = expected_workloads(root)
     for overlay, docs in overlays.items():
         for name, port in workloads.items():
+            if overlay == "prod" and name in DEV_ONLY:
+                checks.check(f"prod: {name} is not deployed (development only)",
+                             [f"prod: {name} must not be deployed"] if workload_problems(docs, name, port) == []
+                             else [])
+                continue
             checks.check(f"{overlay}: {name} has Deployment (probes), Service, HPA, PDB, NetworkPolicy",
                          workload_problems(docs, name, port))
         checks.check(f"{overlay}: default deny, migration Job, tenants ConfigMap, Ingress hosts",

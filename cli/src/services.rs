@@ -3,7 +3,15 @@
 use runtime::{service::ServiceDef, Settings};
 
 pub fn all() -> Vec<&'static ServiceDef> {
-    vec![&profile::SERVICE, &wallet::SERVICE, &catalog::SERVICE, &deals::SERVICE, &unlocks::SERVICE]
+    vec![
+        &profile::SERVICE,
+        &subscription::SERVICE,
+        &wallet::SERVICE,
+        &catalog::SERVICE,
+        &deals::SERVICE,
+        &unlocks::SERVICE,
+        &biller_sandbox::SERVICE,
+    ]
 }
 
 pub fn find(name: &str) -> anyhow::Result<&'static ServiceDef> {

@@ -51,6 +51,7 @@ pub async fn page(
     Extension(site): Extension<Arc<Site>>,
     method: Method,
     uri: Uri,
+    headers: HeaderMap,
 ) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") {
@@ -65,10 +66,43 @@ pub async fn page(
         Edge::NotFound => StatusCode::NOT_FOUND,
         Edge::MovedPermanently(location) => return moved_permanently(&location),
     };
-    // Until sessions arrive every visitor is anonymous.
-    let bootstrap =
-        Bootstrap { tenant: &site.tenant, user: UserView::anonymous(), is_members_area: site.is_members_area };
+    let user = user_view(&state, &site, &headers).await;
+    let bootstrap = Bootstrap { tenant: &site.tenant, user, is_members_area: site.is_members_area };
     state.spa.page(&bootstrap, status).await
+}
+
+/// The routing view the page carries: the visitor's abilities, or the signed-in user's from
+/// their profile. A profile that cannot be read leaves the user signed in with a visitor's
+/// abilities and no profile; the page still loads, and the API answers for itself.
+async fn user_view(state: &GatewayState, site: &Site, headers: &HeaderMap) -> UserView {
+    let rules = |profile| crate::viewer::rules(&site.tenant, profile).into_iter().map(rule_json).collect();
+    let Some((_, token)) = crate::session::current_user(state, site, headers).await else {
+        return UserView { abilities: rules(None), ..UserView::anonymous() };
+    };
+    let call = runtime::client::CallContext {
+        bearer: Some(token),
+        tenant: Some(site.tenant.tenant.clone()),
+        correlation_id: headers.get("x-correlation-id").and_then(|v| v.to_str().ok()).map(str::to_owned),
+    };
+    match state.upstreams.profile.find_one_user_profile(&call).await {
+        Ok(profile) => UserView {
+            is_authenticated: true,
+            abilities: rules(Some(&profile)),
+            profile: Some(
+                serde_json::to_value(crate::viewer::ProfileRoutingView::of(&profile))
+                    .expect("the routing view serializes"),
+            ),
+            welcome: Default::default(),
+        },
+        Err(error) => {
+            tracing::warn!(%error, "profile unavailable for the page's session");
+            UserView { is_authenticated: true, abilities: rules(None), ..UserView::anonymous() }
+        }
+    }
+}
+
+fn rule_json(rule: access::Rule) -> serde_json::Value {
+    serde_json::to_value(rule).expect("a rule serializes")
 }
 
 fn moved_permanently(location: &str) -> Response {

@@ -13,6 +13,7 @@ pub mod routes;
 pub mod session;
 pub mod spa;
 pub mod tenants;
+pub mod viewer;
 
 use std::{future::Future, sync::Arc};
 
@@ -98,6 +99,7 @@ pub fn router(state: GatewayState) -> Router {
         .route("/media/videos/{*path}", get(edge::unlocks_media))
         .route("/media/{*path}", get(edge::catalog_media))
         .merge(session::router())
+        .merge(graphql::catalog::rest::router())
         .nest_service("/assets", state.spa.assets())
         .fallback(edge::page)
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))

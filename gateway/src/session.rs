@@ -318,12 +318,13 @@ async fn home(
     Extension(site): Extension<Arc<Site>>,
     method: Method,
     uri: Uri,
+    headers: HeaderMap,
 ) -> Response {
     let has_token = uri.query().is_some_and(|q| q.split('&').any(|p| p.starts_with("al_token=")));
     if has_token {
         return autologin(&state, &site, &uri).await;
     }
-    crate::edge::page(State(state), Extension(site), method, uri).await
+    crate::edge::page(State(state), Extension(site), method, uri, headers).await
 }
 
 /// `/?al_token=…` after a signup or an upgrade: redeems the single-use token, sets the session

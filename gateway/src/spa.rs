@@ -19,8 +19,11 @@ pub const BOOTSTRAP_ELEMENT_ID: &str = "paysite-bootstrap";
 
 /// Hashed file names never change content: cache them for a year.
 pub const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
-/// The page names the current assets and carries the session: revalidate every time.
+/// Revalidate every time.
 pub const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+/// The page names the current assets and carries the user's session: revalidate every time,
+/// and no shared cache may keep it.
+pub const PAGE_CACHE: HeaderValue = HeaderValue::from_static("private, no-cache");
 
 /// The routing session the SPA starts from (frontend `BootstrapPayload`).
 #[derive(Debug, Serialize)]
@@ -86,7 +89,8 @@ impl Spa {
             status,
             [
                 (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
-                (header::CACHE_CONTROL, NO_CACHE),
+                (header::CACHE_CONTROL, PAGE_CACHE),
+                (header::VARY, HeaderValue::from_static("Cookie")),
             ],
             html,
         )

@@ -166,11 +166,20 @@ async fn a_route_of_the_table_is_200_with_the_session_of_its_tenant() {
     assert_eq!(session["tenant"]["api"]["host"], "http://tushy.localhost:8080/api");
     assert_eq!(session["tenant"]["multisiteSiteIds"], serde_json::json!([900, 110]));
     assert_eq!(session["tenant"]["paginationListSizes"], serde_json::json!({"large": 6, "medium": 4, "small": 3}));
+    // A visitor: no profile, and the visitor's abilities on tushy from the access rules.
+    let visitor = access::abilities(&access::UserFacts::anonymous("tushy"), &tushy_features());
+    assert!(!visitor.is_empty());
     assert_eq!(
         session["user"],
-        serde_json::json!({"isAuthenticated": false, "abilities": [], "profile": null, "welcome": {}})
+        serde_json::json!({"isAuthenticated": false, "abilities": visitor, "profile": null, "welcome": {}})
     );
     assert_eq!(session["isMembersArea"], false);
+}
+
+fn tushy_features() -> access::TenantFeatures {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/tenants/tushy.json");
+    let tenant: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    serde_json::from_value(tenant["features"].clone()).unwrap()
 }
 
 #[tokio::test]
@@ -210,7 +219,8 @@ async fn assets_are_immutable_and_the_page_is_revalidated() {
 
     for path in ["/", "/performers", "/nope"] {
         let page = gw.get(&brand_host("milfy"), path).await;
-        assert_eq!(page.headers()[header::CACHE_CONTROL], "no-cache", "{path}");
+        assert_eq!(page.headers()[header::CACHE_CONTROL], "private, no-cache", "{path}");
+        assert_eq!(page.headers()[header::VARY], "Cookie", "{path}");
     }
 }
 

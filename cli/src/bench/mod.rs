@@ -2,6 +2,8 @@
 //! the same run, so the ratios mean something on whatever machine runs them.
 
 mod events;
+mod gateway;
+mod postbacks;
 
 use runtime::Settings;
 
@@ -20,7 +22,11 @@ pub async fn run(settings: &Settings, name: &str) -> anyhow::Result<()> {
         "deals" => deals::bench::run(settings).await,
         "catalog" => catalog::bench::run(settings).await,
         "unlocks" => unlocks::bench::run_default(settings.database_url.expose()).await,
-        other => anyhow::bail!("unknown benchmark {other:?}; known: events, wallet, profile, catalog, deals, unlocks"),
+        "gateway" => gateway::run(settings).await,
+        "postbacks" => postbacks::run(settings).await,
+        other => {
+            anyhow::bail!("unknown benchmark {other:?}; known: events, wallet, profile, catalog, deals, unlocks, gateway, postbacks")
+        }
     }
 }
 

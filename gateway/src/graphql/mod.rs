@@ -15,6 +15,7 @@ pub mod limits;
 pub mod profile;
 pub mod tenant;
 pub mod unlocks;
+pub mod user;
 pub mod wallet;
 
 use std::sync::Arc;
@@ -48,6 +49,8 @@ pub struct QueryRoot(
     deals::DealsQuery,
     unlocks::UnlocksQuery,
     profile::ProfileQuery,
+    user::UserQuery,
+    catalog::CatalogQuery,
 );
 
 // domains: every domain's mutation object, merged.
@@ -57,6 +60,7 @@ pub struct MutationRoot(
     deals::DealsMutation,
     unlocks::UnlocksMutation,
     profile::ProfileMutation,
+    catalog::CatalogMutation,
 );
 
 pub type PaysiteSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
@@ -67,6 +71,7 @@ pub struct Upstreams {
     pub profile: ::profile::client::ProfileClient,
     pub deals: ::deals::client::DealsClient,
     pub unlocks: ::unlocks::client::UnlocksClient,
+    pub catalog: ::catalog::client::CatalogClient,
     /// The unlocks service's base URL, where `/media/videos/...` is passed through.
     pub unlocks_base: String,
     /// The catalog service's base URL, where the other `/media/...` (placeholder images and
@@ -93,6 +98,7 @@ impl Upstreams {
             deals: ::deals::client::DealsClient::new(base("deals", ::deals::SERVICE.port), timeout),
             profile: ::profile::client::ProfileClient::new(base("profile", ::profile::SERVICE.port)),
             unlocks: ::unlocks::client::UnlocksClient::new(base("unlocks", ::unlocks::SERVICE.port)),
+            catalog: ::catalog::client::CatalogClient::new(base("catalog", ::catalog::SERVICE.port)),
             unlocks_base: base("unlocks", ::unlocks::SERVICE.port).trim_end_matches('/').to_owned(),
             catalog_base: base("catalog", ::catalog::SERVICE.port).trim_end_matches('/').to_owned(),
         }
@@ -108,6 +114,7 @@ pub fn schema(upstreams: Option<Arc<Upstreams>>, development: bool) -> PaysiteSc
         .limit_directives(MAX_DIRECTIVES)
         .extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024)))
         .extension(Tracing)
+        .extension(catalog::LoadersExtension)
         .data(limits::RateLimiter::default());
     if !development {
         builder = builder.disable_introspection().disable_suggestions();

@@ -1,0 +1,377 @@
+//! What visitors and members browse: listings, pages, search, shelves. Open to everyone;
+//! tenant-gated parts answer NOT_FOUND where the tenant's feature is off.
+
+use async_graphql::{Context, Object, ID};
+use catalog::client::{PerformerListParams, VideoListParams};
+
+use super::{caller, check_site, gate, paging, refused, types::*, uuid};
+use crate::graphql::{context::request, context::upstreams, errors};
+
+#[derive(Default)]
+pub struct ContentQuery;
+
+/// Most related videos getVideo returns (the catalog's page limit).
+pub const MAX_RELATED: i32 = 100;
+/// Performers are ordered by rating unless asked (screens-routes-access.md §9).
+pub const DEFAULT_PERFORMER_ORDER: &str = "rating";
+/// Performers are girls unless asked (screens-routes-access.md §9).
+pub const DEFAULT_GENDER: &str = "girls";
+/// A shelf's videos unless asked (the large recommended list size).
+pub const DEFAULT_SHELF_LIMIT: i32 = 9;
+
+fn features<'a>(ctx: &'a Context<'_>) -> &'a crate::tenants::Features {
+    &request(ctx).site.tenant.features
+}
+
+fn non_empty(s: Option<String>) -> Option<String> {
+    s.filter(|s| !s.trim().is_empty())
+}
+
+#[Object]
+impl ContentQuery {
+    /// The video listing (/videos): page (default 1), size (default 12, at most 100), order
+    /// (`newest` default, `oldest`, `rating`), `filter` (an order name), the faceted
+    /// `categories` (comma-separated slugs), a `performer` slug and a `search` (lower-cased
+    /// into categories, as the route does).
+    #[allow(clippy::too_many_arguments)]
+    async fn videos(
+        &self,
+        ctx: &Context<'_>,
+        page: Option<i32>,
+        size: Option<i32>,
+        order: Option<String>,
+        filter: Option<String>,
+        categories: Option<String>,
+        performer: Option<String>,
+        search: Option<String>,
+    ) -> async_graphql::Result<VideoPage> {
+        let params = VideoListParams {
+            page: page.map(i64::from),
+            size: size.map(i64::from),
+            order: non_empty(order),
+            filter: non_empty(filter),
+            categories: non_empty(categories),
+            performer: non_empty(performer),
+            search: non_empty(search).map(|s| s.to_lowercase()),
+        };
+        Ok(upstreams(ctx).catalog.videos(&caller(ctx), &params).await.map_err(refused)?.into())
+    }
+
+    /// Top rated (/toprated): the brand's videos by rating.
+    async fn top_rated(
+        &self,
+        ctx: &Context<'_>,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<VideoPage> {
+        Ok(upstreams(ctx).catalog.top_rated(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
+    }
+
+    /// getAwardedVideos(skip, first, site): award = 1, newest first, with totalCount. Only
+    /// where the tenant's awards link is on.
+    async fn get_awarded_videos(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default_with = "Some(0)")] skip: Option<i32>,
+        #[graphql(default_with = "Some(12)")] first: Option<i32>,
+        site: Option<String>,
+    ) -> async_graphql::Result<AwardedVideos> {
+        let (skip, first) = (skip.unwrap_or(0), first.unwrap_or(12));
+        check_site(ctx, site.as_deref())?;
+        gate(request(ctx).site.tenant.header_features.awards_link)?;
+        let a = upstreams(ctx)
+            .catalog
+            .awarded_videos(&caller(ctx), i64::from(skip), i64::from(first))
+            .await
+            .map_err(refused)?;
+        Ok(AwardedVideos { items: a.videos, total_count: a.total_count })
+    }
+
+    /// getVideo(videoSlug, site, relatedCount): the video, `relatedCount` related videos
+    /// (default 0; with `crossNavigation` from the sister brands too), and the viewer's rating.
+    async fn get_video(
+        &self,
+        ctx: &Context<'_>,
+        video_slug: String,
+        site: Option<String>,
+        #[graphql(default_with = "Some(0)")] related_count: Option<i32>,
+        #[graphql(default_with = "Some(false)")] cross_navigation: Option<bool>,
+    ) -> async_graphql::Result<VideoDetail> {
+        let (related_count, cross_navigation) = (related_count.unwrap_or(0), cross_navigation.unwrap_or(false));
+        check_site(ctx, site.as_deref())?;
+        if !(0..=MAX_RELATED).contains(&related_count) {
+            return Err(errors::bad_input(format!("relatedCount must be between 0 and {MAX_RELATED}")));
+        }
+        let d = upstreams(ctx)
+            .catalog
+            .video(&caller(ctx), &video_slug, i64::from(related_count), cross_navigation)
+            .await
+            .map_err(refused)?;
+        Ok(d.into())
+    }
+
+    /// getPictureSet(videoSlug, site): the picture set of a video (members: the route is
+    /// authenticated).
+    async fn get_picture_set(
+        &self,
+        ctx: &Context<'_>,
+        video_slug: String,
+        site: Option<String>,
+    ) -> async_graphql::Result<PictureSet> {
+        request(ctx).viewer()?;
+        check_site(ctx, site.as_deref())?;
+        Ok(upstreams(ctx).catalog.picture_set(&caller(ctx), &video_slug).await.map_err(refused)?.into())
+    }
+
+    /// getAllFilters(site, filter, minScenes): the categories, performers and channels with at
+    /// least `minScenes` published scenes; `filter` (`categories`, `performers`, `channels`)
+    /// keeps only that list.
+    async fn get_all_filters(
+        &self,
+        ctx: &Context<'_>,
+        site: Option<String>,
+        filter: Option<String>,
+        min_scenes: Option<i32>,
+    ) -> async_graphql::Result<Filters> {
+        check_site(ctx, site.as_deref())?;
+        let filter = non_empty(filter);
+        let f = upstreams(ctx)
+            .catalog
+            .all_filters(&caller(ctx), filter.as_deref(), min_scenes.map(i64::from))
+            .await
+            .map_err(refused)?;
+        Ok(f.into())
+    }
+
+    /// Performers (/performers): order (default `rating`; `name`, `newest`, `videos`), gender
+    /// (default `girls`; `guys`, `all`), `sex` (`F`, `M`; faceted search, wins over gender).
+    async fn performers(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default_with = "Some(DEFAULT_PERFORMER_ORDER.to_owned())")] order: Option<String>,
+        #[graphql(default_with = "Some(DEFAULT_GENDER.to_owned())")] gender: Option<String>,
+        sex: Option<String>,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<PerformerPage> {
+        let params = PerformerListParams {
+            order: Some(non_empty(order).unwrap_or_else(|| DEFAULT_PERFORMER_ORDER.to_owned())),
+            gender: Some(non_empty(gender).unwrap_or_else(|| DEFAULT_GENDER.to_owned())),
+            sex: non_empty(sex),
+            page: page.map(i64::from),
+            size: size.map(i64::from),
+        };
+        Ok(upstreams(ctx).catalog.performers(&caller(ctx), &params).await.map_err(refused)?.into())
+    }
+
+    /// A performer's page (/performers/{slug}) with a page of their videos.
+    async fn performer(
+        &self,
+        ctx: &Context<'_>,
+        slug: String,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<PerformerDetail> {
+        let d = upstreams(ctx).catalog.performer(&caller(ctx), &slug, &paging(page, size)).await.map_err(refused)?;
+        Ok(PerformerDetail { performer: Performer::full(d.performer), videos: d.videos.into() })
+    }
+
+    /// The brand's categories with their published video counts.
+    async fn categories(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Category>> {
+        let c = upstreams(ctx).catalog.categories(&caller(ctx)).await.map_err(refused)?;
+        Ok(c.categories.into_iter().map(Into::into).collect())
+    }
+
+    /// The channels the brand carries (/channels).
+    async fn channels(
+        &self,
+        ctx: &Context<'_>,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<ChannelPage> {
+        gate(features(ctx).channels)?;
+        Ok(upstreams(ctx).catalog.channels(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
+    }
+
+    /// A channel (/channels/{channelSlug}) with its packs.
+    async fn channel(&self, ctx: &Context<'_>, channel_slug: String) -> async_graphql::Result<Channel> {
+        gate(features(ctx).channels)?;
+        Ok(Channel(upstreams(ctx).catalog.channel(&caller(ctx), &channel_slug).await.map_err(refused)?))
+    }
+
+    /// A channel's video list (/channels/{channelSlug}/videos).
+    async fn channel_videos(
+        &self,
+        ctx: &Context<'_>,
+        channel_slug: String,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<VideoPage> {
+        gate(features(ctx).channels)?;
+        let p = upstreams(ctx)
+            .catalog
+            .channel_video_page(&caller(ctx), &channel_slug, &paging(page, size))
+            .await
+            .map_err(refused)?;
+        Ok(p.into())
+    }
+
+    /// getChannelVideos(channelSlug): the channel widget's last 6 videos.
+    async fn get_channel_videos(&self, ctx: &Context<'_>, channel_slug: String) -> async_graphql::Result<Vec<Video>> {
+        gate(features(ctx).channels)?;
+        let items = upstreams(ctx).catalog.channel_videos(&caller(ctx), &channel_slug).await.map_err(refused)?;
+        video_list(ctx, &items).await
+    }
+
+    /// A channel pack's page (/channels/{channelSlug}/packs/{channelPackSlug}).
+    async fn channel_pack(
+        &self,
+        ctx: &Context<'_>,
+        channel_slug: String,
+        channel_pack_slug: String,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<ChannelPackDetail> {
+        gate(features(ctx).channels)?;
+        let d = upstreams(ctx)
+            .catalog
+            .channel_pack(&caller(ctx), &channel_slug, &channel_pack_slug, &paging(page, size))
+            .await
+            .map_err(refused)?;
+        Ok(ChannelPackDetail { channel: Channel(d.channel), pack: d.pack.into(), videos: d.videos.into() })
+    }
+
+    /// Every channel video of the brand (/channels/all-videos; signed-in users).
+    async fn all_channel_videos(
+        &self,
+        ctx: &Context<'_>,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<VideoPage> {
+        request(ctx).viewer()?;
+        gate(features(ctx).channels)?;
+        Ok(upstreams(ctx).catalog.all_channel_videos(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
+    }
+
+    /// search(q, page, size): ranked over titles, performers and categories, typo-tolerant.
+    async fn search(
+        &self,
+        ctx: &Context<'_>,
+        q: Option<String>,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<SearchResult> {
+        let q = q.unwrap_or_default();
+        Ok(upstreams(ctx).catalog.search(&caller(ctx), &q, &paging(page, size)).await.map_err(refused)?.into())
+    }
+
+    /// /sites/{brand}/videos: a sister brand's videos; the brand must be one of the tenant's
+    /// standalone sites and not the tenant itself (NOT_FOUND otherwise).
+    async fn sister_site_videos(
+        &self,
+        ctx: &Context<'_>,
+        brand: String,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<VideoPage> {
+        sister(ctx, &brand)?;
+        let p =
+            upstreams(ctx).catalog.sister_videos(&caller(ctx), &brand, &paging(page, size)).await.map_err(refused)?;
+        Ok(p.into())
+    }
+
+    /// /sites/{brand}/performers: a sister brand's performers (same rule as the videos).
+    async fn sister_site_performers(
+        &self,
+        ctx: &Context<'_>,
+        brand: String,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<PerformerPage> {
+        sister(ctx, &brand)?;
+        let p = upstreams(ctx)
+            .catalog
+            .sister_performers(&caller(ctx), &brand, &paging(page, size))
+            .await
+            .map_err(refused)?;
+        Ok(p.into())
+    }
+
+    /// recommendations(site, videoId, limit): a shelf (default HOME_RECOMMENDATIONS, or
+    /// VIDEO_PAGE_RECOMMENDATIONS[_WITH_CROSSNAVIGATION] with a videoId), with its recommId.
+    /// `crossNavigation` takes the sister brands' videos in.
+    async fn recommendations(
+        &self,
+        ctx: &Context<'_>,
+        site: Option<String>,
+        video_id: Option<ID>,
+        #[graphql(default_with = "Some(9)")] limit: Option<i32>,
+        shelf: Option<RecommendationShelf>,
+        #[graphql(default_with = "Some(false)")] cross_navigation: Option<bool>,
+    ) -> async_graphql::Result<Recommendations> {
+        let (limit, cross_navigation) = (limit.unwrap_or(DEFAULT_SHELF_LIMIT), cross_navigation.unwrap_or(false));
+        check_site(ctx, site.as_deref())?;
+        let video_id = video_id.as_ref().map(|v| uuid(v, "video")).transpose()?;
+        let shelf = shelf.unwrap_or(match (video_id.is_some(), cross_navigation) {
+            (true, true) => RecommendationShelf::VideoPageRecommendationsWithCrossnavigation,
+            (true, false) => RecommendationShelf::VideoPageRecommendations,
+            (false, _) => RecommendationShelf::HomeRecommendations,
+        });
+        let r = upstreams(ctx)
+            .catalog
+            .recommendations(&caller(ctx), shelf.key(), video_id, i64::from(limit), cross_navigation)
+            .await
+            .map_err(refused)?;
+        Ok(r.into())
+    }
+
+    /// Reels (quickies), where the tenant has them.
+    async fn reels(&self, ctx: &Context<'_>, page: Option<i32>, size: Option<i32>) -> async_graphql::Result<ReelPage> {
+        gate(features(ctx).reels)?;
+        Ok(upstreams(ctx).catalog.reels(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
+    }
+
+    /// One reel (/quickies/{uuid}).
+    async fn reel(&self, ctx: &Context<'_>, uuid: ID) -> async_graphql::Result<Reel> {
+        gate(features(ctx).reels)?;
+        let id = super::uuid(&uuid, "reel")?;
+        Ok(upstreams(ctx).catalog.reel(&caller(ctx), id).await.map_err(refused)?.into())
+    }
+
+    /// Showcases, where the tenant has the showcases page.
+    async fn showcases(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Showcase>> {
+        gate(features(ctx).showcases_page)?;
+        let s = upstreams(ctx).catalog.showcases(&caller(ctx)).await.map_err(refused)?;
+        Ok(s.showcases.into_iter().map(Into::into).collect())
+    }
+
+    async fn showcase(&self, ctx: &Context<'_>, slug: String) -> async_graphql::Result<Showcase> {
+        gate(features(ctx).showcases_page)?;
+        Ok(upstreams(ctx).catalog.showcase(&caller(ctx), &slug).await.map_err(refused)?.into())
+    }
+
+    /// Angels, where the tenant shows them.
+    async fn angels(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Angel>> {
+        gate(features(ctx).show_angels)?;
+        let a = upstreams(ctx).catalog.angels(&caller(ctx)).await.map_err(refused)?;
+        Ok(a.angels.into_iter().map(Into::into).collect())
+    }
+
+    async fn angel(&self, ctx: &Context<'_>, slug: String) -> async_graphql::Result<Angel> {
+        gate(features(ctx).show_angels)?;
+        Ok(upstreams(ctx).catalog.angel(&caller(ctx), &slug).await.map_err(refused)?.into())
+    }
+
+    /// The curator wall (/wall), where the tenant has the curator.
+    async fn curator_wall(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<CuratorPost>> {
+        gate(features(ctx).curator)?;
+        let w = upstreams(ctx).catalog.wall(&caller(ctx)).await.map_err(refused)?;
+        Ok(w.posts.into_iter().map(Into::into).collect())
+    }
+}
+
+/// `/sites/{brand}/{type}`: one of the tenant's standalone sites, not the tenant itself.
+fn sister(ctx: &Context<'_>, brand: &str) -> async_graphql::Result<()> {
+    let tenant = &request(ctx).site.tenant;
+    gate(tenant.standalone_sites.iter().any(|s| s == brand) && tenant.tenant != brand)
+}

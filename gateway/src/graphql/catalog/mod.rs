@@ -1,0 +1,95 @@
+//! The catalog (issue 7): videos, performers, categories, channels, picture sets, search,
+//! sister-brand lists, reels, showcases, angels, the curator wall and recommendation shelves
+//! ([`content`]), and the community around them: comments, ratings, the expert review and
+//! favourites ([`community`]). [`rest`] is the catalog's part of the REST edge.
+//!
+//! Every resolver calls the catalog service with the caller's tenant (the host's brand) and,
+//! when signed in, their access token; the catalog decides who may do what (moderators by the
+//! token's groups) and its refusals keep their code and the spec's message. Pages resolve
+//! their performers, channels and favourites through the request's loaders ([`loaders`]).
+
+pub mod community;
+pub mod content;
+pub mod loaders;
+pub mod rest;
+pub mod types;
+
+use async_graphql::{Context, MergedObject};
+use catalog::client::{Caller, ClientError, Paging};
+use runtime::client::UpstreamError;
+
+use super::{
+    context::{request, RequestCtx},
+    errors,
+};
+
+pub use loaders::LoadersExtension;
+
+#[derive(MergedObject, Default)]
+pub struct CatalogQuery(content::ContentQuery, community::CommunityQuery);
+
+#[derive(MergedObject, Default)]
+pub struct CatalogMutation(community::CommunityMutation);
+
+/// The call as the catalog client takes it: the host's brand and the user's token.
+pub fn caller_of(request: &RequestCtx) -> Caller {
+    Caller { tenant: Some(request.tenant().to_owned()), bearer: request.viewer.as_ref().map(|v| v.token.clone()) }
+}
+
+pub fn caller(ctx: &Context<'_>) -> Caller {
+    caller_of(request(ctx))
+}
+
+/// The catalog's answer as a GraphQL error: its refusals keep their code and message (the
+/// spec's 'You have already rated', 'Found banned word', ...), a malformed argument is
+/// BAD_USER_INPUT, and an unreachable or failing catalog is masked.
+pub fn refused(e: ClientError) -> async_graphql::Error {
+    match e {
+        ClientError::Api { code, message, .. } if code == "INVALID_REQUEST" || code == "BAD_REQUEST" => {
+            errors::bad_input(message)
+        }
+        ClientError::Api { status, code, message } => errors::upstream(UpstreamError::Refused {
+            service: "catalog",
+            status: status.as_u16(),
+            code,
+            message,
+            body: serde_json::Value::Null,
+        }),
+        ClientError::Transport(e) => {
+            errors::upstream(UpstreamError::Unavailable { service: "catalog", reason: e.to_string() })
+        }
+    }
+}
+
+pub fn not_found() -> async_graphql::Error {
+    errors::coded("NOT_FOUND", "Not found")
+}
+
+/// A `site` argument names the host's brand (in any case, as the browser sometimes sends it
+/// upper-cased); content of another brand is read through its own host or `/sites/{brand}`.
+pub fn check_site(ctx: &Context<'_>, site: Option<&str>) -> async_graphql::Result<()> {
+    match site.filter(|s| !s.is_empty()) {
+        Some(s) if !s.eq_ignore_ascii_case(request(ctx).tenant()) => {
+            Err(errors::bad_input(format!("site {s:?} is not this host's brand")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A tenant-gated part (angels, showcases, reels, the wall, awards, channels) is not-found
+/// where the tenant's feature is off.
+pub fn gate(on: bool) -> async_graphql::Result<()> {
+    if on {
+        Ok(())
+    } else {
+        Err(not_found())
+    }
+}
+
+pub fn paging(page: Option<i32>, size: Option<i32>) -> Paging {
+    Paging { page: page.map(i64::from), size: size.map(i64::from) }
+}
+
+pub fn uuid(value: &async_graphql::ID, what: &str) -> async_graphql::Result<uuid::Uuid> {
+    uuid::Uuid::parse_str(value).map_err(|_| errors::bad_input(format!("{} is not a {what} id", value.as_str())))
+}

@@ -1,0 +1,75 @@
+//! The user's routing view (screens-routes-access.md §3): who is asking, their abilities as a
+//! CASL rule list computed by `services/access`, and the few profile facts the browser's route
+//! rules and automatic modals read. The page's inline session and the `user` query both come
+//! from here, so the browser and the API see the same rules.
+
+use std::collections::BTreeMap;
+
+use access::{abilities, ProfileFacts, Rule, TenantFeatures, UserFacts};
+use profile::api::UserProfile;
+use serde::Serialize;
+
+use crate::tenants::Tenant;
+
+/// The tenant's features as the access rules read them (unknown ones, such as the health
+/// warning's regions, are ignored there).
+pub fn tenant_features(tenant: &Tenant) -> TenantFeatures {
+    serde_json::to_value(&tenant.features)
+        .and_then(serde_json::from_value)
+        .expect("the tenant's features read as access features")
+}
+
+/// The profile facts the access rules read, from findOneUserProfile.
+pub fn profile_facts(profile: &UserProfile) -> ProfileFacts {
+    // Both sides use the spec's camelCase names; a field the rules know and the profile lacks
+    // takes the rules' default.
+    serde_json::to_value(profile).and_then(serde_json::from_value).expect("a profile reads as access facts")
+}
+
+/// The rules for a visitor (no profile) or a signed-in user on `tenant`.
+pub fn rules(tenant: &Tenant, profile: Option<&UserProfile>) -> Vec<Rule> {
+    let user = match profile {
+        Some(p) => UserFacts::signed_in(&tenant.tenant, profile_facts(p)),
+        None => UserFacts::anonymous(&tenant.tenant),
+    };
+    abilities(&user, &tenant_features(tenant))
+}
+
+/// What the routing rules read of the profile (frontend `ProfileRoutingView`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileRoutingView {
+    pub email: String,
+    pub teaser_viewed: bool,
+    /// The user has a subscription of any kind on some brand.
+    pub is_subscribed: bool,
+    pub is_active: bool,
+    /// member, trial, porn-portal or expired.
+    pub subscription_kind: String,
+    pub is_guest: bool,
+    pub is_tandem_child: bool,
+    pub unlocked_channel_pack_count: usize,
+    pub gems_intro_seen: bool,
+    pub health_warning_acknowledged: BTreeMap<&'static str, bool>,
+}
+
+impl ProfileRoutingView {
+    pub fn of(profile: &UserProfile) -> Self {
+        let modals = &profile.state.modals;
+        ProfileRoutingView {
+            email: profile.email.clone(),
+            teaser_viewed: modals.teaser_viewed,
+            is_subscribed: !profile.user_subscriptions_state.subscriptions_status.is_empty(),
+            is_active: profile.subscription.active,
+            subscription_kind: profile.subscription.kind.clone(),
+            is_guest: profile.subscription.is_guest_user,
+            is_tandem_child: profile.tandem_subscription.is_tandem_child_account,
+            unlocked_channel_pack_count: profile.unlocked_channel_pack_ids.len(),
+            gems_intro_seen: modals.gems_intro,
+            health_warning_acknowledged: BTreeMap::from([
+                ("US-TX", modals.texas_health_warning_acknowledged),
+                ("US-AL", modals.alabama_health_warning_acknowledged),
+            ]),
+        }
+    }
+}

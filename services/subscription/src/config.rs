@@ -1,0 +1,404 @@
+//! The subscription service's settings: billers and their secrets, multisite packages, join
+//! options with their example prices, trial upgrade pricing, credit packs and retention offers
+//! (`config/billing/billing.json`: data, never code), and the brands' site ids (`config/tenants`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use runtime::Secret;
+use serde::{Deserialize, Serialize};
+
+/// The queue profile events arrive on (account e-mails and tandem links).
+pub const PROFILES_QUEUE: &str = "subscription.profiles";
+/// Where the billing data lives, relative to the working directory.
+pub const DEFAULT_BILLING_DIR: &str = "config/billing";
+pub const DEFAULT_TENANTS_DIR: &str = "config/tenants";
+/// The biller sandbox's default address (services/biller-sandbox, service `sandbox`).
+pub const DEFAULT_SANDBOX_URL: &str = "http://127.0.0.1:8090";
+/// A postback timestamp may be this far from now, either way.
+pub const TIMESTAMP_WINDOW_SECS: i64 = 300;
+
+/// How a biller's postbacks look and are signed (see [`crate::billers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scheme {
+    /// Form fields, `ans`/`trans_type` codes, `epoch_digest` = HMAC over the sorted fields.
+    Epoch,
+    /// JSON event (`eventType`), header `x-biller-signature: t=<unix>,v1=<hmac>`.
+    Ccbill,
+    /// Form fields `stage`/`action`, header `x-biller-signature`; answered with the OK text.
+    Segpay,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct BillerFile {
+    scheme: Scheme,
+    external: bool,
+    native: bool,
+    ok_text: String,
+    dev_secret: String,
+    payment_page: String,
+    #[serde(default)]
+    card_update_url: Option<String>,
+}
+
+/// One biller as the service uses it.
+#[derive(Clone, Debug)]
+pub struct Biller {
+    pub name: String,
+    pub scheme: Scheme,
+    pub external: bool,
+    pub native: bool,
+    /// What a Segpay-style postback is answered with.
+    pub ok_text: String,
+    pub secret: Secret,
+    /// The payment page a join is sent to.
+    pub payment_page: String,
+    pub card_update_url: Option<String>,
+}
+
+impl Biller {
+    /// The biller's path as the profile names it (`/vxnbill`).
+    pub fn path(&self) -> String {
+        format!("/{}", self.name.to_ascii_lowercase())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Package {
+    pub name: String,
+    pub sites: Vec<String>,
+    pub join_option_ids: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Packages {
+    /// The default multisite package (the VP one).
+    pub default: String,
+    pub packages: Vec<Package>,
+}
+
+/// A join option: what a join form offers, with its example price.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JoinOption {
+    pub id: u32,
+    /// A brand key, or a multisite package name.
+    pub site: String,
+    /// `member` or `trial`.
+    pub kind: String,
+    #[serde(default)]
+    pub free_limited_trial: bool,
+    pub title: String,
+    pub price: String,
+    pub currency: String,
+    pub rebill_price: String,
+    pub rebill_period_days: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_days: Option<u32>,
+    pub payment_options: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TrialUpgrade {
+    pub price: String,
+    pub currency: String,
+    pub rebill_period_days: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreditPack {
+    pub id: String,
+    pub credits: u32,
+    pub price: String,
+    pub currency: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PriceRange {
+    pub min: String,
+    pub max: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DisplayRules {
+    pub price_range: PriceRange,
+    /// Days between rebills.
+    pub rebill_period: u32,
+    pub sites: Vec<String>,
+    pub subscription_type: String,
+    pub brands: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetentionDeal {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_price: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offered_gems: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetentionOffer {
+    pub name: String,
+    pub currencies: Vec<String>,
+    pub display_rules: DisplayRules,
+    pub deal: RetentionDeal,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Experiment {
+    pub enabled: bool,
+    pub variants: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct BillingFile {
+    billers: BTreeMap<String, BillerFile>,
+    multisite_packages: Packages,
+    join_options: Vec<JoinOption>,
+    trial_upgrade: TrialUpgrade,
+    vixen_plus_yearly_join_option_id: u32,
+    credit_packs: Vec<CreditPack>,
+    retention_offers: Vec<RetentionOffer>,
+    retention_price_experiment: Experiment,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TenantFile {
+    tenant: String,
+    site_id: u32,
+    #[serde(default)]
+    multisite_site_ids: Vec<u32>,
+}
+
+/// Everything the service is configured with.
+#[derive(Clone, Debug)]
+pub struct BillingConfig {
+    pub billers: BTreeMap<String, Biller>,
+    pub packages: Packages,
+    pub join_options: Vec<JoinOption>,
+    pub trial_upgrade: TrialUpgrade,
+    pub vixen_plus_yearly_join_option_id: u32,
+    pub credit_packs: Vec<CreditPack>,
+    pub retention_offers: Vec<RetentionOffer>,
+    pub retention_price_experiment: Experiment,
+    /// Brand key → numeric site id.
+    pub site_ids: BTreeMap<String, u32>,
+    /// The two ids that count as multisite (the package's and vixenplus's).
+    pub multisite_site_ids: Vec<u32>,
+    /// The biller sandbox (`PAYSITE_SANDBOX_URL`, as `paysite up` sets it): payment pages of
+    /// the local billers.
+    pub sandbox_url: String,
+    /// The profile-events queue; tests use their own.
+    pub profiles_queue: String,
+}
+
+fn default_dir(relative: &str) -> PathBuf {
+    let path = PathBuf::from(relative);
+    if path.is_dir() {
+        path
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(relative)
+    }
+}
+
+impl BillingConfig {
+    pub fn from_env(production: bool) -> anyhow::Result<Self> {
+        Self::from_lookup(|key| std::env::var(key).ok(), production)
+    }
+
+    /// Reads `PAYSITE_BILLING_DIR`, `PAYSITE_TENANTS_DIR`, `PAYSITE_BILLER_<NAME>_SECRET`
+    /// (required in production; the file's development secret otherwise) and the rest.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>, production: bool) -> anyhow::Result<Self> {
+        let dir = |key: &str, default: &str| {
+            lookup(key).filter(|v| !v.is_empty()).map(PathBuf::from).unwrap_or_else(|| default_dir(default))
+        };
+        let billing_dir = dir("PAYSITE_BILLING_DIR", DEFAULT_BILLING_DIR);
+        let path = billing_dir.join("billing.json");
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        let file: BillingFile = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let mut billers = BTreeMap::new();
+        for (name, b) in file.billers {
+            let key = format!("PAYSITE_BILLER_{name}_SECRET");
+            let secret = match lookup(&key).filter(|v| !v.is_empty()) {
+                Some(s) => s,
+                None if production => anyhow::bail!("{key} must be set in production"),
+                None => b.dev_secret.clone(),
+            };
+            billers.insert(
+                name.clone(),
+                Biller {
+                    name,
+                    scheme: b.scheme,
+                    external: b.external,
+                    native: b.native,
+                    ok_text: b.ok_text,
+                    secret: Secret::new(secret),
+                    payment_page: b.payment_page,
+                    card_update_url: b.card_update_url,
+                },
+            );
+        }
+        let tenants_dir = dir("PAYSITE_TENANTS_DIR", DEFAULT_TENANTS_DIR);
+        let mut site_ids = BTreeMap::new();
+        let mut multisite_site_ids = Vec::new();
+        for entry in std::fs::read_dir(&tenants_dir).with_context(|| format!("reading {}", tenants_dir.display()))? {
+            let path = entry?.path();
+            if path.extension().is_none_or(|e| e != "json") || path.file_stem().is_some_and(|s| s == "members-area") {
+                continue;
+            }
+            let tenant: TenantFile = serde_json::from_str(&std::fs::read_to_string(&path)?)
+                .with_context(|| format!("parsing {}", path.display()))?;
+            site_ids.insert(tenant.tenant, tenant.site_id);
+            if multisite_site_ids.is_empty() {
+                multisite_site_ids = tenant.multisite_site_ids;
+            }
+        }
+        let config = BillingConfig {
+            billers,
+            packages: file.multisite_packages,
+            join_options: file.join_options,
+            trial_upgrade: file.trial_upgrade,
+            vixen_plus_yearly_join_option_id: file.vixen_plus_yearly_join_option_id,
+            credit_packs: file.credit_packs,
+            retention_offers: file.retention_offers,
+            retention_price_experiment: file.retention_price_experiment,
+            site_ids,
+            multisite_site_ids,
+            sandbox_url: lookup("PAYSITE_SANDBOX_URL")
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| DEFAULT_SANDBOX_URL.to_owned())
+                .trim_end_matches('/')
+                .to_owned(),
+            profiles_queue: PROFILES_QUEUE.to_owned(),
+        };
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The data is consistent: every package's options exist and name it, every option's
+    /// payment options are billers, the default package exists.
+    fn check(&self) -> anyhow::Result<()> {
+        for p in &self.packages.packages {
+            for id in &p.join_option_ids {
+                let option = self.join_option(*id).with_context(|| format!("package {} names option {id}", p.name))?;
+                anyhow::ensure!(option.site == p.name, "option {id} is not {}'s", p.name);
+            }
+            for site in &p.sites {
+                anyhow::ensure!(self.site_ids.contains_key(site), "package {} names unknown site {site}", p.name);
+            }
+        }
+        anyhow::ensure!(self.package(&self.packages.default).is_some(), "no default package");
+        for o in &self.join_options {
+            anyhow::ensure!(
+                self.site_ids.contains_key(&o.site) || self.package(&o.site).is_some(),
+                "option {} names unknown site {}",
+                o.id,
+                o.site
+            );
+            for b in &o.payment_options {
+                anyhow::ensure!(self.billers.contains_key(b), "option {} names unknown biller {b}", o.id);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn biller(&self, name: &str) -> Option<&Biller> {
+        self.billers.get(name)
+    }
+
+    pub fn join_option(&self, id: u32) -> Option<&JoinOption> {
+        self.join_options.iter().find(|o| o.id == id)
+    }
+
+    pub fn package(&self, name: &str) -> Option<&Package> {
+        self.packages.packages.iter().find(|p| p.name == name)
+    }
+
+    /// The brands a site key opens: a package's list, or the brand itself.
+    pub fn sites_of(&self, site: &str) -> Vec<String> {
+        match self.package(site) {
+            Some(p) => p.sites.clone(),
+            None => vec![site.to_owned()],
+        }
+    }
+
+    /// Join options of a brand: its own, then the default package's.
+    pub fn join_options_for(&self, site: &str) -> Vec<&JoinOption> {
+        let default = &self.packages.default;
+        self.join_options
+            .iter()
+            .filter(|o| o.site == site)
+            .chain(self.join_options.iter().filter(|o| &o.site == default))
+            .collect()
+    }
+
+    /// The welcome data's site id of a site key (a package counts as the multisite id).
+    pub fn site_id_of(&self, site: &str) -> Option<u32> {
+        match self.package(site) {
+            Some(_) => self.multisite_site_ids.first().copied(),
+            None => self.site_ids.get(site).copied(),
+        }
+    }
+
+    /// The multisite package id and the vixenplus id count as multisite (spec README).
+    pub fn counts_as_multisite(&self, site_id: u32) -> bool {
+        self.multisite_site_ids.contains(&site_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> BillingConfig {
+        BillingConfig::from_lookup(|_| None, false).unwrap()
+    }
+
+    #[test]
+    fn the_repository_configuration_loads_with_every_biller() {
+        let c = config();
+        let names: Vec<_> = c.billers.keys().cloned().collect();
+        assert_eq!(names, ["CENTROBILL", "ECHST", "EPOCH", "RGNATIVE", "SEGPAY", "SPIZOO", "SUPPORTSK", "VXNBILL"]);
+        assert!(c.billers["SPIZOO"].external && c.billers["SUPPORTSK"].external && c.billers["RGNATIVE"].native);
+    }
+
+    #[test]
+    fn multisite2025_has_the_specs_join_options_and_vp_is_the_default() {
+        let c = config();
+        assert_eq!(c.package("multisite2025").unwrap().join_option_ids, [3045, 3046, 3047, 2566, 2567, 2568]);
+        assert_eq!(c.packages.default, "multisiteVP");
+        assert!(c.package("multisiteVP").unwrap().sites.contains(&"vixenplus".to_owned()));
+        assert!(c.package("multisite2020").is_some());
+    }
+
+    #[test]
+    fn the_package_and_vixenplus_ids_count_as_multisite() {
+        let c = config();
+        assert!(c.counts_as_multisite(c.site_id_of("multisiteVP").unwrap()));
+        assert!(c.counts_as_multisite(c.site_id_of("vixenplus").unwrap()));
+        assert!(!c.counts_as_multisite(c.site_id_of("vixen").unwrap()));
+    }
+
+    #[test]
+    fn production_refuses_to_run_without_biller_secrets() {
+        assert!(BillingConfig::from_lookup(|_| None, true).is_err());
+        let c = BillingConfig::from_lookup(|k| (k == "PAYSITE_BILLER_EPOCH_SECRET").then(|| "s3".to_owned()), false)
+            .unwrap();
+        assert_eq!(c.billers["EPOCH"].secret.expose(), "s3");
+    }
+}

@@ -1,0 +1,750 @@
+//! The subscription decider: one normalised state machine for every biller.
+//!
+//! A biller tells us facts (an initial sale, a rebill, a cancel, a chargeback ...), each with
+//! the biller's own transaction id and time. Postbacks arrive late, twice, or out of order, so
+//! the decider does not apply "the next postback" to the current state. It folds *every* fact
+//! known for the subscription in the biller's time order ([`standing`]) and emits the events
+//! that move what readers know ([`Subscription`], folded from the published events) to that
+//! standing. Whatever order the facts arrive in, the last decision leaves readers at the same
+//! place: the fold of all facts.
+//!
+//! Rules of the fold (biller time order, a fact timed before the initial counts just after it):
+//! - initial: the subscription starts (member, trial, free limited trial or porn-portal);
+//! - trial conversion, upgrade, or a rebill of a trial: the trial becomes a membership (kept
+//!   even if the payment is reversed later: the kind says what was bought, activity says the rest);
+//! - rebill: another paid period; an expired subscription is active again;
+//! - rebill failed: counted; the biller expires the subscription when it gives up;
+//! - cancel: no more rebills; access runs to the end of the paid period;
+//! - expire: the paid period ran out;
+//! - reactivation: a cancelled or expired subscription is taken up again;
+//! - chargeback, refund: access ends at once and for good (nothing after them revives it);
+//! - credits purchase: pay-per-video credits for the wallet to grant.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+use proto_events::subscription::{MembershipKind, SubscriptionEvent as E};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// What a biller says happened (the normalised machine's inputs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    Initial {
+        kind: MembershipKind,
+        #[serde(default)]
+        free_limited_trial: bool,
+    },
+    TrialConversion,
+    Rebill,
+    RebillFailed,
+    Cancel,
+    Expire,
+    Chargeback,
+    Refund,
+    Reactivation {
+        #[serde(default)]
+        retention_offer_name: Option<String>,
+        #[serde(default)]
+        offered_gems: u32,
+    },
+    Upgrade,
+    CreditsPurchase {
+        credits: u32,
+    },
+}
+
+impl Step {
+    /// The normalised name (`initial`, `trial`, `rebill_failed` ...), as stored and logged.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Step::Initial { kind: MembershipKind::Trial, .. } => "trial",
+            Step::Initial { .. } => "initial",
+            Step::TrialConversion => "trial_conversion",
+            Step::Rebill => "rebill",
+            Step::RebillFailed => "rebill_failed",
+            Step::Cancel => "cancel",
+            Step::Expire => "expire",
+            Step::Chargeback => "chargeback",
+            Step::Refund => "refund",
+            Step::Reactivation { .. } => "reactivation",
+            Step::Upgrade => "upgrade",
+            Step::CreditsPurchase { .. } => "credits_purchase",
+        }
+    }
+
+    /// Tie-break of facts at the same instant: the order a biller would have done them in.
+    fn rank(&self) -> u8 {
+        match self {
+            Step::Initial { .. } => 0,
+            Step::TrialConversion | Step::Upgrade => 1,
+            Step::Rebill => 2,
+            Step::RebillFailed => 3,
+            Step::Reactivation { .. } => 4,
+            Step::Cancel => 5,
+            Step::Expire => 6,
+            Step::Refund => 7,
+            Step::Chargeback => 8,
+            Step::CreditsPurchase { .. } => 9,
+        }
+    }
+}
+
+/// One biller fact: what happened, the biller's transaction id (unique per biller) and time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fact {
+    pub transaction_id: String,
+    pub at: DateTime<Utc>,
+    #[serde(flatten)]
+    pub step: Step,
+}
+
+/// Who and what a subscription is about; fixed when it starts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub subscription_id: Uuid,
+    pub user_id: Uuid,
+    /// Brand key bought, or the multisite package name.
+    pub site: String,
+    /// Brand keys it opens.
+    pub sites: Vec<String>,
+    pub biller: String,
+    pub nats_code: Option<String>,
+}
+
+/// How a subscription ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    Expired,
+    ChargedBack,
+    Refunded,
+}
+
+impl Ending {
+    /// A chargeback or refund ends a subscription for good.
+    pub fn is_final(self) -> bool {
+        !matches!(self, Ending::Expired)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Expired => "expired",
+            Ending::ChargedBack => "charged_back",
+            Ending::Refunded => "refunded",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Ending> {
+        [Ending::Expired, Ending::ChargedBack, Ending::Refunded].into_iter().find(|e| e.as_str() == name)
+    }
+}
+
+/// What the readers of the events know: the decider's state, folded from published events.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Subscription {
+    pub identity: Option<Identity>,
+    pub kind: Option<MembershipKind>,
+    pub is_free_limited_trial: bool,
+    pub active_since: Option<DateTime<Utc>>,
+    pub cancelled: bool,
+    pub ended: Option<Ending>,
+    /// Rebills told as `SubscriptionRenewed`, by transaction id.
+    pub renewed: BTreeSet<String>,
+    /// Credit purchases told, by transaction id.
+    pub credited: BTreeSet<String>,
+}
+
+impl Subscription {
+    pub fn is_active(&self) -> bool {
+        self.identity.is_some() && self.ended.is_none()
+    }
+
+    /// The part of the state two deciders must agree on once they know the same facts.
+    pub fn view(&self) -> View {
+        View {
+            started: self.identity.is_some(),
+            kind: self.kind,
+            is_free_limited_trial: self.is_free_limited_trial,
+            active: self.is_active(),
+            cancelled: self.cancelled,
+            ended: self.ended,
+        }
+    }
+}
+
+/// A subscription as a member sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub started: bool,
+    pub kind: Option<MembershipKind>,
+    pub is_free_limited_trial: bool,
+    pub active: bool,
+    pub cancelled: bool,
+    pub ended: Option<Ending>,
+}
+
+/// Where every known fact puts a subscription: the fold of the facts in biller time order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standing {
+    /// The initial sale (its transaction id, time, kind and free-trial flag); None while only
+    /// later facts have arrived.
+    pub initial: Option<(String, DateTime<Utc>, MembershipKind, bool)>,
+    pub kind: Option<MembershipKind>,
+    pub is_free_limited_trial: bool,
+    /// The fact that made the trial a membership.
+    pub conversion: Option<(String, DateTime<Utc>)>,
+    /// Rebills that counted, in order.
+    pub renewals: Vec<(String, DateTime<Utc>)>,
+    pub rebill_failures: u32,
+    pub cancelled: Option<(String, DateTime<Utc>)>,
+    /// The last reactivation that counted, with its retention deal.
+    pub reactivation: Option<(String, DateTime<Utc>, Option<String>, u32)>,
+    pub ended: Option<(Ending, String, DateTime<Utc>)>,
+    pub credits: Vec<(String, DateTime<Utc>, u32)>,
+}
+
+impl Standing {
+    pub fn view(&self) -> View {
+        View {
+            started: self.initial.is_some(),
+            kind: self.kind,
+            is_free_limited_trial: self.is_free_limited_trial,
+            active: self.initial.is_some() && self.ended.is_none(),
+            cancelled: self.cancelled.is_some(),
+            ended: self.ended.as_ref().map(|e| e.0),
+        }
+    }
+
+    fn is_final(&self) -> bool {
+        self.ended.as_ref().is_some_and(|e| e.0.is_final())
+    }
+}
+
+/// Folds every fact of a subscription, whatever order they are given in.
+pub fn standing(facts: &[Fact]) -> Standing {
+    let mut s = Standing::default();
+    let Some(initial) = facts
+        .iter()
+        .filter(|f| matches!(f.step, Step::Initial { .. }))
+        .min_by(|a, b| (a.at, &a.transaction_id).cmp(&(b.at, &b.transaction_id)))
+    else {
+        return s;
+    };
+    let start = initial.at;
+    let mut ordered: Vec<&Fact> = facts.iter().collect();
+    ordered.sort_by(|a, b| {
+        let key = |f: &Fact| (f.at.max(start), f.step.rank(), f.transaction_id.clone());
+        key(a).cmp(&key(b))
+    });
+    for fact in ordered {
+        let (tx, at) = (fact.transaction_id.clone(), fact.at.max(start));
+        match &fact.step {
+            Step::Initial { kind, free_limited_trial } => {
+                if s.initial.is_none() {
+                    s.initial = Some((tx, at, *kind, *free_limited_trial));
+                    s.kind = Some(*kind);
+                    s.is_free_limited_trial = *free_limited_trial && *kind == MembershipKind::Trial;
+                }
+            }
+            Step::TrialConversion | Step::Upgrade | Step::Rebill => {
+                // The kind says what was bought: a converted trial stays converted even when
+                // a chargeback later ends it (and must, or a late chargeback would un-convert).
+                if s.kind == Some(MembershipKind::Trial) {
+                    s.kind = Some(MembershipKind::Member);
+                    s.is_free_limited_trial = false;
+                    s.conversion = Some((tx.clone(), at));
+                }
+                if !s.is_final() {
+                    if matches!(fact.step, Step::Rebill) {
+                        s.renewals.push((tx, at));
+                    }
+                    s.ended = None;
+                }
+            }
+            Step::RebillFailed => s.rebill_failures += 1,
+            Step::Cancel => s.cancelled = Some((tx, at)),
+            Step::Expire => {
+                if s.ended.is_none() {
+                    s.ended = Some((Ending::Expired, tx, at));
+                }
+            }
+            Step::Chargeback | Step::Refund => {
+                if !s.is_final() {
+                    let how =
+                        if matches!(fact.step, Step::Chargeback) { Ending::ChargedBack } else { Ending::Refunded };
+                    s.ended = Some((how, tx, at));
+                }
+            }
+            Step::Reactivation { retention_offer_name, offered_gems } => {
+                if !s.is_final() && (s.cancelled.is_some() || s.ended.is_some()) {
+                    s.cancelled = None;
+                    s.ended = None;
+                    s.reactivation = Some((tx, at, retention_offer_name.clone(), *offered_gems));
+                }
+            }
+            Step::CreditsPurchase { credits } => s.credits.push((tx, at, *credits)),
+        }
+    }
+    s
+}
+
+/// Commands of the decider.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Bring readers to where every known fact puts the subscription. `facts` holds all of
+    /// them (the one just received included), looked up before deciding.
+    Reconcile { identity: Identity, facts: Vec<Fact> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DomainError {
+    #[error("the postback names subscription {given}, not {expected}")]
+    WrongSubscription { expected: Uuid, given: Uuid },
+}
+
+/// The events that take readers from `state` to the standing of `facts`.
+pub fn decide(state: &Subscription, command: Command) -> Result<Vec<E>, DomainError> {
+    let Command::Reconcile { identity, facts } = command;
+    if let Some(known) = &state.identity {
+        if known.subscription_id != identity.subscription_id {
+            return Err(DomainError::WrongSubscription {
+                expected: known.subscription_id,
+                given: identity.subscription_id,
+            });
+        }
+    }
+    let target = standing(&facts);
+    let Some((initial_tx, initial_at, initial_kind, initial_free)) = target.initial.clone() else {
+        // Only later facts so far: they wait for the initial sale.
+        return Ok(Vec::new());
+    };
+    let identity = state.identity.clone().unwrap_or(identity);
+    let (subscription_id, user_id) = (identity.subscription_id, identity.user_id);
+    let mut now = state.clone();
+    let mut out = Vec::new();
+    let mut emit = |now: &mut Subscription, event: E| {
+        *now = evolve(std::mem::take(now), &event);
+        out.push(event);
+    };
+    let last_at = facts.iter().map(|f| f.at).max().unwrap_or(initial_at);
+
+    if now.identity.is_none() {
+        emit(
+            &mut now,
+            E::SubscriptionStarted {
+                subscription_id,
+                user_id,
+                site: identity.site.clone(),
+                sites: identity.sites.clone(),
+                kind: initial_kind,
+                is_free_limited_trial: initial_free && initial_kind == MembershipKind::Trial,
+                biller: identity.biller.clone(),
+                transaction_id: initial_tx.clone(),
+                active_since: initial_at,
+                nats_code: identity.nats_code.clone(),
+            },
+        );
+    }
+    if let (Some(from), Some(to)) = (now.kind, target.kind) {
+        if from != to {
+            let (transaction_id, upgraded_at) = target.conversion.clone().unwrap_or((initial_tx.clone(), initial_at));
+            emit(&mut now, E::SubscriptionUpgraded { subscription_id, user_id, from, to, transaction_id, upgraded_at });
+        }
+    }
+    for (transaction_id, renewed_at) in &target.renewals {
+        if !now.renewed.contains(transaction_id) {
+            emit(
+                &mut now,
+                E::SubscriptionRenewed {
+                    subscription_id,
+                    user_id,
+                    transaction_id: transaction_id.clone(),
+                    renewed_at: *renewed_at,
+                },
+            );
+        }
+    }
+    let revived = (now.cancelled && target.cancelled.is_none()) || (!now.is_active() && target.ended.is_none());
+    if revived {
+        let (transaction_id, reactivated_at, retention_offer_name, offered_gems) =
+            target.reactivation.clone().unwrap_or((initial_tx.clone(), last_at, None, 0));
+        emit(
+            &mut now,
+            E::SubscriptionReactivated {
+                subscription_id,
+                user_id,
+                transaction_id,
+                reactivated_at,
+                retention_offer_name,
+                offered_gems,
+            },
+        );
+    }
+    if let Some((transaction_id, cancelled_at)) = &target.cancelled {
+        if !now.cancelled {
+            emit(
+                &mut now,
+                E::SubscriptionCancelled {
+                    subscription_id,
+                    user_id,
+                    transaction_id: transaction_id.clone(),
+                    cancelled_at: *cancelled_at,
+                },
+            );
+        }
+    }
+    if let Some((how, transaction_id, at)) = &target.ended {
+        if now.ended != Some(*how) {
+            let (transaction_id, at) = (transaction_id.clone(), *at);
+            let event = match how {
+                Ending::Expired => E::SubscriptionExpired { subscription_id, user_id, expired_at: at },
+                Ending::ChargedBack => {
+                    E::SubscriptionChargedBack { subscription_id, user_id, transaction_id, charged_back_at: at }
+                }
+                Ending::Refunded => {
+                    E::SubscriptionRefunded { subscription_id, user_id, transaction_id, refunded_at: at }
+                }
+            };
+            emit(&mut now, event);
+        }
+    }
+    for (transaction_id, purchased_at, credits) in &target.credits {
+        if !now.credited.contains(transaction_id) {
+            emit(
+                &mut now,
+                E::PayPerVideoCreditsPurchased {
+                    subscription_id,
+                    user_id,
+                    credits: *credits,
+                    transaction_id: transaction_id.clone(),
+                    purchased_at: *purchased_at,
+                },
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// What readers know after `event` (the same rules profile, wallet and unlocks apply).
+pub fn evolve(mut s: Subscription, event: &E) -> Subscription {
+    match event {
+        E::SubscriptionStarted {
+            subscription_id,
+            user_id,
+            site,
+            sites,
+            kind,
+            is_free_limited_trial,
+            biller,
+            active_since,
+            nats_code,
+            ..
+        } => {
+            s.identity = Some(Identity {
+                subscription_id: *subscription_id,
+                user_id: *user_id,
+                site: site.clone(),
+                sites: sites.clone(),
+                biller: biller.clone(),
+                nats_code: nats_code.clone(),
+            });
+            s.kind = Some(*kind);
+            s.is_free_limited_trial = *is_free_limited_trial;
+            s.active_since = Some(*active_since);
+            s.cancelled = false;
+            s.ended = None;
+        }
+        E::SubscriptionRenewed { transaction_id, .. } => {
+            s.renewed.insert(transaction_id.clone());
+            s.ended = None;
+        }
+        E::SubscriptionUpgraded { to, .. } => {
+            s.kind = Some(*to);
+            s.is_free_limited_trial = false;
+            s.ended = None;
+        }
+        E::SubscriptionCancelled { .. } => s.cancelled = true,
+        E::SubscriptionReactivated { .. } => {
+            s.cancelled = false;
+            s.ended = None;
+        }
+        E::SubscriptionExpired { .. } => s.ended = Some(Ending::Expired),
+        E::SubscriptionChargedBack { .. } => s.ended = Some(Ending::ChargedBack),
+        E::SubscriptionRefunded { .. } => s.ended = Some(Ending::Refunded),
+        E::PayPerVideoCreditsPurchased { transaction_id, .. } => {
+            s.credited.insert(transaction_id.clone());
+        }
+    }
+    s
+}
+
+/// The decider as the event store runs it.
+pub struct SubscriptionDecider;
+
+impl runtime::Decider for SubscriptionDecider {
+    type Event = E;
+    type State = Subscription;
+    type Command = Command;
+    type Error = DomainError;
+
+    fn decide(state: &Subscription, command: Command) -> Result<Vec<E>, DomainError> {
+        decide(state, command)
+    }
+
+    fn evolve(state: Subscription, event: &E) -> Subscription {
+        evolve(state, event)
+    }
+}
+
+/// The event stream of a subscription.
+pub fn stream_id(subscription_id: Uuid) -> String {
+    format!("subscription-{subscription_id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{Duration, TimeZone};
+    use proptest::prelude::*;
+
+    fn t(minutes: i64) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap() + Duration::minutes(minutes)
+    }
+
+    fn identity() -> Identity {
+        Identity {
+            subscription_id: Uuid::from_u128(7),
+            user_id: Uuid::from_u128(9),
+            site: "vixen".into(),
+            sites: vec!["vixen".into()],
+            biller: "EPOCH".into(),
+            nats_code: Some("NATS1".into()),
+        }
+    }
+
+    fn fact(tx: &str, minutes: i64, step: Step) -> Fact {
+        Fact { transaction_id: tx.into(), at: t(minutes), step }
+    }
+
+    fn initial(m: i64) -> Fact {
+        fact("i", m, Step::Initial { kind: MembershipKind::Member, free_limited_trial: false })
+    }
+
+    /// Delivers facts one by one in `order`, deciding on all facts known so far each time.
+    fn deliver(order: &[Fact]) -> (Subscription, Vec<E>) {
+        let mut state = Subscription::default();
+        let mut known = Vec::new();
+        let mut all = Vec::new();
+        for f in order {
+            // The store keeps one row per transaction id: a repeated postback adds nothing.
+            if !known.iter().any(|k: &Fact| k.transaction_id == f.transaction_id) {
+                known.push(f.clone());
+            }
+            let events = decide(&state, Command::Reconcile { identity: identity(), facts: known.clone() }).unwrap();
+            state = events.iter().fold(state, evolve);
+            all.extend(events);
+        }
+        (state, all)
+    }
+
+    #[test]
+    fn an_initial_sale_starts_an_active_membership_with_the_affiliate_code() {
+        let (s, events) = deliver(&[initial(0)]);
+        assert!(s.is_active() && !s.cancelled);
+        assert!(
+            matches!(&events[..], [E::SubscriptionStarted { nats_code: Some(n), kind: MembershipKind::Member, .. }] if n == "NATS1")
+        );
+    }
+
+    #[test]
+    fn a_rebill_of_a_trial_converts_it() {
+        let trial = fact("i", 0, Step::Initial { kind: MembershipKind::Trial, free_limited_trial: true });
+        let (s, events) = deliver(&[trial, fact("r1", 10, Step::Rebill)]);
+        assert_eq!((s.kind, s.is_free_limited_trial), (Some(MembershipKind::Member), false));
+        assert!(matches!(
+            events[1],
+            E::SubscriptionUpgraded { from: MembershipKind::Trial, to: MembershipKind::Member, .. }
+        ));
+        assert!(matches!(events[2], E::SubscriptionRenewed { .. }));
+    }
+
+    #[test]
+    fn a_failed_rebill_changes_nothing_until_the_biller_expires_it() {
+        let (s, events) = deliver(&[initial(0), fact("f", 5, Step::RebillFailed)]);
+        assert!(s.is_active());
+        assert_eq!(events.len(), 1);
+        let (s, _) = deliver(&[initial(0), fact("f", 5, Step::RebillFailed), fact("x", 6, Step::Expire)]);
+        assert_eq!(s.ended, Some(Ending::Expired));
+    }
+
+    #[test]
+    fn a_cancelled_subscription_stays_active_until_it_expires() {
+        let (s, _) = deliver(&[initial(0), fact("c", 5, Step::Cancel)]);
+        assert!(s.is_active() && s.cancelled);
+        let (s, _) = deliver(&[initial(0), fact("c", 5, Step::Cancel), fact("x", 9, Step::Expire)]);
+        assert!(!s.is_active() && s.cancelled);
+    }
+
+    #[test]
+    fn a_reactivation_takes_back_a_cancel_with_its_retention_deal() {
+        let re = Step::Reactivation { retention_offer_name: Some("stay".into()), offered_gems: 20 };
+        let (s, events) = deliver(&[initial(0), fact("c", 5, Step::Cancel), fact("re", 6, re)]);
+        assert!(s.is_active() && !s.cancelled);
+        assert!(matches!(events.last(), Some(E::SubscriptionReactivated { offered_gems: 20, .. })));
+    }
+
+    #[test]
+    fn nothing_revives_a_charged_back_subscription() {
+        let re = Step::Reactivation { retention_offer_name: None, offered_gems: 0 };
+        let (s, _) = deliver(&[
+            initial(0),
+            fact("cb", 5, Step::Chargeback),
+            fact("r", 6, Step::Rebill),
+            fact("re", 7, re),
+            fact("rf", 8, Step::Refund),
+        ]);
+        assert_eq!(s.ended, Some(Ending::ChargedBack));
+    }
+
+    #[test]
+    fn facts_before_the_initial_wait_for_it() {
+        let (s, events) = deliver(&[fact("c", 5, Step::Cancel)]);
+        assert!(events.is_empty() && s.identity.is_none());
+        let (s, events) = deliver(&[fact("c", 5, Step::Cancel), initial(0)]);
+        assert!(s.cancelled && s.is_active());
+        assert!(matches!(&events[..], [E::SubscriptionStarted { .. }, E::SubscriptionCancelled { .. }]));
+    }
+
+    #[test]
+    fn a_credits_purchase_is_told_once() {
+        let pp = fact("i", 0, Step::Initial { kind: MembershipKind::PornPortal, free_limited_trial: false });
+        let buy = fact("p1", 3, Step::CreditsPurchase { credits: 5 });
+        let (s, events) = deliver(&[pp, buy.clone(), buy]);
+        assert_eq!(s.credited.len(), 1);
+        assert_eq!(events.iter().filter(|e| matches!(e, E::PayPerVideoCreditsPurchased { credits: 5, .. })).count(), 1);
+    }
+
+    #[test]
+    fn the_same_facts_twice_decide_nothing() {
+        let facts = vec![initial(0), fact("r", 3, Step::Rebill), fact("c", 4, Step::Cancel)];
+        let (state, _) = deliver(&facts);
+        assert!(decide(&state, Command::Reconcile { identity: identity(), facts }).unwrap().is_empty());
+    }
+
+    #[test]
+    fn another_subscriptions_facts_are_refused() {
+        let (state, _) = deliver(&[initial(0)]);
+        let other = Identity { subscription_id: Uuid::from_u128(8), ..identity() };
+        assert!(decide(&state, Command::Reconcile { identity: other, facts: vec![initial(0)] }).is_err());
+    }
+
+    fn permutations<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
+        if items.len() <= 1 {
+            return vec![items.to_vec()];
+        }
+        let mut out = Vec::new();
+        for i in 0..items.len() {
+            let mut rest = items.to_vec();
+            let head = rest.remove(i);
+            for mut p in permutations(&rest) {
+                p.insert(0, head.clone());
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_ordering_of_initial_rebill_cancel_chargeback_reactivation_converges() {
+        let re = Step::Reactivation { retention_offer_name: None, offered_gems: 0 };
+        // Two timelines: chargeback last, and chargeback before the reactivation.
+        for cb_at in [40, 25] {
+            let facts = vec![
+                initial(0),
+                fact("r", 10, Step::Rebill),
+                fact("c", 20, Step::Cancel),
+                fact("cb", cb_at, Step::Chargeback),
+                fact("re", 30, re.clone()),
+            ];
+            let expected = standing(&facts).view();
+            assert_eq!(expected.ended, Some(Ending::ChargedBack));
+            for order in permutations(&facts) {
+                let (state, _) = deliver(&order);
+                assert_eq!(
+                    state.view(),
+                    expected,
+                    "delivery order {:?}",
+                    order.iter().map(|f| &f.transaction_id).collect::<Vec<_>>()
+                );
+            }
+        }
+        // Without the chargeback: cancelled, then reactivated.
+        let facts = vec![initial(0), fact("r", 10, Step::Rebill), fact("c", 20, Step::Cancel), fact("re", 30, re)];
+        for order in permutations(&facts) {
+            let (state, _) = deliver(&order);
+            assert!(state.is_active() && !state.cancelled);
+        }
+    }
+
+    fn any_step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            Just(Step::TrialConversion),
+            Just(Step::Rebill),
+            Just(Step::RebillFailed),
+            Just(Step::Cancel),
+            Just(Step::Expire),
+            Just(Step::Chargeback),
+            Just(Step::Refund),
+            (0u32..3).prop_map(|g| Step::Reactivation { retention_offer_name: None, offered_gems: g * 10 }),
+            Just(Step::Upgrade),
+            (1u32..10).prop_map(|credits| Step::CreditsPurchase { credits }),
+        ]
+    }
+
+    fn any_history() -> impl Strategy<Value = Vec<Fact>> {
+        let initial = (prop_oneof![Just(MembershipKind::Member), Just(MembershipKind::Trial)], any::<bool>(), 0i64..5)
+            .prop_map(|(kind, free, at)| fact("i", at, Step::Initial { kind, free_limited_trial: free }));
+        (initial, prop::collection::vec((any_step(), 0i64..30), 0..9)).prop_map(|(first, rest)| {
+            let mut facts = vec![first];
+            facts.extend(rest.into_iter().enumerate().map(|(n, (step, at))| fact(&format!("t{n}"), at, step)));
+            facts
+        })
+    }
+
+    proptest! {
+        /// Out-of-order (and repeated) postbacks converge: whatever the delivery order, readers
+        /// end where the fold of every fact puts the subscription.
+        #[test]
+        fn out_of_order_postbacks_converge(facts in any_history(), seed in any::<u64>(), repeat in 0usize..3) {
+            use rand::{seq::SliceRandom, SeedableRng};
+            let mut order = facts.clone();
+            order.extend(facts.iter().take(repeat).cloned());
+            order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+            let (state, events) = deliver(&order);
+            let (in_order, _) = deliver(&facts);
+            prop_assert_eq!(state.view(), standing(&facts).view());
+            prop_assert_eq!(state.view(), in_order.view());
+            // Each rebill and each credit purchase is told at most once.
+            let renewed: Vec<_> = events.iter().filter_map(|e| match e { E::SubscriptionRenewed { transaction_id, .. } => Some(transaction_id), _ => None }).collect();
+            let unique: BTreeSet<_> = renewed.iter().collect();
+            prop_assert_eq!(renewed.len(), unique.len());
+            let credits: u32 = events.iter().map(|e| match e { E::PayPerVideoCreditsPurchased { credits, .. } => *credits, _ => 0 }).sum();
+            let bought: u32 = facts.iter().map(|f| match f.step { Step::CreditsPurchase { credits } => credits, _ => 0 }).sum();
+            prop_assert_eq!(credits, bought);
+            // Exactly one start, first.
+            let starts_first = matches!(events.first(), Some(E::SubscriptionStarted { .. }));
+            prop_assert!(starts_first, "the first event is not the start");
+            prop_assert_eq!(events.iter().filter(|e| matches!(e, E::SubscriptionStarted { .. })).count(), 1);
+        }
+
+        /// Deciding again on the same facts changes nothing.
+        #[test]
+        fn deciding_twice_is_deciding_once(facts in any_history()) {
+            let (state, _) = deliver(&facts);
+            let again = decide(&state, Command::Reconcile { identity: identity(), facts }).unwrap();
+            prop_assert!(again.is_empty(), "decided again: {:?}", again);
+        }
+    }
+}

@@ -1,0 +1,419 @@
+//! The internal API (for the gateway and the other services) and the billers' postback door.
+//!
+//! Requests and answers are JSON with the spec's names (camelCase). Every refusal is
+//! `{code, message}` with a SCREAMING_SNAKE code.
+
+use axum::{
+    body::Bytes,
+    extract::{rejection::JsonRejection, Path, Query, State},
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Extension, Json, Router,
+};
+use chrono::Utc;
+use runtime::auth::{Authenticated, MaybeAuthenticated};
+use runtime::http::CorrelationId;
+use runtime::StoreError;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::billers::SIGNATURE_HEADER;
+use crate::joins::{self, JoinError, JoinRequest, WelcomeError};
+use crate::postbacks::{self, PostbackError};
+use crate::purchases::{self, Buyer, CreditsPurchase, MultisitePurchase, SinglesitePurchase, TrialUpgradePurchase};
+use crate::retention::{self, ReactivateCancelledRebill, RetentionRefusal};
+use crate::{queries, State as AppState};
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/billers/{biller}/postback", post(postback))
+        .route("/internal/subscription", get(my_subscription))
+        .route("/internal/subscription/light", get(my_light_subscription))
+        .route("/internal/subscription/cancel", post(cancel))
+        .route("/internal/users/{user_id}/subscription", get(user_subscription))
+        .route("/internal/join-options", get(join_options))
+        .route("/internal/multisite-packages", get(packages))
+        .route("/internal/credit-packs", get(credit_packs))
+        .route("/internal/joins", post(join))
+        .route("/internal/signups/{signup_id}", get(signup))
+        .route("/internal/welcome-check", get(welcome_check))
+        .route("/internal/signup-extern/{biller}", get(signup_extern))
+        .route("/internal/purchases/multisite", post(buy_multisite))
+        .route("/internal/purchases/singlesite", post(buy_singlesite))
+        .route("/internal/purchases/trial-upgrade", post(buy_trial_upgrade))
+        .route("/internal/purchases/credits", post(buy_credits))
+        .route("/internal/retention-offer", get(retention_offer))
+        .route("/internal/reactivate-cancelled-rebill", post(reactivate_cancelled_rebill))
+        .route("/internal/credit-card-update", get(credit_card_update))
+        .with_state(state)
+}
+
+/// Every answer of this API that is not a success.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    Postback(#[from] PostbackError),
+    #[error("{0}")]
+    Join(#[from] JoinError),
+    #[error("{0}")]
+    Retention(#[from] RetentionRefusal),
+    #[error("{0}")]
+    NotFound(&'static str),
+    #[error("no access token")]
+    Unauthenticated,
+    #[error("the biller declined the signup")]
+    SignupDenied(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("a service this one needs is unavailable")]
+    Unavailable(String),
+    #[error("the subscription service is busy, try again")]
+    Busy(#[source] StoreError),
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        if e.is_retryable() {
+            ApiError::Busy(e)
+        } else {
+            ApiError::Internal(e.into())
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::from(StoreError::from(e))
+    }
+}
+
+impl ApiError {
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Postback(PostbackError::UnknownBiller(_)) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Postback(PostbackError::Rejected(r)) if r.is_authenticity() => StatusCode::UNAUTHORIZED,
+            ApiError::Postback(PostbackError::Rejected(_)) | ApiError::BadRequest(_) | ApiError::SignupDenied(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::Postback(PostbackError::Unprocessable(_)) | ApiError::Join(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Retention(RetentionRefusal::NotYours) => StatusCode::FORBIDDEN,
+            ApiError::Unauthenticated => StatusCode::UNAUTHORIZED,
+            ApiError::Retention(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Postback(PostbackError::Profile(_)) | ApiError::Unavailable(_) | ApiError::Busy(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::Postback(PostbackError::Store(e)) if e.is_retryable() => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Postback(PostbackError::Store(_)) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Postback(PostbackError::UnknownBiller(_)) => "UNKNOWN_BILLER",
+            ApiError::Postback(PostbackError::Rejected(r)) => r.code(),
+            ApiError::Postback(PostbackError::Unprocessable(_)) => "UNPROCESSABLE_POSTBACK",
+            ApiError::Postback(PostbackError::Profile(_)) | ApiError::Unavailable(_) => "SERVICE_UNAVAILABLE",
+            ApiError::Postback(PostbackError::Store(_)) | ApiError::Internal(_) => "INTERNAL",
+            ApiError::Join(e) => e.code(),
+            ApiError::Retention(e) => e.code(),
+            ApiError::NotFound(_) => "NOT_FOUND",
+            ApiError::Unauthenticated => "UNAUTHENTICATED",
+            ApiError::SignupDenied(_) => "SIGNUP_DENIED",
+            ApiError::BadRequest(_) => "BAD_REQUEST",
+            ApiError::Busy(_) => "RETRY",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "code": self.code(), "message": self.to_string() });
+        match &self {
+            ApiError::SignupDenied(reason) => body["reason"] = json!(reason),
+            ApiError::Retention(r) => body["flash"] = json!(r.flash()),
+            ApiError::Busy(e) => tracing::warn!(error = %e, "subscription request failed, retryable"),
+            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "subscription request failed"),
+            ApiError::Postback(PostbackError::Store(e)) => tracing::error!(error = %e, "postback failed"),
+            ApiError::Postback(PostbackError::Profile(e)) => tracing::warn!(error = %e, "account creation failed"),
+            _ => {}
+        }
+        (self.status_code(), Json(body)).into_response()
+    }
+}
+
+fn body<T>(request: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    request.map(|Json(b)| b).map_err(|e| ApiError::BadRequest(e.body_text()))
+}
+
+/// `POST /billers/{BILLER}/postback`: answered with the biller's OK text, the same for a repeat.
+#[tracing::instrument(name = "postback", skip_all, fields(biller = %biller))]
+async fn postback(
+    State(state): State<AppState>,
+    Path(biller): Path<String>,
+    correlation: Option<Extension<CorrelationId>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let signature = headers.get(SIGNATURE_HEADER).and_then(|v| v.to_str().ok());
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let accepted =
+        postbacks::receive(&state, &biller, signature, content_type, &body, correlation.map(|Extension(c)| c.0))
+            .await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], accepted.ok_text).into_response())
+}
+
+#[tracing::instrument(name = "subscription", skip_all)]
+async fn my_subscription(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+) -> Result<Json<Value>, ApiError> {
+    let read = queries::read(&state.pool, claims.sub, &claims.tenant, state.clock.now()).await?;
+    Ok(Json(serde_json::to_value(read).expect("json")))
+}
+
+#[tracing::instrument(name = "light_subscription", skip_all)]
+async fn my_light_subscription(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+) -> Result<Json<Value>, ApiError> {
+    let read = queries::read(&state.pool, claims.sub, &claims.tenant, state.clock.now()).await?;
+    Ok(Json(serde_json::to_value(read.light).expect("json")))
+}
+
+#[derive(Deserialize)]
+struct UserQuery {
+    tenant: String,
+    #[serde(default)]
+    light: bool,
+}
+
+/// For other services: a user's read by id (the internal network only).
+async fn user_subscription(
+    State(state): State<AppState>,
+    Path(user_id): Path<Uuid>,
+    Query(q): Query<UserQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let read = queries::read(&state.pool, user_id, &q.tenant, state.clock.now()).await?;
+    let value = if q.light { serde_json::to_value(read.light) } else { serde_json::to_value(read) };
+    Ok(Json(value.expect("json")))
+}
+
+#[derive(Deserialize)]
+struct SiteQuery {
+    site: String,
+}
+
+/// Join options of a brand with their example prices: its own, then the default package's.
+async fn join_options(State(state): State<AppState>, Query(q): Query<SiteQuery>) -> Result<Json<Value>, ApiError> {
+    if !state.config.site_ids.contains_key(&q.site) {
+        return Err(ApiError::NotFound("no such site"));
+    }
+    let options = state.config.join_options_for(&q.site);
+    Ok(Json(json!({
+        "site": q.site,
+        "siteId": state.config.site_id_of(&q.site),
+        "defaultMultisitePackage": state.config.packages.default,
+        "joinOptions": options,
+        "vixenPlusYearlyJoinOptionId": state.config.vixen_plus_yearly_join_option_id,
+        "trialUpgrade": state.config.trial_upgrade,
+    })))
+}
+
+async fn packages(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({
+        "default": state.config.packages.default,
+        "packages": state.config.packages.packages,
+        "multisiteSiteIds": state.config.multisite_site_ids,
+    }))
+}
+
+async fn credit_packs(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({ "creditPacks": state.config.credit_packs }))
+}
+
+/// The join form: checks (§5), records the signup, answers the biller's payment page.
+#[tracing::instrument(name = "join", skip_all)]
+async fn join(
+    State(state): State<AppState>,
+    request: Result<Json<JoinRequest>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = body(request)?;
+    let started = joins::start(&state, &request).await??;
+    Ok((StatusCode::CREATED, Json(serde_json::to_value(started).expect("json"))))
+}
+
+async fn signup(State(state): State<AppState>, Path(signup_id): Path<Uuid>) -> Result<Json<Value>, ApiError> {
+    let status = joins::signup_status(&state, signup_id).await?.ok_or(ApiError::NotFound("no such signup"))?;
+    Ok(Json(serde_json::to_value(status).expect("json")))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WelcomeQuery {
+    #[serde(default)]
+    site: String,
+    member_id: String,
+    hashed_member_id: String,
+}
+
+fn welcome_error(e: WelcomeError) -> ApiError {
+    match e {
+        WelcomeError::NotFound => ApiError::NotFound("no such member"),
+        WelcomeError::Denied(reason) => ApiError::SignupDenied(reason),
+        WelcomeError::Database(e) => e.into(),
+        WelcomeError::Profile(e) => ApiError::Unavailable(e.to_string()),
+    }
+}
+
+/// `welcomeCheck`: autologinId, isWelcome, isTrial, traffikJunkyTransactionId (and the rest of
+/// the welcome data).
+async fn welcome_check(State(state): State<AppState>, Query(q): Query<WelcomeQuery>) -> Result<Json<Value>, ApiError> {
+    let status =
+        joins::welcome_check(&state, &q.site, &q.member_id, &q.hashed_member_id).await.map_err(welcome_error)?;
+    Ok(Json(serde_json::to_value(status.welcome).expect("json")))
+}
+
+/// `/_signup-extern/{biller}`: `{data: welcome}`, or a 400 the page turns into signup denied.
+async fn signup_extern(
+    State(state): State<AppState>,
+    Path(biller): Path<String>,
+    Query(q): Query<WelcomeQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let Some(b) = state.config.biller(&biller.to_ascii_uppercase()) else {
+        return Err(ApiError::BadRequest("unknown biller".into()));
+    };
+    if !joins::member_id_matches(&state, &b.name, &q.member_id, &q.hashed_member_id) {
+        return Err(ApiError::BadRequest("unknown member".into()));
+    }
+    let status =
+        joins::welcome_check(&state, &q.site, &q.member_id, &q.hashed_member_id).await.map_err(welcome_error)?;
+    Ok(Json(json!({ "data": status.welcome })))
+}
+
+fn buyer(claims: &runtime::auth::Claims) -> Buyer {
+    Buyer { user_id: claims.sub, username: claims.username.clone(), tenant: claims.tenant.clone() }
+}
+
+fn answer((status, body): (u16, Value)) -> (StatusCode, Json<Value>) {
+    (StatusCode::from_u16(status).unwrap_or(StatusCode::OK), Json(body))
+}
+
+#[tracing::instrument(name = "buy_multisite", skip_all)]
+async fn buy_multisite(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    request: Result<Json<MultisitePurchase>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = body(request)?;
+    Ok(answer(purchases::multisite(&state, &buyer(&claims), &request).await?))
+}
+
+#[tracing::instrument(name = "buy_singlesite", skip_all)]
+async fn buy_singlesite(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    request: Result<Json<SinglesitePurchase>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = body(request)?;
+    Ok(answer(purchases::singlesite(&state, &buyer(&claims), &request).await?))
+}
+
+/// The trial upgrade: for the signed-in user, or (from the welcome page, before any session)
+/// for the member the welcome data names.
+#[tracing::instrument(name = "buy_trial_upgrade", skip_all)]
+async fn buy_trial_upgrade(
+    State(state): State<AppState>,
+    MaybeAuthenticated(claims): MaybeAuthenticated,
+    request: Result<Json<TrialUpgradePurchase>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = body(request)?;
+    let buyer = match (&claims, &request.member_id, &request.hashed_member_id) {
+        (Some(claims), _, _) => buyer(claims),
+        (None, Some(member_id), Some(hashed)) => {
+            let row: Option<(Uuid, String, String, Option<String>)> = sqlx::query_as(
+                "select user_id, biller, site, username from signup where member_id = $1 and status = 'approved'
+                 order by decided_at desc limit 1",
+            )
+            .bind(member_id)
+            .fetch_optional(&state.pool)
+            .await?;
+            let Some((user_id, _, site, username)) =
+                row.filter(|r| joins::member_id_matches(&state, &r.1, member_id, hashed))
+            else {
+                return Err(ApiError::NotFound("no such member"));
+            };
+            Buyer { user_id, username, tenant: site }
+        }
+        _ => return Err(ApiError::Unauthenticated),
+    };
+    Ok(answer(purchases::trial_upgrade(&state, &buyer, &request).await?))
+}
+
+#[tracing::instrument(name = "buy_credits", skip_all)]
+async fn buy_credits(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    request: Result<Json<CreditsPurchase>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = body(request)?;
+    Ok(answer(purchases::credits(&state, &buyer(&claims), &request).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RetentionQuery {
+    #[serde(default)]
+    user_uuid: Option<Uuid>,
+}
+
+/// `getRetentionOffer(userUuid)`: the offer, or null (a failure empties the offer).
+async fn retention_offer(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    Query(q): Query<RetentionQuery>,
+) -> Result<Json<Value>, ApiError> {
+    if q.user_uuid.is_some_and(|u| u != claims.sub) {
+        return Err(RetentionRefusal::NotYours.into());
+    }
+    let offer = retention::retention_offer(&state, claims.sub, &claims.tenant).await?;
+    Ok(Json(json!({ "retentionOffer": offer })))
+}
+
+#[tracing::instrument(name = "reactivate_cancelled_rebill", skip_all)]
+async fn reactivate_cancelled_rebill(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    request: Result<Json<ReactivateCancelledRebill>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    retention::reactivate_cancelled_rebill(&state, claims.sub, &claims.tenant, &request).await??;
+    let read = queries::read(&state.pool, claims.sub, &claims.tenant, Utc::now()).await?;
+    Ok(Json(success_with(read.light)))
+}
+
+#[tracing::instrument(name = "cancel", skip_all)]
+async fn cancel(State(state): State<AppState>, Authenticated(claims): Authenticated) -> Result<Json<Value>, ApiError> {
+    retention::cancel(&state, claims.sub, &claims.tenant).await??;
+    let read = queries::read(&state.pool, claims.sub, &claims.tenant, Utc::now()).await?;
+    Ok(Json(success_with(read.light)))
+}
+
+/// `{success: true}` and the light read after the change.
+fn success_with(light: crate::view::LightRead) -> Value {
+    let mut answer = serde_json::to_value(light).expect("json");
+    answer["success"] = json!(true);
+    answer
+}
+
+/// `creditCardUpdate`: `{url}` only for the biller path /vxnbill.
+async fn credit_card_update(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+) -> Result<Json<Value>, ApiError> {
+    let url = retention::credit_card_update(&state, claims.sub, &claims.tenant).await??;
+    Ok(Json(json!({ "url": url })))
+}

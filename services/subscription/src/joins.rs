@@ -1,0 +1,300 @@
+//! Join: the join form's checks (§5), the signup sent to the biller's payment page, and what
+//! comes back: signup status, `welcomeCheck` and `/_signup-extern/{biller}`.
+
+use hmac::{Hmac, KeyInit, Mac};
+use profile::validation as v;
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use uuid::Uuid;
+
+use crate::billers::form_encode;
+use crate::{BillingConfig, State};
+
+/// §5 join form messages.
+pub const INVALID_JOIN_OPTION_MESSAGE: &str = "Invalid join option";
+pub const INVALID_PAYMENT_OPTION_MESSAGE: &str = "Invalid payment option";
+pub const MEMBERSHIP_UNAVAILABLE_MESSAGE: &str = "Membership unavailable";
+pub const LOG_IN_MESSAGE: &str = "An account with this email address already exists. Please log in.";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JoinError {
+    #[error("{}", v::INVALID_EMAIL_MESSAGE)]
+    InvalidEmail,
+    #[error("{}", v::PASSWORD_RULE_MESSAGE)]
+    InvalidPassword,
+    #[error("{}", v::INVALID_USERNAME_MESSAGE)]
+    InvalidUsername,
+    #[error("{INVALID_JOIN_OPTION_MESSAGE}")]
+    InvalidJoinOption,
+    #[error("{INVALID_PAYMENT_OPTION_MESSAGE}")]
+    InvalidPaymentOption,
+    #[error("{MEMBERSHIP_UNAVAILABLE_MESSAGE}")]
+    MembershipUnavailable,
+    #[error("{LOG_IN_MESSAGE}")]
+    AccountExists,
+}
+
+impl JoinError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            JoinError::InvalidEmail => "INVALID_EMAIL",
+            JoinError::InvalidPassword => "INVALID_PASSWORD",
+            JoinError::InvalidUsername => "INVALID_USERNAME",
+            JoinError::InvalidJoinOption => "INVALID_JOIN_OPTION",
+            JoinError::InvalidPaymentOption => "INVALID_PAYMENT_OPTION",
+            JoinError::MembershipUnavailable => "MEMBERSHIP_UNAVAILABLE",
+            JoinError::AccountExists => "ACCOUNT_EXISTS_LOG_IN",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JoinRequest {
+    /// The brand the form is on.
+    pub site: String,
+    pub email: String,
+    pub password: String,
+    #[serde(default)]
+    pub username: Option<String>,
+    pub join_option_id: u32,
+    /// The biller chosen.
+    pub payment_option: String,
+    #[serde(default, rename = "ref")]
+    pub page_ref: Option<String>,
+    #[serde(default)]
+    pub elm: Option<String>,
+    /// The stored affiliate (NATS) value.
+    #[serde(default)]
+    pub nats: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JoinStarted {
+    pub signup_id: Uuid,
+    /// The biller's payment page.
+    pub location: String,
+}
+
+/// The form's checks, in the order the form shows them. `account_exists` tells whether the
+/// e-mail already has an account.
+pub fn check(state: &State, r: &JoinRequest, account_exists: bool) -> Result<(), JoinError> {
+    let email = v::normalize_email(&r.email);
+    if !v::is_valid_email(&email) {
+        return Err(JoinError::InvalidEmail);
+    }
+    if !v::is_valid_password(&r.password) {
+        return Err(JoinError::InvalidPassword);
+    }
+    if r.username.as_deref().is_some_and(|u| !v::is_valid_username(u)) {
+        return Err(JoinError::InvalidUsername);
+    }
+    let option = state.config.join_option(r.join_option_id).ok_or(JoinError::InvalidJoinOption)?;
+    if !state.config.join_options_for(&r.site).iter().any(|o| o.id == option.id) {
+        return Err(JoinError::MembershipUnavailable);
+    }
+    if !option.payment_options.contains(&r.payment_option) || state.config.biller(&r.payment_option).is_none() {
+        return Err(JoinError::InvalidPaymentOption);
+    }
+    if account_exists {
+        return Err(JoinError::AccountExists);
+    }
+    Ok(())
+}
+
+/// Records the signup and answers the biller's payment page to send the browser to.
+pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted, JoinError>, sqlx::Error> {
+    if !state.config.site_ids.contains_key(&r.site) {
+        return Ok(Err(JoinError::MembershipUnavailable));
+    }
+    let email = v::normalize_email(&r.email);
+    let exists = crate::queries::account_by_email(&state.pool, &email).await?.is_some();
+    if let Err(e) = check(state, r, exists) {
+        return Ok(Err(e));
+    }
+    let option = state.config.join_option(r.join_option_id).expect("checked");
+    let biller = state.config.biller(&r.payment_option).expect("checked");
+    let (signup_id, user_id) = (Uuid::now_v7(), Uuid::now_v7());
+    sqlx::query(
+        "insert into signup (signup_id, user_id, email, username, password, site, join_option_id, biller, ref, elm, nats)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(signup_id)
+    .bind(user_id)
+    .bind(&email)
+    .bind(&r.username)
+    .bind(&r.password)
+    .bind(&r.site)
+    .bind(option.id as i32)
+    .bind(&biller.name)
+    .bind(&r.page_ref)
+    .bind(&r.elm)
+    .bind(&r.nats)
+    .execute(&state.pool)
+    .await?;
+    let page = biller.payment_page.replace("{sandbox}", &state.config.sandbox_url).replace("{biller}", &biller.name);
+    let mut query = vec![
+        ("signupId", signup_id.to_string()),
+        ("site", r.site.clone()),
+        ("joinOptionId", option.id.to_string()),
+        ("price", option.price.clone()),
+        ("currency", option.currency.clone()),
+        ("email", email),
+    ];
+    if let Some(u) = &r.username {
+        query.push(("username", u.clone()));
+    }
+    if let Some(n) = &r.nats {
+        query.push(("nats", n.clone()));
+    }
+    let query: Vec<String> = query.into_iter().map(|(k, v)| format!("{k}={}", form_encode(&v))).collect();
+    Ok(Ok(JoinStarted { signup_id, location: format!("{page}?{}", query.join("&")) }))
+}
+
+/// `hashedMemberId`: the member id signed with the biller's shared secret, so the biller (or
+/// the sandbox) can put it in the welcome redirect and nobody can guess another member's.
+pub fn hashed_member_id(config: &BillingConfig, biller: &str, member_id: &str) -> Option<String> {
+    let biller = config.biller(biller)?;
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(biller.secret.expose().as_bytes()).expect("key");
+    mac.update(b"welcome:");
+    mac.update(member_id.as_bytes());
+    Some(mac.finalize().into_bytes()[..16].iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Constant-time check of a `hashedMemberId` against one biller's.
+pub fn member_id_matches(state: &State, biller: &str, member_id: &str, hashed: &str) -> bool {
+    let Some(expected) = hashed_member_id(&state.config, biller, member_id) else { return false };
+    expected.len() == hashed.len() && expected.bytes().zip(hashed.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+/// The welcome data of §3, for the signup-success page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WelcomeData {
+    pub memberid: Option<String>,
+    pub hashed_member_id: Option<String>,
+    pub username: Option<String>,
+    pub site_id: Option<u32>,
+    pub is_welcome: bool,
+    pub is_trial: bool,
+    pub autologin_id: Option<String>,
+    pub traffik_junky_transaction_id: Option<String>,
+}
+
+/// Where a signup stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignupStatus {
+    pub signup_id: Uuid,
+    /// pending, approved or denied.
+    pub status: String,
+    /// The biller's reason for a decline.
+    pub reason: Option<String>,
+    pub welcome: WelcomeData,
+}
+
+#[derive(sqlx::FromRow)]
+struct SignupRow {
+    signup_id: Uuid,
+    biller: String,
+    user_id: Uuid,
+    username: Option<String>,
+    site: String,
+    join_option_id: i32,
+    status: String,
+    reason: Option<String>,
+    member_id: Option<String>,
+    transaction_id: Option<String>,
+}
+
+const SIGNUP_COLUMNS: &str =
+    "signup_id, biller, user_id, username, site, join_option_id, status, reason, member_id, transaction_id";
+
+fn status_of(state: &State, row: SignupRow, autologin_id: Option<String>) -> SignupStatus {
+    let option = state.config.join_option(row.join_option_id as u32);
+    let site_id = option.and_then(|o| state.config.site_id_of(&o.site)).or_else(|| state.config.site_id_of(&row.site));
+    let approved = row.status == "approved";
+    SignupStatus {
+        signup_id: row.signup_id,
+        status: row.status.clone(),
+        reason: row.reason.clone(),
+        welcome: WelcomeData {
+            hashed_member_id: row.member_id.as_deref().and_then(|m| hashed_member_id(&state.config, &row.biller, m)),
+            memberid: row.member_id,
+            username: row.username,
+            site_id,
+            is_welcome: approved,
+            is_trial: option.is_some_and(|o| o.kind == "trial"),
+            autologin_id,
+            traffik_junky_transaction_id: if approved { row.transaction_id } else { None },
+        },
+    }
+}
+
+pub async fn signup_status(state: &State, signup_id: Uuid) -> Result<Option<SignupStatus>, sqlx::Error> {
+    let row: Option<SignupRow> = sqlx::query_as(&format!("select {SIGNUP_COLUMNS} from signup where signup_id = $1"))
+        .bind(signup_id)
+        .fetch_optional(&state.pool)
+        .await?;
+    Ok(row.map(|r| status_of(state, r, None)))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WelcomeError {
+    #[error("no such member")]
+    NotFound,
+    #[error("the biller declined the signup: {0}")]
+    Denied(String),
+    #[error("{0}")]
+    Database(#[from] sqlx::Error),
+    #[error("the autologin token could not be issued: {0}")]
+    Profile(#[source] runtime::client::UpstreamError),
+}
+
+/// `welcomeCheck(site, memberId, hashedMemberId)`: while the account is being created the
+/// answer is not welcome yet (the page polls every 5 s, 24 times); once it is, an autologin id.
+pub async fn welcome_check(
+    state: &State,
+    site: &str,
+    member_id: &str,
+    hashed: &str,
+) -> Result<SignupStatus, WelcomeError> {
+    let row: Option<SignupRow> = sqlx::query_as(&format!(
+        "select {SIGNUP_COLUMNS} from signup where member_id = $1 order by decided_at desc nulls last limit 1"
+    ))
+    .bind(member_id)
+    .fetch_optional(&state.pool)
+    .await?;
+    let Some(row) = row.filter(|r| member_id_matches(state, &r.biller, member_id, hashed)) else {
+        // The redirect can beat the postback: a genuine member id (signed by one of the
+        // billers) is "not yet"; anything else is unknown.
+        if state.config.billers.keys().any(|b| member_id_matches(state, b, member_id, hashed)) {
+            return Ok(SignupStatus {
+                signup_id: Uuid::nil(),
+                status: "pending".into(),
+                reason: None,
+                welcome: WelcomeData {
+                    memberid: Some(member_id.to_owned()),
+                    hashed_member_id: Some(hashed.to_owned()),
+                    username: None,
+                    site_id: state.config.site_id_of(site),
+                    is_welcome: false,
+                    is_trial: false,
+                    autologin_id: None,
+                    traffik_junky_transaction_id: None,
+                },
+            });
+        }
+        return Err(WelcomeError::NotFound);
+    };
+    match row.status.as_str() {
+        "approved" => {
+            let site = if state.config.site_ids.contains_key(site) { site.to_owned() } else { row.site.clone() };
+            let issued = state.profile.issue_autologin(row.user_id, &site).await.map_err(WelcomeError::Profile)?;
+            Ok(status_of(state, row, Some(issued.al_token)))
+        }
+        "denied" => Err(WelcomeError::Denied(row.reason.unwrap_or_default())),
+        _ => Ok(status_of(state, row, None)),
+    }
+}

@@ -1,0 +1,118 @@
+//! Who has paid for what: subscriptions, billers and their postbacks, join and account creation,
+//! one-click purchases, retention.
+//!
+//! The pure part: the decider ([`domain`]: one normalised state machine for every biller), the
+//! billers' postback formats and signatures ([`billers`]) and the derived read ([`view`]).
+//! Around it: the write path ([`commands`], [`postbacks`], [`purchases`], [`joins`],
+//! [`retention`]), the read models ([`projections`], [`queries`]), the internal API ([`http`]),
+//! the demo memberships ([`seed`]) and the postbacks benchmark ([`bench`]).
+
+pub mod bench;
+pub mod billers;
+pub mod clock;
+pub mod commands;
+pub mod config;
+pub mod domain;
+pub mod http;
+pub mod joins;
+pub mod postbacks;
+pub mod projections;
+pub mod purchases;
+pub mod queries;
+pub mod retention;
+pub mod seed;
+pub mod view;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use profile::client::ProfileClient;
+use runtime::auth::Verifier;
+use runtime::consumer::ConsumerSpec;
+use runtime::projection::Projection;
+use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::EventStore;
+use sqlx::{migrate::Migrator, PgPool};
+
+pub use clock::Clock;
+pub use config::BillingConfig;
+pub use http::router;
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/subscription");
+
+/// The native biller: one-click purchases, retention deals and cancels are its charges.
+pub const NATIVE_BILLER: &str = "RGNATIVE";
+
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "subscription", port: 8102, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+
+fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
+    Box::pin(async move {
+        let production = ctx.settings.environment == runtime::config::Environment::Production;
+        let config = BillingConfig::from_env(production)?;
+        let profile = ProfileClient::from_env();
+        let verifier = Verifier::from_jwks_url(profile.jwks_url());
+        let state = State::new(ctx.pool, ctx.store, config, profile, verifier);
+        Ok(Service {
+            router: router(state.clone()),
+            consumers: consumers(&state),
+            projections: projections(&state),
+            jobs: vec![],
+        })
+    })
+}
+
+/// What the handlers, consumer and seed share.
+#[derive(Clone)]
+pub struct State {
+    pub pool: PgPool,
+    pub store: EventStore,
+    pub config: Arc<BillingConfig>,
+    pub profile: ProfileClient,
+    pub verifier: Verifier,
+    pub clock: Arc<dyn Clock>,
+    /// Group commit of postbacks (started with the state: call inside a Tokio runtime).
+    pub batcher: commands::Batcher,
+}
+
+impl State {
+    pub fn new(
+        pool: PgPool,
+        store: EventStore,
+        config: BillingConfig,
+        profile: ProfileClient,
+        verifier: Verifier,
+    ) -> Self {
+        let batcher = commands::Batcher::start(store.clone());
+        State { pool, store, config: Arc::new(config), profile, verifier, clock: clock::system(), batcher }
+    }
+
+    /// The same state telling time by `clock`.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+}
+
+impl FromRef<State> for Verifier {
+    fn from_ref(state: &State) -> Verifier {
+        state.verifier.clone()
+    }
+}
+
+/// The profile-events consumer: account e-mails and tandem links.
+pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
+    vec![ConsumerSpec {
+        queue: state.config.profiles_queue.clone(),
+        bindings: projections::PROFILE_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
+        handler: Arc::new(projections::ProfileEvents),
+    }]
+}
+
+/// The read models `paysite rebuild-projections subscription` rebuilds.
+pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::SubscriptionProjection),
+        Arc::new(projections::AccountProjection::new(state.config.profiles_queue.clone())),
+    ]
+}

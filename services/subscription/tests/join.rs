@@ -1,0 +1,163 @@
+//! Join and account creation with the real profile service: the join form's checks, an
+//! approved signup (account, subscription, welcome data, autologin), a declined one (denied
+//! with the reason, signup-extern 400).
+
+mod support;
+
+use proto_events::subscription::SubscriptionEvent as E;
+use serde_json::json;
+use subscription::billers::Outgoing;
+use subscription::domain::Step;
+use support::TestEnv;
+
+fn join(email: &str, option: u32, biller: &str) -> serde_json::Value {
+    json!({ "site": "vixen", "email": email, "password": "Secret12345", "username": "newjoiner",
+            "joinOptionId": option, "paymentOption": biller, "ref": "3", "elm": "hdr", "nats": "NATS-JOIN" })
+}
+
+fn query_value(location: &str, key: &str) -> String {
+    let query = location.split_once('?').unwrap().1;
+    let fields = subscription::billers::parse_form(query.as_bytes()).unwrap();
+    fields[key].clone()
+}
+
+#[tokio::test]
+async fn the_join_form_says_what_is_wrong() {
+    let env = TestEnv::new().await;
+    let cases = [
+        (json!({ "email": "nope" }), "INVALID_EMAIL", "Invalid email address."),
+        (json!({ "password": "short" }), "INVALID_PASSWORD", profile::validation::PASSWORD_RULE_MESSAGE),
+        (json!({ "joinOptionId": 1 }), "INVALID_JOIN_OPTION", "Invalid join option"),
+        (json!({ "paymentOption": "NOPE" }), "INVALID_PAYMENT_OPTION", "Invalid payment option"),
+        (json!({ "joinOptionId": 10201 }), "MEMBERSHIP_UNAVAILABLE", "Membership unavailable"),
+    ];
+    for (change, code, message) in cases {
+        let mut body = join("jo@example.com", 10301, "EPOCH");
+        for (k, v) in change.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (status, refused) = env.post("/internal/joins", None, &body).await;
+        assert_eq!((status, refused["code"].as_str(), refused["message"].as_str()), (422, Some(code), Some(message)));
+    }
+    // An e-mail with an account is told to log in.
+    sqlx::query("insert into account (user_id, email) values ($1, 'known@example.com')")
+        .bind(uuid::Uuid::now_v7())
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    let (status, refused) = env.post("/internal/joins", None, &join("Known@Example.com", 10301, "EPOCH")).await;
+    assert_eq!((status, refused["code"].as_str()), (422, Some("ACCOUNT_EXISTS_LOG_IN")));
+    // Join options come with their example prices, the VP package last.
+    let (status, options) = env.get("/internal/join-options?site=vixen", None).await;
+    assert_eq!(status, 200);
+    let options = options["joinOptions"].as_array().unwrap();
+    assert_eq!(options[0]["price"], "29.95");
+    assert!(options.iter().any(|o| o["site"] == "multisiteVP"));
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
+    let env = TestEnv::with_profile().await;
+    let (status, started) =
+        env.post("/internal/joins", None, &join("New.Joiner@Example.com", 10302, "CENTROBILL")).await;
+    assert_eq!(status, 201, "{started}");
+    let location = started["location"].as_str().unwrap();
+    assert!(location.starts_with("http://127.0.0.1:8090/pay/CENTROBILL?"), "{location}");
+    let signup_id: uuid::Uuid = query_value(location, "signupId").parse().unwrap();
+    assert_eq!(query_value(location, "price"), "1.00");
+    // The biller approves: its postback names the signup.
+    let approval = Outgoing {
+        subscription_ref: "CB-778".into(),
+        transaction_id: "CB-778-1".into(),
+        step: Ok(Step::Initial { kind: proto_events::subscription::MembershipKind::Trial, free_limited_trial: false }),
+        site: Some("vixen".into()),
+        join_option_id: Some(10302),
+        email: None,
+        username: None,
+        user_id: None,
+        signup_id: Some(signup_id),
+        nats_code: None,
+    };
+    for _ in 0..3 {
+        assert_eq!(env.postback("CENTROBILL", &approval).await.0, 200);
+    }
+    let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+    assert_eq!(signup["status"], "approved");
+    let welcome = &signup["welcome"];
+    assert_eq!((welcome["memberid"].as_str(), welcome["isTrial"].as_bool()), (Some("CB-778"), Some(true)));
+    assert_eq!(welcome["siteId"], 103);
+    let stored_password: Option<String> = sqlx::query_scalar("select password from signup where signup_id = $1")
+        .bind(signup_id)
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(stored_password, None, "the password is not kept once the account exists");
+    // The account is the profile's, with the signup's user id; the subscription is that user's.
+    let user_id = match &env.events().await[..] {
+        [E::SubscriptionStarted { user_id, nats_code, .. }] => {
+            assert_eq!(nats_code.as_deref(), Some("NATS-JOIN"));
+            *user_id
+        }
+        other => panic!("{other:?}"),
+    };
+    let profile_base = &env.profile.as_ref().unwrap().1;
+    let users: serde_json::Value = env
+        .http
+        .get(format!("{profile_base}/internal/users?ids={user_id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(users[0]["email"], "new.joiner@example.com", "{users}");
+    assert_eq!(env.read(user_id, "vixen").await["subscription"]["type"], "trial");
+    // welcomeCheck gives the autologin id the home page redeems.
+    let path = format!(
+        "/internal/welcome-check?site=vixen&memberId=CB-778&hashedMemberId={}",
+        welcome["hashedMemberId"].as_str().unwrap()
+    );
+    let (status, check) = env.get(&path, None).await;
+    assert_eq!(status, 200, "{check}");
+    assert!(check["autologinId"].as_str().is_some_and(|t| !t.is_empty()));
+    assert_eq!((check["isWelcome"].as_bool(), check["isTrial"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(check["traffikJunkyTransactionId"], "CB-778-1");
+    // A forged hash is nobody.
+    let (status, _) = env.get("/internal/welcome-check?site=vixen&memberId=CB-778&hashedMemberId=00", None).await;
+    assert_eq!(status, 404);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_declined_signup_is_denied_with_the_reason() {
+    let env = TestEnv::with_profile().await;
+    let (_, started) = env.post("/internal/joins", None, &join("declined@example.com", 10301, "SEGPAY")).await;
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let decline = Outgoing {
+        subscription_ref: "SP-DEN".into(),
+        transaction_id: "SP-DEN-1".into(),
+        step: Err("Card expired".into()),
+        site: Some("vixen".into()),
+        join_option_id: Some(10301),
+        email: None,
+        username: None,
+        user_id: None,
+        signup_id: Some(signup_id),
+        nats_code: None,
+    };
+    let (status, text) = env.postback("SEGPAY", &decline).await;
+    assert_eq!((status, text.as_str()), (200, "OK"));
+    let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+    assert_eq!((signup["status"].as_str(), signup["reason"].as_str()), (Some("denied"), Some("Card expired")));
+    assert_eq!(signup["welcome"]["isWelcome"], false);
+    let hashed = subscription::joins::hashed_member_id(&env.state.config, "SEGPAY", "SP-DEN").unwrap();
+    let (status, denied) =
+        env.get(&format!("/internal/signup-extern/segpay?memberId=SP-DEN&hashedMemberId={hashed}"), None).await;
+    assert_eq!(
+        (status, denied["code"].as_str(), denied["reason"].as_str()),
+        (400, Some("SIGNUP_DENIED"), Some("Card expired"))
+    );
+    assert!(env.events().await.is_empty());
+    env.cleanup().await;
+}

@@ -1,0 +1,181 @@
+//! Test harness: a scratch schema (runtime + subscription tables) in `paysite_test`, the service
+//! on a free port, access tokens signed by a test key, and (for the join journey) the real
+//! profile service in a scratch schema of its own. Real PostgreSQL, real HTTP.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use chrono::Utc;
+use profile::config::{Argon2Cost, ProfileConfig};
+use proto_events::subscription::SubscriptionEvent;
+use runtime::auth::{Claims, Signer};
+use runtime::testing::Scratch;
+use serde_json::Value;
+use subscription::billers::{self, Outgoing, SignedRequest};
+use subscription::domain::Step;
+use subscription::{BillingConfig, State};
+use uuid::Uuid;
+
+pub struct TestEnv {
+    scratch: Scratch,
+    pub state: State,
+    pub signer: Signer,
+    pub base: String,
+    pub http: reqwest::Client,
+    /// The profile service, when the test needs accounts made.
+    pub profile: Option<(Scratch, String)>,
+}
+
+impl std::ops::Deref for TestEnv {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        &self.scratch
+    }
+}
+
+impl TestEnv {
+    /// The service, with no profile service behind it (postbacks name their user).
+    pub async fn new() -> TestEnv {
+        Self::build(None).await
+    }
+
+    /// The service and a real profile service.
+    pub async fn with_profile() -> TestEnv {
+        let scratch = Scratch::new(&[("profile", &profile::MIGRATIONS)], 8).await;
+        let config = ProfileConfig {
+            argon2: Argon2Cost { memory_kib: 256, iterations: 1, parallelism: 1 },
+            projections_queue: format!("{}.profile", scratch.schema),
+            ..ProfileConfig::default()
+        };
+        let state = profile::State::load(scratch.pool.clone(), scratch.store.clone(), config).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let app = profile::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self::build(Some((scratch, base))).await
+    }
+
+    async fn build(profile: Option<(Scratch, String)>) -> TestEnv {
+        let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 16).await;
+        let signer = Signer::generate("test");
+        let mut config = BillingConfig::from_lookup(|_| None, false).unwrap();
+        config.profiles_queue = format!("{}.profiles", scratch.schema);
+        let profile_base = profile.as_ref().map(|p| p.1.clone()).unwrap_or_else(|| "http://127.0.0.1:9".into());
+        let client = profile::client::ProfileClient::new(profile_base);
+        let state = State::new(scratch.pool.clone(), scratch.store.clone(), config, client, signer.verifier());
+        let app = subscription::router(state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        TestEnv { scratch, state, signer, base, http: reqwest::Client::new(), profile }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn token(&self, user: Uuid, tenant: &str) -> String {
+        let claims =
+            Claims::new(user, &format!("{tenant}.localhost"), tenant, Uuid::now_v7(), vec![], Duration::from_secs(600));
+        self.signer.sign(&claims)
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut request = self.http.get(self.url(path));
+        if let Some(t) = token {
+            request = request.bearer_auth(t);
+        }
+        let response = request.send().await.unwrap();
+        (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
+        let mut request = self.http.post(self.url(path)).json(body);
+        if let Some(t) = token {
+            request = request.bearer_auth(t);
+        }
+        let response = request.send().await.unwrap();
+        (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// A postback signed by `biller` now.
+    pub fn signed(&self, biller: &str, out: &Outgoing) -> SignedRequest {
+        billers::encode(&self.state.config.billers[biller], out, Utc::now().timestamp())
+    }
+
+    /// Sends a signed request to the biller's postback door: status and body text.
+    pub async fn send(&self, biller: &str, request: &SignedRequest) -> (u16, String) {
+        let mut r = self
+            .http
+            .post(self.url(&format!("/billers/{biller}/postback")))
+            .header("content-type", request.content_type)
+            .body(request.body.clone());
+        if let Some(h) = &request.signature_header {
+            r = r.header(billers::SIGNATURE_HEADER, h);
+        }
+        let response = r.send().await.unwrap();
+        (response.status().as_u16(), response.text().await.unwrap())
+    }
+
+    pub async fn postback(&self, biller: &str, out: &Outgoing) -> (u16, String) {
+        self.send(biller, &self.signed(biller, out)).await
+    }
+
+    /// The subscription events written, in order.
+    pub async fn events(&self) -> Vec<SubscriptionEvent> {
+        let rows: Vec<(String, i32, Value, String, Uuid, i64)> = sqlx::query_as(
+            "select event_type, schema_version, payload, stream_id, event_id, stream_version from event order by global_position",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .unwrap();
+        rows.into_iter()
+            .map(|(event_type, schema_version, payload, stream_id, event_id, stream_version)| {
+                let envelope = proto_events::Envelope {
+                    event_id,
+                    stream_id,
+                    stream_version,
+                    event_type,
+                    schema_version: schema_version as u32,
+                    occurred_at: Utc::now(),
+                    tenant: None,
+                    correlation_id: Uuid::nil(),
+                    causation_id: None,
+                    actor: proto_events::Actor::System("test".into()),
+                    payload,
+                };
+                proto_events::decode(&envelope).unwrap()
+            })
+            .collect()
+    }
+
+    /// The subscription read of `user` on `tenant`.
+    pub async fn read(&self, user: Uuid, tenant: &str) -> Value {
+        let (status, body) = self.get(&format!("/internal/users/{user}/subscription?tenant={tenant}"), None).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    pub async fn cleanup(self) {
+        if let Some((p, _)) = self.profile {
+            p.cleanup().await;
+        }
+        self.scratch.cleanup().await;
+    }
+}
+
+/// A postback of `step` for `user` on vixen at the biller's subscription `reference`.
+pub fn out(reference: &str, tx: &str, step: Step, user: Uuid) -> Outgoing {
+    Outgoing {
+        subscription_ref: reference.to_owned(),
+        transaction_id: tx.to_owned(),
+        step: Ok(step),
+        site: Some("vixen".into()),
+        join_option_id: Some(10301),
+        email: None,
+        username: None,
+        user_id: Some(user),
+        signup_id: None,
+        nats_code: Some("NATS-AFF-42".into()),
+    }
+}

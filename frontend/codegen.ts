@@ -3,7 +3,9 @@ import type { CodegenConfig } from '@graphql-codegen/cli'
 
 const config: CodegenConfig = {
   schema: '../gateway/schema.graphql',
-  documents: ['src/**/*.{ts,tsx}', '!src/gql/**'],
+  // Operations live in .graphql files beside their feature; code imports the typed documents from src/gql/graphql.ts
+  // (never the graphql() map of gql.ts, which would bundle every operation into each chunk that imports it).
+  documents: ['src/**/*.{ts,tsx}', 'src/**/*.graphql', '!src/gql/**'],
   ignoreNoDocuments: true,
   generates: {
     './src/gql/': {

@@ -3,6 +3,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router/dom'
 import { createGraphqlClient } from './app/api/graphqlClient'
+import { screenDataPreloader } from './app/api/screenData'
 import { createSessionRefresher, startPeriodicRefresh } from './app/api/sessionRefresh'
 import { loggingOnly } from './app/errorReporting'
 import { createAppRouter } from './app/router'
@@ -44,6 +45,7 @@ try {
   }
   const router = createAppRouter(session, {
     ...httpServices,
+    preloadScreenData: screenDataPreloader(graphql, session),
     gemsModalAllowed: async () => {
       const { data } = await graphql.query({ query: GemsBalanceQuery, fetchPolicy: 'network-only' })
       return data?.getGemsBalance.gems.mayShowGemsModal === true

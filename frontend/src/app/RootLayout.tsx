@@ -1,14 +1,22 @@
+import { Suspense } from 'react'
 import { Outlet, useNavigation } from 'react-router'
 import type { RoutingSession } from './session/bootstrap'
+import { SessionProvider } from './session/SessionContext'
 import { AppShell } from './shell/AppShell'
 
 export function RootLayout({ session, gemsModalAllowed }: { session: RoutingSession; gemsModalAllowed?: () => Promise<boolean> }) {
   const navigation = useNavigation()
   return (
-    <AppShell session={session} gemsModalAllowed={gemsModalAllowed}>
-      <div aria-busy={navigation.state === 'loading'}>
-        <Outlet />
-      </div>
-    </AppShell>
+    <SessionProvider session={session}>
+      <AppShell session={session} gemsModalAllowed={gemsModalAllowed}>
+        <div aria-busy={navigation.state === 'loading'}>
+          {/* A screen whose data is not in the cache yet waits here on a first load; later navigations keep the
+              previous page on show until the next one is ready. */}
+          <Suspense fallback={<div className="page-loading" />}>
+            <Outlet />
+          </Suspense>
+        </div>
+      </AppShell>
+    </SessionProvider>
   )
 }

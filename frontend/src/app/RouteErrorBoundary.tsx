@@ -1,12 +1,19 @@
 import { useEffect, useState } from 'react'
 import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router'
 import { ErrorScreen } from '../components/ErrorScreen'
+import { asHttpError } from './api/screenData'
 import { NotFoundPage } from '../components/NotFoundPage'
 import type { ErrorReporting } from './errorReporting'
 import { RouteFailure, requireFullPageLoads } from './navigation'
 import { isRecoverable } from './pageCode'
+import { HttpError } from './routing'
 
-const isNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404
+/** A 404 from a loader, or a NOT_FOUND from a query a screen ran itself. */
+const isNotFound = (error: unknown) => {
+  if (isRouteErrorResponse(error)) return error.status === 404
+  const mapped = asHttpError(error)
+  return mapped instanceof HttpError && mapped.status === 404
+}
 
 /** e404 for not-found; otherwise the error screen. Errors that did not come through a loader are reported here. */
 export function RouteErrorBoundary({ errorReporting }: { errorReporting: ErrorReporting }) {

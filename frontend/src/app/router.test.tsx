@@ -6,6 +6,7 @@ import { appRoutes } from './routes'
 import { tenantConfig, userView } from './routing/testing'
 import type { RouteServices } from './services'
 import type { RoutingSession } from './session/bootstrap'
+import { EMPTY_CATALOG, scriptedGraphql, WithGraphql } from '../testing/graphql'
 
 afterEach(cleanup)
 
@@ -30,7 +31,11 @@ const session = (overrides: Partial<RoutingSession> = {}): RoutingSession => ({
 
 function renderAt(url: string, routeServices = services(), routingSession = session()) {
   const router = createMemoryRouter(appRouteObjects(routingSession, routeServices), { initialEntries: [url] })
-  render(<RouterProvider router={router} />)
+  render(
+    <WithGraphql client={scriptedGraphql(EMPTY_CATALOG).client}>
+      <RouterProvider router={router} />
+    </WithGraphql>,
+  )
   return router
 }
 
@@ -59,7 +64,8 @@ describe('the route table', () => {
 describe('the data router', () => {
   it('shows the home page', async () => {
     renderAt('/')
-    expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'tushy', level: 1 })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Latest videos' })).toBeTruthy()
   })
 
   it('follows a page redirect and shows the screen', async () => {
@@ -70,7 +76,7 @@ describe('the data router', () => {
 
   it('follows a permanent move', async () => {
     const router = renderAt('/models?order=name')
-    expect(await screen.findByRole('heading', { name: 'Performers' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Models' })).toBeTruthy()
     expect(router.state.location.pathname + router.state.location.search).toBe('/performers?order=name')
   })
 
@@ -97,7 +103,7 @@ describe('the data router', () => {
 
   it('treats any path containing /joinnow as the join route', async () => {
     renderAt('/promo/joinnow')
-    expect(await screen.findByRole('heading', { name: 'Join Now' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Join tushy' })).toBeTruthy()
   })
 
   it('gates channels on the ability', async () => {
@@ -127,7 +133,7 @@ describe('the data router', () => {
   it('passes the top-rated query to the fetch', async () => {
     const fetchTopRated = vi.fn().mockResolvedValue({ data: { videos: [] } })
     renderAt('/toprated?period=week', services({ fetchTopRated }))
-    expect(await screen.findByRole('heading', { name: 'Top Rated' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Top rated' })).toBeTruthy()
     expect(fetchTopRated).toHaveBeenCalledWith('https://api.example.test', 'period=week', expect.anything())
   })
 })

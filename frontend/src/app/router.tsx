@@ -2,6 +2,7 @@ import { createBrowserRouter, type LoaderFunctionArgs, type RouteObject } from '
 import { loadPageCode } from './pageCode'
 import { RootLayout } from './RootLayout'
 import { RouteErrorBoundary } from './RouteErrorBoundary'
+import type { DataScreen } from './screenQuery'
 import { appRoutes, type AppRoute } from './routes'
 import { loaderErrorOutcome, viewportTypeForWidth, type RouteInput, type RouteOutcome } from './routing'
 import { fullPageLoadResponse, settle } from './navigation'
@@ -34,6 +35,15 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
         outcome = await route.load(input, services, request.signal)
       } catch (error) {
         outcome = loaderErrorOutcome(input, error, services.errorReporting.report)
+      }
+      if (outcome.kind === 'page' && screen && services.preloadScreenData) {
+        // The screen names its query; a page-code failure here is the chunk error of §8, not a loader error.
+        const component = await loadPageCode(screen.chunk, screen.load)
+        try {
+          await services.preloadScreenData(component as DataScreen, outcome.data, request)
+        } catch (error) {
+          outcome = loaderErrorOutcome(input, error, services.errorReporting.report)
+        }
       }
       return settle(outcome)
     },

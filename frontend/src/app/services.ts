@@ -3,6 +3,7 @@ import { requestCamsUrl } from '../features/deals/api/cams'
 import { fetchSignupExtern } from '../features/signup/api/signupExtern'
 import { welcomeCheck } from '../features/signup/api/welcomeCheck'
 import { fetchTopRated } from '../features/videos/api/topRated'
+import type { ScreenDataPreloader } from './api/screenData'
 import { loggingOnly, type ErrorReporting } from './errorReporting'
 
 export interface RouteServices {
@@ -15,6 +16,8 @@ export interface RouteServices {
   errorReporting: ErrorReporting
   /** Whether the gems modal may show now (the gems service's mayShowGemsModal); absent, the gems intro stays shut. */
   gemsModalAllowed?: () => Promise<boolean>
+  /** Runs the query the screen names (screenQuery.ts) before it shows; absent, screens fetch their own data. */
+  preloadScreenData?: ScreenDataPreloader
 }
 
 export const httpServices: RouteServices = {

@@ -1,15 +1,11 @@
 // The tenant configuration from the gateway. The page's bootstrap carries the same object for the first paint;
 // this query is how a long-lived tab reads it again (tenantConfig is a JSON scalar, validated by the gateway).
 import type { ApolloClient } from '@apollo/client'
-import { graphql } from '../../gql'
+import { TenantConfigDocument } from '../../gql/graphql'
 import { parseTenantConfig } from '../session/bootstrap'
 import type { TenantConfig } from '../routing'
 
-export const TenantConfigQuery = graphql(`
-  query TenantConfig {
-    tenantConfig
-  }
-`)
+export const TenantConfigQuery = TenantConfigDocument
 
 export async function fetchTenantConfig(client: ApolloClient): Promise<TenantConfig> {
   const { data } = await client.query({ query: TenantConfigQuery })

@@ -8,6 +8,7 @@ export const en = {
     close: 'Close',
     continue: 'Continue',
     loading: 'Loading…',
+    try_again: 'Something went wrong. Please try again later.',
   },
   error_page: {
     text: 'Something went wrong! We are working to fix this as soon as possible.',
@@ -132,5 +133,20 @@ export const en = {
     join: 'Join now',
     login: 'Log in',
     skip_to_content: 'Skip to content',
+    search: 'Search',
+    search_placeholder: 'Search videos, models, categories',
+  },
+  footer: {
+    label: 'Footer',
+    legal: 'Legal',
+    casting: 'Casting',
+    terms: 'Terms of service',
+    privacy: 'Privacy policy',
+    safety: 'Trust & safety',
+    removal: 'Content removal',
+    compliance: '18 U.S.C. 2257',
+    support: 'Support',
+    sister_sites: 'Our sites',
+    copyright: '© {{year}} {{site}}. All models were 18 years of age or older at the time of depiction.',
   },
 } as const

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react'
 import type { RoutingSession } from '../session/bootstrap'
 import { AutomaticModals } from './AutomaticModals'
 import { FlashList, FlashProvider } from './Flash'
+import { Footer } from './Footer'
 import { Header } from './Header'
 import { ModalHost } from './ModalHost'
 import { ModalProvider, useModals } from './ModalManager'
@@ -25,6 +26,7 @@ function ShellFrame({ session, gemsModalAllowed, children }: AppShellProps) {
         <div id="content" className="shell__content" tabIndex={-1}>
           {children}
         </div>
+        <Footer session={session} />
         <FlashList />
       </div>
       <ModalHost />

@@ -1,5 +1,5 @@
 // The site header: the brand's wordmark and the navigation, one dropdown open at a time.
-import { Link, NavLink, useLocation } from 'react-router'
+import { Form, Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from '../i18n'
 import { ABILITIES, joinUrl, loginUrl } from '../routing'
 import type { RoutingSession } from '../session/bootstrap'
@@ -29,6 +29,13 @@ export function Header({ session }: { session: RoutingSession }) {
       <Link to="/" className="wordmark" aria-label={`${tenant.theme.wordmark} – ${t('navigation.home')}`}>
         {tenant.theme.wordmark}
       </Link>
+      <Form action="/search" role="search" className="site-search">
+        <label htmlFor="site-search-q" className="visually-hidden">
+          {t('navigation.search')}
+        </label>
+        <input id="site-search-q" type="search" name="q" required placeholder={t('navigation.search_placeholder')} />
+        <button type="submit" className="button">{t('navigation.search')}</button>
+      </Form>
       <DropdownGroup>
         <nav className="site-nav" aria-label={t('navigation.main')}>
           <NavDropdown id="videos" label={t('navigation.videos')}>

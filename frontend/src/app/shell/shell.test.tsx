@@ -1,11 +1,13 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import type { ReactNode } from 'react'
+import { Suspense, type ReactNode } from 'react'
 import { createMemoryRouter, Link, Outlet, RouterProvider, type RouteObject } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { HomeScreen } from '../../features/home/routes/screens'
 import { homeRule, page, type ScreenId } from '../routing'
 import { member, routeInput, tenantConfig, userView } from '../routing/testing'
 import type { RoutingSession } from '../session/bootstrap'
+import { SessionProvider } from '../session/SessionContext'
+import { EMPTY_CATALOG, scriptedGraphql, WithGraphql } from '../../testing/graphql'
 import { AppShell } from './AppShell'
 import { useFlash } from './Flash'
 import { useModals } from './ModalManager'
@@ -247,16 +249,24 @@ describe('the home page query', () => {
       [
         {
           element: (
-            <AppShell session={routingSession}>
-              <OutletProxy />
-            </AppShell>
+            <SessionProvider session={routingSession}>
+              <AppShell session={routingSession}>
+                <Suspense>
+                  <OutletProxy />
+                </Suspense>
+              </AppShell>
+            </SessionProvider>
           ),
           children: [{ path: '/', loader: ({ request }) => homeRule(routeInput(request.url, { user })), Component: HomeScreen }],
         },
       ],
       { initialEntries: [url] },
     )
-    render(<RouterProvider router={router} />)
+    render(
+      <WithGraphql client={scriptedGraphql(EMPTY_CATALOG).client}>
+        <RouterProvider router={router} />
+      </WithGraphql>,
+    )
   }
 
   it('dc=approved shows the device challenge flash', async () => {

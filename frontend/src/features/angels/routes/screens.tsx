@@ -1,10 +1,55 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// Angels (tenant feature showAngels): the list and an angel's profile with her videos.
+import { Link } from 'react-router'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
+import { Picture } from '../../../components/Picture/Picture'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { AngelListDocument, AngelPageDocument } from '../../../gql/graphql'
 
-export function AngelsScreen() {
-  return <Page title="Angels" />
+const listQuery = () => ({ query: AngelListDocument, variables: {} })
+
+function AngelsView() {
+  const { result } = useScreenQuery(listQuery)
+  return (
+    <Page title="Angels">
+      <ul className="performer-grid" aria-label="Angels">
+        {result.angels.map((angel, index) => (
+          <li key={angel.slug}>
+            <Link to={`/angels/${angel.slug}`} className="performer-card">
+              <span className="performer-card__media">
+                <Picture image={angel.image} alt="" className="performer-card__image" priority={index < 4} />
+              </span>
+              <span className="performer-card__name">{angel.name}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Page>
+  )
 }
 
-export function AngelScreen() {
-  return <Page title="Angel" />
+export const AngelsScreen = withScreenQuery(AngelsView, listQuery)
+
+const angelQuery = (data: { slug: string }) => ({ query: AngelPageDocument, variables: { slug: data.slug } })
+
+function AngelView() {
+  const { result } = useScreenQuery(angelQuery)
+  const { angel } = result
+  return (
+    <Page title={angel.name}>
+      <div className="performer-profile">
+        <Picture image={angel.image} alt={angel.name} priority />
+      </div>
+      <p>{angel.bio}</p>
+      {angel.performer ? (
+        <p>
+          <Link to={`/performers/${angel.performer.slug}`}>All videos with {angel.performer.name}</Link>
+        </p>
+      ) : null}
+      <VideoGrid videos={angel.videos} />
+    </Page>
+  )
 }
+
+export const AngelScreen = withScreenQuery(AngelView, angelQuery)

@@ -1,6 +1,34 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// The brand's categories; each leads to the search of its name (the old /categories/{slug} moved there).
+import { Link } from 'react-router'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
+import { Picture } from '../../../components/Picture/Picture'
+import { CategoryListDocument } from '../../../gql/graphql'
 
-export function CategoriesScreen() {
-  return <Page title="Categories" />
+// The route's precondition (the tenant's category list is loaded) is met by this query: its fallback loads the
+// list, and the page renders once it is there.
+const categoriesQuery = () => ({ query: CategoryListDocument, variables: {} })
+
+function CategoriesView() {
+  const { result } = useScreenQuery(categoriesQuery)
+  return (
+    <Page title="Categories">
+      <ul className="performer-grid" aria-label="Categories">
+        {result.categories.map((category) => (
+          <li key={category.slug}>
+            <Link to={`/search?q=${encodeURIComponent(category.name)}`} className="performer-card">
+              <span className="video-card__media">
+                <Picture image={category.image} alt="" className="video-card__image" />
+              </span>
+              <span className="performer-card__name">{category.name}</span>
+              <span className="muted">{category.videoCount} videos</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Page>
+  )
 }
+
+export const CategoriesScreen = withScreenQuery(CategoriesView, categoriesQuery)

@@ -1,30 +1,132 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// Channels: the list, a channel with its packs and videos, a pack, the channel's video, trailer and picture set
+// pages, and every channel video.
+import { Link } from 'react-router'
+import { PAGE_SIZE } from '../../../app/routing'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
+import { Picture } from '../../../components/Picture/Picture'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import {
+  AllChannelVideosDocument,
+  ChannelListingDocument,
+  ChannelPackPageDocument,
+  ChannelPageDocument,
+} from '../../../gql/graphql'
+import { PictureSetPage, TrailerPage, VideoPage } from '../../videos'
 
-export function ChannelsScreen() {
-  return <Page title="Channels" />
+const channelVideoHref = (channelSlug: string) => (video: { slug: string }) => `/channels/${channelSlug}/videos/${video.slug}`
+
+const listQuery = (data: { page: number }) => ({
+  query: ChannelListingDocument,
+  variables: { page: data.page, size: PAGE_SIZE },
+})
+
+function ChannelsView() {
+  const { page, result } = useScreenQuery(listQuery)
+  return (
+    <Page title="Channels">
+      <p>
+        <Link to="/channels/all-videos">All channel videos</Link>
+      </p>
+      <Listing page={page.page} totalCount={result.channels.totalCount} noun="channels">
+        <ul className="performer-grid" aria-label="Channels">
+          {result.channels.channels.map((channel) => (
+            <li key={channel.channelId}>
+              <Link to={`/channels/${channel.slug}`} className="performer-card">
+                <span className="video-card__media">
+                  <Picture image={channel.image} alt="" className="video-card__image" />
+                </span>
+                <span className="performer-card__name">{channel.name}</span>
+                <span className="muted">{channel.videoCount} videos</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Listing>
+    </Page>
+  )
 }
 
-export function ChannelScreen() {
-  return <Page title="Channel" />
+export const ChannelsScreen = withScreenQuery(ChannelsView, listQuery)
+
+const channelQuery = (data: { channelSlug: string; page?: number }) => ({
+  query: ChannelPageDocument,
+  variables: { channelSlug: data.channelSlug, page: data.page ?? 1, size: PAGE_SIZE },
+})
+
+/** /channels/:channelSlug and /channels/:channelSlug/videos share this screen. */
+function ChannelView() {
+  const { page, result } = useScreenQuery(channelQuery)
+  const { channel, channelVideos } = result
+  return (
+    <Page title={channel.name}>
+      {channel.packs.length > 0 ? (
+        <>
+          <h2>Packs</h2>
+          <ul className="tags" aria-label="Packs">
+            {channel.packs.map((pack) => (
+              <li key={pack.channelPackId}>
+                <Link to={`/channels/${channel.slug}/packs/${pack.slug}`}>{pack.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h2>Videos</h2>
+      <Listing page={page.page ?? 1} totalCount={channelVideos.totalCount} noun="videos">
+        <VideoGrid videos={channelVideos.videos} hrefFor={channelVideoHref(channel.slug)} priorityCount={4} />
+      </Listing>
+    </Page>
+  )
 }
 
-export function ChannelPackScreen() {
-  return <Page title="Channel Pack" />
+export const ChannelScreen = withScreenQuery(ChannelView, channelQuery)
+
+const packQuery = (data: { channelSlug: string; channelPackSlug: string; page: number }) => ({
+  query: ChannelPackPageDocument,
+  variables: { channelSlug: data.channelSlug, channelPackSlug: data.channelPackSlug, page: data.page, size: PAGE_SIZE },
+})
+
+function ChannelPackView() {
+  const { page, result } = useScreenQuery(packQuery)
+  const { channel, pack, videos } = result.channelPack
+  return (
+    <Page title={pack.name}>
+      <p>
+        <Link to={`/channels/${channel.slug}`}>{channel.name}</Link>
+      </p>
+      <Listing page={page.page} totalCount={videos.totalCount} noun="videos">
+        <VideoGrid videos={videos.videos} hrefFor={channelVideoHref(channel.slug)} priorityCount={4} />
+      </Listing>
+    </Page>
+  )
 }
 
-export function ChannelVideoScreen() {
-  return <Page title="Channel Video" />
+export const ChannelPackScreen = withScreenQuery(ChannelPackView, packQuery)
+export const ChannelVideoScreen = VideoPage
+export const ChannelTrailerScreen = TrailerPage
+export const ChannelPictureSetScreen = PictureSetPage
+
+const allVideosQuery = (data: { page: number }) => ({
+  query: AllChannelVideosDocument,
+  variables: { page: data.page, size: PAGE_SIZE },
+})
+
+function AllChannelVideosView() {
+  const { page, result } = useScreenQuery(allVideosQuery)
+  return (
+    <Page title="All channel videos">
+      <Listing page={page.page} totalCount={result.allChannelVideos.totalCount} noun="videos">
+        <VideoGrid
+          videos={result.allChannelVideos.videos}
+          hrefFor={(video) => (video.channel ? `/channels/${video.channel.slug}/videos/${video.slug}` : `/videos/${video.slug}`)}
+          priorityCount={4}
+        />
+      </Listing>
+    </Page>
+  )
 }
 
-export function ChannelTrailerScreen() {
-  return <Page title="Channel Trailer" />
-}
-
-export function ChannelPictureSetScreen() {
-  return <Page title="Channel Picture Set" />
-}
-
-export function AllChannelVideosScreen() {
-  return <Page title="All Channel Videos" />
-}
+export const AllChannelVideosScreen = withScreenQuery(AllChannelVideosView, allVideosQuery)

@@ -1,41 +1,7 @@
-// The gems and wallet reads and the acknowledgement of new gems (account-payments-gems.md §7).
-import { graphql } from '../../../gql'
-
-export const GemsBalanceQuery = graphql(`
-  query GemsBalance {
-    getGemsBalance {
-      daysUntilRefreshGems
-      payPerVideoCredits
-      gems {
-        lastAcknowledgementDate
-        hasNewGems
-        mayShowGemsModal
-      }
-      wallet {
-        balance {
-          amount
-        }
-      }
-    }
-  }
-`)
-
-export const TransactionsQuery = graphql(`
-  query Transactions($since: DateTime) {
-    getTransactions(since: $since) {
-      amount
-      currency
-      createdAt
-      transactionType
-      transactionReason
-    }
-  }
-`)
-
-export const AcknowledgeNewGemsBalanceMutation = graphql(`
-  mutation AcknowledgeNewGemsBalance {
-    acknowledgeNewGemsBalance {
-      lastAcknowledgementDate
-    }
-  }
-`)
+// The gems and wallet operations (gems.graphql), typed by codegen. Documents are imported from gql/graphql, never
+// through the graphql() map of gql/gql.ts, which would put every operation of the app into each chunk that uses one.
+export {
+  AcknowledgeNewGemsBalanceDocument as AcknowledgeNewGemsBalanceMutation,
+  GemsBalanceDocument as GemsBalanceQuery,
+  TransactionsDocument as TransactionsQuery,
+} from '../../../gql/graphql'

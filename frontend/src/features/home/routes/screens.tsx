@@ -1,11 +1,22 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
 import { useEffect } from 'react'
 import { useLoaderData } from 'react-router'
 import type { HomeData, PageOutcome } from '../../../app/routing'
+import { RECOMMENDED_LIST_SIZES } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
+import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
 import { useModals } from '../../../app/shell/ModalManager'
+import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useSession } from '../../../app/session/SessionContext'
+import { JoinLink } from '../../../components/JoinLink'
 import { Page } from '../../../components/Page'
+import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
+import { Shelf } from '../../../components/Shelf/Shelf'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { HomePageDocument } from '../../../gql/graphql'
+import { shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
 export function useHomeQueryEffects(data: HomeData | undefined) {
@@ -21,8 +32,49 @@ export function useHomeQueryEffects(data: HomeData | undefined) {
   }, [data])
 }
 
-export function HomeScreen() {
+/** Shelves ask for the largest recommended list (9) once; each viewport shows its own share of it. */
+const homeQuery = () => ({
+  query: HomePageDocument,
+  variables: { shelfSize: RECOMMENDED_LIST_SIZES.large, latestSize: 8 },
+})
+
+function HomeScreenView() {
   const outcome = useLoaderData() as PageOutcome<HomeData> | undefined
   useHomeQueryEffects(outcome?.data)
-  return <Page title="Home" />
+  const { result } = useScreenQuery(homeQuery)
+  const { tenant, user } = useSession()
+  const size = shelfSize(useViewportType())
+  const mobile = isMobileViewport(useViewportType())
+  const recommended = result.recommended.videos.slice(0, size)
+  const topRated = result.topRated.videos.slice(0, size)
+  const models = result.models.performers.slice(0, mobile ? 4 : 6)
+  return (
+    <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
+      {!user.isAuthenticated ? (
+        <p className="home-join">
+          <JoinLink elm="home-banner">Join {tenant.site}</JoinLink>
+        </p>
+      ) : null}
+      <Shelf title="Latest videos" moreHref="/videos">
+        <VideoGrid videos={result.latest.videos} priorityCount={mobile ? 1 : 4} />
+      </Shelf>
+      {recommended.length > 0 ? (
+        <Shelf title="Recommended for you" moreHref="/recommended-videos">
+          <VideoGrid videos={recommended} />
+        </Shelf>
+      ) : null}
+      {topRated.length > 0 ? (
+        <Shelf title="Top rated" moreHref="/toprated">
+          <VideoGrid videos={topRated} />
+        </Shelf>
+      ) : null}
+      {models.length > 0 ? (
+        <Shelf title="Popular models" moreHref="/performers">
+          <PerformerGrid performers={models} />
+        </Shelf>
+      ) : null}
+    </Page>
+  )
 }
+
+export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery)

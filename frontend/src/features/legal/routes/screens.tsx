@@ -1,26 +1,35 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// The legal pages. /safety and /removal show the privacy content (their loaders say which), /2257 the compliance
+// statement; all of them are "Footer Link" pages for analytics.
+import { useLoaderData } from 'react-router'
+import type { LegalContent, PageOutcome } from '../../../app/routing'
+import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
+import { legalDocument } from '../content'
+import './legal.css'
 
-export function CastingScreen() {
-  return <Page title="Casting" />
+function LegalScreen({ heading }: { heading?: string }) {
+  const outcome = useLoaderData() as PageOutcome<{ content: LegalContent }>
+  const { tenant } = useSession()
+  const document = legalDocument(outcome.data.content, tenant.site)
+  return (
+    <Page title={heading ?? document.title}>
+      <div className="legal">
+        {document.sections.map((section) => (
+          <section key={section.heading}>
+            <h2>{section.heading}</h2>
+            {section.paragraphs.map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+          </section>
+        ))}
+      </div>
+    </Page>
+  )
 }
 
-export function TermsScreen() {
-  return <Page title="Terms" />
-}
-
-export function PrivacyScreen() {
-  return <Page title="Privacy" />
-}
-
-export function SafetyScreen() {
-  return <Page title="Safety" />
-}
-
-export function RemovalScreen() {
-  return <Page title="Content Removal" />
-}
-
-export function ComplianceScreen() {
-  return <Page title="18 U.S.C. 2257 Compliance" />
-}
+export const CastingScreen = () => <LegalScreen />
+export const TermsScreen = () => <LegalScreen />
+export const PrivacyScreen = () => <LegalScreen />
+export const SafetyScreen = () => <LegalScreen heading="Trust & safety" />
+export const RemovalScreen = () => <LegalScreen heading="Content removal" />
+export const ComplianceScreen = () => <LegalScreen />

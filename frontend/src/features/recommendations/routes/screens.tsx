@@ -1,6 +1,21 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// Recommended videos: the RECOMMENDED_VIDEOS shelf as a page.
+import { PAGE_SIZE } from '../../../app/routing'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { RecommendedVideosDocument } from '../../../gql/graphql'
 
-export function RecommendedVideosScreen() {
-  return <Page title="Recommended Videos" />
+/** Two pages' worth: the shelf has no pages of its own. */
+const recommendedQuery = () => ({ query: RecommendedVideosDocument, variables: { limit: 2 * PAGE_SIZE } })
+
+function RecommendedVideosView() {
+  const { result } = useScreenQuery(recommendedQuery)
+  return (
+    <Page title="Recommended videos">
+      <VideoGrid videos={result.recommendations.videos} priorityCount={4} empty={<p>No recommendations yet.</p>} />
+    </Page>
+  )
 }
+
+export const RecommendedVideosScreen = withScreenQuery(RecommendedVideosView, recommendedQuery)

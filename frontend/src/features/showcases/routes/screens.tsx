@@ -1,10 +1,47 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// Showcases (tenant feature showcasesPage): curated sets of videos.
+import { Link } from 'react-router'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
+import { Picture } from '../../../components/Picture/Picture'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { ShowcaseListDocument, ShowcasePageDocument } from '../../../gql/graphql'
 
-export function ShowcasesScreen() {
-  return <Page title="Showcases" />
+const listQuery = () => ({ query: ShowcaseListDocument, variables: {} })
+
+function ShowcasesView() {
+  const { result } = useScreenQuery(listQuery)
+  return (
+    <Page title="Showcases">
+      <ul className="video-grid" aria-label="Showcases">
+        {result.showcases.map((showcase, index) => (
+          <li key={showcase.slug}>
+            <Link to={`/showcase/${showcase.slug}`} className="video-card__link">
+              <span className="video-card__media">
+                <Picture image={showcase.image} alt="" className="video-card__image" priority={index < 2} />
+              </span>
+              <span className="video-card__title">{showcase.title}</span>
+            </Link>
+            <p className="muted">{showcase.description}</p>
+          </li>
+        ))}
+      </ul>
+    </Page>
+  )
 }
 
-export function ShowcaseScreen() {
-  return <Page title="Showcase" />
+export const ShowcasesScreen = withScreenQuery(ShowcasesView, listQuery)
+
+const showcaseQuery = (data: { slug: string }) => ({ query: ShowcasePageDocument, variables: { slug: data.slug } })
+
+function ShowcaseView() {
+  const { result } = useScreenQuery(showcaseQuery)
+  return (
+    <Page title={result.showcase.title}>
+      <p>{result.showcase.description}</p>
+      <VideoGrid videos={result.showcase.videos} priorityCount={4} />
+    </Page>
+  )
 }
+
+export const ShowcaseScreen = withScreenQuery(ShowcaseView, showcaseQuery)

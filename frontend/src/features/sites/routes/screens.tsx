@@ -1,6 +1,52 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// /sites/{brand}/{type}: a sister brand's videos or performers, listed on this brand.
+import { Link } from 'react-router'
+import { PAGE_SIZE, type SitesRouteType } from '../../../app/routing'
+import { withScreenQuery, type ScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
+import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import {
+  SisterSitePerformersDocument,
+  SisterSiteVideosDocument,
+  type SisterSitePerformersQuery,
+  type SisterSiteVideosQuery,
+} from '../../../gql/graphql'
 
-export function SitesScreen() {
-  return <Page title="Sites" />
+interface SitesData {
+  brand: string
+  type: SitesRouteType
+  page: number
 }
+
+const sitesQuery = (data: SitesData): ScreenQuery<SisterSiteVideosQuery | SisterSitePerformersQuery, any> =>
+  data.type === 'videos'
+    ? { query: SisterSiteVideosDocument, variables: { brand: data.brand, page: data.page, size: PAGE_SIZE } }
+    : { query: SisterSitePerformersDocument, variables: { brand: data.brand, page: data.page, size: PAGE_SIZE } }
+
+function SitesView() {
+  const { page, result } = useScreenQuery(sitesQuery)
+  const brand = page.brand.toUpperCase()
+  const other = page.type === 'videos' ? 'performers' : 'videos'
+  return (
+    <Page title={`${brand} ${page.type === 'videos' ? 'videos' : 'models'}`}>
+      <p>
+        <Link to={`/sites/${page.brand}/${other}`}>
+          {brand} {other === 'videos' ? 'videos' : 'models'}
+        </Link>
+      </p>
+      {'sisterSiteVideos' in result ? (
+        <Listing page={page.page} totalCount={result.sisterSiteVideos.totalCount} noun="videos">
+          <VideoGrid videos={result.sisterSiteVideos.videos} priorityCount={4} />
+        </Listing>
+      ) : (
+        <Listing page={page.page} totalCount={result.sisterSitePerformers.totalCount} noun="models">
+          <PerformerGrid performers={result.sisterSitePerformers.performers} />
+        </Listing>
+      )}
+    </Page>
+  )
+}
+
+export const SitesScreen = withScreenQuery(SitesView, sitesQuery)

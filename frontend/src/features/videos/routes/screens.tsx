@@ -1,26 +1,81 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
+// The video screens: the listing with its filters, the video, trailer and picture set pages, top rated, awards.
+import { Link, useLoaderData } from 'react-router'
+import { PAGE_SIZE, type PageOutcome, type TopRatedResult, type VideosData } from '../../../app/routing'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import type { VideoCardVideo } from '../../../components/VideoCard/VideoCard'
+import { AwardedVideosDocument, VideoListingDocument } from '../../../gql/graphql'
+import { VideoFilters } from '../components/VideoFilters'
+import { PictureSetPage, TrailerPage, VideoPage } from '../index'
+import '../components/VideoPage.css'
 
-export function VideosScreen() {
-  return <Page title="Videos" />
+const listingQuery = (data: VideosData) => ({
+  query: VideoListingDocument,
+  variables: {
+    page: data.page,
+    size: PAGE_SIZE,
+    filter: data.filter,
+    categories: data.categories,
+    search: data.search,
+  },
+})
+
+function VideosView() {
+  const { page, result } = useScreenQuery(listingQuery)
+  const { videos, getAllFilters } = result
+  const title = page.search ? `Videos: ${page.search}` : 'Videos'
+  return (
+    <Page title={title}>
+      <VideoFilters filter={page.filter} categories={page.categories} options={getAllFilters.categories} />
+      {page.search ? (
+        <p>
+          <Link to="/videos">Clear the search</Link>
+        </p>
+      ) : null}
+      <Listing page={page.page} totalCount={videos.totalCount} noun="videos">
+        <VideoGrid videos={videos.videos} priorityCount={4} empty={<p>No videos match.</p>} />
+      </Listing>
+    </Page>
+  )
 }
 
-export function VideoScreen() {
-  return <Page title="Video" />
-}
+export const VideosScreen = withScreenQuery(VideosView, listingQuery)
+export const VideoScreen = VideoPage
+export const TrailerScreen = TrailerPage
+export const PictureSetScreen = PictureSetPage
 
-export function TrailerScreen() {
-  return <Page title="Trailer" />
-}
-
-export function PictureSetScreen() {
-  return <Page title="Picture Set" />
-}
-
+/** /toprated: its loader fetched GET /toprated with the page's query; the videos come in the loader's data. */
 export function TopRatedScreen() {
-  return <Page title="Top Rated" />
+  const outcome = useLoaderData() as PageOutcome<TopRatedResult<VideoCardVideo & { newId?: string }> & { query: string }>
+  const videos = outcome.data.videos
+  const totalCount = Number(outcome.data.rest.totalCount ?? videos.length)
+  const page = Number(new URLSearchParams(outcome.data.query).get('page') ?? 1) || 1
+  return (
+    <Page title="Top rated">
+      <Listing page={page} totalCount={totalCount} noun="videos">
+        <VideoGrid videos={videos} priorityCount={4} empty={<p>No rated videos yet.</p>} />
+      </Listing>
+    </Page>
+  )
 }
 
-export function AwardsScreen() {
-  return <Page title="Awards" />
+const awardsQuery = (data: { page: number }) => ({
+  query: AwardedVideosDocument,
+  variables: { skip: (data.page - 1) * PAGE_SIZE, first: PAGE_SIZE },
+})
+
+function AwardsView() {
+  const { page, result } = useScreenQuery(awardsQuery)
+  return (
+    <Page title="Awards">
+      <Listing page={page.page} totalCount={result.getAwardedVideos.totalCount} noun="award-winning videos">
+        <VideoGrid videos={result.getAwardedVideos.videos} priorityCount={4} empty={<p>No award winners yet.</p>} />
+      </Listing>
+    </Page>
+  )
 }
+
+export const AwardsScreen = withScreenQuery(AwardsView, awardsQuery)

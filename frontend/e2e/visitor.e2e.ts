@@ -1,0 +1,190 @@
+// A visitor on two brands (tushy, and vixen with faceted search and angels): browses, searches, opens a video and
+// its trailer, hits not-found, follows each permanent move, and meets a route their brand has switched off.
+// Every step is photographed at 360 px and 1440 px (e2e-artifacts/screenshots).
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { collectPageErrors, launchBrowser, screenshotAtBothWidths, scrollsSideways, VIEWPORTS, visitorContext } from './support/browser'
+import { brandGet, brandOrigin, brandUrl } from './support/gateway'
+
+const FIRST = 'tushy'
+const SECOND = 'vixen'
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let errors: string[]
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+beforeEach(async () => {
+  context = await visitorContext(browser)
+  page = await context.newPage()
+  errors = collectPageErrors(page).filter(Boolean)
+})
+
+afterEach(async () => {
+  await context?.close()
+  // Uncaught exceptions fail the journey that caused them.
+  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+})
+
+const heading = () => page.locator('main h1').first()
+
+// The router moves the address first and shows the new screen on a later frame (a transition), so what a screen
+// shows is read until it holds, for as long as a locator would wait, never once right after the address moved.
+const SETTLE = { timeout: 15_000, interval: 100 }
+const expectHeading = (text: string) => expect.poll(() => heading().textContent(), SETTLE).toBe(text)
+const videoCards = () => page.locator('main .video-card')
+
+async function open(brand: string, path: string, status = 200) {
+  const response = await page.goto(brandUrl(brand, path), { waitUntil: 'networkidle' })
+  expect(response?.status(), `${brand} ${path}`).toBe(status)
+  await heading().waitFor()
+}
+
+describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
+  it('sees the home page with its shelves, in the brand’s own look, without sideways scrolling on a phone', async () => {
+    await open(brand, '/')
+    await expectHeading(brand.toUpperCase())
+    expect(await page.locator('main .shelf').count()).toBeGreaterThan(0)
+    expect(await videoCards().count()).toBeGreaterThan(0)
+    expect(await page.evaluate(() => document.documentElement.dataset.brand)).toBe(brand)
+    const join = await page.locator('header a', { hasText: 'Join now' }).getAttribute('href')
+    expect(join).toMatch(/\/joinnow\?ref=home&elm=header$/)
+    await page.setViewportSize(VIEWPORTS.mobile)
+    expect(await scrollsSideways(page)).toBe(false)
+    await screenshotAtBothWidths(page, `${brand}-home`)
+  })
+
+  it('browses the videos a page at a time', async () => {
+    await open(brand, '/videos')
+    expect(await videoCards().count()).toBeGreaterThan(0)
+    expect(await videoCards().count()).toBeLessThanOrEqual(12)
+    const next = page.getByRole('link', { name: 'Next page' })
+    if ((await next.count()) > 0) {
+      const firstTitle = await videoCards().first().locator('.video-card__title').textContent()
+      await next.click()
+      await page.waitForURL(/[?&]page=2/)
+      await page.waitForLoadState('networkidle')
+      await expect.poll(() => page.getByRole('link', { name: 'Page 2' }).getAttribute('aria-current'), SETTLE).toBe('page')
+      expect(await videoCards().first().locator('.video-card__title').textContent()).not.toBe(firstTitle)
+      // Phones get at most 5 page links, desktops at most 10.
+      expect(await page.locator('nav.pagination ol a').count()).toBeLessThanOrEqual(10)
+      await page.setViewportSize(VIEWPORTS.mobile)
+      expect(await page.locator('nav.pagination ol a').count()).toBeLessThanOrEqual(5)
+    }
+    await screenshotAtBothWidths(page, `${brand}-videos`)
+  })
+
+  it('searches from the header and finds the video it searched for', async () => {
+    await open(brand, '/videos')
+    const title = (await videoCards().first().locator('.video-card__title').textContent()) ?? ''
+    const word = title.split(/\s+/).find((part) => part.length > 3) ?? title
+    await page.getByRole('searchbox').fill(word)
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click()
+    await page.waitForURL(/\/search\?q=/)
+    await page.waitForLoadState('networkidle')
+    await expectHeading(`Search: ${word}`)
+    expect(await videoCards().count()).toBeGreaterThan(0)
+    await screenshotAtBothWidths(page, `${brand}-search`)
+  })
+
+  it('opens a video, meets its trailer and the join link, then the trailer page', async () => {
+    await open(brand, '/videos')
+    const card = videoCards().first()
+    const title = (await card.locator('.video-card__title').textContent()) ?? ''
+    await card.locator('a').first().click()
+    await page.waitForURL(/\/videos\/[a-z0-9-]+$/)
+    await page.waitForLoadState('networkidle')
+    await expectHeading(title)
+    // A visitor gets the trailer, not the video, and the way to join from this element.
+    await page.getByTestId('trailer').waitFor()
+    const slug = new URL(page.url()).pathname.split('/').pop()
+    const join = await page.locator('main .player__join a').getAttribute('href')
+    expect(join).toMatch(/\/joinnow\?ref=video&elm=video-player$/)
+    await page.getByRole('heading', { name: /^Comments/ }).waitFor()
+    await screenshotAtBothWidths(page, `${brand}-video`)
+
+    await page.getByRole('link', { name: 'Watch the trailer' }).click()
+    await page.waitForURL(new RegExp(`/trailer/${slug}$`))
+    await expectHeading(`Trailer: ${title}`)
+    await page.getByTestId('trailer').waitFor()
+    await screenshotAtBothWidths(page, `${brand}-trailer`)
+  })
+
+  it('gets the not-found page for an invalid slug and for an unknown address', async () => {
+    await open(brand, '/videos/Not_A_Valid_Slug', 404)
+    await expectHeading('Page Not Found')
+    await screenshotAtBothWidths(page, `${brand}-not-found`)
+    await open(brand, '/no-such-page', 404)
+    await expectHeading('Page Not Found')
+    // In the app too: a link to a video that does not exist is not-found.
+    await open(brand, '/')
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/videos/no-such-video-anywhere')
+      window.dispatchEvent(new PopStateEvent('popstate'))
+    })
+    await page.waitForURL(/no-such-video-anywhere/)
+    await page.locator('main h1', { hasText: 'Page Not Found' }).waitFor()
+  })
+})
+
+describe('the permanent moves', () => {
+  const uuid = '0b7c6f0e-5a3e-4c55-9a61-3c1f1f3c2a10'
+
+  it.each([
+    ['/models', '/performers'],
+    ['/models?order=name', '/performers?order=name'],
+    ['/models/some-performer', '/performers/some-performer'],
+    ['/categories/red-dress', '/search?search=red-dress'],
+    ['/reels', '/quickies'],
+    [`/reels/${uuid}`, `/quickies/${uuid}`],
+    ['/favorites/models', '/favorites/performers'],
+  ])('%s answers 301 to %s', async (from, to) => {
+    const response = await brandGet(FIRST, from)
+    expect(response.status).toBe(301)
+    const location = response.headers.location
+    expect(typeof location).toBe('string')
+    expect(new URL(location as string, brandOrigin(FIRST)).toString()).toBe(brandUrl(FIRST, to))
+  })
+
+  it('lands the browser on the new address: a performer, and the search a category moved to', async () => {
+    await open(FIRST, '/performers')
+    const performerHref = await page.locator('main .performer-card').first().getAttribute('href')
+    expect(performerHref).toMatch(/^\/performers\/[a-z0-9-]+$/)
+    const slug = performerHref!.split('/').pop()!
+    await open(FIRST, `/models/${slug}`)
+    expect(new URL(page.url()).pathname).toBe(`/performers/${slug}`)
+    expect(await videoCards().count()).toBeGreaterThan(0)
+    await screenshotAtBothWidths(page, 'tushy-performer-after-301')
+
+    await open(FIRST, '/categories/red-dress')
+    expect(new URL(page.url()).pathname).toBe('/search')
+    await expectHeading('Search: red dress')
+  })
+})
+
+describe('tenant features', () => {
+  it('shows angels on vixen, which has them, and not-found on tushy, which does not', async () => {
+    await open(SECOND, '/angels')
+    await expectHeading('Angels')
+    await screenshotAtBothWidths(page, 'vixen-angels')
+    await open(FIRST, '/angels', 404)
+    await expectHeading('Page Not Found')
+    await screenshotAtBothWidths(page, 'tushy-angels-not-found')
+  })
+
+  it('sends a search on vixen (faceted search) to the category filter, and keeps it a search on tushy', async () => {
+    await open(SECOND, '/videos?search=Outdoor')
+    expect(new URL(page.url()).search).toBe('?categories=outdoor')
+    await open(FIRST, '/videos?search=Outdoor')
+    expect(new URL(page.url()).search).toBe('?search=Outdoor')
+    await expectHeading('Videos: outdoor')
+  })
+})

@@ -1,0 +1,122 @@
+// Lighthouse benchmark (issue 10, Performance): the home page and a video page of a running stack, in Lighthouse's
+// default mobile preset (emulated phone, simulated slow 4G and 4x CPU slowdown), with Debian's Chromium.
+// Targets: LCP ≤ 2.5 s, CLS ≤ 0.1, TBT ≤ 200 ms, each page. Exits 1 when one is missed.
+//
+//   E2E_GATEWAY=http://tushy.localhost:8080 npm run bench:lighthouse [-- --json] [-- --runs 3]
+//
+// Each page is measured `runs` times (default 3) and the median kept; reports go to e2e-artifacts/lighthouse/.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+
+const gateway = new URL(process.env.E2E_GATEWAY ?? 'http://tushy.localhost:8080')
+const chromePath = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium'
+const artifacts = join(fileURLToPath(new URL('..', import.meta.url)), 'e2e-artifacts', 'lighthouse')
+const runsArg = process.argv.indexOf('--runs')
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3
+const TARGETS = { lcp: 2500, cls: 0.1, tbt: 200 }
+
+/**
+ * A video page to measure: the newest video of the brand, asked of the gateway's GraphQL. Node does not resolve
+ * `*.localhost` (Chromium does), so the question goes to the loopback address with the brand's Host header.
+ */
+async function newestVideoSlug() {
+  const hostname = gateway.hostname === 'localhost' || gateway.hostname.endsWith('.localhost') ? '127.0.0.1' : gateway.hostname
+  const payload = JSON.stringify({ query: '{ videos(page: 1, size: 1, order: "newest") { videos { slug } } }' })
+  const text = await new Promise((resolve, reject) => {
+    const req = request(
+      {
+        hostname,
+        port: gateway.port || 80,
+        path: '/graphql',
+        method: 'POST',
+        headers: {
+          host: gateway.host,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-paysite-csrf': '1',
+        },
+        timeout: 10_000,
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => (body += chunk))
+        res.on('end', () => resolve(body))
+        res.on('error', reject)
+      },
+    )
+    req.on('timeout', () => req.destroy(new Error('POST /graphql timed out')))
+    req.on('error', reject)
+    req.end(payload)
+  })
+  let body
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw new Error(`no video to measure: ${text.slice(0, 300)}`)
+  }
+  const slug = body?.data?.videos?.videos?.[0]?.slug
+  if (!slug) throw new Error(`no video to measure: ${JSON.stringify(body).slice(0, 300)}`)
+  return slug
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+async function measure(chrome, name, url) {
+  const samples = []
+  for (let run = 1; run <= runs; run += 1) {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
+    const { audits, categories } = result.lhr
+    if (result.lhr.runtimeError) throw new Error(`${name}: ${result.lhr.runtimeError.message}`)
+    writeFileSync(join(artifacts, `${name}-${run}.json`), result.report)
+    samples.push({
+      score: categories.performance.score,
+      fcp: audits['first-contentful-paint'].numericValue,
+      lcp: audits['largest-contentful-paint'].numericValue,
+      cls: audits['cumulative-layout-shift'].numericValue,
+      tbt: audits['total-blocking-time'].numericValue,
+    })
+  }
+  const pick = (key) => median(samples.map((sample) => sample[key]))
+  return { page: name, url, runs, score: pick('score'), fcp: pick('fcp'), lcp: pick('lcp'), cls: pick('cls'), tbt: pick('tbt') }
+}
+
+mkdirSync(artifacts, { recursive: true })
+const pages = [
+  ['home', new URL('/', gateway).toString()],
+  ['video', new URL(`/videos/${await newestVideoSlug()}`, gateway).toString()],
+]
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+})
+const results = []
+try {
+  for (const [name, url] of pages) results.push(await measure(chrome, name, url))
+} finally {
+  await chrome.kill()
+}
+
+const passes = (r) => r.lcp <= TARGETS.lcp && r.cls <= TARGETS.cls && r.tbt <= TARGETS.tbt
+const pass = results.every(passes)
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ preset: 'mobile (Lighthouse default)', targets: TARGETS, results, pass }, null, 2))
+} else {
+  console.log(`Lighthouse ${runs} runs per page, median; mobile preset; Chromium at ${chromePath}`)
+  console.log('page    score   FCP ms   LCP ms (≤2500)   CLS (≤0.1)   TBT ms (≤200)')
+  for (const r of results) {
+    console.log(
+      `${r.page.padEnd(7)} ${String(Math.round(r.score * 100)).padStart(5)} ${Math.round(r.fcp).toString().padStart(8)} ` +
+        `${Math.round(r.lcp).toString().padStart(16)} ${r.cls.toFixed(3).padStart(12)} ${Math.round(r.tbt).toString().padStart(15)}  ` +
+        `${passes(r) ? 'ok' : 'MISSED'}`,
+    )
+  }
+}
+process.exit(pass ? 0 : 1)

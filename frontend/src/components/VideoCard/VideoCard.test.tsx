@@ -1,0 +1,97 @@
+import { cleanup, render, screen } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { afterEach, describe, expect, it } from 'vitest'
+import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
+import { VideoCard, type VideoCardVideo } from './VideoCard'
+import { VideoGrid } from './VideoGrid'
+
+afterEach(cleanup)
+
+const image = (name: string) => ({
+  src: `/media/placeholder/listing/${name}.svg?w=640&h=360`,
+  width: 640,
+  height: 360,
+  highdpi: { double: `/media/${name}@2x.svg`, triple: `/media/${name}@3x.svg` },
+})
+
+const video = (slug: string, overrides: Partial<VideoCardVideo> = {}): VideoCardVideo & { newId: string } => ({
+  newId: `new-${slug}`,
+  slug,
+  title: `Title of ${slug}`,
+  releaseDate: '2026-03-04T12:00:00Z',
+  duration: 1925,
+  rating: 8.46,
+  performers: [{ name: 'Ava Stone' }, { name: 'Mia Reed' }],
+  images: { listing: image(slug) },
+  ...overrides,
+})
+
+function renderInRouter(element: React.ReactElement) {
+  render(<RouterProvider router={createMemoryRouter([{ path: '/', element }])} />)
+}
+
+describe('how a card writes a video’s numbers', () => {
+  it('writes durations as m:ss or h:mm:ss', () => {
+    expect(formatDuration(0)).toBe('0:00')
+    expect(formatDuration(1925)).toBe('32:05')
+    expect(formatDuration(3909)).toBe('1:05:09')
+  })
+
+  it('writes the rating with one decimal, and nothing when nobody rated', () => {
+    expect(formatRating(8.46)).toBe('8.5')
+    expect(formatRating(-1)).toBeNull()
+  })
+
+  it('writes release dates in UTC and names with commas and "&"', () => {
+    expect(formatReleaseDate('2026-03-04T23:30:00Z')).toBe('Mar 4, 2026')
+    expect(formatReleaseDate('not a date')).toBe('')
+    expect(joinNames(['A', 'B', 'C'])).toBe('A, B & C')
+    expect(joinNames(['A'])).toBe('A')
+  })
+})
+
+describe('the video card', () => {
+  it('is one link to the video page, titled by the video, with its numbers', () => {
+    renderInRouter(<VideoCard video={video('red-dress')} />)
+    const link = screen.getByRole('link')
+    expect(link.getAttribute('href')).toBe('/videos/red-dress')
+    expect(screen.getByRole('heading', { name: 'Title of red-dress' })).toBeTruthy()
+    expect(screen.getByText('32:05')).toBeTruthy()
+    expect(screen.getByText('Ava Stone & Mia Reed')).toBeTruthy()
+    expect(screen.getByLabelText('Rating 8.5')).toBeTruthy()
+  })
+
+  it('reserves the image box and offers the high-DPI images; only priority cards load eagerly', () => {
+    renderInRouter(<VideoCard video={video('red-dress')} priority />)
+    const img = document.querySelector('img')!
+    expect(img.getAttribute('width')).toBe('640')
+    expect(img.getAttribute('height')).toBe('360')
+    expect(img.getAttribute('srcset')).toBe(
+      '/media/placeholder/listing/red-dress.svg?w=640&h=360 1x, /media/red-dress@2x.svg 2x, /media/red-dress@3x.svg 3x',
+    )
+    expect(img.getAttribute('loading')).toBe('eager')
+    cleanup()
+    renderInRouter(<VideoCard video={video('blue-dress')} />)
+    expect(document.querySelector('img')!.getAttribute('loading')).toBe('lazy')
+  })
+
+  it('leads where it is told, and says nothing of an unrated video’s rating', () => {
+    renderInRouter(<VideoCard video={video('red-dress', { rating: -1 })} href="/channels/intimates/videos/red-dress" />)
+    expect(screen.getByRole('link').getAttribute('href')).toBe('/channels/intimates/videos/red-dress')
+    expect(screen.queryByLabelText(/^Rating/)).toBeNull()
+  })
+})
+
+describe('the video grid', () => {
+  it('lists a card per video, the first ones eager', () => {
+    renderInRouter(<VideoGrid videos={[video('a'), video('b'), video('c')]} priorityCount={2} label="Videos" />)
+    expect(screen.getByRole('list', { name: 'Videos' }).querySelectorAll('li')).toHaveLength(3)
+    expect([...document.querySelectorAll('img')].map((img) => img.getAttribute('loading'))).toEqual(['eager', 'eager', 'lazy'])
+  })
+
+  it('shows its empty text instead of an empty list', () => {
+    renderInRouter(<VideoGrid videos={[]} empty={<p>No videos match.</p>} />)
+    expect(screen.getByText('No videos match.')).toBeTruthy()
+    expect(screen.queryByRole('list')).toBeNull()
+  })
+})

@@ -1,0 +1,64 @@
+// A video in a list: poster, title, performers, release date, duration and rating. The whole card is one link, so
+// keyboard users meet one tab stop per video; the performers are named in the text, not linked.
+import { Link } from 'react-router'
+import { Picture, type PictureImage } from '../Picture/Picture'
+import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
+import './VideoCard.css'
+
+/** What a card shows; the VideoCard_video fragment selects exactly this. */
+export interface VideoCardVideo {
+  slug: string
+  title: string
+  releaseDate: string
+  duration: number
+  rating: number
+  performers: ReadonlyArray<{ name: string }>
+  images: { listing: PictureImage }
+}
+
+export interface VideoCardProps {
+  video: VideoCardVideo
+  /** Where the card leads; the video page by default. */
+  href?: string
+  /** The first cards of a page are its largest paint: load them at once. */
+  priority?: boolean
+  titleAs?: 'h2' | 'h3'
+}
+
+export function videoHref(slug: string): string {
+  return `/videos/${slug}`
+}
+
+export function VideoCard({ video, href, priority = false, titleAs: Title = 'h3' }: VideoCardProps) {
+  const rating = formatRating(video.rating)
+  const performers = joinNames(video.performers.map((performer) => performer.name))
+  return (
+    <article className="video-card">
+      <Link to={href ?? videoHref(video.slug)} className="video-card__link">
+        <div className="video-card__media">
+          <Picture
+            image={video.images.listing}
+            alt=""
+            priority={priority}
+            className="video-card__image"
+            sizes="(min-width: 1286px) 25vw, (min-width: 769px) 33vw, (min-width: 481px) 50vw, 100vw"
+          />
+          <span className="video-card__duration">
+            <span className="visually-hidden">Duration </span>
+            {formatDuration(video.duration)}
+          </span>
+        </div>
+        <Title className="video-card__title">{video.title}</Title>
+      </Link>
+      <p className="video-card__meta">
+        {performers ? <span className="video-card__performers">{performers}</span> : null}
+        <span className="video-card__date">{formatReleaseDate(video.releaseDate)}</span>
+        {rating ? (
+          <span className="video-card__rating" aria-label={`Rating ${rating}`}>
+            ★ {rating}
+          </span>
+        ) : null}
+      </p>
+    </article>
+  )
+}

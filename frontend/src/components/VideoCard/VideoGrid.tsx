@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react'
+import { VideoCard, type VideoCardVideo } from './VideoCard'
+
+export interface VideoGridProps<V extends VideoCardVideo & { newId?: string }> {
+  videos: readonly V[]
+  /** Where each card leads; the video page by default. */
+  hrefFor?: (video: V) => string
+  /** How many of the first cards load eagerly (above the fold on a desktop). */
+  priorityCount?: number
+  titleAs?: 'h2' | 'h3'
+  /** Shown instead of an empty grid. */
+  empty?: ReactNode
+  label?: string
+}
+
+/** A responsive grid of video cards: one column at 360 px, two from 481 px, three from 769 px, four from 1286 px. */
+export function VideoGrid<V extends VideoCardVideo & { newId?: string }>({
+  videos,
+  hrefFor,
+  priorityCount = 0,
+  titleAs,
+  empty = null,
+  label,
+}: VideoGridProps<V>) {
+  if (videos.length === 0) return <>{empty}</>
+  return (
+    <ul className="video-grid" aria-label={label}>
+      {videos.map((video, index) => (
+        // Lists key by newId (§3) where the catalog sends it.
+        <li key={video.newId ?? video.slug}>
+          <VideoCard video={video} href={hrefFor?.(video)} priority={index < priorityCount} titleAs={titleAs} />
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,19 @@
+// The join route's tracking values (screens-routes-access.md §2.2): ref (the page id the join started from), elm
+// (the element), nats (the stored affiliate value). Each is short text; anything else is dropped.
+
+export interface JoinTracking {
+  ref: string | null
+  elm: string | null
+  nats: string | null
+}
+
+const TRACKING_VALUE = /^[A-Za-z0-9_.:\-]{1,128}$/
+
+const read = (query: URLSearchParams, key: string) => {
+  const value = query.get(key)
+  return value !== null && TRACKING_VALUE.test(value) ? value : null
+}
+
+export function joinTracking(query: URLSearchParams): JoinTracking {
+  return { ref: read(query, 'ref'), elm: read(query, 'elm'), nats: read(query, 'nats') }
+}

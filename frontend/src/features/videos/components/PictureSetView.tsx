@@ -1,0 +1,37 @@
+// A video's picture set (members): its images in a grid, each opening at full size.
+import { Link } from 'react-router'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { Page } from '../../../components/Page'
+import { Picture } from '../../../components/Picture/Picture'
+import { PictureSetPageDocument } from '../../../gql/graphql'
+import { videoSlugOf, type VideoRouteData } from './VideoPageView'
+
+const pictureSetQuery = (data: VideoRouteData) => ({
+  query: PictureSetPageDocument,
+  variables: { videoSlug: videoSlugOf(data) },
+})
+
+function PictureSetView() {
+  const { page, result } = useScreenQuery(pictureSetQuery)
+  const set = result.getPictureSet
+  const videoHref = page.channelSlug ? `/channels/${page.channelSlug}/videos/${set.videoSlug}` : `/videos/${set.videoSlug}`
+  return (
+    <Page title={`Pictures: ${set.title}`}>
+      <p>
+        <Link to={videoHref}>Back to the video</Link>
+      </p>
+      <ul className="picture-grid" aria-label="Pictures">
+        {set.images.map((image, index) => (
+          <li key={image.src}>
+            <a href={image.highdpi?.double ?? image.src} target="_blank" rel="noreferrer">
+              <Picture image={image} alt={`${set.title}, picture ${index + 1}`} priority={index < 2} />
+            </a>
+          </li>
+        ))}
+      </ul>
+    </Page>
+  )
+}
+
+export const PictureSetPage = withScreenQuery(PictureSetView, pictureSetQuery)

@@ -1,0 +1,29 @@
+// The trailer page: the trailer, playing at once, with the way to the full video.
+import { Link } from 'react-router'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useSession } from '../../../app/session/SessionContext'
+import { JoinLink } from '../../../components/JoinLink'
+import { Page } from '../../../components/Page'
+import { videoPageQuery } from './VideoPageView'
+import { Trailer } from './VideoPlayer'
+
+function TrailerPageView() {
+  const { page, result } = useScreenQuery(videoPageQuery)
+  const { user, tenant } = useSession()
+  const { video } = result.getVideo
+  const videoHref = page.channelSlug ? `/channels/${page.channelSlug}/videos/${video.slug}` : `/videos/${video.slug}`
+  return (
+    <Page title={`Trailer: ${video.title}`}>
+      <Trailer video={video} autoPlay />
+      <p className="video-page__actions">
+        <Link className="button" to={videoHref}>
+          Go to the video
+        </Link>
+        {!user.isAuthenticated ? <JoinLink elm="trailer">Join {tenant.site}</JoinLink> : null}
+      </p>
+    </Page>
+  )
+}
+
+export const TrailerPage = withScreenQuery(TrailerPageView, videoPageQuery)

@@ -1,0 +1,104 @@
+// The video page (and, under a channel, the channel video page): the player, what the video is, rating,
+// favourite, comments and related videos.
+import { Link } from 'react-router'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useSession } from '../../../app/session/SessionContext'
+import { Page } from '../../../components/Page'
+import { Shelf } from '../../../components/Shelf/Shelf'
+import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
+import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { VideoPageDocument } from '../../../gql/graphql'
+import { Comments } from './Comments'
+import { FavoriteButton } from './FavoriteButton'
+import { Rating } from './Rating'
+import { VideoPlayer } from './VideoPlayer'
+import './VideoPage.css'
+
+/** Related videos on the video page: two rows of the widest grid. */
+export const RELATED_COUNT = 8
+
+export interface VideoRouteData {
+  slug?: string
+  videoSlug?: string
+  channelSlug?: string
+}
+
+export const videoSlugOf = (data: VideoRouteData) => data.videoSlug ?? data.slug ?? ''
+
+export const videoPageQuery = (data: VideoRouteData) => ({
+  query: VideoPageDocument,
+  variables: { videoSlug: videoSlugOf(data), relatedCount: RELATED_COUNT },
+})
+
+/** Where a video of this page links: under the channel on channel pages. */
+const hrefFor = (channelSlug: string | undefined) => (slug: string) =>
+  channelSlug ? `/channels/${channelSlug}/videos/${slug}` : `/videos/${slug}`
+
+function VideoPageView() {
+  const { page, result } = useScreenQuery(videoPageQuery)
+  const { user } = useSession()
+  const detail = result.getVideo
+  const { video } = detail
+  const link = hrefFor(page.channelSlug)
+  const trailerHref = page.channelSlug ? `/channels/${page.channelSlug}/trailers/${video.slug}` : `/trailer/${video.slug}`
+  const pictureSetHref = page.channelSlug
+    ? `/channels/${page.channelSlug}/picturesets/${video.slug}`
+    : `/pictureset/${video.slug}`
+  return (
+    <Page title={video.title}>
+      <VideoPlayer video={video} />
+      <div className="video-page__info">
+        <p className="video-page__meta muted">
+          <span>{formatReleaseDate(video.releaseDate)}</span>
+          <span>{formatDuration(video.duration)}</span>
+          {detail.channelName && page.channelSlug ? (
+            <Link to={`/channels/${page.channelSlug}`}>{detail.channelName}</Link>
+          ) : null}
+          {video.award > 0 ? <span className="video-page__award">Award winner</span> : null}
+        </p>
+        {video.performers.length > 0 ? (
+          <p className="video-page__performers">
+            With{' '}
+            {video.performers.map((performer, index) => (
+              <span key={performer.id}>
+                {index > 0 ? ', ' : null}
+                <Link to={`/performers/${performer.slug}`}>{performer.name}</Link>
+              </span>
+            ))}
+          </p>
+        ) : null}
+        <p className="video-page__description">{video.description}</p>
+        {video.categories.length > 0 ? (
+          <ul className="tags" aria-label="Categories">
+            {video.categories.map((category) => (
+              <li key={category.slug}>
+                <Link to={`/search?q=${encodeURIComponent(category.name)}`}>{category.name}</Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="video-page__actions">
+          <Rating videoId={video.uuid} rating={video.rating} ratingCount={video.ratingCount} userRating={detail.userRating} />
+          {user.isAuthenticated ? <FavoriteButton videoSlug={video.slug} /> : null}
+          <Link className="button" to={trailerHref}>
+            Watch the trailer
+          </Link>
+          {detail.hasPictureSet ? (
+            <Link className="button" to={pictureSetHref}>
+              Picture set
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <Comments videoId={video.uuid} commentCount={detail.commentCount} />
+      {detail.related.length > 0 ? (
+        <Shelf title="Related videos">
+          <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />
+        </Shelf>
+      ) : null}
+    </Page>
+  )
+}
+
+export const VideoPage = withScreenQuery(VideoPageView, videoPageQuery)

@@ -1,0 +1,87 @@
+// The player: a member's video from its tokens (one per quality, chosen by the viewer), else the trailer with the
+// way in — the join link for visitors, the purchase modal for members whose access does not cover the video.
+import { useQuery } from '@apollo/client/react'
+import { useState } from 'react'
+import { useModals } from '../../../app/shell/ModalManager'
+import { useSession } from '../../../app/session/SessionContext'
+import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
+import { JoinLink } from '../../../components/JoinLink'
+import { VideoTokensDocument } from '../../../gql/graphql'
+import { defaultSource, isVideoFile, playableSources } from '../player'
+import './VideoPlayer.css'
+
+export interface PlayerVideo {
+  uuid: string
+  title: string
+  trailer: { src: string; poster: string }
+}
+
+export function Trailer({ video, autoPlay = false }: { video: PlayerVideo; autoPlay?: boolean }) {
+  const { src, poster } = video.trailer
+  return (
+    <div className="player" data-testid="trailer">
+      {isVideoFile(src) ? (
+        <video className="player__media" src={src} poster={poster} controls autoPlay={autoPlay} muted={autoPlay} playsInline>
+          <track kind="captions" />
+        </video>
+      ) : (
+        <img className="player__media" src={src} alt={`Trailer: ${video.title}`} width={1280} height={720} fetchPriority="high" />
+      )}
+    </div>
+  )
+}
+
+function MemberPlayer({ video }: { video: PlayerVideo }) {
+  const { data, error, loading } = useQuery(VideoTokensDocument, { variables: { videoId: video.uuid }, errorPolicy: 'all' })
+  const mobile = isMobileViewport(useViewportType())
+  const sources = playableSources(data?.getToken)
+  const [chosen, setChosen] = useState<string>()
+  const { open } = useModals()
+  if (loading) return <div className="player player--loading" aria-busy="true" />
+  const source = sources.find((candidate) => candidate.quality === chosen) ?? defaultSource(sources, mobile)
+  if (!source) {
+    // FORBIDDEN: the account does not cover this video. The trailer stays; the purchase modal is the way in (§4).
+    return (
+      <>
+        <Trailer video={video} />
+        <p className="player__locked" role="status">
+          {error ? 'Your membership does not include this video yet.' : 'This video cannot be played right now.'}{' '}
+          <button type="button" className="button button--accent" onClick={() => open('PurchaseMembership')}>
+            Get full access
+          </button>
+        </p>
+      </>
+    )
+  }
+  return (
+    <div className="player">
+      <video key={source.url} className="player__media" src={source.url} poster={video.trailer.poster} controls playsInline>
+        <track kind="captions" />
+      </video>
+      <label className="player__quality">
+        Quality{' '}
+        <select value={source.quality} onChange={(event) => setChosen(event.target.value)}>
+          {sources.map((candidate) => (
+            <option key={candidate.quality} value={candidate.quality}>
+              {candidate.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  )
+}
+
+/** Visitors see the trailer (screens-routes-access.md §6) and the join link; signed-in users their video. */
+export function VideoPlayer({ video }: { video: PlayerVideo }) {
+  const { user, tenant } = useSession()
+  if (user.isAuthenticated) return <MemberPlayer video={video} />
+  return (
+    <>
+      <Trailer video={video} />
+      <p className="player__join">
+        <JoinLink elm="video-player">Join {tenant.site} to watch the full video</JoinLink>
+      </p>
+    </>
+  )
+}

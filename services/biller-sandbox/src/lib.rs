@@ -109,6 +109,8 @@ pub enum SandboxError {
     UnknownMember,
     #[error("no such action")]
     UnknownAction,
+    #[error("no such site")]
+    UnknownSite,
     #[error("the subscription service did not take the postback: {0}")]
     Subscription(String),
     #[error("database: {0}")]
@@ -118,9 +120,10 @@ pub enum SandboxError {
 impl IntoResponse for SandboxError {
     fn into_response(self) -> Response {
         let (status, code) = match &self {
-            SandboxError::UnknownBiller | SandboxError::UnknownMember | SandboxError::UnknownAction => {
-                (StatusCode::NOT_FOUND, "NOT_FOUND")
-            }
+            SandboxError::UnknownBiller
+            | SandboxError::UnknownMember
+            | SandboxError::UnknownAction
+            | SandboxError::UnknownSite => (StatusCode::NOT_FOUND, "NOT_FOUND"),
             SandboxError::Subscription(_) => (StatusCode::BAD_GATEWAY, "SUBSCRIPTION_REFUSED"),
             SandboxError::Database(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
         };
@@ -206,6 +209,11 @@ async fn decide(
     Form(d): Form<Decision>,
 ) -> Result<Response, SandboxError> {
     state.config.biller(&biller).ok_or(SandboxError::UnknownBiller)?;
+    // The browser is sent back to this brand's host: only a brand of the platform, never a
+    // host named by the form (an open redirect carrying the welcome data).
+    if state.config.site_id_of(&d.site).is_none() {
+        return Err(SandboxError::UnknownSite);
+    }
     let member_id = format!("SBX-{}", &Uuid::now_v7().simple().to_string()[16..]);
     let option = state.config.join_option(d.join_option_id);
     let step = match d.outcome.as_str() {

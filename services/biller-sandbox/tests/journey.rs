@@ -196,3 +196,30 @@ async fn unknown_members_and_actions_are_not_found() {
     assert_eq!(r.status(), 200);
     j.cleanup().await;
 }
+
+#[tokio::test]
+async fn the_payment_page_sends_the_browser_only_to_a_brand_of_the_platform() {
+    let j = Journey::start().await;
+    let location = j.join("redirect@example.com", 10301, "EPOCH").await;
+    let query = location.split_once('?').unwrap().1;
+    let mut fields: Vec<(String, String)> =
+        subscription::billers::parse_form(query.as_bytes()).unwrap().into_iter().collect();
+    for (k, v) in fields.iter_mut() {
+        if k == "site" {
+            *v = "evil.example#".into();
+        }
+    }
+    fields.push(("outcome".into(), "approve".into()));
+    let body = subscription::billers::form_body(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let response = j
+        .http
+        .post(location.split_once('?').unwrap().0)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404);
+    assert!(response.headers().get("location").is_none());
+    j.cleanup().await;
+}

@@ -154,6 +154,8 @@ pub struct Subscription {
     pub renewed: BTreeSet<String>,
     /// Credit purchases told, by transaction id.
     pub credited: BTreeSet<String>,
+    /// Reactivations told, by transaction id.
+    pub reactivated: BTreeSet<String>,
 }
 
 impl Subscription {
@@ -367,7 +369,11 @@ pub fn decide(state: &Subscription, command: Command) -> Result<Vec<E>, DomainEr
         }
     }
     let revived = (now.cancelled && target.cancelled.is_none()) || (!now.is_active() && target.ended.is_none());
-    if revived {
+    // A reactivation whose cancel arrived after it (out of order) changes nothing visible, but
+    // the member took it, with its retention deal: it is told all the same, once, so that its
+    // gems are granted whatever the delivery order.
+    let untold = target.reactivation.as_ref().is_some_and(|(tx, ..)| !now.reactivated.contains(tx));
+    if revived || untold {
         let (transaction_id, reactivated_at, retention_offer_name, offered_gems) =
             target.reactivation.clone().unwrap_or((initial_tx.clone(), last_at, None, 0));
         emit(
@@ -466,7 +472,8 @@ pub fn evolve(mut s: Subscription, event: &E) -> Subscription {
             s.ended = None;
         }
         E::SubscriptionCancelled { .. } => s.cancelled = true,
-        E::SubscriptionReactivated { .. } => {
+        E::SubscriptionReactivated { transaction_id, .. } => {
+            s.reactivated.insert(transaction_id.clone());
             s.cancelled = false;
             s.ended = None;
         }
@@ -685,6 +692,25 @@ mod tests {
         for order in permutations(&facts) {
             let (state, _) = deliver(&order);
             assert!(state.is_active() && !state.cancelled);
+        }
+    }
+
+    #[test]
+    fn a_retention_deals_gems_are_told_once_whatever_the_delivery_order() {
+        let re = Step::Reactivation { retention_offer_name: Some("stay-with-gems".into()), offered_gems: 20 };
+        let facts = vec![initial(0), fact("c", 20, Step::Cancel), fact("re", 30, re)];
+        for order in permutations(&facts) {
+            let (state, events) = deliver(&order);
+            let gems: Vec<u32> = events
+                .iter()
+                .filter_map(|e| match e {
+                    E::SubscriptionReactivated { offered_gems, .. } => Some(*offered_gems),
+                    _ => None,
+                })
+                .collect();
+            let names: Vec<_> = order.iter().map(|f| &f.transaction_id).collect();
+            assert_eq!(gems, [20], "delivery order {names:?}");
+            assert!(state.is_active() && !state.cancelled, "delivery order {names:?}");
         }
     }
 

@@ -4,6 +4,7 @@ mod support;
 
 use proto_events::subscription::{MembershipKind, SubscriptionEvent as E};
 use serde_json::json;
+use subscription::billers::Outgoing;
 use subscription::domain::Step;
 use support::{out, TestEnv};
 use uuid::Uuid;
@@ -244,5 +245,43 @@ async fn a_credit_pack_is_granted_once_per_key() {
         .sum();
     assert_eq!(credits, 17);
     assert_eq!(env.read(user, "vixen").await["subscription"]["type"], "porn-portal");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_retention_offers_gems_are_given_once_however_often_the_member_cancels_and_takes_it() {
+    let env = TestEnv::new().await;
+    let user = Uuid::now_v7();
+    let token = env.token(user, "vixen");
+    let yearly = Outgoing {
+        join_option_id: Some(10312),
+        ..out("RG-Y", "RG-Y-I", Step::Initial { kind: MembershipKind::Member, free_limited_trial: false }, user)
+    };
+    assert_eq!(env.postback("RGNATIVE", &yearly).await.0, 200);
+    let mut gems = Vec::new();
+    for round in 0..3 {
+        let (status, cancelled) = env.post("/internal/subscription/cancel", Some(&token), &json!({})).await;
+        assert_eq!(status, 200, "round {round}: {cancelled}");
+        let (_, offer) = env.get(&format!("/internal/retention-offer?userUuid={user}"), Some(&token)).await;
+        let offer = &offer["retentionOffer"];
+        assert_eq!(offer["name"], "stay-with-gems", "round {round}: {offer}");
+        let take = json!({ "userUuid": user, "retentionOfferName": "stay-with-gems", "deal": offer["deal"] });
+        let (status, answer) = env.post("/internal/reactivate-cancelled-rebill", Some(&token), &take).await;
+        assert_eq!(status, 200, "round {round}: {answer}");
+        let offered: Vec<u32> = env
+            .events()
+            .await
+            .into_iter()
+            .filter_map(|e| match e {
+                E::SubscriptionReactivated { offered_gems, .. } => Some(offered_gems),
+                _ => None,
+            })
+            .collect();
+        gems = offered;
+    }
+    // Three reactivations, the offer's gems in the first only.
+    assert_eq!(gems.len(), 3, "{gems:?}");
+    assert!(gems[0] > 0, "{gems:?}");
+    assert_eq!(&gems[1..], &[0, 0]);
     env.cleanup().await;
 }

@@ -206,10 +206,16 @@ struct SignupRow {
     reason: Option<String>,
     member_id: Option<String>,
     transaction_id: Option<String>,
+    decided_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 const SIGNUP_COLUMNS: &str =
-    "signup_id, biller, user_id, username, site, join_option_id, status, reason, member_id, transaction_id";
+    "signup_id, biller, user_id, username, site, join_option_id, status, reason, member_id, transaction_id, decided_at";
+
+/// How long after the biller's approval the welcome link (memberId + hashedMemberId, in the
+/// browser's address bar and history) still signs the new member in. Later the welcome data
+/// is still answered, without an autologin id: the member logs in.
+pub const WELCOME_AUTOLOGIN_WINDOW: chrono::Duration = chrono::Duration::hours(1);
 
 fn status_of(state: &State, row: SignupRow, autologin_id: Option<String>) -> SignupStatus {
     let option = state.config.join_option(row.join_option_id as u32);
@@ -290,6 +296,10 @@ pub async fn welcome_check(
     };
     match row.status.as_str() {
         "approved" => {
+            let fresh = row.decided_at.is_some_and(|at| chrono::Utc::now() - at <= WELCOME_AUTOLOGIN_WINDOW);
+            if !fresh {
+                return Ok(status_of(state, row, None));
+            }
             let site = if state.config.site_ids.contains_key(site) { site.to_owned() } else { row.site.clone() };
             let issued = state.profile.issue_autologin(row.user_id, &site).await.map_err(WelcomeError::Profile)?;
             Ok(status_of(state, row, Some(issued.al_token)))

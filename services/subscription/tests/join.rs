@@ -123,6 +123,15 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     assert!(check["autologinId"].as_str().is_some_and(|t| !t.is_empty()));
     assert_eq!((check["isWelcome"].as_bool(), check["isTrial"].as_bool()), (Some(true), Some(true)));
     assert_eq!(check["traffikJunkyTransactionId"], "CB-778-1");
+    // An hour after the approval the link no longer signs in (it sits in the browser's history).
+    sqlx::query("update signup set decided_at = decided_at - interval '61 minutes' where member_id = 'CB-778'")
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    let (status, stale) = env.get(&path, None).await;
+    assert_eq!(status, 200, "{stale}");
+    assert!(stale["autologinId"].is_null(), "{stale}");
+    assert_eq!(stale["isWelcome"], true);
     // A forged hash is nobody.
     let (status, _) = env.get("/internal/welcome-check?site=vixen&memberId=CB-778&hashedMemberId=00", None).await;
     assert_eq!(status, 404);

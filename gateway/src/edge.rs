@@ -75,15 +75,11 @@ pub async fn page(
 /// their profile. A profile that cannot be read leaves the user signed in with a visitor's
 /// abilities and no profile; the page still loads, and the API answers for itself.
 async fn user_view(state: &GatewayState, site: &Site, headers: &HeaderMap) -> UserView {
-    let rules = |profile| crate::viewer::rules(&site.tenant, profile).into_iter().map(rule_json).collect();
+    let rules = |profile| crate::viewer::rules(site, profile).into_iter().map(rule_json).collect();
     let Some((_, token)) = crate::session::current_user(state, site, headers).await else {
         return UserView { abilities: rules(None), ..UserView::anonymous() };
     };
-    let call = runtime::client::CallContext {
-        bearer: Some(token),
-        tenant: Some(site.tenant.tenant.clone()),
-        correlation_id: headers.get("x-correlation-id").and_then(|v| v.to_str().ok()).map(str::to_owned),
-    };
+    let call = crate::session::call_context(site, &token, headers);
     match state.upstreams.profile.find_one_user_profile(&call).await {
         Ok(profile) => UserView {
             is_authenticated: true,

@@ -21,6 +21,8 @@ pub struct Site {
     pub host: String,
     pub tenant: Tenant,
     pub is_members_area: bool,
+    /// The tenant's features as the access rules read them, read once here rather than per request.
+    pub features: access::TenantFeatures,
 }
 
 /// Every host the gateway answers for.
@@ -68,7 +70,8 @@ impl Sites {
         if let Some(taken) = self.by_host.get(&host) {
             bail!("host {host} would serve both {} and {}", taken.tenant.tenant, tenant.tenant);
         }
-        self.by_host.insert(host.clone(), Arc::new(Site { host, tenant, is_members_area }));
+        let features = crate::viewer::tenant_features(&tenant)?;
+        self.by_host.insert(host.clone(), Arc::new(Site { host, tenant, is_members_area, features }));
         Ok(())
     }
 

@@ -178,7 +178,8 @@ pub fn login_url(site: &Site, path: &str) -> String {
     format!("{}/oidc/login?uri={}", site.tenant.members_url, profile::sessions::encode_component(&uri))
 }
 
-fn call_context(site: &Site, token: &str, headers: &HeaderMap) -> CallContext {
+/// What a call to a service for the signed-in user of `site` carries.
+pub(crate) fn call_context(site: &Site, token: &str, headers: &HeaderMap) -> CallContext {
     CallContext {
         bearer: Some(token.to_owned()),
         tenant: Some(site.tenant.tenant.clone()),

@@ -9,14 +9,13 @@ use access::{abilities, ProfileFacts, Rule, TenantFeatures, UserFacts};
 use profile::api::UserProfile;
 use serde::Serialize;
 
-use crate::tenants::Tenant;
+use crate::{hosts::Site, tenants::Tenant};
 
 /// The tenant's features as the access rules read them (unknown ones, such as the health
-/// warning's regions, are ignored there).
-pub fn tenant_features(tenant: &Tenant) -> TenantFeatures {
-    serde_json::to_value(&tenant.features)
-        .and_then(serde_json::from_value)
-        .expect("the tenant's features read as access features")
+/// warning's regions, are ignored there); read once per site when the hosts are built.
+pub fn tenant_features(tenant: &Tenant) -> anyhow::Result<TenantFeatures> {
+    let json = serde_json::to_value(&tenant.features)?;
+    Ok(serde_json::from_value(json)?)
 }
 
 /// The profile facts the access rules read, from findOneUserProfile.
@@ -26,13 +25,14 @@ pub fn profile_facts(profile: &UserProfile) -> ProfileFacts {
     serde_json::to_value(profile).and_then(serde_json::from_value).expect("a profile reads as access facts")
 }
 
-/// The rules for a visitor (no profile) or a signed-in user on `tenant`.
-pub fn rules(tenant: &Tenant, profile: Option<&UserProfile>) -> Vec<Rule> {
+/// The rules for a visitor (no profile) or a signed-in user on `site`.
+pub fn rules(site: &Site, profile: Option<&UserProfile>) -> Vec<Rule> {
+    let tenant = &site.tenant.tenant;
     let user = match profile {
-        Some(p) => UserFacts::signed_in(&tenant.tenant, profile_facts(p)),
-        None => UserFacts::anonymous(&tenant.tenant),
+        Some(p) => UserFacts::signed_in(tenant, profile_facts(p)),
+        None => UserFacts::anonymous(tenant),
     };
-    abilities(&user, &tenant_features(tenant))
+    abilities(&user, &site.features)
 }
 
 /// What the routing rules read of the profile (frontend `ProfileRoutingView`).

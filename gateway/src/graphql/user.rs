@@ -57,7 +57,7 @@ impl UserQuery {
             }
             None => None,
         };
-        let rules = viewer::rules(&request.site.tenant, profile.as_ref());
+        let rules = viewer::rules(&request.site, profile.as_ref());
         Ok(User { is_authenticated: profile.is_some(), abilities: rules.into_iter().map(AbilityRule::from).collect() })
     }
 }

@@ -492,7 +492,7 @@ async fn the_page_and_the_user_query_carry_the_signed_in_users_abilities() {
     let cookies = cookie_header(&set_cookies(
         &gw.sign_in("members.localhost:8080", "http://vixen.localhost:8080", host, "jane").await,
     ));
-    let vixen_features = gateway::viewer::tenant_features(&gw.state.sites().resolve("vixen.localhost").unwrap().tenant);
+    let vixen_features = gw.state.sites().resolve("vixen.localhost").unwrap().features.clone();
 
     // What the access rules say for jane's profile, computed here from findOneUserProfile.
     let graphql = |cookies: Option<String>, query: &str| {

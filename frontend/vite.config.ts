@@ -1,10 +1,11 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { graphqlDocumentModules } from './build/graphqlDocuments'
 import { precompress } from './build/precompress'
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), graphqlDocumentModules(), precompress()],
   build: {
     // React, react-router and Apollo Client alone make a 520 kB entry; the budget that matters is gzip against the
     // empty shell, checked by `npm run bench:size`.

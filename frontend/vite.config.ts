@@ -2,10 +2,11 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { graphqlDocumentModules } from './build/graphqlDocuments'
+import { landingPreload } from './build/landingPreload'
 import { precompress } from './build/precompress'
 
 export default defineConfig({
-  plugins: [react(), graphqlDocumentModules(), precompress()],
+  plugins: [react(), graphqlDocumentModules(), landingPreload(), precompress()],
   build: {
     // React, react-router and Apollo Client alone make a 520 kB entry; the budget that matters is gzip against the
     // empty shell, checked by `npm run bench:size`.

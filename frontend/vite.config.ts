@@ -4,6 +4,7 @@ import { defineConfig } from 'vite'
 import { graphqlDocumentModules } from './build/graphqlDocuments'
 import { landingPreload } from './build/landingPreload'
 import { precompress } from './build/precompress'
+import { sharedScreenCode } from './build/sharedChunk'
 
 export default defineConfig({
   plugins: [react(), graphqlDocumentModules(), landingPreload(), precompress()],
@@ -11,6 +12,7 @@ export default defineConfig({
     // React, react-router and Apollo Client alone make a 520 kB entry; the budget that matters is gzip against the
     // empty shell, checked by `npm run bench:size`.
     chunkSizeWarningLimit: 600,
+    rollupOptions: { output: { manualChunks: sharedScreenCode() } },
   },
   test: {
     environment: 'jsdom',

@@ -130,7 +130,10 @@ export function landingPreload(routesFile = 'src/app/routes.ts'): Plugin {
         // The catch-all (any path holding /joinnow) would preload the join screen for every unknown path: left out.
         for (const route of routes.filter((candidate) => candidate.path !== '*')) {
           const modulePath = resolve(routesPath, '..', route.module)
-          const chunk = chunks.find((candidate) => candidate.facadeModuleId?.replace(/\.[jt]sx?$/, '') === modulePath)
+          // The chunk holding the screen module (its facade, or the chunk Rollup merged it into).
+          const chunk = chunks.find((candidate) =>
+            candidate.moduleIds.some((id) => id.replace(/\.[jt]sx?$/, '') === modulePath),
+          )
           if (!chunk) throw new Error(`landing preload: no chunk for ${route.module} (route ${route.path})`)
           const { scripts, styles } = chunkFiles(bundle, chunk, entryFiles)
           table.push([pathPattern(route.path), [...styles, ...scripts].map(indexOf), rank(route.path)])

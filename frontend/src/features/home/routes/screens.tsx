@@ -10,6 +10,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
+import { Deferred } from '../../../components/Deferred'
 import { JoinLink } from '../../../components/JoinLink'
 import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
@@ -58,21 +59,24 @@ function HomeScreenView() {
       <Shelf title="Latest videos" moreHref="/videos">
         <VideoGrid videos={result.latest.videos} priorityCount={mobile ? 1 : 4} />
       </Shelf>
-      {recommended.length > 0 ? (
-        <Shelf title="Recommended for you" moreHref="/recommended-videos">
-          <VideoGrid videos={recommended} />
-        </Shelf>
-      ) : null}
-      {topRated.length > 0 ? (
-        <Shelf title="Top rated" moreHref="/toprated">
-          <VideoGrid videos={topRated} />
-        </Shelf>
-      ) : null}
-      {models.length > 0 ? (
-        <Shelf title="Popular models" moreHref="/performers">
-          <PerformerGrid performers={models} />
-        </Shelf>
-      ) : null}
+      {/* The shelves after the first come a frame later: the first paint is the heading and the latest videos. */}
+      <Deferred>
+        {recommended.length > 0 ? (
+          <Shelf title="Recommended for you" moreHref="/recommended-videos">
+            <VideoGrid videos={recommended} />
+          </Shelf>
+        ) : null}
+        {topRated.length > 0 ? (
+          <Shelf title="Top rated" moreHref="/toprated">
+            <VideoGrid videos={topRated} />
+          </Shelf>
+        ) : null}
+        {models.length > 0 ? (
+          <Shelf title="Popular models" moreHref="/performers">
+            <PerformerGrid performers={models} />
+          </Shelf>
+        ) : null}
+      </Deferred>
     </Page>
   )
 }

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { useLayoutEffect } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Deferred } from './Deferred'
@@ -31,8 +31,8 @@ describe('Deferred', () => {
     expect(firstCommit[0]!.content).toBe(false)
     expect(firstCommit[0]!.placeholder?.style.minHeight).toBe('50vh')
     expect(firstCommit[0]!.placeholder?.getAttribute('aria-hidden')).toBe('true')
-    // Then the content, in place of the placeholder.
-    expect(screen.getByText('later part')).toBeTruthy()
+    // Then, after the next frame, the content in place of the placeholder.
+    await waitFor(() => expect(screen.getByText('later part')).toBeTruthy())
     expect(document.querySelector('.deferred-placeholder')).toBeNull()
   })
 })

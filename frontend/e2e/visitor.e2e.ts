@@ -59,7 +59,30 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(join).toMatch(/\/joinnow\?ref=home&elm=header$/)
     await page.setViewportSize(VIEWPORTS.mobile)
     expect(await scrollsSideways(page)).toBe(false)
+    // The shelves after the first arrive once the page is painted (Deferred).
+    await page.locator('main .shelf').nth(1).waitFor()
     await screenshotAtBothWidths(page, `${brand}-home`)
+  })
+
+  it('gets the brand’s icon, and the neutral one the page links answers', async () => {
+    const failed: string[] = []
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    await open(brand, '/')
+    const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? '')
+    expect(decodeURIComponent(icon)).toMatch(/^data:image\/svg\+xml,<svg .*>[A-Z]<\/text><\/svg>$/)
+    const page404s = failed.filter((line) => !line.includes('/graphql'))
+    expect(page404s).toEqual([])
+    const served = await page.evaluate(async () => {
+      const html = await (await fetch('/')).text()
+      const linked = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html)?.[1] ?? ''
+      const asset = await fetch(linked)
+      return { linked, status: asset.status, type: asset.headers.get('content-type') }
+    })
+    expect(served.linked).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/)
+    expect(served.status).toBe(200)
+    expect(served.type).toContain('image/svg+xml')
   })
 
   it('browses the videos a page at a time', async () => {
@@ -132,6 +155,12 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     })
     await page.waitForURL(/no-such-video-anywhere/)
     await page.locator('main h1', { hasText: 'Page Not Found' }).waitFor()
+    // And loaded directly: a well-formed slug of no video. The page's query answers NOT_FOUND; the page is not-found
+    // (the gateway's status for such a path is its own concern).
+    await page.goto(brandUrl(brand, '/videos/no-such-video-anywhere'), { waitUntil: 'networkidle' })
+    await expectHeading('Page Not Found')
+    await page.goto(brandUrl(brand, '/performers/no-such-performer-anywhere'), { waitUntil: 'networkidle' })
+    await expectHeading('Page Not Found')
   })
 })
 

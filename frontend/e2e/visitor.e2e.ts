@@ -85,6 +85,52 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(served.type).toContain('image/svg+xml')
   })
 
+  it('uses the site by keyboard alone: skip link, a navigation dropdown, named controls and pictures', async () => {
+    await open(brand, '/')
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null
+        return { id: element?.id ?? '', text: element?.textContent?.trim() ?? '', expanded: element?.getAttribute('aria-expanded') }
+      })
+    await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('Skip to content')
+    await page.keyboard.press('Enter')
+    expect((await focused()).id).toBe('content')
+
+    const videosMenu = page.locator('header nav button', { hasText: 'Videos' })
+    await videosMenu.focus()
+    await page.keyboard.press('Enter')
+    expect(await videosMenu.getAttribute('aria-expanded')).toBe('true')
+    await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('All videos')
+    await page.keyboard.press('Escape')
+    expect(await videosMenu.getAttribute('aria-expanded')).toBe('false')
+    expect(await focused()).toMatchObject({ text: 'Videos', expanded: 'false' })
+
+    // Every control has a name, every picture a text alternative (empty for the decorative card posters).
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href]')]
+        .filter((element) => {
+          const labels = (element as HTMLInputElement).labels
+          const named = element.getAttribute('aria-label') || element.getAttribute('aria-labelledby') || element.textContent?.trim()
+          return !named && !(labels && labels.length > 0)
+        })
+        .map((element) => element.outerHTML.slice(0, 120)),
+    )
+    expect(unnamed).toEqual([])
+    expect(await page.locator('img:not([alt])').count()).toBe(0)
+  })
+
+  it('fits a 360 px phone on the listing and video pages too', async () => {
+    await page.setViewportSize(VIEWPORTS.mobile)
+    await open(brand, '/videos')
+    expect(await scrollsSideways(page)).toBe(false)
+    await videoCards().first().locator('a').first().click()
+    await page.waitForURL(/\/videos\/[a-z0-9-]+$/)
+    await page.getByRole('heading', { name: /^Comments/ }).waitFor()
+    expect(await scrollsSideways(page)).toBe(false)
+  })
+
   it('browses the videos a page at a time', async () => {
     await open(brand, '/videos')
     expect(await videoCards().count()).toBeGreaterThan(0)

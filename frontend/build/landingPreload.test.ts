@@ -51,7 +51,7 @@ describe('the inline script', () => {
       [pathPattern('/'), [2]],
       [pathPattern('/videos/:slug'), [2]],
     ])
-    new Function('location', 'document', script)({ pathname: '/videos/a-video' }, fakeDocument)
+    new Function('location', 'document', script)({ pathname: '/Videos/a-video' }, fakeDocument)
     expect(added.map(({ rel, href, as, crossOrigin }) => ({ rel, href, as, crossOrigin }))).toEqual([
       { rel: 'preload', href: '/assets/a.css', as: 'style', crossOrigin: '' },
       { rel: 'modulepreload', href: '/assets/a.js', as: undefined, crossOrigin: '' },

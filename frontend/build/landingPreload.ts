@@ -46,7 +46,10 @@ export function routeScreenModules(source: string): RouteScreenModule[] {
   return routes
 }
 
-/** A react-router path as an anchored regular expression over location.pathname ('*' matches anything). */
+/**
+ * A react-router path as an anchored regular expression over location.pathname ('*' matches anything); the script
+ * tests it case-insensitively, as the router matches static segments.
+ */
 export function pathPattern(path: string): string {
   if (path === '*') return '^/.*$'
   const segments = path.split('/').filter(Boolean)
@@ -84,7 +87,7 @@ export function chunkFiles(bundle: OutputBundle, chunk: OutputChunk, alreadyLoad
 export function preloadScript(base: string, files: readonly string[], routes: ReadonlyArray<[string, number[]]>): string {
   const data = JSON.stringify({ f: files, r: routes })
   return (
-    `(function(d){var p=location.pathname;for(var i=0;i<d.r.length;i++){if(!new RegExp(d.r[i][0]).test(p))continue;` +
+    `(function(d){var p=location.pathname;for(var i=0;i<d.r.length;i++){if(!new RegExp(d.r[i][0],'i').test(p))continue;` +
     `d.r[i][1].forEach(function(n){var f=d.f[n],l=document.createElement('link');` +
     `if(/\\.css$/.test(f)){l.rel='preload';l.setAttribute('as','style')}else{l.rel='modulepreload'}` +
     `l.crossOrigin='';l.href=${JSON.stringify(base)}+f;document.head.appendChild(l)});return}})(${data})`

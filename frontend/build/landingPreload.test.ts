@@ -7,7 +7,9 @@ const routesSource = readFileSync(join(process.cwd(), 'src/app/routes.ts'), 'utf
 
 describe('routeScreenModules', () => {
   it('finds every route of the table that has a screen, with the module its screen loads', () => {
-    const found = routeScreenModules(routesSource)
+    const unread: string[] = []
+    const found = routeScreenModules(routesSource, unread)
+    expect(unread).toEqual([])
     const table = routesSource.slice(routesSource.indexOf('export const appRoutes'))
     expect(found).toHaveLength(table.match(/screen: /g)!.length)
     expect(found.find((route) => route.path === '/')?.module).toBe('../features/home/routes/screens')
@@ -16,6 +18,17 @@ describe('routeScreenModules', () => {
     expect(found.find((route) => route.path === '/_signup-extern/:biller')?.module).toBe('../features/signup/routes/screens')
     expect(found.find((route) => route.path === '*')?.module).toBe('../features/signup/routes/screens')
     expect(found.some((route) => route.path === '/models')).toBe(false)
+  })
+
+  it('names the routes whose screen it cannot read instead of guessing', () => {
+    const unread: string[] = []
+    const source = `const home = () => import('../features/home/routes/screens')
+export const appRoutes = [
+  { path: '/', load: homeRule, screen: screen('home', home, (m) => m.HomeScreen) },
+  { path: '/odd', load: oddRule, screen: somethingElse },
+]`
+    expect(routeScreenModules(source, unread)).toEqual([{ path: '/', module: '../features/home/routes/screens' }])
+    expect(unread).toEqual(['/odd'])
   })
 })
 

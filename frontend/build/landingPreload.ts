@@ -22,9 +22,10 @@ export interface RouteScreenModule {
 /**
  * The routes of routes.ts that have a screen, with the module of that screen. Reads the three shapes routes.ts uses:
  * `const home = () => import('…')`, `const videoScreen = screen('videos', videos, …)` and, in the table,
- * `{ path: '…', …, screen: screen('home', home, …) }` or `screen: videoScreen`.
+ * `{ path: '…', …, screen: screen('home', home, …) }` or `screen: videoScreen`. Paths whose screen is written
+ * another way go to `unread`.
  */
-export function routeScreenModules(source: string): RouteScreenModule[] {
+export function routeScreenModules(source: string, unread: string[] = []): RouteScreenModule[] {
   const modules = new Map<string, string>()
   for (const match of source.matchAll(/const (\w+) = \(\) => import\('([^']+)'\)/g)) modules.set(match[1], match[2])
   const screens = new Map<string, string>()
@@ -40,8 +41,9 @@ export function routeScreenModules(source: string): RouteScreenModule[] {
     if (!screen) return
     const moduleVariable = screen[1] ?? screens.get(screen[2])
     const module = moduleVariable === undefined ? undefined : modules.get(moduleVariable)
-    if (module === undefined) throw new Error(`routes.ts: no lazy module found for the screen of ${start[1]}`)
-    routes.push({ path: start[1], module })
+    // A screen written another way is left without a preload (and named in the build's warnings), never guessed.
+    if (module === undefined) unread.push(start[1])
+    else routes.push({ path: start[1], module })
   })
   return routes
 }
@@ -111,7 +113,9 @@ export function landingPreload(routesFile = 'src/app/routes.ts'): Plugin {
         const bundle = context.bundle
         if (!bundle) return []
         const routesPath = resolve(root, routesFile)
-        const routes = routeScreenModules(readFileSync(routesPath, 'utf8'))
+        const unread: string[] = []
+        const routes = routeScreenModules(readFileSync(routesPath, 'utf8'), unread)
+        if (unread.length > 0) this.warn(`landing preload: no lazy screen module read for ${unread.join(', ')}`)
         const chunks = Object.values(bundle).filter((output): output is OutputChunk => output.type === 'chunk')
         const entry = chunks.find((chunk) => chunk.isEntry)
         if (!entry) return []
@@ -137,7 +141,10 @@ export function landingPreload(routesFile = 'src/app/routes.ts'): Plugin {
           const chunk = chunks.find((candidate) =>
             candidate.moduleIds.some((id) => id.replace(/\.[jt]sx?$/, '') === modulePath),
           )
-          if (!chunk) throw new Error(`landing preload: no chunk for ${route.module} (route ${route.path})`)
+          if (!chunk) {
+            this.warn(`landing preload: no chunk holds ${route.module} (route ${route.path})`)
+            continue
+          }
           const { scripts, styles } = chunkFiles(bundle, chunk, entryFiles)
           table.push([pathPattern(route.path), [...styles, ...scripts].map(indexOf), rank(route.path)])
         }

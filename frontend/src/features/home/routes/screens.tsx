@@ -2,7 +2,6 @@
 import { useEffect } from 'react'
 import { useLoaderData } from 'react-router'
 import type { HomeData, PageOutcome } from '../../../app/routing'
-import { RECOMMENDED_LIST_SIZES } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
@@ -17,7 +16,7 @@ import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { HomePageDocument } from '../../../gql/graphql'
-import { shelfSize } from '../shelfSize'
+import { homeShelfLimit, modelsShown, shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
 export function useHomeQueryEffects(data: HomeData | undefined) {
@@ -33,10 +32,10 @@ export function useHomeQueryEffects(data: HomeData | undefined) {
   }, [data])
 }
 
-/** Shelves ask for the largest recommended list (9) once; each viewport shows its own share of it. */
-const homeQuery = () => ({
+/** The shelves ask for what the viewport the page loaded for shows (a phone 4 a shelf, a wide screen 9). */
+const homeQuery = (data: HomeData) => ({
   query: HomePageDocument,
-  variables: { shelfSize: RECOMMENDED_LIST_SIZES.large, latestSize: 8 },
+  variables: { shelfSize: homeShelfLimit(data.viewportType), latestSize: 8 },
 })
 
 function HomeScreenView() {
@@ -44,11 +43,12 @@ function HomeScreenView() {
   useHomeQueryEffects(outcome?.data)
   const { result } = useScreenQuery(homeQuery)
   const { tenant, user } = useSession()
-  const size = shelfSize(useViewportType())
-  const mobile = isMobileViewport(useViewportType())
+  const viewport = useViewportType()
+  const size = shelfSize(viewport)
+  const mobile = isMobileViewport(viewport)
   const recommended = result.recommended.videos.slice(0, size)
   const topRated = result.topRated.videos.slice(0, size)
-  const models = result.models.performers.slice(0, mobile ? 4 : 6)
+  const models = result.models.performers.slice(0, modelsShown(viewport))
   return (
     <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
       {!user.isAuthenticated ? (

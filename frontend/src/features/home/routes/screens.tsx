@@ -1,7 +1,7 @@
 // The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
 import { useEffect } from 'react'
 import { useLoaderData } from 'react-router'
-import type { HomeData, PageOutcome } from '../../../app/routing'
+import type { HomeData, PageOutcome, ViewportType } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
@@ -15,7 +15,7 @@ import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
-import { HomePageDocument } from '../../../gql/graphql'
+import { HomePageDocument, type HomePageQuery } from '../../../gql/graphql'
 import { homeShelfLimit, modelsShown, shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
@@ -45,7 +45,6 @@ function HomeScreenView() {
   const { tenant, user } = useSession()
   const viewport = useViewportType()
   const size = shelfSize(viewport)
-  const mobile = isMobileViewport(viewport)
   const recommended = result.recommended.videos.slice(0, size)
   const topRated = result.topRated.videos.slice(0, size)
   const models = result.models.performers.slice(0, modelsShown(viewport))
@@ -57,7 +56,7 @@ function HomeScreenView() {
         </p>
       ) : null}
       <Shelf title="Latest videos" moreHref="/videos">
-        <VideoGrid videos={result.latest.videos} priorityCount={mobile ? 1 : 4} />
+        <VideoGrid videos={result.latest.videos} priorityCount={priorityCards(viewport)} />
       </Shelf>
       {/* The shelves after the first come a frame later: the first paint is the heading and the latest videos. */}
       <Deferred>
@@ -81,4 +80,11 @@ function HomeScreenView() {
   )
 }
 
-export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery)
+/** The first cards of "Latest videos" load eagerly with high priority: 1 on a phone, a row of 4 wider. */
+const priorityCards = (viewport: ViewportType) => (isMobileViewport(viewport) ? 1 : 4)
+
+/** Their posters are fetched as soon as the query answers, while the page renders. */
+const leadingImages = (result: HomePageQuery, data: HomeData) =>
+  result.latest.videos.slice(0, priorityCards(data.viewportType)).map((video) => video.images.listing)
+
+export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery, leadingImages)

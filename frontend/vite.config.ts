@@ -1,14 +1,18 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { graphqlDocumentModules } from './build/graphqlDocuments'
+import { landingPreload } from './build/landingPreload'
 import { precompress } from './build/precompress'
+import { sharedScreenCode } from './build/sharedChunk'
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), graphqlDocumentModules(), landingPreload(), precompress()],
   build: {
     // React, react-router and Apollo Client alone make a 520 kB entry; the budget that matters is gzip against the
     // empty shell, checked by `npm run bench:size`.
     chunkSizeWarningLimit: 600,
+    rollupOptions: { output: { manualChunks: sharedScreenCode() } },
   },
   test: {
     environment: 'jsdom',

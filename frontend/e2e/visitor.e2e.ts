@@ -59,7 +59,76 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(join).toMatch(/\/joinnow\?ref=home&elm=header$/)
     await page.setViewportSize(VIEWPORTS.mobile)
     expect(await scrollsSideways(page)).toBe(false)
+    // The shelves after the first arrive once the page is painted (Deferred).
+    await page.locator('main .shelf').nth(1).waitFor()
     await screenshotAtBothWidths(page, `${brand}-home`)
+  })
+
+  it('gets the brand’s icon, and the neutral one the page links answers', async () => {
+    const failed: string[] = []
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    await open(brand, '/')
+    const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? '')
+    expect(decodeURIComponent(icon)).toMatch(/^data:image\/svg\+xml,<svg .*>[A-Z]<\/text><\/svg>$/)
+    const page404s = failed.filter((line) => !line.includes('/graphql'))
+    expect(page404s).toEqual([])
+    const served = await page.evaluate(async () => {
+      const html = await (await fetch('/')).text()
+      const linked = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html)?.[1] ?? ''
+      const asset = await fetch(linked)
+      return { linked, status: asset.status, type: asset.headers.get('content-type') }
+    })
+    expect(served.linked).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/)
+    expect(served.status).toBe(200)
+    expect(served.type).toContain('image/svg+xml')
+  })
+
+  it('uses the site by keyboard alone: skip link, a navigation dropdown, named controls and pictures', async () => {
+    await open(brand, '/')
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null
+        return { id: element?.id ?? '', text: element?.textContent?.trim() ?? '', expanded: element?.getAttribute('aria-expanded') }
+      })
+    await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('Skip to content')
+    await page.keyboard.press('Enter')
+    expect((await focused()).id).toBe('content')
+
+    const videosMenu = page.locator('header nav button', { hasText: 'Videos' })
+    await videosMenu.focus()
+    await page.keyboard.press('Enter')
+    expect(await videosMenu.getAttribute('aria-expanded')).toBe('true')
+    await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('All videos')
+    await page.keyboard.press('Escape')
+    expect(await videosMenu.getAttribute('aria-expanded')).toBe('false')
+    expect(await focused()).toMatchObject({ text: 'Videos', expanded: 'false' })
+
+    // Every control has a name, every picture a text alternative (empty for the decorative card posters).
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href]')]
+        .filter((element) => {
+          const labels = (element as HTMLInputElement).labels
+          const named = element.getAttribute('aria-label') || element.getAttribute('aria-labelledby') || element.textContent?.trim()
+          return !named && !(labels && labels.length > 0)
+        })
+        .map((element) => element.outerHTML.slice(0, 120)),
+    )
+    expect(unnamed).toEqual([])
+    expect(await page.locator('img:not([alt])').count()).toBe(0)
+  })
+
+  it('fits a 360 px phone on the listing and video pages too', async () => {
+    await page.setViewportSize(VIEWPORTS.mobile)
+    await open(brand, '/videos')
+    expect(await scrollsSideways(page)).toBe(false)
+    await videoCards().first().locator('a').first().click()
+    await page.waitForURL(/\/videos\/[a-z0-9-]+$/)
+    await page.getByRole('heading', { name: /^Comments/ }).waitFor()
+    expect(await scrollsSideways(page)).toBe(false)
   })
 
   it('browses the videos a page at a time', async () => {
@@ -132,6 +201,12 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     })
     await page.waitForURL(/no-such-video-anywhere/)
     await page.locator('main h1', { hasText: 'Page Not Found' }).waitFor()
+    // And loaded directly: a well-formed slug of no video. The page's query answers NOT_FOUND; the page is not-found
+    // (the gateway's status for such a path is its own concern).
+    await page.goto(brandUrl(brand, '/videos/no-such-video-anywhere'), { waitUntil: 'networkidle' })
+    await expectHeading('Page Not Found')
+    await page.goto(brandUrl(brand, '/performers/no-such-performer-anywhere'), { waitUntil: 'networkidle' })
+    await expectHeading('Page Not Found')
   })
 })
 

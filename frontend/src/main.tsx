@@ -9,7 +9,7 @@ import { loggingOnly } from './app/errorReporting'
 import { createAppRouter } from './app/router'
 import { httpServices } from './app/services'
 import { readBootstrap } from './app/session/bootstrap'
-import { applyTheme } from './app/theme/theme'
+import { applyFavicon, applyTheme } from './app/theme/theme'
 import { ErrorScreen } from './components/ErrorScreen'
 import { GemsBalanceQuery } from './features/gems/api/gems'
 
@@ -27,6 +27,7 @@ const root = createRoot(document.getElementById('root')!)
 try {
   const session = readBootstrap(document)
   applyTheme(document.documentElement, session.tenant.theme)
+  applyFavicon(document, session.tenant.theme)
   const refresher = createSessionRefresher({
     fetch: (input, init) => fetch(input, init),
     membersUrl: session.tenant.membersUrl,

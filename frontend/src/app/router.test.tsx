@@ -3,6 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { appRouteObjects } from './router'
 import { appRoutes } from './routes'
+import { viewportTypeForWidth } from './routing'
+import { homeShelfLimit } from '../features/home/shelfSize'
 import { tenantConfig, userView } from './routing/testing'
 import type { RouteServices } from './services'
 import type { RoutingSession } from './session/bootstrap'
@@ -29,10 +31,14 @@ const session = (overrides: Partial<RoutingSession> = {}): RoutingSession => ({
   ...overrides,
 })
 
+let graphqlCalls: ReturnType<typeof scriptedGraphql>['calls'] = []
+
 function renderAt(url: string, routeServices = services(), routingSession = session()) {
   const router = createMemoryRouter(appRouteObjects(routingSession, routeServices), { initialEntries: [url] })
+  const graphql = scriptedGraphql(EMPTY_CATALOG)
+  graphqlCalls = graphql.calls
   render(
-    <WithGraphql client={scriptedGraphql(EMPTY_CATALOG).client}>
+    <WithGraphql client={graphql.client}>
       <RouterProvider router={router} />
     </WithGraphql>,
   )
@@ -66,6 +72,13 @@ describe('the data router', () => {
     renderAt('/')
     expect(await screen.findByRole('heading', { name: 'tushy', level: 1 })).toBeTruthy()
     expect(await screen.findByRole('heading', { name: 'Latest videos' })).toBeTruthy()
+  })
+
+  it("asks the home query for the loaded viewport's share of each shelf", async () => {
+    renderAt('/')
+    expect(await screen.findByRole('heading', { name: 'Latest videos' })).toBeTruthy()
+    const home = graphqlCalls.find((call) => call.operationName === 'HomePage')
+    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewportTypeForWidth(window.innerWidth)), latestSize: 8 })
   })
 
   it('follows a page redirect and shows the screen', async () => {

@@ -23,9 +23,26 @@ export type ScreenQueryFor<D = unknown> = (
   location: ScreenLocation,
 ) => ScreenQuery<any, any> | null
 
-export type DataScreen<D = unknown> = ComponentType & { screenQuery?: ScreenQueryFor<D> }
+/** An image the screen will show at once with high priority (its largest paint), as its query's answer names it. */
+export interface LeadingImage {
+  src: string
+  highdpi?: { double: string; triple: string } | null
+}
+
+/** The images a screen leads with, from its query's answer and the loader's data. */
+export type LeadingImagesFor<D = unknown> = (result: any, data: D) => readonly LeadingImage[]
+
+export type DataScreen<D = unknown> = ComponentType & {
+  screenQuery?: ScreenQueryFor<D>
+  /** Fetched as soon as the query answers, while the page renders, instead of once the page is on screen. */
+  leadingImages?: LeadingImagesFor<D>
+}
 
 /** Gives a screen component its query. */
-export function withScreenQuery<D>(component: ComponentType, screenQuery: ScreenQueryFor<D>): DataScreen<D> {
-  return Object.assign(component, { screenQuery })
+export function withScreenQuery<D>(
+  component: ComponentType,
+  screenQuery: ScreenQueryFor<D>,
+  leadingImages?: LeadingImagesFor<D>,
+): DataScreen<D> {
+  return Object.assign(component, { screenQuery, leadingImages })
 }

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { HttpError } from '../routing'
 import { tenantConfig, userView } from '../routing/testing'
 import { withScreenQuery } from '../screenQuery'
 import { TenantConfigDocument } from '../../gql/graphql'
 import { createGraphqlClient } from './graphqlClient'
-import { screenDataPreloader } from './screenData'
+import { preloadImage, screenDataPreloader } from './screenData'
 import { fakeFetch, json, type Answer } from './testing'
 
 const session = { tenant: tenantConfig(), user: userView(), isMembersArea: false }
@@ -49,5 +49,46 @@ describe('the screen data preloader', () => {
     const other = await preloader(failing('INTERNAL')).preload(screen, {}, request()).catch((error: unknown) => error)
     expect(other).not.toBeInstanceOf(HttpError)
     expect(String(other)).toContain('it is INTERNAL')
+  })
+})
+
+describe('the leading images of a screen', () => {
+  afterEach(() => {
+    document.head.innerHTML = ''
+  })
+
+  const preloads = () =>
+    [...document.head.querySelectorAll('link[rel="preload"][as="image"]')].map((link) => ({
+      href: link.getAttribute('href'),
+      srcset: link.getAttribute('imagesrcset'),
+      priority: link.getAttribute('fetchpriority'),
+    }))
+
+  it('are fetched with high priority as soon as the query answers, with the srcset of their <img>', async () => {
+    const leading = withScreenQuery(
+      () => null,
+      () => ({ query: TenantConfigDocument, variables: {} }),
+      (result: { tenantConfig: { tenant: string } }) => [
+        { src: `/media/${result.tenantConfig.tenant}.svg`, highdpi: { double: '/media/2x.svg', triple: '/media/3x.svg' } },
+      ],
+    )
+    const { preload } = preloader(json({ data: { tenantConfig: { tenant: 'tushy' } } }))
+    await preload(leading, {}, request())
+    expect(preloads()).toEqual([
+      { href: '/media/tushy.svg', srcset: '/media/tushy.svg 1x, /media/2x.svg 2x, /media/3x.svg 3x', priority: 'high' },
+    ])
+  })
+
+  it('are preloaded once, and not at all when the query fails', async () => {
+    preloadImage(document, { src: '/media/a.svg' })
+    preloadImage(document, { src: '/media/a.svg' })
+    expect(preloads()).toEqual([{ href: '/media/a.svg', srcset: null, priority: 'high' }])
+    const leading = withScreenQuery(
+      () => null,
+      () => ({ query: TenantConfigDocument, variables: {} }),
+      () => [{ src: '/media/never.svg' }],
+    )
+    await preloader(failing('NOT_FOUND')).preload(leading, {}, request()).catch(() => undefined)
+    expect(preloads()).toHaveLength(1)
   })
 })

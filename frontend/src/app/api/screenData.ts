@@ -2,7 +2,7 @@
 // shared loader error handler (NOT_FOUND → e404, UNAUTHENTICATED → members login, others → e500).
 import { CombinedGraphQLErrors, type ApolloClient } from '@apollo/client'
 import { HttpError } from '../routing'
-import type { DataScreen } from '../screenQuery'
+import type { DataScreen, LeadingImage } from '../screenQuery'
 import type { RoutingSession } from '../session/bootstrap'
 
 const STATUS_BY_CODE: Readonly<Record<string, number>> = { NOT_FOUND: 404, UNAUTHENTICATED: 401 }
@@ -24,11 +24,31 @@ export function screenDataPreloader(client: ApolloClient, session: RoutingSessio
   return async (screen, data, request) => {
     const query = screen.screenQuery?.(data, session, new URL(request.url))
     if (!query) return
+    let result: unknown
     try {
       const fetchOptions = { signal: request.signal }
-      await client.query({ query: query.query, variables: query.variables, context: { fetchOptions } })
+      result = (await client.query({ query: query.query, variables: query.variables, context: { fetchOptions } })).data
     } catch (error) {
       throw asHttpError(error)
     }
+    if (result && screen.leadingImages) for (const image of screen.leadingImages(result, data)) preloadImage(document, image)
   }
+}
+
+/**
+ * `<link rel="preload" as="image" fetchpriority="high">` for an image the page will show at once, with the same
+ * srcset as its `<img>` (components/Picture), so the browser fetches the candidate the `<img>` will use.
+ */
+export function preloadImage(document: Document, image: LeadingImage): void {
+  const srcset = image.highdpi ? `${image.src} 1x, ${image.highdpi.double} 2x, ${image.highdpi.triple} 3x` : undefined
+  for (const existing of document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')) {
+    if (existing.getAttribute('href') === image.src && existing.getAttribute('imagesrcset') === (srcset ?? null)) return
+  }
+  const link = document.createElement('link')
+  link.rel = 'preload'
+  link.setAttribute('as', 'image')
+  link.setAttribute('href', image.src)
+  if (srcset) link.setAttribute('imagesrcset', srcset)
+  link.setAttribute('fetchpriority', 'high')
+  document.head.appendChild(link)
 }

@@ -28,6 +28,11 @@ const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', stat
 const notFound = { kind: 'notFound' }
 
 describe('/ (home)', () => {
+  it('carries the viewport the page loads for, whose share of each shelf the home query asks for', () => {
+    expect(homeRule(routeInput('/', { viewportType: 'small' }))).toMatchObject({ data: { viewportType: 'small' } })
+    expect(homeRule(routeInput('/'))).toMatchObject({ data: { viewportType: 'large' } })
+  })
+
   it('dc=approved or dc=blocked shows a success flash about the device challenge', () => {
     expect(homeRule(routeInput('/?dc=approved'))).toMatchObject({
       kind: 'page',

@@ -8,7 +8,7 @@ import {
   LIST_SIZES,
   MAX_INT32,
 } from '../constants'
-import type { RouteInput } from '../context'
+import type { RouteInput, ViewportType } from '../context'
 import { notFound, page, redirect, type RouteOutcome } from '../outcome'
 import { pageIds } from '../pageIds'
 import { onlyKeys, parsePage, withoutKeys, withQuery } from '../query'
@@ -25,6 +25,8 @@ export interface HomeData {
   openModal: 'PurchaseMembership' | null
   /** Which subscription-status action the visit triggers, if any. */
   subscriptionStatusAction: 'reactivation' | 'fromJoinnow' | null
+  /** The viewport the page was loaded for: the home query asks for that viewport's share of each shelf (§9). */
+  viewportType: ViewportType
 }
 
 function homeFlash(query: URLSearchParams): Flash | null {
@@ -39,7 +41,7 @@ function homeFlash(query: URLSearchParams): Flash | null {
 }
 
 /** / : flashes, the upgrade modal and subscription-status actions come from the query. */
-export function homeRule({ query, user }: RouteInput): RouteOutcome<HomeData> {
+export function homeRule({ query, user, viewportType }: RouteInput): RouteOutcome<HomeData> {
   const [action, subject] = ABILITIES.seePurchaseMembershipModal
   const openModal =
     query.get('modal') === 'upgrade' && user.profile?.isSubscribed === true && user.can(action, subject)
@@ -51,7 +53,7 @@ export function homeRule({ query, user }: RouteInput): RouteOutcome<HomeData> {
       : query.get('from') === 'joinnow'
         ? 'fromJoinnow'
         : null
-  return page('home', { flash: homeFlash(query), openModal, subscriptionStatusAction })
+  return page('home', { flash: homeFlash(query), openModal, subscriptionStatusAction, viewportType })
 }
 
 export interface VideosData {

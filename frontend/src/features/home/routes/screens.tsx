@@ -1,8 +1,7 @@
 // The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
 import { useEffect } from 'react'
 import { useLoaderData } from 'react-router'
-import type { HomeData, PageOutcome } from '../../../app/routing'
-import { RECOMMENDED_LIST_SIZES } from '../../../app/routing'
+import type { HomeData, PageOutcome, ViewportType } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
@@ -10,13 +9,14 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
+import { Deferred } from '../../../components/Deferred'
 import { JoinLink } from '../../../components/JoinLink'
 import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
-import { HomePageDocument } from '../../../gql/graphql'
-import { shelfSize } from '../shelfSize'
+import { HomePageDocument, type HomePageQuery } from '../../../gql/graphql'
+import { homeShelfLimit, modelsShown, shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
 export function useHomeQueryEffects(data: HomeData | undefined) {
@@ -32,10 +32,10 @@ export function useHomeQueryEffects(data: HomeData | undefined) {
   }, [data])
 }
 
-/** Shelves ask for the largest recommended list (9) once; each viewport shows its own share of it. */
-const homeQuery = () => ({
+/** The shelves ask for what the viewport the page loaded for shows (a phone 4 a shelf, a wide screen 9). */
+const homeQuery = (data: HomeData) => ({
   query: HomePageDocument,
-  variables: { shelfSize: RECOMMENDED_LIST_SIZES.large, latestSize: 8 },
+  variables: { shelfSize: homeShelfLimit(data.viewportType), latestSize: 8 },
 })
 
 function HomeScreenView() {
@@ -43,11 +43,11 @@ function HomeScreenView() {
   useHomeQueryEffects(outcome?.data)
   const { result } = useScreenQuery(homeQuery)
   const { tenant, user } = useSession()
-  const size = shelfSize(useViewportType())
-  const mobile = isMobileViewport(useViewportType())
+  const viewport = useViewportType()
+  const size = shelfSize(viewport)
   const recommended = result.recommended.videos.slice(0, size)
   const topRated = result.topRated.videos.slice(0, size)
-  const models = result.models.performers.slice(0, mobile ? 4 : 6)
+  const models = result.models.performers.slice(0, modelsShown(viewport))
   return (
     <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
       {!user.isAuthenticated ? (
@@ -56,25 +56,35 @@ function HomeScreenView() {
         </p>
       ) : null}
       <Shelf title="Latest videos" moreHref="/videos">
-        <VideoGrid videos={result.latest.videos} priorityCount={mobile ? 1 : 4} />
+        <VideoGrid videos={result.latest.videos} priorityCount={priorityCards(viewport)} />
       </Shelf>
-      {recommended.length > 0 ? (
-        <Shelf title="Recommended for you" moreHref="/recommended-videos">
-          <VideoGrid videos={recommended} />
-        </Shelf>
-      ) : null}
-      {topRated.length > 0 ? (
-        <Shelf title="Top rated" moreHref="/toprated">
-          <VideoGrid videos={topRated} />
-        </Shelf>
-      ) : null}
-      {models.length > 0 ? (
-        <Shelf title="Popular models" moreHref="/performers">
-          <PerformerGrid performers={models} />
-        </Shelf>
-      ) : null}
+      {/* The shelves after the first come a frame later: the first paint is the heading and the latest videos. */}
+      <Deferred>
+        {recommended.length > 0 ? (
+          <Shelf title="Recommended for you" moreHref="/recommended-videos">
+            <VideoGrid videos={recommended} />
+          </Shelf>
+        ) : null}
+        {topRated.length > 0 ? (
+          <Shelf title="Top rated" moreHref="/toprated">
+            <VideoGrid videos={topRated} />
+          </Shelf>
+        ) : null}
+        {models.length > 0 ? (
+          <Shelf title="Popular models" moreHref="/performers">
+            <PerformerGrid performers={models} />
+          </Shelf>
+        ) : null}
+      </Deferred>
     </Page>
   )
 }
 
-export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery)
+/** The first cards of "Latest videos" load eagerly with high priority: 1 on a phone, a row of 4 wider. */
+const priorityCards = (viewport: ViewportType) => (isMobileViewport(viewport) ? 1 : 4)
+
+/** Their posters are fetched as soon as the query answers, while the page renders. */
+const leadingImages = (result: HomePageQuery, data: HomeData) =>
+  result.latest.videos.slice(0, priorityCards(data.viewportType)).map((video) => video.images.listing)
+
+export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery, leadingImages)

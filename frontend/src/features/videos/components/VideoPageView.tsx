@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
+import { Deferred } from '../../../components/Deferred'
 import { Page } from '../../../components/Page'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
@@ -91,12 +92,15 @@ function VideoPageView() {
           ) : null}
         </div>
       </div>
-      <Comments videoId={video.uuid} commentCount={detail.commentCount} />
-      {detail.related.length > 0 ? (
-        <Shelf title="Related videos">
-          <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />
-        </Shelf>
-      ) : null}
+      {/* Comments (their own query) and related videos come a frame after the player and the video's details. */}
+      <Deferred>
+        <Comments videoId={video.uuid} commentCount={detail.commentCount} />
+        {detail.related.length > 0 ? (
+          <Shelf title="Related videos">
+            <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />
+          </Shelf>
+        ) : null}
+      </Deferred>
     </Page>
   )
 }

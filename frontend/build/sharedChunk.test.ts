@@ -1,0 +1,46 @@
+import type { ManualChunkMeta, ModuleInfo } from 'rollup'
+import { describe, expect, it } from 'vitest'
+import { sharedScreenCode } from './sharedChunk'
+
+/** A module graph: id → static imports; the first id is the entry. */
+function meta(graph: Record<string, string[]>): ManualChunkMeta {
+  const [entry] = Object.keys(graph)
+  return {
+    getModuleIds: () => Object.keys(graph)[Symbol.iterator](),
+    getModuleInfo: (id: string) => ({ id, isEntry: id === entry, importedIds: graph[id] ?? [] }) as unknown as ModuleInfo,
+  }
+}
+
+describe('sharedScreenCode', () => {
+  const graph = meta({
+    '/app/index.html': ['/app/src/main.tsx'],
+    '/app/src/main.tsx': ['/app/node_modules/react/index.js', '/app/src/app/router.tsx', '/app/src/components/ErrorScreen.tsx'],
+    '/app/src/app/router.tsx': [],
+    '/app/src/components/ErrorScreen.tsx': [],
+    '/app/node_modules/react/index.js': [],
+    '/app/src/features/home/routes/screens.tsx': ['/app/src/components/Shelf/Shelf.tsx', '/app/node_modules/some-lib/index.js'],
+    '/app/src/components/Shelf/Shelf.tsx': ['/app/node_modules/react/index.js'],
+    '/app/src/app/useScreenQuery.ts': [],
+    '/app/node_modules/some-lib/index.js': [],
+  })
+
+  it("keeps what the entry imports in the entry's chunk, named so Rollup does not move it", () => {
+    const chunk = sharedScreenCode()
+    expect(chunk('/app/index.html', graph)).toBe('index')
+    expect(chunk('/app/src/main.tsx', graph)).toBe('index')
+    expect(chunk('/app/node_modules/react/index.js', graph)).toBe('index')
+    expect(chunk('/app/src/components/ErrorScreen.tsx', graph)).toBe('index')
+  })
+
+  it('puts the components and app code only screens use into one shared chunk', () => {
+    const chunk = sharedScreenCode()
+    expect(chunk('/app/src/components/Shelf/Shelf.tsx', graph)).toBe('shared')
+    expect(chunk('/app/src/app/useScreenQuery.ts', graph)).toBe('shared')
+  })
+
+  it('leaves screens and the libraries only a feature imports where Rollup puts them', () => {
+    const chunk = sharedScreenCode()
+    expect(chunk('/app/src/features/home/routes/screens.tsx', graph)).toBeNull()
+    expect(chunk('/app/node_modules/some-lib/index.js', graph)).toBeNull()
+  })
+})

@@ -1,0 +1,98 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { useLayoutEffect } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterFirstScreen, Deferred, FIRST_SCREEN_WAIT_MS } from './Deferred'
+
+afterEach(cleanup)
+
+describe('Deferred', () => {
+  it('commits a placeholder with the page first, then the content in a later pass', async () => {
+    const firstCommit: Array<{ placeholder: HTMLElement | null; content: boolean }> = []
+    function FirstCommit() {
+      useLayoutEffect(() => {
+        firstCommit.push({
+          placeholder: document.querySelector<HTMLElement>('.deferred-placeholder'),
+          content: document.body.textContent?.includes('later part') ?? false,
+        })
+      }, [])
+      return <h1>first part</h1>
+    }
+    await act(async () => {
+      render(
+        <main>
+          <FirstCommit />
+          <Deferred minHeight="50vh">
+            <p>later part</p>
+          </Deferred>
+        </main>,
+      )
+    })
+    expect(firstCommit).toHaveLength(1)
+    expect(firstCommit[0]!.content).toBe(false)
+    expect(firstCommit[0]!.placeholder?.style.minHeight).toBe('50vh')
+    expect(firstCommit[0]!.placeholder?.getAttribute('aria-hidden')).toBe('true')
+    // Then, after the next frame, the content in place of the placeholder.
+    await waitFor(() => expect(screen.getByText('later part')).toBeTruthy())
+    expect(document.querySelector('.deferred-placeholder')).toBeNull()
+  })
+})
+
+describe('afterFirstScreen', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    document.body.innerHTML = ''
+  })
+
+  function leadingImage(complete: boolean) {
+    const image = document.createElement('img')
+    image.setAttribute('fetchpriority', 'high')
+    Object.defineProperty(image, 'complete', { value: complete })
+    document.body.appendChild(image)
+    return image
+  }
+
+  it('waits, after the paint, for the images the page leads with', async () => {
+    const image = leadingImage(false)
+    leadingImage(true)
+    const called = vi.fn()
+    afterFirstScreen(called)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(called).not.toHaveBeenCalled()
+    image.dispatchEvent(new Event('load'))
+    expect(called).toHaveBeenCalledTimes(1)
+  })
+
+  it('goes on when a leading image fails, and at once when there is none', async () => {
+    const image = leadingImage(false)
+    const called = vi.fn()
+    afterFirstScreen(called)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    image.dispatchEvent(new Event('error'))
+    expect(called).toHaveBeenCalledTimes(1)
+    document.body.innerHTML = ''
+    const alone = vi.fn()
+    afterFirstScreen(alone)
+    await vi.waitFor(() => expect(alone).toHaveBeenCalledTimes(1))
+  })
+
+  it('never waits longer than the cap for an image that does not come', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] })
+    leadingImage(false)
+    const called = vi.fn()
+    afterFirstScreen(called)
+    await vi.advanceTimersByTimeAsync(FIRST_SCREEN_WAIT_MS - 100)
+    expect(called).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(200)
+    expect(called).toHaveBeenCalledTimes(1)
+  })
+
+  it('can be cancelled before it fires', async () => {
+    const image = leadingImage(false)
+    const called = vi.fn()
+    const cancel = afterFirstScreen(called)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    cancel()
+    image.dispatchEvent(new Event('load'))
+    expect(called).not.toHaveBeenCalled()
+  })
+})

@@ -9,6 +9,7 @@ import { Shelf } from '../../../components/Shelf/Shelf'
 import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
+import { DownloadPanel } from '../../unlocks'
 import { Comments } from './Comments'
 import { FavoriteButton } from './FavoriteButton'
 import { Rating } from './Rating'
@@ -91,6 +92,7 @@ function VideoPageView() {
           ) : null}
         </div>
       </div>
+      {user.isAuthenticated && user.can('download', 'Video') ? <DownloadPanel videoId={video.uuid} /> : null}
       <Comments videoId={video.uuid} commentCount={detail.commentCount} />
       {detail.related.length > 0 ? (
         <Shelf title="Related videos">

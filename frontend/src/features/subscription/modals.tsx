@@ -11,6 +11,7 @@ import { useCurrentScreen } from '../../app/shell/AutomaticModals'
 import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/ModalHost'
 import { useSession } from '../../app/session/SessionContext'
+import { documentCookies, storedNats } from '../signup/affiliate'
 import { AcknowledgePromotionalTeaserViewedDocument, SubscriptionActiveDocument } from '../../gql/graphql'
 import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
 
@@ -18,7 +19,7 @@ function JoinButton({ elm, children }: { elm: string; children: string }) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   return (
-    <a className="button button--accent" href={joinUrl(tenant.membersUrl, { ref, elm })}>
+    <a className="button button--accent" href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()) })}>
       {children}
     </a>
   )

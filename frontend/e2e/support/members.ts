@@ -19,7 +19,8 @@ export async function signIn(page: Page, login: string, brand = DEMO_BRAND, path
   await page.locator('#username').fill(login)
   await page.locator('#password').fill(password)
   await Promise.all([
-    page.waitForURL((url) => url.origin === brandOrigin(brand), { timeout: 20_000 }),
+    // Past the brand's /oidc/callback, which sets the session cookies and redirects on.
+    page.waitForURL((url) => url.origin === brandOrigin(brand) && !url.pathname.startsWith('/oidc/'), { timeout: 20_000 }),
     page.getByRole('button', { name: 'Sign in' }).click(),
   ])
   await page.waitForLoadState('networkidle')

@@ -187,10 +187,11 @@ describe('a tandem parent', () => {
 describe('an invited VIP', () => {
   it('meets each form rule and answer, then converts with Enter and the page reloads as theirs', async () => {
     await signIn(page, 'vip', DEMO_BRAND, '/account')
+    await dismissWelcomeModals(page)
     const vip = page.getByRole('dialog', { name: 'VIP' })
     await vip.waitFor()
-    await dismissWelcomeModals(page)
     await vip.getByText('Exclusive membership').waitFor()
+    await screenshotAtBothWidths(page, 'vip-modal')
     // Only the user's answer closes it.
     await page.keyboard.press('Escape')
     expect(await vip.count()).toBe(1)
@@ -278,7 +279,7 @@ describe('a multisite member', () => {
     await page.goto(brandUrl(DEMO_BRAND, '/xsite/blacked'))
     await page.waitForURL((url) => url.origin === brandOrigin('blacked'), { timeout: 20_000 })
     await page.waitForLoadState('networkidle')
-    await page.getByRole('button', { name: 'My account' }).waitFor()
+    await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached' })
     await dismissWelcomeModals(page)
     await screenshotAtBothWidths(page, 'multisite-xsite-blacked')
   })

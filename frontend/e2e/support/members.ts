@@ -25,8 +25,8 @@ export async function signIn(page: Page, login: string, brand = DEMO_BRAND, path
   ])
   await page.waitForLoadState('networkidle')
   await page.locator('main h1').first().waitFor()
-  // Signed in: the header offers the account menu, not the login link.
-  await page.getByRole('button', { name: 'My account' }).waitFor()
+  // Signed in: the header offers the account menu, not the login link (behind a modal the page opened, if any).
+  await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached' })
 }
 
 const DISMISS: Readonly<Record<string, string>> = {

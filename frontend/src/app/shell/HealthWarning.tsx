@@ -1,7 +1,6 @@
 // The health warning overlay (§2.2): full-screen black, the Texas or Alabama text, until acknowledged. The browser
 // keeps the acknowledgement for visitors; a signed-in user's is recorded on their profile as well.
-import { useMutation } from '@apollo/client/react'
-import { AcknowledgeHealthWarningDocument } from '../../gql/graphql'
+import { useApolloClient } from '@apollo/client/react'
 import { useTranslation } from '../i18n'
 import { useSession } from '../session/SessionContext'
 import type { HealthWarningRegion } from './autoModals'
@@ -11,7 +10,7 @@ import type { ModalBodyProps } from './ModalHost'
 export function HealthWarningBody({ props, close }: ModalBodyProps) {
   const { t } = useTranslation()
   const { user } = useSession()
-  const [acknowledge] = useMutation(AcknowledgeHealthWarningDocument)
+  const client = useApolloClient()
   const region = props.region === 'US-AL' ? 'US-AL' : ('US-TX' satisfies HealthWarningRegion)
   return (
     <div className="health-warning" data-region={region}>
@@ -22,7 +21,11 @@ export function HealthWarningBody({ props, close }: ModalBodyProps) {
         className="button button--accent"
         onClick={() => {
           acknowledgeLocally(region)
-          if (user.isAuthenticated) void acknowledge({ variables: { usaHealthWarningStateCode: region } }).catch(() => undefined)
+          if (user.isAuthenticated) {
+            void import('../../features/account/healthWarning')
+              .then((module) => module.acknowledgeHealthWarningOnProfile(client, region))
+              .catch(() => undefined)
+          }
           close()
         }}
       >

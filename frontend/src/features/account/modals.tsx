@@ -5,7 +5,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/ModalHost'
-import { CreateTandemChildAccountDocument, GiveCamsConsentDocument } from '../../gql/graphql'
+import { AccountPageDocument, CreateTandemChildAccountDocument, GiveCamsConsentDocument } from '../../gql/graphql'
 import { sendEmailConsent, sendVipCredentials } from './api/rest'
 import {
   emailConsentText,
@@ -178,7 +178,11 @@ export function TandemAccountCreation({ props, close }: ModalBodyProps) {
   const id = useId()
   const flashes = useFlash()
   const onCreated = typeof props.onCreated === 'function' ? (props.onCreated as () => void) : undefined
-  const [create, { loading }] = useMutation(CreateTandemChildAccountDocument)
+  // The answer is the new account's profile; the parent's account page asks for its own again.
+  const [create, { loading }] = useMutation(CreateTandemChildAccountDocument, {
+    refetchQueries: [AccountPageDocument],
+    awaitRefetchQueries: true,
+  })
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [username, setUsername] = useState('')

@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { useFlash } from '../../../app/shell/Flash'
 import { DownloadResolutionsDocument, DownloadVideoDocument } from '../../../gql/graphql'
 import { downloadErrorMessage, quotaLine, type QuotaFacts } from '../videoUnlock'
+import './unlocks.css'
 
 export function DownloadPanel({ videoId }: { videoId: string }) {
   const flashes = useFlash()

@@ -191,7 +191,8 @@ mod tests {
     #[test]
     fn the_session_goes_in_before_the_end_of_head() {
         let tenant = tenant();
-        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
+        let bootstrap =
+            Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
         let html = inline_bootstrap("<html><head><title>x</title></HEAD><body></body></html>", &bootstrap);
         assert!(html.starts_with("<html><head><title>x</title><script id=\"paysite-bootstrap\""), "{html}");
         assert!(html.ends_with("</script></HEAD><body></body></html>"), "{html}");
@@ -219,7 +220,8 @@ mod tests {
     #[test]
     fn a_page_without_head_gets_the_session_first() {
         let tenant = tenant();
-        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
+        let bootstrap =
+            Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
         assert!(inline_bootstrap("<p>hi</p>", &bootstrap).starts_with("<script id=\"paysite-bootstrap\""));
     }
 }

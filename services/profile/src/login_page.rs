@@ -161,10 +161,7 @@ fn page(
         [
             (header::SET_COOKIE, set_cookie),
             (header::CACHE_CONTROL, "no-store".to_owned()),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                form_action_policy(form_target),
-            ),
+            (header::CONTENT_SECURITY_POLICY, form_action_policy(form_target)),
         ],
         Html(body),
     )

@@ -1,7 +1,7 @@
 // The account screen (account-payments-gems.md §2, §4, §6): display name, e-mail consent, autoplay, relationship
 // status and role (shown and editable by the server's rule), the second (tandem) account, and the password_changed
 // notice. Invited VIP users are asked for their own credentials first.
-import { useMutation } from '@apollo/client/react'
+import { useApolloClient, useMutation } from '@apollo/client/react'
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { refusalOf } from '../../../app/api/graphqlErrors'
 import { withScreenQuery } from '../../../app/screenQuery'
@@ -9,9 +9,11 @@ import { useFlash } from '../../../app/shell/Flash'
 import { useModals } from '../../../app/shell/ModalManager'
 import { useTranslation } from '../../../app/i18n'
 import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import {
   AccountPageDocument,
+  CreditCardUpdateDocument,
   SetDisplayNameDocument,
   SetRelationshipDocument,
   UpdateUserAutoplayDocument,
@@ -164,6 +166,50 @@ function Tandem({ profile }: { profile: AccountProfile_ProfileFragment }) {
   )
 }
 
+/** The membership's actions: upgrade (purchase modal), reactivate a cancelled rebill, update the card. */
+function Membership({ profile }: { profile: AccountProfile_ProfileFragment }) {
+  const { user } = useSession()
+  const { open } = useModals()
+  const flashes = useFlash()
+  const client = useApolloClient()
+  const [busy, setBusy] = useState(false)
+  async function updateCard() {
+    setBusy(true)
+    try {
+      const { data } = await client.query({ query: CreditCardUpdateDocument, fetchPolicy: 'network-only' })
+      if (!data?.creditCardUpdate.url) throw new Error('no url')
+      window.location.assign(data.creditCardUpdate.url)
+    } catch {
+      flashes.add({ type: 'error', translation: 'account.update_credit_card_error' })
+      setBusy(false)
+    }
+  }
+  const mayReactivate = user.can('see', 'ReactivateCancelledRebillModal')
+  const mayUpgrade = user.can('see', 'PurchaseMembershipModal')
+  return (
+    <section className="account-section" aria-labelledby="membership-heading">
+      <h2 id="membership-heading">Membership</h2>
+      <div className="modal__actions">
+        {mayReactivate ? (
+          <button type="button" className="button button--accent" onClick={() => open('ReactivateCancelledRebill')}>
+            Reactivate my membership
+          </button>
+        ) : null}
+        {mayUpgrade && !mayReactivate ? (
+          <button type="button" className="button button--accent" onClick={() => open('PurchaseMembership', { reason: 'upgrade' })}>
+            Upgrade my membership
+          </button>
+        ) : null}
+        {profile.subscription.active && !profile.tandemSubscription.isTandemChildAccount ? (
+          <button type="button" className="button" onClick={updateCard} disabled={busy}>
+            Update credit card
+          </button>
+        ) : null}
+      </div>
+    </section>
+  )
+}
+
 function AccountView() {
   const { t } = useTranslation()
   const { page, result } = useScreenQuery<{ findOneUserProfile: AccountProfile_ProfileFragment }, { passwordChangedBrands: string | null }>(
@@ -203,6 +249,7 @@ function AccountView() {
           </dd>
         </dl>
       </section>
+      <Membership profile={profile} />
       <DisplayName profile={profile} />
       <Preferences profile={profile} />
       <Relationship profile={profile} />

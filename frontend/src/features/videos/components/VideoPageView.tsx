@@ -3,6 +3,7 @@
 import { Link } from 'react-router'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import { Shelf } from '../../../components/Shelf/Shelf'
@@ -39,6 +40,7 @@ const hrefFor = (channelSlug: string | undefined) => (slug: string) =>
 function VideoPageView() {
   const { page, result } = useScreenQuery(videoPageQuery)
   const { user } = useSession()
+  const { open } = useModals()
   const detail = result.getVideo
   const { video } = detail
   const link = hrefFor(page.channelSlug)
@@ -82,6 +84,11 @@ function VideoPageView() {
         <div className="video-page__actions">
           <Rating videoId={video.uuid} rating={video.rating} ratingCount={video.ratingCount} userRating={detail.userRating} />
           {user.isAuthenticated ? <FavoriteButton videoSlug={video.slug} /> : null}
+          {user.isAuthenticated && user.can('see', 'ExpertReviewModal') ? (
+            <button type="button" className="button" onClick={() => open('ExpertReviewModal', { videoId: video.uuid })}>
+              Expert review
+            </button>
+          ) : null}
           <Link className="button" to={trailerHref}>
             Watch the trailer
           </Link>

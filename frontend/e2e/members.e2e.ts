@@ -69,10 +69,25 @@ describe('a pay-per-video user', () => {
   })
 })
 
+/** The signed-in user's gems, asked of the gateway the way the page asks. */
+async function gemsBalance(): Promise<number> {
+  return page.evaluate(async () => {
+    const response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paysite-csrf': '1' },
+      body: JSON.stringify({ query: '{ getGemsBalance { wallet { balance { amount } } } }' }),
+    })
+    const body = (await response.json()) as { data?: { getGemsBalance: { wallet: { balance: { amount: number } } } } }
+    return body.data?.getGemsBalance.wallet.balance.amount ?? -1
+  })
+}
+
 describe('a member with gems', () => {
   it('unlocks channel packs, watches the balance fall, runs out and reads not enough gems with the days', async () => {
     await signIn(page, 'member', DEMO_BRAND, '/channels')
     await dismissWelcomeModals(page)
+    // This Friday's gems arrive from the wallet's weekly job shortly after the stack starts.
+    await expect.poll(gemsBalance, { timeout: 60_000, interval: 1_000 }).toBeGreaterThanOrEqual(10)
     const channelLinks = await page.locator('main .performer-grid a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
     expect(channelLinks.length).toBeGreaterThan(0)
     const packs: string[] = []

@@ -17,6 +17,7 @@ import {
   PASSWORD_RULE_MESSAGE,
   INVALID_EMAIL_MESSAGE,
   INVALID_USERNAME_MESSAGE,
+  vipEmailError,
   vipErrorMessage,
   vipFormErrors,
   type EmailConsentVariant,
@@ -108,7 +109,7 @@ export function ConvertVipUser({ props }: ModalBodyProps) {
           autoComplete="email"
           value={email}
           onChange={(event) => setEmail(event.target.value)}
-          onBlur={() => setEmailError(email === '' ? null : vipFormErrors(email, 'placeholder1').email)}
+          onBlur={() => setEmailError(email === '' ? null : vipEmailError(email))}
           aria-invalid={emailError !== null}
           aria-describedby={emailError ? `${emailId}-error` : undefined}
         />

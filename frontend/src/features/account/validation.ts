@@ -58,12 +58,16 @@ export interface VipFormErrors {
   password: string | null
 }
 
+/** §5 "VIP form": the e-mail, lower-cased and trimmed, is valid and not on the placeholder domain. */
+export function vipEmailError(email: string): string | null {
+  const normalized = normalizeEmail(email)
+  return isValidEmail(normalized) && !normalized.endsWith(VIP_PLACEHOLDER_DOMAIN) ? null : INVALID_EMAIL_MESSAGE
+}
+
 /** §5 "VIP form": a valid e-mail not on the placeholder domain, and a password of the password rule. */
 export function vipFormErrors(email: string, password: string): VipFormErrors {
-  const normalized = normalizeEmail(email)
-  const emailOk = isValidEmail(normalized) && !normalized.endsWith(VIP_PLACEHOLDER_DOMAIN)
   return {
-    email: emailOk ? null : INVALID_EMAIL_MESSAGE,
+    email: vipEmailError(email),
     password: isValidPassword(password) ? null : PASSWORD_RULE_MESSAGE,
   }
 }

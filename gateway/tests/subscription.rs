@@ -51,7 +51,7 @@ async fn env() -> Env {
 /// asked, the seeded catalog, on free ports, and a gateway in front of them.
 async fn env_with(with_catalog: bool) -> Env {
     use base64::Engine;
-    let profile_scratch = Scratch::new(&[("profile", &profile::MIGRATIONS)], 8).await;
+    let profile_scratch = Scratch::new(&[("profile", &profile::MIGRATIONS)], 4).await;
     let profile_config = ProfileConfig {
         argon2: Argon2Cost { memory_kib: 256, iterations: 1, parallelism: 1 },
         projections_queue: format!("{}.profile", profile_scratch.schema),
@@ -62,7 +62,7 @@ async fn env_with(with_catalog: bool) -> Env {
         profile::State::load(profile_scratch.pool.clone(), profile_scratch.store.clone(), profile_config).await.unwrap();
     let profile_url = serve(profile::router(profile_state)).await;
 
-    let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 16).await;
+    let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 8).await;
     let mut config = subscription::BillingConfig::from_lookup(|_| None, false).unwrap();
     config.profiles_queue = format!("{}.profiles", scratch.schema);
     let signer = Signer::from_seed(profile::keys::CONFIGURED_KID, SEED);
@@ -75,7 +75,7 @@ async fn env_with(with_catalog: bool) -> Env {
     );
     let subscription_url = serve(subscription::router(state.clone())).await;
 
-    let sandbox_scratch = Scratch::new(&[("sandbox", &biller_sandbox::MIGRATIONS)], 4).await;
+    let sandbox_scratch = Scratch::new(&[("sandbox", &biller_sandbox::MIGRATIONS)], 2).await;
     let sandbox = biller_sandbox::Sandbox::new(
         sandbox_scratch.pool.clone(),
         subscription::BillingConfig::from_lookup(|_| None, false).unwrap(),
@@ -85,7 +85,7 @@ async fn env_with(with_catalog: bool) -> Env {
     let sandbox_url = serve(biller_sandbox::router(sandbox)).await;
 
     let (catalog_scratch, catalog_url) = if with_catalog {
-        let scratch = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 8).await;
+        let scratch = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 4).await;
         let ctx = runtime::service::ServiceContext {
             pool: scratch.pool.clone(),
             store: scratch.store.clone(),
@@ -296,6 +296,7 @@ async fn a_one_click_multisite_purchase_needs_consent_and_charges_once_per_key()
     let user = Uuid::now_v7();
     let token = env.token(user);
     let vars = json!({ "key": "gw-k-1", "consent": true, "option": 3045 });
+    // Eight at once (the upsell limit is ten a minute per account).
     let answers = futures::future::join_all((0..8).map(|_| env.gql(MULTISITE, vars.clone(), Some(&token)))).await;
     let first = &answers[0];
     let bought = &first["data"]["internalUpsellOneclickMultisite"];
@@ -317,6 +318,9 @@ async fn a_one_click_multisite_purchase_needs_consent_and_charges_once_per_key()
     assert_eq!(codes(&no_consent), ["CONSENT_REQUIRED"]);
     let no_key = env.gql(MULTISITE, json!({ "key": " ", "consent": true, "option": 3045 }), Some(&token)).await;
     assert_eq!(codes(&no_key), ["BAD_USER_INPUT"]);
+    // Ten purchases a minute per account: the eleventh is refused before any charge.
+    let limited = env.gql(MULTISITE, json!({ "key": "gw-k-3", "consent": true, "option": 3045 }), Some(&token)).await;
+    assert_eq!(codes(&limited), ["RATE_LIMITED"]);
     assert_eq!(env.count("select count(*) from postback").await, 1);
     env.cleanup().await;
 }
@@ -520,7 +524,7 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["data"]["outgoingUpsellOneclickTracking"]["redirectUrl"], member_link, "{}", short(&body));
     let cookie = cookie.expect("a cookie");
-    assert!(cookie.starts_with("outgoing_upsell_oneclick_success=https%3A%2F%2Fsandbox%2Dcams"), "{cookie}");
+    assert!(cookie.starts_with("outgoing_upsell_oneclick_success=https%3A%2F%2Fsandbox-cams"), "{cookie}");
     assert!(cookie.contains("Max-Age=86400"), "{cookie}");
 
     // A member link off the partner's hosts is refused (no open redirect).

@@ -59,7 +59,9 @@ async fn env_with(with_catalog: bool) -> Env {
         ..ProfileConfig::default()
     };
     let profile_state =
-        profile::State::load(profile_scratch.pool.clone(), profile_scratch.store.clone(), profile_config).await.unwrap();
+        profile::State::load(profile_scratch.pool.clone(), profile_scratch.store.clone(), profile_config)
+            .await
+            .unwrap();
     let profile_url = serve(profile::router(profile_state)).await;
 
     let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 8).await;
@@ -341,7 +343,8 @@ async fn a_single_site_purchase_and_the_trial_upgrade_act_for_the_signed_in_user
     let trialist = Uuid::now_v7();
     let trial = Step::Initial { kind: MembershipKind::Trial, free_limited_trial: false };
     assert_eq!(env.postback("EPOCH", &out("T-1", "T-1-I", trial, trialist)).await.0, 200);
-    let upgrade = "mutation($key: String!) { internalUpsellTrialUpgrade(ref: \"5\", consent: true, idempotencyKey: $key)
+    let upgrade =
+        "mutation($key: String!) { internalUpsellTrialUpgrade(ref: \"5\", consent: true, idempotencyKey: $key)
         { success location } }";
     let answer = env.gql(upgrade, json!({ "key": "u-1" }), Some(&env.token(trialist))).await;
     assert_eq!(answer["data"]["internalUpsellTrialUpgrade"]["success"], true, "{}", short(&answer));
@@ -378,7 +381,10 @@ async fn retention_acts_only_on_the_users_own_cancelled_rebill() {
     let offer = &offer["data"]["getRetentionOffer"];
     assert_eq!(offer["name"], "stay-half-price");
     assert_eq!(offer["deal"]["newPrice"], "14.95");
-    assert_eq!((offer["currentRebillAmount"].as_str(), offer["currentRebillCurrency"].as_str()), (Some("29.95"), Some("USD")));
+    assert_eq!(
+        (offer["currentRebillAmount"].as_str(), offer["currentRebillCurrency"].as_str()),
+        (Some("29.95"), Some("USD"))
+    );
     assert_eq!(offer["displayRules"]["rebillPeriod"], 30);
 
     // Someone else's uuid is refused before any call; signed out too.
@@ -481,7 +487,8 @@ const OUTGOING: &str = "mutation($confirm: Boolean!, $member: String, $fallback:
         success redirectUrl redirectToConfirmationStep
         confirmationModal { price { initial recurring } title description component } } }";
 
-const TRACKING: &str = "mutation($status: Boolean!) { outgoingUpsellOneclickTracking(status: $status) { success redirectUrl } }";
+const TRACKING: &str =
+    "mutation($status: Boolean!) { outgoingUpsellOneclickTracking(status: $status) { success redirectUrl } }";
 
 #[tokio::test]
 async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_cookie() {
@@ -507,7 +514,12 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
     for _ in 0..2 {
         let sold = env.gql(OUTGOING, vars.clone(), Some(&token)).await;
         let s = &sold["data"]["outgoingUpsellOneclick"];
-        assert_eq!((s["success"].as_bool(), s["redirectUrl"].as_str()), (Some(true), Some(member_link)), "{}", short(&sold));
+        assert_eq!(
+            (s["success"].as_bool(), s["redirectUrl"].as_str()),
+            (Some(true), Some(member_link)),
+            "{}",
+            short(&sold)
+        );
     }
     let sales: Vec<(String, String, String)> =
         sqlx::query_as("select biller, upsell_id, offer from outgoing_upsell where status = 'charged'")
@@ -518,7 +530,12 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
 
     // The success route: the member link, and the success cookie set to it.
     let response = env
-        .raw_post("/graphql", Some(&token), "application/json", json!({ "query": TRACKING, "variables": { "status": true } }).to_string())
+        .raw_post(
+            "/graphql",
+            Some(&token),
+            "application/json",
+            json!({ "query": TRACKING, "variables": { "status": true } }).to_string(),
+        )
         .await;
     let cookie = response.headers().get(reqwest::header::SET_COOKIE).map(|v| v.to_str().unwrap().to_owned());
     let body: Value = response.json().await.unwrap();
@@ -538,9 +555,19 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
     let vars = json!({ "confirm": false, "member": "/videos", "fallback": fallback });
     let unsold = env.gql(OUTGOING, vars, Some(&stranger)).await;
     let u = &unsold["data"]["outgoingUpsellOneclick"];
-    assert_eq!((u["success"].as_bool(), u["redirectUrl"].as_str()), (Some(false), Some(fallback)), "{}", short(&unsold));
+    assert_eq!(
+        (u["success"].as_bool(), u["redirectUrl"].as_str()),
+        (Some(false), Some(fallback)),
+        "{}",
+        short(&unsold)
+    );
     let response = env
-        .raw_post("/graphql", Some(&stranger), "application/json", json!({ "query": TRACKING, "variables": { "status": false } }).to_string())
+        .raw_post(
+            "/graphql",
+            Some(&stranger),
+            "application/json",
+            json!({ "query": TRACKING, "variables": { "status": false } }).to_string(),
+        )
         .await;
     let cookie = response.headers().get(reqwest::header::SET_COOKIE).map(|v| v.to_str().unwrap().to_owned());
     assert!(cookie.is_some_and(|c| c.starts_with("outgoing_upsell_oneclick_fallback=%2F_upsell_signupdenial")));
@@ -569,7 +596,10 @@ async fn the_cams_call_reaches_the_payments_host_with_the_users_email_and_brand(
         env.raw_post(path, Some(&token), "application/x-www-form-urlencoded", "a=1".into()).await.status(),
         StatusCode::FORBIDDEN
     );
-    assert_eq!(env.raw_post(path, Some(&token), "application/json", "[1]".into()).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        env.raw_post(path, Some(&token), "application/json", "[1]".into()).await.status(),
+        StatusCode::BAD_REQUEST
+    );
     env.cleanup().await;
 }
 

@@ -472,6 +472,7 @@ impl SubscriptionMutation {
     }
 
     /// internalUpsellTrialUpgrade: the signed-in trial member's upgrade at the fixed price.
+    #[allow(clippy::too_many_arguments)]
     async fn internal_upsell_trial_upgrade(
         &self,
         ctx: &Context<'_>,
@@ -499,6 +500,7 @@ impl SubscriptionMutation {
     /// internalUpsellTrialUpgradeWelcomePage: the same from the welcome page, where the new
     /// member may not be signed in yet: then `memberId` and its signed `hashedMemberId` name
     /// the buyer (and the limit counts per member).
+    #[allow(clippy::too_many_arguments)]
     async fn internal_upsell_trial_upgrade_welcome_page(
         &self,
         ctx: &Context<'_>,
@@ -695,7 +697,11 @@ pub mod rest {
             .and_then(|v| v.split(';').next())
             .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
         if !json {
-            return failure(StatusCode::FORBIDDEN, "CSRF_CHECK_FAILED", "The request needs content-type application/json");
+            return failure(
+                StatusCode::FORBIDDEN,
+                "CSRF_CHECK_FAILED",
+                "The request needs content-type application/json",
+            );
         }
         let Some((_, token)) = crate::session::current_user(&state, &site, &headers).await else {
             return failure(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", "You need to log in");

@@ -51,7 +51,7 @@ async fn env() -> Env {
 /// asked, the seeded catalog, on free ports, and a gateway in front of them.
 async fn env_with(with_catalog: bool) -> Env {
     use base64::Engine;
-    let profile_scratch = Scratch::new(&[("profile", &profile::MIGRATIONS)], 8).await;
+    let profile_scratch = Scratch::new(&[("profile", &profile::MIGRATIONS)], 4).await;
     let profile_config = ProfileConfig {
         argon2: Argon2Cost { memory_kib: 256, iterations: 1, parallelism: 1 },
         projections_queue: format!("{}.profile", profile_scratch.schema),
@@ -59,10 +59,12 @@ async fn env_with(with_catalog: bool) -> Env {
         ..ProfileConfig::default()
     };
     let profile_state =
-        profile::State::load(profile_scratch.pool.clone(), profile_scratch.store.clone(), profile_config).await.unwrap();
+        profile::State::load(profile_scratch.pool.clone(), profile_scratch.store.clone(), profile_config)
+            .await
+            .unwrap();
     let profile_url = serve(profile::router(profile_state)).await;
 
-    let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 16).await;
+    let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 8).await;
     let mut config = subscription::BillingConfig::from_lookup(|_| None, false).unwrap();
     config.profiles_queue = format!("{}.profiles", scratch.schema);
     let signer = Signer::from_seed(profile::keys::CONFIGURED_KID, SEED);
@@ -75,7 +77,7 @@ async fn env_with(with_catalog: bool) -> Env {
     );
     let subscription_url = serve(subscription::router(state.clone())).await;
 
-    let sandbox_scratch = Scratch::new(&[("sandbox", &biller_sandbox::MIGRATIONS)], 4).await;
+    let sandbox_scratch = Scratch::new(&[("sandbox", &biller_sandbox::MIGRATIONS)], 2).await;
     let sandbox = biller_sandbox::Sandbox::new(
         sandbox_scratch.pool.clone(),
         subscription::BillingConfig::from_lookup(|_| None, false).unwrap(),
@@ -85,7 +87,7 @@ async fn env_with(with_catalog: bool) -> Env {
     let sandbox_url = serve(biller_sandbox::router(sandbox)).await;
 
     let (catalog_scratch, catalog_url) = if with_catalog {
-        let scratch = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 8).await;
+        let scratch = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 4).await;
         let ctx = runtime::service::ServiceContext {
             pool: scratch.pool.clone(),
             store: scratch.store.clone(),
@@ -296,6 +298,7 @@ async fn a_one_click_multisite_purchase_needs_consent_and_charges_once_per_key()
     let user = Uuid::now_v7();
     let token = env.token(user);
     let vars = json!({ "key": "gw-k-1", "consent": true, "option": 3045 });
+    // Eight at once (the upsell limit is ten a minute per account).
     let answers = futures::future::join_all((0..8).map(|_| env.gql(MULTISITE, vars.clone(), Some(&token)))).await;
     let first = &answers[0];
     let bought = &first["data"]["internalUpsellOneclickMultisite"];
@@ -317,6 +320,9 @@ async fn a_one_click_multisite_purchase_needs_consent_and_charges_once_per_key()
     assert_eq!(codes(&no_consent), ["CONSENT_REQUIRED"]);
     let no_key = env.gql(MULTISITE, json!({ "key": " ", "consent": true, "option": 3045 }), Some(&token)).await;
     assert_eq!(codes(&no_key), ["BAD_USER_INPUT"]);
+    // Ten purchases a minute per account: the eleventh is refused before any charge.
+    let limited = env.gql(MULTISITE, json!({ "key": "gw-k-3", "consent": true, "option": 3045 }), Some(&token)).await;
+    assert_eq!(codes(&limited), ["RATE_LIMITED"]);
     assert_eq!(env.count("select count(*) from postback").await, 1);
     env.cleanup().await;
 }
@@ -337,7 +343,8 @@ async fn a_single_site_purchase_and_the_trial_upgrade_act_for_the_signed_in_user
     let trialist = Uuid::now_v7();
     let trial = Step::Initial { kind: MembershipKind::Trial, free_limited_trial: false };
     assert_eq!(env.postback("EPOCH", &out("T-1", "T-1-I", trial, trialist)).await.0, 200);
-    let upgrade = "mutation($key: String!) { internalUpsellTrialUpgrade(ref: \"5\", consent: true, idempotencyKey: $key)
+    let upgrade =
+        "mutation($key: String!) { internalUpsellTrialUpgrade(ref: \"5\", consent: true, idempotencyKey: $key)
         { success location } }";
     let answer = env.gql(upgrade, json!({ "key": "u-1" }), Some(&env.token(trialist))).await;
     assert_eq!(answer["data"]["internalUpsellTrialUpgrade"]["success"], true, "{}", short(&answer));
@@ -374,7 +381,10 @@ async fn retention_acts_only_on_the_users_own_cancelled_rebill() {
     let offer = &offer["data"]["getRetentionOffer"];
     assert_eq!(offer["name"], "stay-half-price");
     assert_eq!(offer["deal"]["newPrice"], "14.95");
-    assert_eq!((offer["currentRebillAmount"].as_str(), offer["currentRebillCurrency"].as_str()), (Some("29.95"), Some("USD")));
+    assert_eq!(
+        (offer["currentRebillAmount"].as_str(), offer["currentRebillCurrency"].as_str()),
+        (Some("29.95"), Some("USD"))
+    );
     assert_eq!(offer["displayRules"]["rebillPeriod"], 30);
 
     // Someone else's uuid is refused before any call; signed out too.
@@ -477,7 +487,8 @@ const OUTGOING: &str = "mutation($confirm: Boolean!, $member: String, $fallback:
         success redirectUrl redirectToConfirmationStep
         confirmationModal { price { initial recurring } title description component } } }";
 
-const TRACKING: &str = "mutation($status: Boolean!) { outgoingUpsellOneclickTracking(status: $status) { success redirectUrl } }";
+const TRACKING: &str =
+    "mutation($status: Boolean!) { outgoingUpsellOneclickTracking(status: $status) { success redirectUrl } }";
 
 #[tokio::test]
 async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_cookie() {
@@ -503,7 +514,12 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
     for _ in 0..2 {
         let sold = env.gql(OUTGOING, vars.clone(), Some(&token)).await;
         let s = &sold["data"]["outgoingUpsellOneclick"];
-        assert_eq!((s["success"].as_bool(), s["redirectUrl"].as_str()), (Some(true), Some(member_link)), "{}", short(&sold));
+        assert_eq!(
+            (s["success"].as_bool(), s["redirectUrl"].as_str()),
+            (Some(true), Some(member_link)),
+            "{}",
+            short(&sold)
+        );
     }
     let sales: Vec<(String, String, String)> =
         sqlx::query_as("select biller, upsell_id, offer from outgoing_upsell where status = 'charged'")
@@ -514,13 +530,18 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
 
     // The success route: the member link, and the success cookie set to it.
     let response = env
-        .raw_post("/graphql", Some(&token), "application/json", json!({ "query": TRACKING, "variables": { "status": true } }).to_string())
+        .raw_post(
+            "/graphql",
+            Some(&token),
+            "application/json",
+            json!({ "query": TRACKING, "variables": { "status": true } }).to_string(),
+        )
         .await;
     let cookie = response.headers().get(reqwest::header::SET_COOKIE).map(|v| v.to_str().unwrap().to_owned());
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["data"]["outgoingUpsellOneclickTracking"]["redirectUrl"], member_link, "{}", short(&body));
     let cookie = cookie.expect("a cookie");
-    assert!(cookie.starts_with("outgoing_upsell_oneclick_success=https%3A%2F%2Fsandbox%2Dcams"), "{cookie}");
+    assert!(cookie.starts_with("outgoing_upsell_oneclick_success=https%3A%2F%2Fsandbox-cams"), "{cookie}");
     assert!(cookie.contains("Max-Age=86400"), "{cookie}");
 
     // A member link off the partner's hosts is refused (no open redirect).
@@ -534,9 +555,19 @@ async fn an_outgoing_upsell_confirms_sells_once_and_tracks_its_outcome_with_a_co
     let vars = json!({ "confirm": false, "member": "/videos", "fallback": fallback });
     let unsold = env.gql(OUTGOING, vars, Some(&stranger)).await;
     let u = &unsold["data"]["outgoingUpsellOneclick"];
-    assert_eq!((u["success"].as_bool(), u["redirectUrl"].as_str()), (Some(false), Some(fallback)), "{}", short(&unsold));
+    assert_eq!(
+        (u["success"].as_bool(), u["redirectUrl"].as_str()),
+        (Some(false), Some(fallback)),
+        "{}",
+        short(&unsold)
+    );
     let response = env
-        .raw_post("/graphql", Some(&stranger), "application/json", json!({ "query": TRACKING, "variables": { "status": false } }).to_string())
+        .raw_post(
+            "/graphql",
+            Some(&stranger),
+            "application/json",
+            json!({ "query": TRACKING, "variables": { "status": false } }).to_string(),
+        )
         .await;
     let cookie = response.headers().get(reqwest::header::SET_COOKIE).map(|v| v.to_str().unwrap().to_owned());
     assert!(cookie.is_some_and(|c| c.starts_with("outgoing_upsell_oneclick_fallback=%2F_upsell_signupdenial")));
@@ -565,7 +596,10 @@ async fn the_cams_call_reaches_the_payments_host_with_the_users_email_and_brand(
         env.raw_post(path, Some(&token), "application/x-www-form-urlencoded", "a=1".into()).await.status(),
         StatusCode::FORBIDDEN
     );
-    assert_eq!(env.raw_post(path, Some(&token), "application/json", "[1]".into()).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        env.raw_post(path, Some(&token), "application/json", "[1]".into()).await.status(),
+        StatusCode::BAD_REQUEST
+    );
     env.cleanup().await;
 }
 

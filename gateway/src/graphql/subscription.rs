@@ -256,7 +256,9 @@ pub const OUTGOING_COOKIE_MAX_AGE_SECS: u32 = 86_400;
 /// The `Set-Cookie` value of an outgoing upsell outcome.
 pub fn outgoing_cookie(success: bool, redirect_url: &str) -> String {
     let name = if success { SUCCESS_COOKIE } else { FALLBACK_COOKIE };
-    let value = percent_encoding::utf8_percent_encode(redirect_url, percent_encoding::NON_ALPHANUMERIC);
+    const COOKIE_VALUE: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+    let value = percent_encoding::utf8_percent_encode(redirect_url, COOKIE_VALUE);
     format!("{name}={value}; Path=/; Max-Age={OUTGOING_COOKIE_MAX_AGE_SECS}; SameSite=Lax")
 }
 
@@ -426,6 +428,7 @@ impl SubscriptionMutation {
         consent: bool,
         idempotency_key: String,
     ) -> async_graphql::Result<OneclickPurchase> {
+        let idempotency_key = self::idempotency_key(idempotency_key)?;
         let call = buying(ctx)?;
         let body = MultisitePurchase {
             option_id,
@@ -434,7 +437,7 @@ impl SubscriptionMutation {
             multisite_nats_code,
             tracking: tracking.map(Tracking::from),
             consent,
-            idempotency_key: self::idempotency_key(idempotency_key)?,
+            idempotency_key,
         };
         Ok(upstreams(ctx).subscription.multisite(&body, &call).await.map_err(errors::upstream)?.into())
     }
@@ -453,6 +456,7 @@ impl SubscriptionMutation {
         consent: bool,
         idempotency_key: String,
     ) -> async_graphql::Result<OneclickPurchase> {
+        let idempotency_key = self::idempotency_key(idempotency_key)?;
         let call = buying(ctx)?;
         let body = SinglesitePurchase {
             join_option_id,
@@ -462,12 +466,13 @@ impl SubscriptionMutation {
             nats_code,
             tracking: tracking.map(Tracking::from),
             consent,
-            idempotency_key: self::idempotency_key(idempotency_key)?,
+            idempotency_key,
         };
         Ok(upstreams(ctx).subscription.singlesite(&body, &call).await.map_err(errors::upstream)?.into())
     }
 
     /// internalUpsellTrialUpgrade: the signed-in trial member's upgrade at the fixed price.
+    #[allow(clippy::too_many_arguments)]
     async fn internal_upsell_trial_upgrade(
         &self,
         ctx: &Context<'_>,
@@ -478,6 +483,7 @@ impl SubscriptionMutation {
         consent: bool,
         idempotency_key: String,
     ) -> async_graphql::Result<OneclickPurchase> {
+        let idempotency_key = self::idempotency_key(idempotency_key)?;
         let call = buying(ctx)?;
         let body = TrialUpgradePurchase {
             member_id,
@@ -486,7 +492,7 @@ impl SubscriptionMutation {
             tracking: tracking.map(Tracking::from),
             welcome_page: false,
             consent,
-            idempotency_key: self::idempotency_key(idempotency_key)?,
+            idempotency_key,
         };
         Ok(upstreams(ctx).subscription.trial_upgrade(&body, &call).await.map_err(errors::upstream)?.into())
     }
@@ -494,6 +500,7 @@ impl SubscriptionMutation {
     /// internalUpsellTrialUpgradeWelcomePage: the same from the welcome page, where the new
     /// member may not be signed in yet: then `memberId` and its signed `hashedMemberId` name
     /// the buyer (and the limit counts per member).
+    #[allow(clippy::too_many_arguments)]
     async fn internal_upsell_trial_upgrade_welcome_page(
         &self,
         ctx: &Context<'_>,
@@ -504,6 +511,7 @@ impl SubscriptionMutation {
         consent: bool,
         idempotency_key: String,
     ) -> async_graphql::Result<OneclickPurchase> {
+        let idempotency_key = self::idempotency_key(idempotency_key)?;
         let request = request(ctx);
         match &request.viewer {
             Some(_) => limit(ctx, Bucket::Upsell)?,
@@ -516,7 +524,7 @@ impl SubscriptionMutation {
             tracking: tracking.map(Tracking::from),
             welcome_page: true,
             consent,
-            idempotency_key: self::idempotency_key(idempotency_key)?,
+            idempotency_key,
         };
         Ok(upstreams(ctx).subscription.trial_upgrade(&body, &request.call()).await.map_err(errors::upstream)?.into())
     }
@@ -689,7 +697,11 @@ pub mod rest {
             .and_then(|v| v.split(';').next())
             .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
         if !json {
-            return failure(StatusCode::FORBIDDEN, "CSRF_CHECK_FAILED", "The request needs content-type application/json");
+            return failure(
+                StatusCode::FORBIDDEN,
+                "CSRF_CHECK_FAILED",
+                "The request needs content-type application/json",
+            );
         }
         let Some((_, token)) = crate::session::current_user(&state, &site, &headers).await else {
             return failure(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", "You need to log in");

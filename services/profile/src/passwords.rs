@@ -120,7 +120,9 @@ mod tests {
         assert!(!p.verify_now("Demo12345", "not a hash"));
         assert_ne!(hash, p.hash_now("Demo12345").unwrap(), "salted");
         assert!(is_argon2id_hash(&hash));
-        for not_one in ["", "Demo12345", "$argon2i$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo", "$argon2id$v=19$m=64,t=1,p=1"] {
+        for not_one in
+            ["", "Demo12345", "$argon2i$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo", "$argon2id$v=19$m=64,t=1,p=1"]
+        {
             assert!(!is_argon2id_hash(not_one), "{not_one}");
         }
     }

@@ -147,7 +147,11 @@ impl SubscriptionClient {
     }
 
     /// `outgoingUpsellOneclickTracking(status)` for the signed-in member.
-    pub async fn outgoing_upsell_tracking(&self, status: bool, ctx: &CallContext) -> Result<TrackingAnswer, UpstreamError> {
+    pub async fn outgoing_upsell_tracking(
+        &self,
+        status: bool,
+        ctx: &CallContext,
+    ) -> Result<TrackingAnswer, UpstreamError> {
         self.upstream.post("/internal/outgoing-upsells/tracking", &TrackingRequest { status }, ctx).await
     }
 }

@@ -12,6 +12,7 @@ import { readBootstrap } from './app/session/bootstrap'
 import { applyFavicon, applyTheme } from './app/theme/theme'
 import { ErrorScreen } from './components/ErrorScreen'
 import { GemsBalanceQuery } from './features/gems/api/gems'
+import { captureAffiliate, documentCookies } from './features/signup/affiliate'
 
 /** Blocked storage (privacy modes) throws on access; the shell then runs without the cross-tab timer. */
 function localStorageIfAllowed(): Storage | null {
@@ -28,6 +29,7 @@ try {
   const session = readBootstrap(document)
   applyTheme(document.documentElement, session.tenant.theme)
   applyFavicon(document, session.tenant.theme)
+  captureAffiliate(new URLSearchParams(window.location.search), documentCookies())
   const refresher = createSessionRefresher({
     fetch: (input, init) => fetch(input, init),
     membersUrl: session.tenant.membersUrl,

@@ -67,7 +67,12 @@ pub async fn page(
         Edge::MovedPermanently(location) => return moved_permanently(&location),
     };
     let user = user_view(&state, &site, &headers).await;
-    let bootstrap = Bootstrap { tenant: &site.tenant, user, is_members_area: site.is_members_area };
+    let bootstrap = Bootstrap {
+        tenant: &site.tenant,
+        user,
+        is_members_area: site.is_members_area,
+        region: crate::spa::region_of(&headers),
+    };
     state.spa.page(&bootstrap, status).await
 }
 

@@ -100,6 +100,7 @@ pub fn router(state: GatewayState) -> Router {
         .route("/media/{*path}", get(edge::catalog_media))
         .merge(session::router())
         .merge(graphql::catalog::rest::router())
+        .merge(graphql::subscription::rest::router())
         .nest_service("/assets", state.spa.assets())
         .fallback(edge::page)
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))

@@ -32,6 +32,24 @@ pub struct Bootstrap<'a> {
     pub tenant: &'a Tenant,
     pub user: UserView,
     pub is_members_area: bool,
+    /// The visitor's region from the edge's geo lookup (`US-TX`), for the health warning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+}
+
+/// The header the edge in front of the gateway (ingress, CDN) writes with the visitor's
+/// ISO 3166-2 region; the edge overwrites whatever a client sent (docs/decisions.md).
+pub const REGION_HEADER: &str = "x-paysite-region";
+
+/// The region of a request: `US-TX`-shaped values of [`REGION_HEADER`] only.
+pub fn region_of(headers: &axum::http::HeaderMap) -> Option<String> {
+    let value = headers.get(REGION_HEADER)?.to_str().ok()?.trim().to_ascii_uppercase();
+    let (country, subdivision) = value.split_once('-')?;
+    let shaped = country.len() == 2
+        && country.chars().all(|c| c.is_ascii_uppercase())
+        && (1..=3).contains(&subdivision.len())
+        && subdivision.chars().all(|c| c.is_ascii_alphanumeric());
+    shaped.then_some(value)
 }
 
 /// The user's routing view (screens-routes-access.md §3).
@@ -136,6 +154,23 @@ pub fn script_json(value: &impl Serialize) -> String {
 }
 
 #[cfg(test)]
+mod region_tests {
+    use super::*;
+
+    #[test]
+    fn the_region_header_is_read_only_in_its_iso_shape() {
+        let mut h = axum::http::HeaderMap::new();
+        assert_eq!(region_of(&h), None);
+        h.insert(REGION_HEADER, "us-tx".parse().unwrap());
+        assert_eq!(region_of(&h).as_deref(), Some("US-TX"));
+        for bad in ["TX", "USA-TX", "US-", "US-<s>", "U1-TX", "US-ABCD"] {
+            h.insert(REGION_HEADER, bad.parse().unwrap());
+            assert_eq!(region_of(&h), None, "{bad}");
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use std::path::PathBuf;
 
@@ -156,7 +191,8 @@ mod tests {
     #[test]
     fn the_session_goes_in_before_the_end_of_head() {
         let tenant = tenant();
-        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false };
+        let bootstrap =
+            Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
         let html = inline_bootstrap("<html><head><title>x</title></HEAD><body></body></html>", &bootstrap);
         assert!(html.starts_with("<html><head><title>x</title><script id=\"paysite-bootstrap\""), "{html}");
         assert!(html.ends_with("</script></HEAD><body></body></html>"), "{html}");
@@ -173,7 +209,7 @@ mod tests {
     fn a_value_holding_a_closing_script_tag_cannot_end_the_script() {
         let mut tenant = tenant();
         tenant.theme.wordmark = "</script><script>alert(1)</script><!--".to_owned();
-        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: true };
+        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: true, region: None };
         let html = inline_bootstrap("<head></head>", &bootstrap);
         assert_eq!(html.matches("</script>").count(), 1, "{html}");
         assert!(!script_text(&html).contains('<'));
@@ -184,7 +220,8 @@ mod tests {
     #[test]
     fn a_page_without_head_gets_the_session_first() {
         let tenant = tenant();
-        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false };
+        let bootstrap =
+            Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
         assert!(inline_bootstrap("<p>hi</p>", &bootstrap).starts_with("<script id=\"paysite-bootstrap\""));
     }
 }

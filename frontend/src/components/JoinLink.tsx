@@ -4,12 +4,13 @@ import type { ReactNode } from 'react'
 import { joinUrl } from '../app/routing'
 import { useCurrentScreen } from '../app/shell/AutomaticModals'
 import { useSession } from '../app/session/SessionContext'
+import { documentCookies, storedNats } from '../features/signup/affiliate'
 
 export function JoinLink({ elm, className, children }: { elm: string; className?: string; children: ReactNode }) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   return (
-    <a className={className ?? 'button button--accent join-link'} href={joinUrl(tenant.membersUrl, { ref, elm })}>
+    <a className={className ?? 'button button--accent join-link'} href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()) })}>
       {children}
     </a>
   )

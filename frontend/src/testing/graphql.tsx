@@ -51,4 +51,17 @@ export const EMPTY_CATALOG: Readonly<Record<string, GraphqlAnswer>> = {
   },
   PerformerListing: { performers: { __typename: 'PerformerPage', totalCount: 0, performers: [] } },
   ChannelListing: { channels: { __typename: 'ChannelPage', totalCount: 0, channels: [] } },
+  FavoriteList: (variables) => ({
+    favorites: {
+      __typename: 'FavoritePage',
+      kind: variables.kind,
+      totalCount: 0,
+      page: variables.page,
+      size: variables.size,
+      videos: [],
+      performers: [],
+      channels: [],
+    },
+  }),
+  DealsPage: { carousel: [], listing: [] },
 }

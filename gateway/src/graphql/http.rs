@@ -74,5 +74,12 @@ pub async fn graphql(
             BatchResponse::Batch(responses)
         }
     };
-    ([(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))], Json(response)).into_response()
+    // Cookies a resolver set (outgoingUpsellOneclickTracking's); no other header.
+    let cookies: Vec<HeaderValue> =
+        response.http_headers_iter().filter(|(name, _)| name == header::SET_COOKIE).map(|(_, v)| v).collect();
+    let mut answer = ([(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))], Json(response)).into_response();
+    for cookie in cookies {
+        answer.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    answer
 }

@@ -13,6 +13,7 @@ pub mod errors;
 pub mod http;
 pub mod limits;
 pub mod profile;
+pub mod subscription;
 pub mod tenant;
 pub mod unlocks;
 pub mod user;
@@ -51,6 +52,7 @@ pub struct QueryRoot(
     profile::ProfileQuery,
     user::UserQuery,
     catalog::CatalogQuery,
+    subscription::SubscriptionQuery,
 );
 
 // domains: every domain's mutation object, merged.
@@ -61,6 +63,7 @@ pub struct MutationRoot(
     unlocks::UnlocksMutation,
     profile::ProfileMutation,
     catalog::CatalogMutation,
+    subscription::SubscriptionMutation,
 );
 
 pub type PaysiteSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
@@ -72,6 +75,10 @@ pub struct Upstreams {
     pub deals: ::deals::client::DealsClient,
     pub unlocks: ::unlocks::client::UnlocksClient,
     pub catalog: ::catalog::client::CatalogClient,
+    pub subscription: ::subscription::client::SubscriptionClient,
+    /// The payments host's base URL (`PAYSITE_PAYMENTS_URL`; locally the biller sandbox plays
+    /// it), where `{payments host}/v1/outgoing-upsells-oneclick/cams` is passed.
+    pub payments_base: String,
     /// The unlocks service's base URL, where `/media/videos/...` is passed through.
     pub unlocks_base: String,
     /// The catalog service's base URL, where the other `/media/...` (placeholder images and
@@ -99,6 +106,12 @@ impl Upstreams {
             profile: ::profile::client::ProfileClient::new(base("profile", ::profile::SERVICE.port)),
             unlocks: ::unlocks::client::UnlocksClient::new(base("unlocks", ::unlocks::SERVICE.port)),
             catalog: ::catalog::client::CatalogClient::new(base("catalog", ::catalog::SERVICE.port)),
+            subscription: ::subscription::client::SubscriptionClient::new(runtime::client::Upstream::new(
+                "subscription",
+                base("subscription", ::subscription::SERVICE.port),
+                timeout,
+            )),
+            payments_base: base("payments", 8090).trim_end_matches('/').to_owned(),
             unlocks_base: base("unlocks", ::unlocks::SERVICE.port).trim_end_matches('/').to_owned(),
             catalog_base: base("catalog", ::catalog::SERVICE.port).trim_end_matches('/').to_owned(),
         }

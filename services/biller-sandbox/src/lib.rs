@@ -11,6 +11,10 @@
 //!   trial-conversion, upgrade, chargeback, refund, expire, on demand, so every state can be
 //!   reached.
 //! - `GET /card-update/{BILLER}`: the card update page `creditCardUpdate` points at.
+//! - `POST /v1/outgoing-upsells-oneclick/cams`: the payments host's cams one-click call (the
+//!   gateway's `{payments host}` passes it here locally): the /cams route's query plus
+//!   `email` and `siteName` in, the cams partner's one-click `url` out (400 without a valid
+//!   e-mail or a brand of the platform); `GET /partners/cams` is that partner's landing.
 
 use std::sync::Arc;
 
@@ -98,6 +102,8 @@ pub fn router(state: Sandbox) -> Router {
         .route("/pay/{biller}", get(payment_page).post(decide))
         .route("/sandbox/members/{member_id}/{action}", post(on_demand))
         .route("/card-update/{biller}", get(card_update))
+        .route("/v1/outgoing-upsells-oneclick/cams", post(cams_oneclick))
+        .route("/partners/cams", get(cams_partner))
         .with_state(state)
 }
 
@@ -337,4 +343,49 @@ async fn card_update(
         "<!doctype html><html><body><h1>{biller} (sandbox)</h1><p>Card on file for member {} updated.</p></body></html>",
         escape(&q.member)
     )))
+}
+
+/// `POST /v1/outgoing-upsells-oneclick/cams`: `{url}` of the cams partner's one-click join for
+/// the member, carrying the click id (`gas_cid`) and tour link code of the /cams query.
+async fn cams_oneclick(
+    State(state): State<Sandbox>,
+    body: Result<Json<serde_json::Map<String, serde_json::Value>>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let refuse = |message: &str| {
+        (StatusCode::BAD_REQUEST, Json(json!({ "code": "BAD_REQUEST", "message": message }))).into_response()
+    };
+    let Ok(Json(body)) = body else { return refuse("the body must be a JSON object") };
+    let text = |key: &str| body.get(key).and_then(|v| v.as_str()).map(str::trim).filter(|v| !v.is_empty());
+    let Some(email) = text("email").filter(|e| profile::validation::is_valid_email(e)) else {
+        return refuse("a valid email is required");
+    };
+    let Some(site) = text("siteName").filter(|s| state.config.site_id_of(s).is_some()) else {
+        return refuse("siteName must be a brand of the platform");
+    };
+    let mut query = vec![("email", email), ("site", site)];
+    for key in ["gas_cid", "tour_link_code"] {
+        if let Some(v) = text(key) {
+            query.push((key, v));
+        }
+    }
+    let query: Vec<String> = query.into_iter().map(|(k, v)| format!("{k}={}", form_encode(v))).collect();
+    let base = state.config.cams_oneclick_url.replace("{sandbox}", &state.config.sandbox_url);
+    Json(json!({ "url": format!("{base}?{}", query.join("&")) })).into_response()
+}
+
+#[derive(Deserialize)]
+struct CamsQuery {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    site: String,
+}
+
+/// The cams partner's landing (sandbox).
+async fn cams_partner(Query(q): Query<CamsQuery>) -> Html<String> {
+    Html(format!(
+        "<!doctype html><html><body><h1>Cams partner (sandbox)</h1><p>One-click join for {} from {}.</p></body></html>",
+        escape(&q.email),
+        escape(&q.site)
+    ))
 }

@@ -255,7 +255,14 @@ pub struct CreateAccountRequest {
     pub user_id: Option<Uuid>,
     #[serde(default)]
     pub username: Option<String>,
+    /// The chosen password (the password rule applies); empty when `password_hash` is given.
+    #[serde(default)]
     pub password: String,
+    /// Instead of the password: its argon2id PHC string, hashed by the caller with this
+    /// service's [`crate::passwords::Passwords`] (the subscription service keeps only the hash
+    /// of a join form's password while the biller decides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
     pub email: String,
     pub site: String,
     /// The biller that approved the signup (recorded in the log; the subscription carries it).

@@ -98,6 +98,7 @@ async fn make_users(state: &State, n: usize) -> anyhow::Result<Vec<(Uuid, String
                 user_id: None,
                 username: Some(username.clone()),
                 password: "Bench12345".into(),
+                password_hash: None,
                 email: format!("{username}@example.com"),
                 site: "vixen".into(),
                 biller: None,

@@ -278,7 +278,11 @@ pub async fn create_account_with(
     if !v::is_valid_email(&email) {
         return Err(CommandError::Domain(DomainError::InvalidEmail).into());
     }
-    if !v::is_valid_password(&request.password) {
+    let valid_password = match &request.password_hash {
+        Some(hash) => crate::passwords::is_argon2id_hash(hash),
+        None => v::is_valid_password(&request.password),
+    };
+    if !valid_password {
         return Err(CommandError::Domain(DomainError::InvalidPassword).into());
     }
     if request.username.as_deref().is_some_and(|u| !v::is_valid_username(u)) {
@@ -292,7 +296,10 @@ pub async fn create_account_with(
         }
         return Err(CommandError::Domain(DomainError::AccountExists).into());
     }
-    let hash = state.passwords.hash(&request.password).await?;
+    let hash = match &request.password_hash {
+        Some(hash) => hash.clone(),
+        None => state.passwords.hash(&request.password).await?,
+    };
     let command = Command::Register {
         user_id,
         email: email.clone(),

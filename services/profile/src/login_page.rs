@@ -113,7 +113,16 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-fn page(status: StatusCode, uri: &str, username: &str, error: Option<&str>, secure: bool) -> Response {
+/// `form_target` is the brand origin the form's answer redirects to: browsers check a form's
+/// redirects against `form-action` too, so it must be allowed beside 'self'.
+fn page(
+    status: StatusCode,
+    uri: &str,
+    username: &str,
+    error: Option<&str>,
+    secure: bool,
+    form_target: Option<&str>,
+) -> Response {
     let csrf = tokens::new_secret();
     let error_html = error
         .map(|e| format!(r#"<p id="login-error" class="error" role="alert">{}</p>"#, escape(e)))
@@ -152,14 +161,18 @@ fn page(status: StatusCode, uri: &str, username: &str, error: Option<&str>, secu
         [
             (header::SET_COOKIE, set_cookie),
             (header::CACHE_CONTROL, "no-store".to_owned()),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'".to_owned(),
-            ),
+            (header::CONTENT_SECURITY_POLICY, form_action_policy(form_target)),
         ],
         Html(body),
     )
         .into_response()
+}
+
+/// The page's Content-Security-Policy: the form may post here and be redirected to the brand.
+fn form_action_policy(form_target: Option<&str>) -> String {
+    // Origins come from the configuration (`brand_origin_of`), never from the request.
+    let target = form_target.map(|origin| format!(" {origin}")).unwrap_or_default();
+    format!("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'{target}; frame-ancestors 'none'")
 }
 
 fn is_https(headers: &HeaderMap) -> bool {
@@ -172,10 +185,10 @@ pub async fn login_form(
     headers: HeaderMap,
 ) -> Response {
     let uri = query.uri.unwrap_or_else(|| "/".to_owned());
-    if resolve_target(&state.config, Some(&uri), tenant_of(&headers)).is_none() {
-        return page(StatusCode::BAD_REQUEST, "/", "", Some(BAD_TARGET_MESSAGE), is_https(&headers));
-    }
-    page(StatusCode::OK, &uri, "", None, is_https(&headers))
+    let Some(target) = resolve_target(&state.config, Some(&uri), tenant_of(&headers)) else {
+        return page(StatusCode::BAD_REQUEST, "/", "", Some(BAD_TARGET_MESSAGE), is_https(&headers), None);
+    };
+    page(StatusCode::OK, &uri, "", None, is_https(&headers), Some(&target.origin))
 }
 
 #[tracing::instrument(name = "login", skip_all)]
@@ -185,7 +198,8 @@ pub async fn login_submit(
     Form(form): Form<LoginForm>,
 ) -> Response {
     let secure = is_https(&headers);
-    let retry = |status, error| page(status, &form.uri, &form.username, Some(error), secure);
+    let form_target = resolve_target(&state.config, Some(&form.uri), tenant_of(&headers)).map(|t| t.origin);
+    let retry = |status, error| page(status, &form.uri, &form.username, Some(error), secure, form_target.as_deref());
     if form.csrf.is_empty() || cookie(&headers, CSRF_COOKIE) != Some(form.csrf.as_str()) {
         return retry(StatusCode::FORBIDDEN, FORM_EXPIRED_MESSAGE);
     }
@@ -272,6 +286,13 @@ mod tests {
             assert_eq!(resolve_target(&config, Some(bad), Some("vixen")), None, "{bad}");
         }
         assert_eq!(resolve_target(&config, Some("/x"), None), None);
+    }
+
+    #[test]
+    fn the_form_may_be_redirected_to_its_brand_only() {
+        let policy = form_action_policy(Some("http://vixen.localhost:8080"));
+        assert!(policy.contains("form-action 'self' http://vixen.localhost:8080;"), "{policy}");
+        assert!(form_action_policy(None).contains("form-action 'self';"));
     }
 
     #[test]

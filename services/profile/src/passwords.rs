@@ -96,6 +96,12 @@ impl Passwords {
     }
 }
 
+/// Whether `phc` is an argon2id PHC string (what [`Passwords::hash`] makes), so a hash handed
+/// over by another service can be stored as an account's password.
+pub fn is_argon2id_hash(phc: &str) -> bool {
+    PasswordHash::new(phc).is_ok_and(|h| h.algorithm.as_str() == "argon2id" && h.hash.is_some() && h.salt.is_some())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +119,12 @@ mod tests {
         assert!(!p.verify_now("Demo12346", &hash));
         assert!(!p.verify_now("Demo12345", "not a hash"));
         assert_ne!(hash, p.hash_now("Demo12345").unwrap(), "salted");
+        assert!(is_argon2id_hash(&hash));
+        for not_one in
+            ["", "Demo12345", "$argon2i$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo", "$argon2id$v=19$m=64,t=1,p=1"]
+        {
+            assert!(!is_argon2id_hash(not_one), "{not_one}");
+        }
     }
 
     #[tokio::test]

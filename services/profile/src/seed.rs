@@ -99,6 +99,7 @@ pub async fn seed_demo_users(state: &State) -> anyhow::Result<()> {
                     user_id: Some(user_id),
                     username: Some(demo.username.to_owned()),
                     password: DEMO_PASSWORD.to_owned(),
+                    password_hash: None,
                     email: demo.email.to_owned(),
                     site: demo.site.to_owned(),
                     biller: None,

@@ -275,9 +275,9 @@ pub async fn apply_in(
     }
     if let (Some(approval), Some(subscription_id)) = (&submission.approves, submission.subscription_id()) {
         sqlx::query(
-            "update signup set status = 'approved', member_id = $2, subscription_id = $3, transaction_id = $4,
-                 password = null, decided_at = now()
-             where signup_id = $1 and status = 'pending'",
+            "update signup set status = 'approved', reason = null, member_id = $2, subscription_id = $3,
+                 transaction_id = $4, password_hash = null, decided_at = now()
+             where signup_id = $1 and status in ('pending', 'denied')",
         )
         .bind(approval.signup_id)
         .bind(&approval.member_id)

@@ -174,6 +174,37 @@ struct BillingFile {
     credit_packs: Vec<CreditPack>,
     retention_offers: Vec<RetentionOffer>,
     retention_price_experiment: Experiment,
+    #[serde(default)]
+    outgoing_upsells: Vec<OutgoingUpsell>,
+    #[serde(default)]
+    cams_oneclick_url: Option<String>,
+}
+
+/// An outgoing upsell's price: the first charge and the rebill.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpsellPrice {
+    pub initial: String,
+    pub recurring: String,
+}
+
+/// A partner's membership sold in one click to a member (outgoingUpsellOneclick), charged by
+/// the member's own biller under that biller's upsell id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutgoingUpsell {
+    pub name: String,
+    pub partner_name: String,
+    /// Biller name → its upsell id (`epoch_upsellid`, `segpay_upsellid`, `rg_upsellid`).
+    pub upsell_ids: BTreeMap<String, String>,
+    pub title: String,
+    pub description: String,
+    /// The confirmation modal's component.
+    pub component: String,
+    pub price: UpsellPrice,
+    pub currency: String,
+    /// Hosts the member link and the fallback may point at (besides this site's paths).
+    pub partner_hosts: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -205,6 +236,29 @@ pub struct BillingConfig {
     pub sandbox_url: String,
     /// The profile-events queue; tests use their own.
     pub profiles_queue: String,
+    pub outgoing_upsells: Vec<OutgoingUpsell>,
+    /// The cams partner's one-click landing (`{sandbox}` is the sandbox's URL): where the
+    /// payments host's `/v1/outgoing-upsells-oneclick/cams` sends a member.
+    pub cams_oneclick_url: String,
+    /// The cost a join form's password is hashed at while the biller decides: the profile
+    /// service's (`PROFILE_ARGON2_*`), whose account it becomes.
+    pub argon2: profile::config::Argon2Cost,
+}
+
+/// `PROFILE_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`, else the profile's defaults.
+fn argon2_cost(lookup: &impl Fn(&str) -> Option<String>) -> anyhow::Result<profile::config::Argon2Cost> {
+    let d = profile::config::Argon2Cost::default();
+    let number = |key: &str, default: u32| -> anyhow::Result<u32> {
+        match lookup(key).filter(|v| !v.is_empty()) {
+            Some(v) => v.trim().parse().with_context(|| format!("{key} must be a number")),
+            None => Ok(default),
+        }
+    };
+    Ok(profile::config::Argon2Cost {
+        memory_kib: number("PROFILE_ARGON2_MEMORY_KIB", d.memory_kib)?,
+        iterations: number("PROFILE_ARGON2_ITERATIONS", d.iterations)?,
+        parallelism: number("PROFILE_ARGON2_PARALLELISM", d.parallelism)?,
+    })
 }
 
 fn default_dir(relative: &str) -> PathBuf {
@@ -285,6 +339,9 @@ impl BillingConfig {
                 .trim_end_matches('/')
                 .to_owned(),
             profiles_queue: PROFILES_QUEUE.to_owned(),
+            argon2: argon2_cost(&lookup)?,
+            outgoing_upsells: file.outgoing_upsells,
+            cams_oneclick_url: file.cams_oneclick_url.unwrap_or_else(|| "{sandbox}/partners/cams".to_owned()),
         };
         config.check()?;
         Ok(config)

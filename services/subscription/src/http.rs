@@ -21,6 +21,7 @@ use uuid::Uuid;
 
 use crate::billers::SIGNATURE_HEADER;
 use crate::joins::{self, JoinError, JoinRequest, WelcomeError};
+use crate::outgoing::{self, OutgoingRefusal, OutgoingUpsellRequest, TrackingRequest};
 use crate::postbacks::{self, PostbackError};
 use crate::purchases::{self, Buyer, CreditsPurchase, MultisitePurchase, SinglesitePurchase, TrialUpgradePurchase};
 use crate::retention::{self, ReactivateCancelledRebill, RetentionRefusal};
@@ -47,6 +48,8 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/retention-offer", get(retention_offer))
         .route("/internal/reactivate-cancelled-rebill", post(reactivate_cancelled_rebill))
         .route("/internal/credit-card-update", get(credit_card_update))
+        .route("/internal/outgoing-upsells/oneclick", post(outgoing_upsell_oneclick))
+        .route("/internal/outgoing-upsells/tracking", post(outgoing_upsell_tracking))
         .with_state(state)
 }
 
@@ -59,6 +62,8 @@ pub enum ApiError {
     Join(#[from] JoinError),
     #[error("{0}")]
     Retention(#[from] RetentionRefusal),
+    #[error("{0}")]
+    Outgoing(#[from] OutgoingRefusal),
     #[error("{0}")]
     NotFound(&'static str),
     #[error("no access token")]
@@ -85,6 +90,15 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<joins::StartError> for ApiError {
+    fn from(e: joins::StartError) -> Self {
+        match e {
+            joins::StartError::Database(e) => e.into(),
+            joins::StartError::Hash(e) => ApiError::Internal(e),
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
         ApiError::from(StoreError::from(e))
@@ -102,7 +116,7 @@ impl ApiError {
             ApiError::Postback(PostbackError::Unprocessable(_)) | ApiError::Join(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Retention(RetentionRefusal::NotYours) => StatusCode::FORBIDDEN,
             ApiError::Unauthenticated => StatusCode::UNAUTHORIZED,
-            ApiError::Retention(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Retention(_) | ApiError::Outgoing(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Postback(PostbackError::Profile(_)) | ApiError::Unavailable(_) | ApiError::Busy(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -120,6 +134,7 @@ impl ApiError {
             ApiError::Postback(PostbackError::Store(_)) | ApiError::Internal(_) => "INTERNAL",
             ApiError::Join(e) => e.code(),
             ApiError::Retention(e) => e.code(),
+            ApiError::Outgoing(e) => e.code(),
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::Unauthenticated => "UNAUTHENTICATED",
             ApiError::SignupDenied(_) => "SIGNUP_DENIED",
@@ -416,4 +431,28 @@ async fn credit_card_update(
 ) -> Result<Json<Value>, ApiError> {
     let url = retention::credit_card_update(&state, claims.sub, &claims.tenant).await??;
     Ok(Json(json!({ "url": url })))
+}
+
+/// `outgoingUpsellOneclick`: sold to the signed-in member, or the fallback, or the
+/// confirmation step.
+#[tracing::instrument(name = "outgoing_upsell_oneclick", skip_all)]
+async fn outgoing_upsell_oneclick(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    request: Result<Json<OutgoingUpsellRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    let answer = outgoing::oneclick(&state, claims.sub, &claims.tenant, &request).await??;
+    Ok(Json(serde_json::to_value(answer).expect("json")))
+}
+
+/// `outgoingUpsellOneclickTracking(status)`.
+async fn outgoing_upsell_tracking(
+    State(state): State<AppState>,
+    Authenticated(claims): Authenticated,
+    request: Result<Json<TrackingRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    let answer = outgoing::tracking(&state, claims.sub, &request).await?;
+    Ok(Json(serde_json::to_value(answer).expect("json")))
 }

@@ -103,8 +103,17 @@ pub fn check(state: &State, r: &JoinRequest, account_exists: bool) -> Result<(),
     Ok(())
 }
 
+/// Why a join could not be recorded (not the form's fault).
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Database(#[from] sqlx::Error),
+    #[error("hashing the password: {0:#}")]
+    Hash(#[source] anyhow::Error),
+}
+
 /// Records the signup and answers the biller's payment page to send the browser to.
-pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted, JoinError>, sqlx::Error> {
+pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted, JoinError>, StartError> {
     if !state.config.site_ids.contains_key(&r.site) {
         return Ok(Err(JoinError::MembershipUnavailable));
     }
@@ -116,15 +125,18 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     let option = state.config.join_option(r.join_option_id).expect("checked");
     let biller = state.config.biller(&r.payment_option).expect("checked");
     let (signup_id, user_id) = (Uuid::now_v7(), Uuid::now_v7());
+    // Only the hash is kept, in the profile service's format: the account is made with it.
+    let password_hash = state.passwords.hash(&r.password).await.map_err(StartError::Hash)?;
     sqlx::query(
-        "insert into signup (signup_id, user_id, email, username, password, site, join_option_id, biller, ref, elm, nats)
+        "insert into signup (signup_id, user_id, email, username, password_hash, site, join_option_id, biller, ref, elm,
+             nats)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(signup_id)
     .bind(user_id)
     .bind(&email)
     .bind(&r.username)
-    .bind(&r.password)
+    .bind(&password_hash)
     .bind(&r.site)
     .bind(option.id as i32)
     .bind(&biller.name)
@@ -150,6 +162,47 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     }
     let query: Vec<String> = query.into_iter().map(|(k, v)| format!("{k}={}", form_encode(&v))).collect();
     Ok(Ok(JoinStarted { signup_id, location: format!("{page}?{}", query.join("&")) }))
+}
+
+/// How long a signup may wait for its biller. Past it a pending signup is `expired` (an
+/// approval arriving later is refused and the buyer joins again) and the password hash of any
+/// signup is erased; checked when a postback reads the signup, and swept every
+/// [`SWEEP_INTERVAL`].
+pub const PENDING_SIGNUP_TTL: chrono::Duration = chrono::Duration::hours(24);
+/// How often the sweep runs.
+pub const SWEEP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Expires the signups older than [`PENDING_SIGNUP_TTL`] and erases their password hashes:
+/// how many rows it changed.
+pub async fn sweep(state: &State) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "update signup set password_hash = null,
+             status = case when status = 'pending' then 'expired' else status end
+         where password_hash is not null and created_at < $1",
+    )
+    .bind(state.clock.now() - PENDING_SIGNUP_TTL)
+    .execute(&state.pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// The sweep as the service's background job.
+pub fn sweeper(state: State) -> runtime::service::Job {
+    Box::new(move |cancel: tokio_util::sync::CancellationToken| {
+        Box::pin(async move {
+            loop {
+                match sweep(&state).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(signups = n, "expired signups swept"),
+                    Err(e) => tracing::warn!(error = %e, "signup sweep failed"),
+                }
+                tokio::select! {
+                    _ = cancel.cancelled() => break,
+                    _ = tokio::time::sleep(SWEEP_INTERVAL) => {}
+                }
+            }
+        })
+    })
 }
 
 /// `hashedMemberId`: the member id signed with the biller's shared secret, so the biller (or

@@ -9,12 +9,14 @@
 
 pub mod bench;
 pub mod billers;
+pub mod client;
 pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod domain;
 pub mod http;
 pub mod joins;
+pub mod outgoing;
 pub mod postbacks;
 pub mod projections;
 pub mod purchases;
@@ -57,7 +59,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
             router: router(state.clone()),
             consumers: consumers(&state),
             projections: projections(&state),
-            jobs: vec![],
+            jobs: vec![joins::sweeper(state.clone())],
         })
     })
 }
@@ -73,6 +75,8 @@ pub struct State {
     pub clock: Arc<dyn Clock>,
     /// Group commit of postbacks (started with the state: call inside a Tokio runtime).
     pub batcher: commands::Batcher,
+    /// Hashes a join form's password (the profile service's hashing, at its cost).
+    pub passwords: profile::passwords::Passwords,
 }
 
 impl State {
@@ -84,7 +88,8 @@ impl State {
         verifier: Verifier,
     ) -> Self {
         let batcher = commands::Batcher::start(store.clone());
-        State { pool, store, config: Arc::new(config), profile, verifier, clock: clock::system(), batcher }
+        let passwords = profile::passwords::Passwords::new(config.argon2);
+        State { pool, store, config: Arc::new(config), profile, verifier, clock: clock::system(), batcher, passwords }
     }
 
     /// The same state telling time by `clock`.

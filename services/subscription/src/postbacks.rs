@@ -148,8 +148,7 @@ async fn declined(
     }
     if let Some(signup_id) = p.signup_id {
         sqlx::query(
-            "update signup set status = 'denied', reason = $2, member_id = $3, transaction_id = $4, password = null,
-                 decided_at = now()
+            "update signup set status = 'denied', reason = $2, member_id = $3, transaction_id = $4, decided_at = now()
              where signup_id = $1 and status = 'pending'",
         )
         .bind(signup_id)
@@ -168,11 +167,12 @@ struct SignupRow {
     user_id: Uuid,
     email: String,
     username: Option<String>,
-    password: Option<String>,
+    password_hash: Option<String>,
     site: String,
     join_option_id: i32,
     nats: Option<String>,
     status: String,
+    created_at: chrono::DateTime<Utc>,
 }
 
 /// Who and what a starting subscription is for; None when it exists already or the fact does
@@ -201,7 +201,8 @@ async fn start_of(
         (Some(user_id), _) => (user_id, None),
         (None, Some(signup_id)) => {
             let signup: SignupRow = sqlx::query_as(
-                "select user_id, email, username, password, site, join_option_id, nats, status from signup where signup_id = $1",
+                "select user_id, email, username, password_hash, site, join_option_id, nats, status, created_at
+                 from signup where signup_id = $1",
             )
             .bind(signup_id)
             .fetch_optional(&state.pool)
@@ -221,12 +222,18 @@ async fn start_of(
         return Err(PostbackError::Unprocessable(format!("unknown site {site:?}")));
     }
     if let Some(signup) = &signup {
-        if signup.status == "pending" {
-            let password = signup.password.clone().unwrap_or_default();
+        // Pending, or declined first: postbacks out of order converge, and an approval after a
+        // decline still makes the account. Past the TTL the hash is gone: the buyer joins again.
+        if matches!(signup.status.as_str(), "pending" | "denied") {
+            let expired = state.clock.now() - signup.created_at > crate::joins::PENDING_SIGNUP_TTL;
+            let Some(password_hash) = signup.password_hash.clone().filter(|_| !expired) else {
+                return Err(PostbackError::Unprocessable("the signup has expired".into()));
+            };
             let request = CreateAccountRequest {
                 user_id: Some(signup.user_id),
                 username: signup.username.clone().or_else(|| p.username.clone()),
-                password,
+                password: String::new(),
+                password_hash: Some(password_hash),
                 email: signup.email.clone(),
                 site: signup.site.clone(),
                 biller: Some(p.biller.clone()),

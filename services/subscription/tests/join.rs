@@ -66,6 +66,14 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     assert!(location.starts_with("http://127.0.0.1:8090/pay/CENTROBILL?"), "{location}");
     let signup_id: uuid::Uuid = query_value(location, "signupId").parse().unwrap();
     assert_eq!(query_value(location, "price"), "1.00");
+    // While the biller decides, only the password's argon2id hash is kept.
+    let held: Option<String> = sqlx::query_scalar("select password_hash from signup where signup_id = $1")
+        .bind(signup_id)
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    let held = held.unwrap();
+    assert!(profile::passwords::is_argon2id_hash(&held) && !held.contains("Secret12345"), "{held}");
     // The biller approves: its postback names the signup.
     let approval = Outgoing {
         subscription_ref: "CB-778".into(),
@@ -87,7 +95,7 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     let welcome = &signup["welcome"];
     assert_eq!((welcome["memberid"].as_str(), welcome["isTrial"].as_bool()), (Some("CB-778"), Some(true)));
     assert_eq!(welcome["siteId"], 103);
-    let stored_password: Option<String> = sqlx::query_scalar("select password from signup where signup_id = $1")
+    let stored_password: Option<String> = sqlx::query_scalar("select password_hash from signup where signup_id = $1")
         .bind(signup_id)
         .fetch_one(&env.pool)
         .await
@@ -168,5 +176,120 @@ async fn a_declined_signup_is_denied_with_the_reason() {
         (400, Some("SIGNUP_DENIED"), Some("Card expired"))
     );
     assert!(env.events().await.is_empty());
+    env.cleanup().await;
+}
+
+/// A decline and an approval for one signup, as the biller sends them.
+fn decline_and_approval(signup_id: uuid::Uuid) -> (Outgoing, Outgoing) {
+    let decline = Outgoing {
+        subscription_ref: "SP-OOO".into(),
+        transaction_id: "SP-OOO-1".into(),
+        step: Err("Do not honor".into()),
+        site: Some("vixen".into()),
+        join_option_id: Some(10301),
+        email: None,
+        username: None,
+        user_id: None,
+        signup_id: Some(signup_id),
+        nats_code: None,
+    };
+    let approval = Outgoing {
+        transaction_id: "SP-OOO-2".into(),
+        step: Ok(Step::Initial { kind: proto_events::subscription::MembershipKind::Member, free_limited_trial: false }),
+        ..decline.clone()
+    };
+    (decline, approval)
+}
+
+#[tokio::test]
+async fn an_approval_and_a_decline_of_one_signup_end_approved_in_either_order() {
+    let env = TestEnv::with_profile().await;
+    let mut accounts = Vec::new();
+    for (n, approval_first) in [(0, false), (1, true)] {
+        let email = format!("out.of.order{n}@example.com");
+        let mut body = join(&email, 10301, "SEGPAY");
+        body["username"] = json!(format!("outoforder{n}"));
+        let (status, started) = env.post("/internal/joins", None, &body).await;
+        assert_eq!(status, 201, "{started}");
+        let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+        let (mut decline, mut approval) = decline_and_approval(signup_id);
+        for o in [&mut decline, &mut approval] {
+            o.subscription_ref = format!("{}-{n}", o.subscription_ref);
+            o.transaction_id = format!("{}-{n}", o.transaction_id);
+        }
+        let order = if approval_first { [&approval, &decline] } else { [&decline, &approval] };
+        for o in order {
+            let (status, text) = env.postback("SEGPAY", o).await;
+            assert_eq!(status, 200, "{text}");
+        }
+        let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+        assert_eq!(signup["status"], "approved", "approval first: {approval_first}: {signup}");
+        assert!(signup["reason"].is_null(), "{signup}");
+        assert_eq!(signup["welcome"]["isWelcome"], true);
+        let hash: Option<String> = sqlx::query_scalar("select password_hash from signup where signup_id = $1")
+            .bind(signup_id)
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+        assert_eq!(hash, None, "the hash is erased once the account exists");
+        let user_id: uuid::Uuid = sqlx::query_scalar("select user_id from signup where signup_id = $1")
+            .bind(signup_id)
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+        accounts.push((user_id, email));
+    }
+    let profile_base = &env.profile.as_ref().unwrap().1;
+    for (user_id, email) in accounts {
+        let users: serde_json::Value = env
+            .http
+            .get(format!("{profile_base}/internal/users?ids={user_id}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(users[0]["email"], email.as_str(), "the account exists: {users}");
+        assert_eq!(env.read(user_id, "vixen").await["subscription"]["type"], "member");
+    }
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_signup_past_its_ttl_is_expired_and_its_hash_erased() {
+    let env = TestEnv::with_profile().await;
+    let (_, started) = env.post("/internal/joins", None, &join("late@example.com", 10301, "SEGPAY")).await;
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, fresh) = env.post("/internal/joins", None, &join("fresh@example.com", 10301, "SEGPAY")).await;
+    let fresh_id: uuid::Uuid = query_value(fresh["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, approval) = decline_and_approval(signup_id);
+    // Checked on read: an approval past the TTL is refused even before any sweep.
+    sqlx::query("update signup set created_at = now() - interval '25 hours' where signup_id = $1")
+        .bind(signup_id)
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    let (status, text) = env.postback("SEGPAY", &approval).await;
+    assert_eq!(status, 422, "{text}");
+    // The sweep expires it and erases its hash; the fresh signup keeps its own.
+    assert_eq!(subscription::joins::sweep(&env.state).await.unwrap(), 1);
+    assert_eq!(subscription::joins::sweep(&env.state).await.unwrap(), 0);
+    let rows: Vec<(uuid::Uuid, String, Option<String>)> =
+        sqlx::query_as("select signup_id, status, password_hash from signup order by created_at")
+            .fetch_all(&env.pool)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), 2);
+    for (id, status, hash) in rows {
+        if id == signup_id {
+            assert_eq!((status.as_str(), hash), ("expired", None));
+        } else {
+            assert_eq!(id, fresh_id);
+            assert_eq!(status, "pending");
+            assert!(hash.is_some());
+        }
+    }
+    assert!(env.events().await.is_empty(), "no subscription for an expired signup");
     env.cleanup().await;
 }

@@ -43,6 +43,7 @@ export const en = {
     already_unlocked: 'You have already unlocked this channel pack.',
     not_enough_funds: 'Not enough funds.',
     not_enough_gems: 'Not enough gems. New gems arrive in {{count}} days.',
+    not_enough_gems_one: 'Not enough gems. New gems arrive in {{count}} day.',
   },
   purchase_membership_modal: {
     payment_failed: 'Your payment failed. Please contact support.',
@@ -57,6 +58,7 @@ export const en = {
   },
   download: {
     quota_reached: 'Download limit of {{max}} exceeded, try again in {{count}} days.',
+    quota_reached_one: 'Download limit of {{max}} exceeded, try again in {{count}} day.',
   },
   rating: {
     overall_first: 'Oops! Please leave your overall rating first to continue',

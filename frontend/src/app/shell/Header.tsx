@@ -3,6 +3,7 @@ import { Form, Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from '../i18n'
 import { ABILITIES, joinUrl, loginUrl } from '../routing'
 import type { RoutingSession } from '../session/bootstrap'
+import { documentCookies, storedNats } from '../../features/signup/affiliate'
 import { useCurrentScreen } from './AutomaticModals'
 import { DropdownGroup, NavDropdown } from './NavDropdown'
 
@@ -13,8 +14,8 @@ export function Header({ session }: { session: RoutingSession }) {
   const { features } = tenant
   const [seeAction, channelsSubject] = ABILITIES.seeChannels
   const here = `${location.pathname}${location.search}`
-  // ref names the page the join started from, elm the element (§2.2); the stored nats value is not kept yet.
-  const joinHref = joinUrl(tenant.membersUrl, { ref: useCurrentScreen() ?? 'home', elm: 'header' })
+  // ref names the page the join started from, elm the element, nats the stored affiliate value (§2.2).
+  const joinHref = joinUrl(tenant.membersUrl, { ref: useCurrentScreen() ?? 'home', elm: 'header', nats: storedNats(documentCookies()) })
   const item = (to: string, label: string) => (
     <li>
       <NavLink to={to}>{label}</NavLink>

@@ -1,11 +1,16 @@
-// The health warning overlay (§2.2): full-screen black, the Texas or Alabama text, until acknowledged.
+// The health warning overlay (§2.2): full-screen black, the Texas or Alabama text, until acknowledged. The browser
+// keeps the acknowledgement for visitors; a signed-in user's is recorded on their profile as well.
+import { useApolloClient } from '@apollo/client/react'
 import { useTranslation } from '../i18n'
+import { useSession } from '../session/SessionContext'
 import type { HealthWarningRegion } from './autoModals'
 import { acknowledgeLocally } from './healthWarningStore'
 import type { ModalBodyProps } from './ModalHost'
 
 export function HealthWarningBody({ props, close }: ModalBodyProps) {
   const { t } = useTranslation()
+  const { user } = useSession()
+  const client = useApolloClient()
   const region = props.region === 'US-AL' ? 'US-AL' : ('US-TX' satisfies HealthWarningRegion)
   return (
     <div className="health-warning" data-region={region}>
@@ -16,6 +21,11 @@ export function HealthWarningBody({ props, close }: ModalBodyProps) {
         className="button button--accent"
         onClick={() => {
           acknowledgeLocally(region)
+          if (user.isAuthenticated) {
+            void import('../../features/account/healthWarning')
+              .then((module) => module.acknowledgeHealthWarningOnProfile(client, region))
+              .catch(() => undefined)
+          }
           close()
         }}
       >

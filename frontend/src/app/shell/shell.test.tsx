@@ -13,6 +13,20 @@ import { useFlash } from './Flash'
 import { useModals } from './ModalManager'
 
 afterEach(cleanup)
+
+// What the modal bodies ask for when they open (their own tests cover what they show).
+const MODAL_ANSWERS = {
+  GemsBalance: {
+    getGemsBalance: {
+      __typename: 'GemsBalance',
+      daysUntilRefreshGems: 3,
+      payPerVideoCredits: 0,
+      gems: { __typename: 'GemsState', lastAcknowledgementDate: null, hasNewGems: false, mayShowGemsModal: true },
+      wallet: { __typename: 'Wallet', balance: { __typename: 'Balance', amount: 20 } },
+    },
+  },
+  Transactions: { getTransactions: [] },
+}
 beforeEach(() => window.localStorage.clear())
 
 const session = (overrides: Partial<RoutingSession> = {}): RoutingSession => ({
@@ -49,9 +63,11 @@ function renderShell(routingSession = session(), initial = '/', gemsModalAllowed
   const routes: RouteObject[] = [
     {
       element: (
-        <AppShell session={routingSession} gemsModalAllowed={gemsModalAllowed}>
-          <OutletProxy />
-        </AppShell>
+        <SessionProvider session={routingSession}>
+          <AppShell session={routingSession} gemsModalAllowed={gemsModalAllowed}>
+            <OutletProxy />
+          </AppShell>
+        </SessionProvider>
       ),
       children: [
         { path: '/', ...withShell('home', <Opener />) },
@@ -62,7 +78,11 @@ function renderShell(routingSession = session(), initial = '/', gemsModalAllowed
     },
   ]
   const router = createMemoryRouter(routes, { initialEntries: [initial] })
-  render(<RouterProvider router={router} />)
+  render(
+    <WithGraphql client={scriptedGraphql(MODAL_ANSWERS).client}>
+      <RouterProvider router={router} />
+    </WithGraphql>,
+  )
   return router
 }
 

@@ -80,6 +80,7 @@ impl TestEnv {
             user_id: None,
             username: Some(username.to_owned()),
             password: PASSWORD.to_owned(),
+            password_hash: None,
             email: format!("{username}@example.com"),
             site: "vixen".into(),
             biller: Some("EPOCH".into()),

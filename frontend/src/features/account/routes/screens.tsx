@@ -1,13 +1,228 @@
-// Screens of this area. Each is a minimal page until its data and components arrive.
-import { useLoaderData } from 'react-router'
+// The account screen (account-payments-gems.md §2, §4, §6): display name, e-mail consent, autoplay, relationship
+// status and role (shown and editable by the server's rule), the second (tandem) account, and the password_changed
+// notice. Invited VIP users are asked for their own credentials first.
+import { useApolloClient, useMutation } from '@apollo/client/react'
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { refusalOf } from '../../../app/api/graphqlErrors'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useFlash } from '../../../app/shell/Flash'
+import { useModals } from '../../../app/shell/ModalManager'
 import { useTranslation } from '../../../app/i18n'
-import type { PageOutcome } from '../../../app/routing'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
+import {
+  AccountPageDocument,
+  CreditCardUpdateDocument,
+  SetDisplayNameDocument,
+  SetRelationshipDocument,
+  UpdateUserAutoplayDocument,
+  type AccountProfile_ProfileFragment,
+} from '../../../gql/graphql'
+import { emailConsentVariant } from '../validation'
+import './account.css'
 
-export function AccountScreen() {
+const accountQuery = () => ({ query: AccountPageDocument, variables: {} })
+
+/** §6 "relationship status": the choices offered; the server takes any short text. */
+export const RELATIONSHIP_STATUSES = ['single', 'in a relationship', 'married', 'it is complicated'] as const
+export const RELATIONSHIP_ROLES = ['husband', 'wife', 'partner', 'boyfriend', 'girlfriend'] as const
+
+function DisplayName({ profile }: { profile: AccountProfile_ProfileFragment }) {
+  const id = useId()
+  const flashes = useFlash()
+  const [value, setValue] = useState(profile.displayName ?? '')
+  const [save, { loading }] = useMutation(SetDisplayNameDocument)
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    try {
+      await save({ variables: { displayName: value.trim() } })
+      flashes.add({ type: 'success', message: 'Your display name has been saved.' })
+    } catch (error) {
+      flashes.add({ type: 'error', message: refusalOf(error)?.message ?? 'Your display name could not be saved.' })
+    }
+  }
+  return (
+    <form className="account-section" onSubmit={submit} aria-busy={loading}>
+      <h2>Display name</h2>
+      <div className="form-field">
+        <label htmlFor={id}>Shown beside your comments</label>
+        <input id={id} value={value} maxLength={30} onChange={(event) => setValue(event.target.value)} />
+      </div>
+      <button type="submit" className="button" disabled={loading || value.trim() === ''}>
+        Save display name
+      </button>
+    </form>
+  )
+}
+
+function Preferences({ profile }: { profile: AccountProfile_ProfileFragment }) {
+  const flashes = useFlash()
+  const { open } = useModals()
+  const [setAutoplay, { loading }] = useMutation(UpdateUserAutoplayDocument)
+  const variant = emailConsentVariant({
+    isGuest: profile.subscription.isGuestUser,
+    isTandem: profile.tandemSubscription.isTandemChildAccount || profile.tandemSubscription.hasTandemChildAccount,
+  })
+  return (
+    <section className="account-section" aria-labelledby="preferences-heading">
+      <h2 id="preferences-heading">Preferences</h2>
+      <label className="account-toggle">
+        <input
+          type="checkbox"
+          checked={profile.hasEmailConsent}
+          onChange={() => open('EmailConsent', { variant })}
+        />{' '}
+        E-mails about new releases and offers
+      </label>
+      <label className="account-toggle">
+        <input
+          type="checkbox"
+          checked={profile.autoplayEnabled}
+          disabled={loading}
+          onChange={async (event) => {
+            try {
+              await setAutoplay({ variables: { autoplayEnabled: event.target.checked } })
+            } catch {
+              flashes.add({ type: 'error', message: 'Your autoplay preference could not be saved.' })
+            }
+          }}
+        />{' '}
+        Autoplay videos
+      </label>
+    </section>
+  )
+}
+
+function Relationship({ profile }: { profile: AccountProfile_ProfileFragment }) {
+  const info = profile.relationshipInfo
+  const flashes = useFlash()
+  const [status, setStatus] = useState(info.relationshipStatus ?? '')
+  const [role, setRole] = useState(info.relationshipRole ?? '')
+  const [save, { loading }] = useMutation(SetRelationshipDocument)
+  if (!info.isVisible) return null
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    try {
+      await save({ variables: { relationshipStatus: status, relationshipRole: role } })
+      flashes.add({ type: 'success', message: 'Your relationship status has been saved.' })
+    } catch (error) {
+      flashes.add({ type: 'error', message: refusalOf(error)?.message ?? 'Your relationship status could not be saved.' })
+    }
+  }
+  const editable = info.isEditable
+  return (
+    <form className="account-section" onSubmit={submit} aria-labelledby="relationship-heading">
+      <h2 id="relationship-heading">Relationship status</h2>
+      <div className="form-field">
+        <label htmlFor="relationship-status">Status</label>
+        <select id="relationship-status" value={status} disabled={!editable} onChange={(event) => setStatus(event.target.value)}>
+          <option value="">Choose…</option>
+          {RELATIONSHIP_STATUSES.map((option) => (
+            <option key={option}>{option}</option>
+          ))}
+        </select>
+      </div>
+      <div className="form-field">
+        <label htmlFor="relationship-role">Role</label>
+        <select id="relationship-role" value={role} disabled={!editable} onChange={(event) => setRole(event.target.value)}>
+          <option value="">Choose…</option>
+          {RELATIONSHIP_ROLES.map((option) => (
+            <option key={option}>{option}</option>
+          ))}
+        </select>
+      </div>
+      {editable ? (
+        <button type="submit" className="button" disabled={loading || !status || !role}>
+          Save relationship status
+        </button>
+      ) : null}
+    </form>
+  )
+}
+
+function Tandem({ profile }: { profile: AccountProfile_ProfileFragment }) {
+  const { open } = useModals()
+  const tandem = profile.tandemSubscription
+  const canCreate = profile.subscription.active && !tandem.isTandemChildAccount && !tandem.hasTandemChildAccount
+  return (
+    <section className="account-section" aria-labelledby="tandem-heading">
+      <h2 id="tandem-heading">Second account</h2>
+      {tandem.isTandemChildAccount ? (
+        <p>This account shares the membership of {tandem.tandemParentDisplayName ?? 'another member'}.</p>
+      ) : tandem.hasTandemChildAccount ? (
+        <p data-testid="tandem-child">Your membership is shared with your second account.</p>
+      ) : canCreate ? (
+        <>
+          <p>Share your membership with a second account.</p>
+          <button type="button" className="button" onClick={() => open('TandemAccountCreation')}>
+            Create a second account
+          </button>
+        </>
+      ) : (
+        <p className="muted">A second account needs an active membership.</p>
+      )}
+    </section>
+  )
+}
+
+/** The membership's actions: upgrade (purchase modal), reactivate a cancelled rebill, update the card. */
+function Membership({ profile }: { profile: AccountProfile_ProfileFragment }) {
+  const { user } = useSession()
+  const { open } = useModals()
+  const flashes = useFlash()
+  const client = useApolloClient()
+  const [busy, setBusy] = useState(false)
+  async function updateCard() {
+    setBusy(true)
+    try {
+      const { data } = await client.query({ query: CreditCardUpdateDocument, fetchPolicy: 'network-only' })
+      if (!data?.creditCardUpdate.url) throw new Error('no url')
+      window.location.assign(data.creditCardUpdate.url)
+    } catch {
+      flashes.add({ type: 'error', translation: 'account.update_credit_card_error' })
+      setBusy(false)
+    }
+  }
+  const mayReactivate = user.can('see', 'ReactivateCancelledRebillModal')
+  const mayUpgrade = user.can('see', 'PurchaseMembershipModal')
+  return (
+    <section className="account-section" aria-labelledby="membership-heading">
+      <h2 id="membership-heading">Membership</h2>
+      <div className="modal__actions">
+        {mayReactivate ? (
+          <button type="button" className="button button--accent" onClick={() => open('ReactivateCancelledRebill')}>
+            Reactivate my membership
+          </button>
+        ) : null}
+        {mayUpgrade && !mayReactivate ? (
+          <button type="button" className="button button--accent" onClick={() => open('PurchaseMembership', { reason: 'upgrade' })}>
+            Upgrade my membership
+          </button>
+        ) : null}
+        {profile.subscription.active && !profile.tandemSubscription.isTandemChildAccount ? (
+          <button type="button" className="button" onClick={updateCard} disabled={busy}>
+            Update credit card
+          </button>
+        ) : null}
+      </div>
+    </section>
+  )
+}
+
+function AccountView() {
   const { t } = useTranslation()
-  const outcome = useLoaderData() as PageOutcome<{ passwordChangedBrands: string | null }> | undefined
-  const brands = outcome?.data?.passwordChangedBrands
+  const { page, result } = useScreenQuery<{ findOneUserProfile: AccountProfile_ProfileFragment }, { passwordChangedBrands: string | null }>(
+    accountQuery,
+  )
+  const profile = result.findOneUserProfile
+  const { open, isOpen } = useModals()
+  const isVip = profile.specialAttributes.isVipUser
+  useEffect(() => {
+    // An invited VIP chooses their own e-mail and password before anything else (§2 "VIP conversion modal").
+    if (isVip && !isOpen('ConvertVipUser')) open('ConvertVipUser')
+  }, [isVip, isOpen, open])
+  const brands = page?.passwordChangedBrands
   return (
     <Page title="Account">
       {brands ? (
@@ -15,6 +230,32 @@ export function AccountScreen() {
           {t('account.password_changed', { brands })}
         </p>
       ) : null}
+      <section className="account-section" aria-labelledby="identity-heading">
+        <h2 id="identity-heading">Your account</h2>
+        <dl className="account-facts">
+          <dt>E-mail</dt>
+          <dd data-testid="account-email">{profile.email}</dd>
+          {profile.username ? (
+            <>
+              <dt>Username</dt>
+              <dd>{profile.username}</dd>
+            </>
+          ) : null}
+          <dt>Membership</dt>
+          <dd>
+            {profile.subscription.type}
+            {profile.subscription.active ? '' : ' (inactive)'}
+            {profile.subscription.cancelled ? ' (cancelled)' : ''}
+          </dd>
+        </dl>
+      </section>
+      <Membership profile={profile} />
+      <DisplayName profile={profile} />
+      <Preferences profile={profile} />
+      <Relationship profile={profile} />
+      <Tandem profile={profile} />
     </Page>
   )
 }
+
+export const AccountScreen = withScreenQuery(AccountView, accountQuery)

@@ -14,6 +14,7 @@ import {
   ChannelPackPageDocument,
   ChannelPageDocument,
 } from '../../../gql/graphql'
+import { PackUnlockButton } from '../../gems'
 import { PictureSetPage, TrailerPage, VideoPage } from '../../videos'
 
 const channelVideoHref = (channelSlug: string) => (video: { slug: string }) => `/channels/${channelSlug}/videos/${video.slug}`
@@ -97,6 +98,7 @@ function ChannelPackView() {
       <p>
         <Link to={`/channels/${channel.slug}`}>{channel.name}</Link>
       </p>
+      <PackUnlockButton channelPackId={pack.channelPackId} packName={pack.name} />
       <Listing page={page.page} totalCount={videos.totalCount} noun="videos">
         <VideoGrid videos={videos.videos} hrefFor={channelVideoHref(channel.slug)} priorityCount={4} />
       </Listing>

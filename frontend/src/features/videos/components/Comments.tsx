@@ -4,10 +4,56 @@ import { useId, useState, type FormEvent } from 'react'
 import { useFlash } from '../../../app/shell/Flash'
 import { useSession } from '../../../app/session/SessionContext'
 import { formatReleaseDate } from '../../../components/VideoCard/format'
-import { AddCommentDocument, VideoCommentsDocument, type CommentSort } from '../../../gql/graphql'
+import {
+  AddCommentDocument,
+  PinCommentDocument,
+  RemoveCommentDocument,
+  UnpinCommentDocument,
+  VideoCommentsDocument,
+  type CommentSort,
+} from '../../../gql/graphql'
 import { commentErrorMessage } from '../comments'
 
 export const COMMENT_PAGE_SIZE = 10
+
+/** Moderators' tools on a comment (§6): pin or unpin, remove; each refreshes the list. */
+function ModeratorTools({ comment }: { comment: { id: string; pinned: boolean } }) {
+  const { user } = useSession()
+  const flashes = useFlash()
+  const options = { refetchQueries: [VideoCommentsDocument] }
+  const [pin, pinning] = useMutation(PinCommentDocument, options)
+  const [unpin, unpinning] = useMutation(UnpinCommentDocument, options)
+  const [remove, removing] = useMutation(RemoveCommentDocument, options)
+  const busy = pinning.loading || unpinning.loading || removing.loading
+  const mayPin = user.can(comment.pinned ? 'unpin' : 'pin', 'Comment')
+  const mayRemove = user.can('remove', 'Comment')
+  if (!mayPin && !mayRemove) return null
+  const run = (action: () => Promise<unknown>, failure: string) => () =>
+    void action().catch(() => flashes.add({ type: 'error', message: failure }))
+  const variables = { variables: { commentId: comment.id } }
+  return (
+    <p className="comment__tools">
+      {mayPin ? (
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={run(
+            () => (comment.pinned ? unpin(variables) : pin(variables)),
+            comment.pinned ? 'Failed to unpin the comment.' : 'Failed to pin the comment.',
+          )}
+        >
+          {comment.pinned ? 'Unpin' : 'Pin'}
+        </button>
+      ) : null}{' '}
+      {mayRemove ? (
+        <button type="button" className="button" disabled={busy} onClick={run(() => remove(variables), 'Failed to remove the comment.')}>
+          Remove
+        </button>
+      ) : null}
+    </p>
+  )
+}
 
 function CommentPage({ videoId, sort, after, isLast, onMore }: {
   videoId: string
@@ -37,6 +83,7 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
             <span aria-label={`${comment.dislikes} dislikes`}>▼ {comment.dislikes}</span>
             {comment.replyCount > 0 ? ` · ${comment.replyCount} replies` : null}
           </p>
+          <ModeratorTools comment={comment} />
         </li>
       ))}
       {isLast && page.nextCursor ? (

@@ -3,6 +3,7 @@
 import { Link } from 'react-router'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
+import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { Deferred } from '../../../components/Deferred'
 import { Page } from '../../../components/Page'
@@ -10,6 +11,7 @@ import { Shelf } from '../../../components/Shelf/Shelf'
 import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
+import { DownloadPanel } from '../../unlocks'
 import { Comments } from './Comments'
 import { FavoriteButton } from './FavoriteButton'
 import { Rating } from './Rating'
@@ -39,6 +41,7 @@ const hrefFor = (channelSlug: string | undefined) => (slug: string) =>
 function VideoPageView() {
   const { page, result } = useScreenQuery(videoPageQuery)
   const { user } = useSession()
+  const { open } = useModals()
   const detail = result.getVideo
   const { video } = detail
   const link = hrefFor(page.channelSlug)
@@ -82,6 +85,11 @@ function VideoPageView() {
         <div className="video-page__actions">
           <Rating videoId={video.uuid} rating={video.rating} ratingCount={video.ratingCount} userRating={detail.userRating} />
           {user.isAuthenticated ? <FavoriteButton videoSlug={video.slug} /> : null}
+          {user.isAuthenticated && user.can('see', 'ExpertReviewModal') ? (
+            <button type="button" className="button" onClick={() => open('ExpertReviewModal', { videoId: video.uuid })}>
+              Expert review
+            </button>
+          ) : null}
           <Link className="button" to={trailerHref}>
             Watch the trailer
           </Link>
@@ -92,6 +100,7 @@ function VideoPageView() {
           ) : null}
         </div>
       </div>
+      {user.isAuthenticated && user.can('download', 'Video') ? <DownloadPanel videoId={video.uuid} /> : null}
       {/* Comments (their own query) and related videos come a frame after the player and the video's details. */}
       <Deferred>
         <Comments videoId={video.uuid} commentCount={detail.commentCount} />

@@ -2,18 +2,21 @@
 // way in — the join link for visitors, the purchase modal for members whose access does not cover the video.
 import { useQuery } from '@apollo/client/react'
 import { useState } from 'react'
-import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { JoinLink } from '../../../components/JoinLink'
 import { VideoTokensDocument } from '../../../gql/graphql'
+import { LockedVideo } from '../../unlocks'
 import { defaultSource, isVideoFile, playableSources } from '../player'
 import './VideoPlayer.css'
 
 export interface PlayerVideo {
   uuid: string
+  newId?: string
   title: string
   trailer: { src: string; poster: string }
+  isThirdPartyChannel?: boolean
+  channel?: { name?: string | null } | null
 }
 
 export function Trailer({ video, autoPlay = false }: { video: PlayerVideo; autoPlay?: boolean }) {
@@ -32,24 +35,19 @@ export function Trailer({ video, autoPlay = false }: { video: PlayerVideo; autoP
 }
 
 function MemberPlayer({ video }: { video: PlayerVideo }) {
-  const { data, error, loading } = useQuery(VideoTokensDocument, { variables: { videoId: video.uuid }, errorPolicy: 'all' })
+  const { data, loading, refetch } = useQuery(VideoTokensDocument, { variables: { videoId: video.uuid }, errorPolicy: 'all' })
   const mobile = isMobileViewport(useViewportType())
   const sources = playableSources(data?.getToken)
   const [chosen, setChosen] = useState<string>()
-  const { open } = useModals()
   if (loading) return <div className="player player--loading" aria-busy="true" />
   const source = sources.find((candidate) => candidate.quality === chosen) ?? defaultSource(sources, mobile)
   if (!source) {
-    // FORBIDDEN: the account does not cover this video. The trailer stays; the purchase modal is the way in (§4).
+    // FORBIDDEN: the account does not cover this video. The trailer stays; the way in follows §4's access-denied
+    // routing (a pack's unlock with gems, a credit, or a membership).
     return (
       <>
         <Trailer video={video} />
-        <p className="player__locked" role="status">
-          {error ? 'Your membership does not include this video yet.' : 'This video cannot be played right now.'}{' '}
-          <button type="button" className="button button--accent" onClick={() => open('PurchaseMembership')}>
-            Get full access
-          </button>
-        </p>
+        <LockedVideo video={video} onUnlocked={() => void refetch().catch(() => undefined)} />
       </>
     )
   }

@@ -1,0 +1,86 @@
+// Subscription journeys (issue 12): a trial upgrades in one click and the status polling brings the membership in; a
+// cancelled member (native biller) reactivates on the retention offer. Screenshots at 360 px and 1440 px.
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { collectPageErrors, launchBrowser, screenshotAtBothWidths, visitorContext } from './support/browser'
+import { DEMO_BRAND, dismissWelcomeModals, SETTLE, signIn } from './support/members'
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let errors: string[]
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+beforeEach(async () => {
+  context = await visitorContext(browser)
+  page = await context.newPage()
+  errors = collectPageErrors(page)
+})
+
+afterEach(async () => {
+  await context?.close()
+  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+})
+
+const membership = () => page.locator('main dl.account-facts dd').nth(2)
+
+/** The account page again until what it says about the membership holds (the change travels by events). */
+async function reloadUntil(predicate: (text: string) => boolean) {
+  await expect
+    .poll(
+      async () => {
+        await page.reload({ waitUntil: 'networkidle' })
+        await dismissWelcomeModals(page)
+        return predicate(((await membership().textContent()) ?? '').trim())
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(true)
+}
+
+describe('a trial member', () => {
+  it('upgrades in one click and becomes a member', async () => {
+    await signIn(page, 'trial', DEMO_BRAND, '/account')
+    await dismissWelcomeModals(page)
+    expect((await membership().textContent())?.trim()).toBe('trial')
+    await page.getByRole('button', { name: 'Upgrade my membership' }).click()
+    const purchase = page.getByRole('dialog')
+    await purchase.getByText(/Upgrade your trial to a full membership/).waitFor()
+    const buy = purchase.getByRole('button', { name: 'Upgrade now' })
+    expect(await buy.isDisabled()).toBe(true)
+    await purchase.getByLabel(/I agree to be charged/).check()
+    await screenshotAtBothWidths(page, 'trial-upgrade-modal')
+    await buy.click()
+    // The status modal polls the membership, then reloads the page with fatr=true.
+    await page.waitForURL(/[?&]fatr=true/, { timeout: 30_000 })
+    await page.waitForLoadState('networkidle')
+    await reloadUntil((text) => text === 'member')
+    await screenshotAtBothWidths(page, 'trial-upgraded')
+  })
+})
+
+describe('a cancelled member', () => {
+  it('reactivates the cancelled rebill on the retention offer', async () => {
+    await signIn(page, 'cancelled', DEMO_BRAND, '/account')
+    await dismissWelcomeModals(page)
+    expect((await membership().textContent())?.trim()).toContain('(cancelled)')
+    await page.getByRole('button', { name: 'Reactivate my membership' }).click()
+    const modal = page.getByRole('dialog', { name: 'Reactivate your membership' })
+    const offer = modal.getByTestId('retention-offer')
+    await offer.waitFor()
+    expect(await offer.textContent()).toMatch(/^Stay (for .+ instead of .+|and get \d+ gems)\.$/)
+    await screenshotAtBothWidths(page, 'cancelled-retention-offer')
+    await modal.getByRole('button', { name: 'Reactivate my membership' }).click()
+    await expect.poll(() => modal.getByRole('status').textContent(), SETTLE).toBe('Your membership is active again.')
+    await screenshotAtBothWidths(page, 'cancelled-reactivated')
+    await reloadUntil((text) => !text.includes('(cancelled)'))
+    expect(await page.getByRole('button', { name: 'Reactivate my membership' }).count()).toBe(0)
+  })
+})

@@ -1,0 +1,112 @@
+// The account forms' rules (account-payments-gems.md §5), the same as the profile service's validation.rs, which
+// enforces them again: e-mail, password, username, the VIP form, and the e-mail consent prompt's exclusions.
+
+/** The two internal test domains: their accounts are never asked for e-mail consent. */
+export const INTERNAL_TEST_DOMAINS = ['paysite.test', 'qa.paysite.test'] as const
+/** The studio's placeholder domain of VIP accounts not yet converted. */
+export const VIP_PLACEHOLDER_DOMAIN = 'vip.paysite.test'
+
+export const INVALID_EMAIL_MESSAGE = 'Invalid email address.'
+export const PASSWORD_RULE_MESSAGE =
+  'Passwords may only contain letters and numbers and MUST be between 8 and 32 characters long.'
+export const INVALID_USERNAME_MESSAGE = 'invalid username'
+
+const LOCAL_CHARS = /^[A-Za-z0-9._%+-]+$/
+const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/
+
+/** §5: 6 to 254 characters; the internal test pattern or the general one; local part ≤ 64, each label ≤ 63. */
+export function isValidEmail(email: string): boolean {
+  const length = [...email].length
+  if (length < 6 || length > 254) return false
+  const at = email.lastIndexOf('@')
+  if (at <= 0) return false
+  const local = email.slice(0, at)
+  const domain = email.slice(at + 1)
+  if (local.length > 64 || !LOCAL_CHARS.test(local)) return false
+  const labels = domain.split('.')
+  if (!labels.every((label) => label.length <= 63 && LABEL.test(label))) return false
+  if (INTERNAL_TEST_DOMAINS.some((test) => domain.toLowerCase() === test)) return true
+  const tld = labels[labels.length - 1] ?? ''
+  return /[A-Za-z0-9]$/.test(local) && labels.length >= 2 && /^[A-Za-z]{2,}$/.test(tld)
+}
+
+/** The e-mail input checks on blur; empty counts as valid there (the submit still needs one). */
+export function emailFieldError(email: string): string | null {
+  return email === '' || isValidEmail(email) ? null : INVALID_EMAIL_MESSAGE
+}
+
+export function isInternalTestEmail(email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase()
+  return email.includes('@') && INTERNAL_TEST_DOMAINS.some((test) => domain === test)
+}
+
+/** §5: letters and numbers only, 8 to 32 characters. */
+export function isValidPassword(password: string): boolean {
+  return /^[A-Za-z0-9]{8,32}$/.test(password)
+}
+
+/** §5: 3 to 20 lower-case letters and numbers. */
+export function isValidUsername(username: string): boolean {
+  return /^[a-z0-9]{3,20}$/.test(username)
+}
+
+/** What the VIP form sends: lower-cased and trimmed. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+export interface VipFormErrors {
+  email: string | null
+  password: string | null
+}
+
+/** §5 "VIP form": the e-mail, lower-cased and trimmed, is valid and not on the placeholder domain. */
+export function vipEmailError(email: string): string | null {
+  const normalized = normalizeEmail(email)
+  return isValidEmail(normalized) && !normalized.endsWith(VIP_PLACEHOLDER_DOMAIN) ? null : INVALID_EMAIL_MESSAGE
+}
+
+/** §5 "VIP form": a valid e-mail not on the placeholder domain, and a password of the password rule. */
+export function vipFormErrors(email: string, password: string): VipFormErrors {
+  return {
+    email: vipEmailError(email),
+    password: isValidPassword(password) ? null : PASSWORD_RULE_MESSAGE,
+  }
+}
+
+/** §8: the VIP form's answer codes and what each says; anything else is the generic failure with support. */
+export function vipErrorMessage(code: string | null | undefined): { message: string; support: boolean } {
+  switch (code) {
+    case 'EMAIL_ALREADY_EXISTS':
+      return { message: 'This email already exists. Please choose another one.', support: false }
+    case 'INVALID_EMAIL':
+      return { message: 'Email is not valid.', support: false }
+    case 'INVALID_PASSWORD':
+      return { message: PASSWORD_RULE_MESSAGE, support: false }
+    default:
+      return { message: 'Failed to update your credentials. Please contact customer support.', support: true }
+  }
+}
+
+/** The e-mail consent prompt (§5): never for internal test accounts; guests and tandem users read their variant. */
+export type EmailConsentVariant = 'guest' | 'tandem' | 'member'
+
+export function emailConsentVariant(facts: { isGuest: boolean; isTandem: boolean }): EmailConsentVariant {
+  if (facts.isGuest) return 'guest'
+  if (facts.isTandem) return 'tandem'
+  return 'member'
+}
+
+export function shouldPromptEmailConsent(facts: { email: string; shouldRequestEmailConsent: boolean }): boolean {
+  return facts.shouldRequestEmailConsent && !isInternalTestEmail(facts.email)
+}
+
+/** The consent text kept as evidence with the answer (consentHtmlSnippet). */
+export function emailConsentText(variant: EmailConsentVariant): string {
+  switch (variant) {
+    case 'guest':
+      return 'I confirm that I am 18 years of age or older, I agree to the Terms of Service and the Privacy Policy, and I agree to receive marketing e-mails.'
+    case 'tandem':
+      return 'I confirm that I am 18 years of age or older and I agree to the Terms of Service and the Privacy Policy.'
+    case 'member':
+      return 'I agree to receive e-mails about new releases, offers and my membership.'
+  }
+}

@@ -1,0 +1,2 @@
+// What other features use of the gems feature.
+export { PackUnlockButton } from './components/PackUnlockButton'

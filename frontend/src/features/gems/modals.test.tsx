@@ -1,0 +1,104 @@
+import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client'
+import { ApolloProvider } from '@apollo/client/react'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { Observable } from 'rxjs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { member, tenantConfig } from '../../app/routing/testing'
+import { FlashProvider } from '../../app/shell/Flash'
+import { ModalProvider } from '../../app/shell/ModalManager'
+import { SessionProvider } from '../../app/session/SessionContext'
+import { UnlockChannel } from './modals'
+
+afterEach(cleanup)
+
+type Answer = { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }
+
+function client(answers: Record<string, Answer[]>) {
+  const link = new ApolloLink(
+    (operation) =>
+      new Observable((observer) => {
+        const queue = answers[operation.operationName ?? ''] ?? []
+        observer.next((queue.length > 1 ? queue.shift() : queue[0]) ?? { data: null, errors: [{ message: 'unscripted' }] })
+        observer.complete()
+      }),
+  )
+  return new ApolloClient({ link, cache: new InMemoryCache() })
+}
+
+const balance = (amount: number, days = 3) => ({
+  data: {
+    getGemsBalance: {
+      __typename: 'GemsBalance',
+      daysUntilRefreshGems: days,
+      payPerVideoCredits: 0,
+      gems: { __typename: 'GemsState', lastAcknowledgementDate: null, hasNewGems: false, mayShowGemsModal: false },
+      wallet: { __typename: 'Wallet', balance: { __typename: 'Balance', amount } },
+    },
+  },
+})
+
+function renderModal(answers: Record<string, Answer[]>) {
+  const user = { ...member(), can: (action: string, subject: string) => action === 'see' && subject === 'GemAnimation' }
+  render(
+    <ApolloProvider client={client(answers)}>
+      <SessionProvider session={{ tenant: tenantConfig(), user, isMembersArea: false }}>
+        <FlashProvider>
+          <ModalProvider>
+            <UnlockChannel props={{ channelPackId: 'pack-1', packName: 'Pack One' }} close={() => undefined} />
+          </ModalProvider>
+        </FlashProvider>
+      </SessionProvider>
+    </ApolloProvider>,
+  )
+}
+
+describe('the unlock-channel modal', () => {
+  it('shows the balance and cost, unlocks, and counts the balance down', async () => {
+    renderModal({
+      GemsBalance: [balance(20), balance(10)],
+      UnlockChannelPack: [
+        {
+          data: {
+            unlockChannelPack: {
+              __typename: 'ChannelPackUnlock',
+              status: 'success',
+              unlockId: 'u-1',
+              channelPackId: 'pack-1',
+              unlockedAt: '2026-11-25T00:00:00Z',
+              gemsBalance: 10,
+            },
+          },
+        },
+      ],
+    })
+    const shown = await screen.findByTestId('gems-balance')
+    expect(shown.textContent).toContain('20 gems')
+    expect(screen.getByTestId('pack-cost').textContent).toBe('10 gems')
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock for 10 gems' }))
+    expect((await screen.findByRole('status')).textContent).toBe('Pack One is unlocked.')
+    expect(screen.getByTestId('gems-balance').getAttribute('data-amount')).toBe('10')
+    // The animation counts down to the new balance.
+    await waitFor(() => expect(screen.getByTestId('gems-balance').textContent).toMatch(/\s10 gems$/), { timeout: 2000 })
+  })
+
+  it('says not enough gems with the days, before and after asking', async () => {
+    renderModal({
+      GemsBalance: [balance(0, 2)],
+      UnlockChannelPack: [
+        { data: null, errors: [{ message: 'not enough gems', extensions: { code: 'NOT_ENOUGH_GEMS', daysUntilRefreshGems: 2 } }] },
+      ],
+    })
+    expect((await screen.findByRole('alert')).textContent).toBe('Not enough gems. New gems arrive in 2 days.')
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock for 10 gems' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('Not enough gems. New gems arrive in 2 days.')
+  })
+
+  it('tells an already unlocked pack', async () => {
+    renderModal({
+      GemsBalance: [balance(30)],
+      UnlockChannelPack: [{ data: null, errors: [{ message: 'x', extensions: { code: 'ALREADY_UNLOCKED' } }] }],
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Unlock for 10 gems' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('You have already unlocked this channel pack.')
+  })
+})

@@ -1,0 +1,230 @@
+// The gems modals (account-payments-gems.md §2, §4): UnlockChannel (balance, cost, the unlock and its outcomes, the
+// gem animation) and UserGemsInfo (balance, days until new gems, transactions; the intro variant acknowledges).
+import { useMutation, useQuery } from '@apollo/client/react'
+import { useEffect, useRef, useState } from 'react'
+import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import { useFlash } from '../../app/shell/Flash'
+import { useSession } from '../../app/session/SessionContext'
+import {
+  AcknowledgeGemsIntroMutation,
+  AcknowledgeNewGemsBalanceMutation,
+  GemsBalanceQuery,
+  TransactionsQuery,
+  UnlockChannelPackMutation,
+} from './api/gems'
+import {
+  canAffordPack,
+  gemFrames,
+  GEMS_PER_FRIDAY,
+  notEnoughGemsMessage,
+  PACK_COST_GEMS,
+  packUnlockMessage,
+  refusedUnlock,
+  type PackUnlockOutcome,
+} from './packUnlock'
+import './gems.css'
+
+const plural = (count: number, one: string, other: string) => `${count} ${count === 1 ? one : other}`
+
+/** The balance, counting down a gem at a time after an unlock (users with tenant access: GemAnimation). */
+function GemBalance({ amount, animated }: { amount: number; animated: boolean }) {
+  const [shown, setShown] = useState(amount)
+  const previous = useRef(amount)
+  useEffect(() => {
+    const from = previous.current
+    previous.current = amount
+    if (!animated || from === amount) {
+      setShown(amount)
+      return
+    }
+    const frames = gemFrames(from, amount)
+    let index = 0
+    const timer = setInterval(() => {
+      index += 1
+      setShown(frames[Math.min(index, frames.length - 1)]!)
+      if (index >= frames.length - 1) clearInterval(timer)
+    }, 50)
+    return () => clearInterval(timer)
+  }, [amount, animated])
+  const moving = shown !== amount
+  return (
+    <span className={`gem-balance${moving ? ' gem-balance--moving' : ''}`} data-testid="gems-balance" data-amount={amount}>
+      <span className="gem" aria-hidden="true">
+        ◆
+      </span>{' '}
+      {plural(shown, 'gem', 'gems')}
+    </span>
+  )
+}
+
+export function UnlockChannel({ props, close }: ModalBodyProps) {
+  const { user } = useSession()
+  const flashes = useFlash()
+  const channelPackId = typeof props.channelPackId === 'string' ? props.channelPackId : ''
+  const packName = typeof props.packName === 'string' ? props.packName : 'this channel pack'
+  const onUnlocked = typeof props.onUnlocked === 'function' ? (props.onUnlocked as () => void) : undefined
+  const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
+  const [unlock, { loading: unlocking }] = useMutation(UnlockChannelPackMutation)
+  const [outcome, setOutcome] = useState<PackUnlockOutcome | null>(null)
+
+  useEffect(() => {
+    if (balance.error) flashes.add({ type: 'error', translation: 'unlock_channel_modal.failed_to_load_balance' })
+  }, [balance.error, flashes])
+
+  if (balance.loading && !balance.data) return <p className="muted" aria-busy="true">Loading your gems…</p>
+  if (!balance.data) {
+    return (
+      <p role="alert" className="notice notice--error">
+        Failed to load your gems balance. Please try again later.
+      </p>
+    )
+  }
+  const gems = balance.data.getGemsBalance
+  const amount = outcome?.kind === 'success' ? outcome.gemsBalance : gems.wallet.balance.amount
+  const days = gems.daysUntilRefreshGems
+  const affordable = canAffordPack(amount)
+  const message = outcome ? packUnlockMessage(outcome) : affordable ? null : notEnoughGemsMessage(days)
+
+  async function onUnlock() {
+    if (unlocking || !channelPackId) return
+    try {
+      const { data } = await unlock({ variables: { channelPackId } })
+      if (!data) throw new Error('no answer')
+      setOutcome({ kind: 'success', gemsBalance: data.unlockChannelPack.gemsBalance })
+      await balance.refetch().catch(() => undefined)
+      onUnlocked?.()
+    } catch (error) {
+      setOutcome(refusedUnlock(error))
+    }
+  }
+
+  return (
+    <div className="unlock-channel">
+      <p>
+        Unlock <strong>{packName}</strong> for good with your gems.
+      </p>
+      <dl className="gems-facts">
+        <dt>Your balance</dt>
+        <dd>
+          <GemBalance amount={amount} animated={user.can('see', 'GemAnimation')} />
+        </dd>
+        <dt>Cost</dt>
+        <dd data-testid="pack-cost">{plural(PACK_COST_GEMS, 'gem', 'gems')}</dd>
+        <dt>New gems in</dt>
+        <dd>{plural(days, 'day', 'days')}</dd>
+      </dl>
+      {outcome?.kind === 'success' ? (
+        <p role="status" className="notice notice--success">
+          {packName} is unlocked.
+        </p>
+      ) : null}
+      {message ? (
+        <p role="alert" className="notice notice--error">
+          {message}
+        </p>
+      ) : null}
+      <div className="modal__actions">
+        {outcome?.kind === 'success' ? (
+          <button type="button" className="button button--accent" onClick={close}>
+            Watch now
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button--accent"
+            onClick={onUnlock}
+            disabled={unlocking || outcome?.kind === 'alreadyUnlocked'}
+            aria-busy={unlocking}
+          >
+            {unlocking ? 'Unlocking…' : `Unlock for ${PACK_COST_GEMS} gems`}
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}
+
+const reasonLabel = (reason: string) => reason.replace(/_/g, ' ')
+
+function Transactions() {
+  const { data, loading, error } = useQuery(TransactionsQuery, { fetchPolicy: 'network-only' })
+  if (loading) return <p className="muted">Loading your transactions…</p>
+  if (error || !data) return <p role="alert">Your transactions could not be loaded.</p>
+  if (data.getTransactions.length === 0) return <p className="muted">No transactions yet.</p>
+  return (
+    <table className="gems-transactions">
+      <caption>Transactions</caption>
+      <thead>
+        <tr>
+          <th scope="col">Date</th>
+          <th scope="col">What</th>
+          <th scope="col">Gems</th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.getTransactions.map((transaction, index) => (
+          <tr key={`${transaction.createdAt}-${index}`}>
+            <td>{new Date(transaction.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })}</td>
+            <td>{reasonLabel(transaction.transactionReason)}</td>
+            <td>{transaction.amount > 0 ? `+${transaction.amount}` : transaction.amount}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+export function UserGemsInfo({ props, close }: ModalBodyProps) {
+  const intro = props.intro === true
+  const flashes = useFlash()
+  const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
+  const [acknowledgeIntro] = useMutation(AcknowledgeGemsIntroMutation)
+  const [acknowledgeBalance] = useMutation(AcknowledgeNewGemsBalanceMutation)
+  const hasNewGems = balance.data?.getGemsBalance.gems.hasNewGems === true
+
+  useEffect(() => {
+    // Seeing the balance acknowledges the new gems: the modal then waits a day (§9).
+    if (hasNewGems) void acknowledgeBalance().catch(() => undefined)
+  }, [hasNewGems, acknowledgeBalance])
+
+  async function gotIt() {
+    if (intro) {
+      try {
+        await acknowledgeIntro({ variables: { when: new Date().toISOString() } })
+      } catch {
+        flashes.add({ type: 'error', message: 'Your gems preference could not be saved.' })
+      }
+    }
+    close()
+  }
+
+  const gems = balance.data?.getGemsBalance
+  return (
+    <div className="gems-info">
+      <p>
+        Gems unlock channel packs. {GEMS_PER_FRIDAY} free gems arrive every Friday for each site you subscribe to, and
+        each channel pack costs {PACK_COST_GEMS} gems. Gems and unlocked channels are lost if you cancel.
+      </p>
+      {balance.error ? (
+        <p role="alert">Failed to load your gems balance. Please try again later.</p>
+      ) : gems ? (
+        <dl className="gems-facts">
+          <dt>Your balance</dt>
+          <dd>
+            <GemBalance amount={gems.wallet.balance.amount} animated={false} />
+          </dd>
+          <dt>New gems in</dt>
+          <dd data-testid="days-until-gems">{plural(gems.daysUntilRefreshGems, 'day', 'days')}</dd>
+        </dl>
+      ) : (
+        <p className="muted">Loading your gems…</p>
+      )}
+      {intro ? null : <Transactions />}
+      <div className="modal__actions">
+        <button type="button" className="button button--accent" onClick={gotIt}>
+          Got it
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,68 @@
+// A channel-pack unlock with gems (account-payments-gems.md §4 "Pack unlock", §8, §9): its outcomes and their
+// messages, whether the balance covers the pack, and the frames of the gem animation.
+import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
+import { t } from '../../app/i18n'
+
+/** §9: each channel pack costs 10 gems. */
+export const PACK_COST_GEMS = 10
+/** §9: 10 free gems arrive every Friday per site subscription. */
+export const GEMS_PER_FRIDAY = 10
+
+export type PackUnlockOutcome =
+  | { kind: 'success'; gemsBalance: number }
+  | { kind: 'alreadyUnlocked' }
+  | { kind: 'notEnoughGems'; daysUntilRefreshGems: number | null }
+  | { kind: 'notEnoughFunds' }
+  | { kind: 'failed' }
+
+/** The outcome of a refused unlock, from the server's code. */
+export function refusedUnlock(error: unknown): PackUnlockOutcome {
+  const refusal = refusalOf(error)
+  switch (refusal?.code) {
+    case 'ALREADY_UNLOCKED':
+      return { kind: 'alreadyUnlocked' }
+    case 'NOT_ENOUGH_GEMS':
+      return { kind: 'notEnoughGems', daysUntilRefreshGems: refusalNumber(refusal, 'daysUntilRefreshGems') }
+    case 'NOT_ENOUGH_FUNDS':
+      return { kind: 'notEnoughFunds' }
+    default:
+      return { kind: 'failed' }
+  }
+}
+
+export function notEnoughGemsMessage(daysUntilRefreshGems: number | null): string {
+  return t('unlock_channel_modal.not_enough_gems', { count: daysUntilRefreshGems ?? 0 })
+}
+
+/** What the modal says after an unlock that did not succeed; null for a success. */
+export function packUnlockMessage(outcome: PackUnlockOutcome): string | null {
+  switch (outcome.kind) {
+    case 'success':
+      return null
+    case 'alreadyUnlocked':
+      return t('unlock_channel_modal.already_unlocked')
+    case 'notEnoughGems':
+      return notEnoughGemsMessage(outcome.daysUntilRefreshGems)
+    case 'notEnoughFunds':
+      return t('unlock_channel_modal.not_enough_funds')
+    case 'failed':
+      return t('unlock_channel_modal.failed')
+  }
+}
+
+export function canAffordPack(balance: number, cost = PACK_COST_GEMS): boolean {
+  return balance >= cost
+}
+
+/**
+ * The balances the gem animation shows, one gem at a time from the old balance to the new one (both included);
+ * at most `maxFrames`, so a large change still animates in the same time.
+ */
+export function gemFrames(from: number, to: number, maxFrames = 12): number[] {
+  if (from === to) return [to]
+  const distance = Math.abs(to - from)
+  const steps = Math.min(distance, Math.max(1, maxFrames - 1))
+  const frames: number[] = []
+  for (let step = 0; step <= steps; step += 1) frames.push(Math.round(from + ((to - from) * step) / steps))
+  return frames
+}

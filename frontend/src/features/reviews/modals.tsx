@@ -1,0 +1,69 @@
+// ExpertReviewModal: the overall rating (1 to 10) first, then each criterion and performer (1 to 5); the server
+// refuses the others before the overall one ('Oops! Please leave your overall rating first to continue').
+import { useMutation, useQuery } from '@apollo/client/react'
+import { useState } from 'react'
+import { refusalOf } from '../../app/api/graphqlErrors'
+import { t } from '../../app/i18n'
+import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import { ExpertReviewDocument, UpdateExpertReviewDocument, type ExpertReviewType } from '../../gql/graphql'
+
+/** Rating maximum 10; a criterion's or performer's 5 (§9). */
+export const OVERALL_MAX = 10
+export const ITEM_MAX = 5
+
+function Scale({ label, max, value, disabled, onRate }: { label: string; max: number; value: number; disabled: boolean; onRate: (n: number) => void }) {
+  return (
+    <fieldset className="review-scale">
+      <legend>{label}</legend>
+      {Array.from({ length: max }, (_, index) => index + 1).map((n) => (
+        <button
+          key={n}
+          type="button"
+          className={`button${n <= value ? ' button--accent' : ''}`}
+          aria-pressed={n === value}
+          aria-label={`${label}: ${n} of ${max}`}
+          disabled={disabled}
+          onClick={() => onRate(n)}
+        >
+          {n}
+        </button>
+      ))}
+    </fieldset>
+  )
+}
+
+export function ExpertReviewModal({ props }: ModalBodyProps) {
+  const videoId = String(props.videoId ?? '')
+  const recommId = typeof props.recommId === 'string' ? props.recommId : null
+  const { data, loading, error } = useQuery(ExpertReviewDocument, { variables: { videoId }, fetchPolicy: 'network-only' })
+  const [update, { loading: saving }] = useMutation(UpdateExpertReviewDocument)
+  const [failure, setFailure] = useState<string | null>(null)
+  if (loading) return <p className="muted">Loading your review…</p>
+  if (error || !data) return <p role="alert">Your review could not be loaded.</p>
+  const review = data.expertReview.expertReview
+  async function rate(type: ExpertReviewType, rating: number, slug: string | null = null) {
+    setFailure(null)
+    try {
+      await update({ variables: { videoId, type, rating, slug, recommId }, refetchQueries: [ExpertReviewDocument] })
+    } catch (caught) {
+      const refusal = refusalOf(caught)
+      setFailure(refusal?.code === 'OVERALL_RATING_FIRST' ? t('rating.overall_first') : refusal?.message ?? t('common.try_again'))
+    }
+  }
+  return (
+    <div className="expert-review">
+      <Scale label="Overall" max={OVERALL_MAX} value={review.global} disabled={saving} onRate={(n) => rate('global', n)} />
+      {review.properties.map((property) => (
+        <Scale key={property.slug} label={property.name} max={ITEM_MAX} value={property.rating} disabled={saving} onRate={(n) => rate('property', n, property.slug)} />
+      ))}
+      {review.models.map((model) => (
+        <Scale key={model.slug} label={model.name} max={ITEM_MAX} value={model.rating} disabled={saving} onRate={(n) => rate('model', n, model.slug)} />
+      ))}
+      {failure ? (
+        <p role="alert" className="notice notice--error">
+          {failure}
+        </p>
+      ) : null}
+    </div>
+  )
+}

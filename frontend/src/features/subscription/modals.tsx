@@ -1,0 +1,302 @@
+// The membership modals: SubscriptionStatus (polling after a purchase), PurchaseMembership, ReactivateCancelledRebill,
+// UpgradeToYearlyMembership and the PromotionalVideo teaser (account-payments-gems.md §2, §4).
+// PurchaseMembership offers the trial upgrade and the multisite package in one click, and sends visitors and single-site
+// reactivations to the members host's join form (the gateway has no join-options query yet).
+import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
+import { useEffect, useRef, useState } from 'react'
+import { Link } from 'react-router'
+import { REFRESH_PATH } from '../../app/api/sessionRefresh'
+import { joinUrl } from '../../app/routing'
+import { useCurrentScreen } from '../../app/shell/AutomaticModals'
+import { useFlash } from '../../app/shell/Flash'
+import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import { useModals } from '../../app/shell/ModalManager'
+import { useSession } from '../../app/session/SessionContext'
+import { documentCookies, storedNats } from '../signup/affiliate'
+import {
+  AcknowledgePromotionalTeaserViewedDocument,
+  InternalUpsellOneclickMultisiteDocument,
+  InternalUpsellTrialUpgradeDocument,
+  ReactivateCancelledRebillDocument,
+  RetentionOfferDocument,
+  SubscriptionActiveDocument,
+} from '../../gql/graphql'
+import {
+  MULTISITE_2025_JOIN_OPTION_IDS,
+  newIdempotencyKey,
+  purchaseKind,
+  purchaseStep,
+  type PurchaseAnswer,
+  type PurchaseKind,
+} from './purchase'
+import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
+
+function JoinButton({ elm, children }: { elm: string; children: string }) {
+  const { tenant } = useSession()
+  const ref = useCurrentScreen() ?? 'home'
+  return (
+    <a className="button button--accent" href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()) })}>
+      {children}
+    </a>
+  )
+}
+
+export function SubscriptionStatus({ close }: ModalBodyProps) {
+  const client = useApolloClient()
+  const flashes = useFlash()
+  const { tenant } = useSession()
+  const [failed, setFailed] = useState(false)
+  // The modal host gives a new close function on each render; the polling runs once per opening.
+  const closeRef = useRef(close)
+  closeRef.current = close
+
+  useEffect(() => {
+    let cancelled = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    async function poll(counter: number) {
+      let active = false
+      try {
+        const { data } = await client.query({ query: SubscriptionActiveDocument, fetchPolicy: 'network-only' })
+        active = data?.findOneUserProfile.subscription.active === true
+      } catch {
+        active = false
+      }
+      if (cancelled) return
+      const step = nextPollStep({ tenant: tenant.tenant, active, counter })
+      if (step.kind === 'reload') {
+        timer = setTimeout(() => window.location.assign(withFatr(window.location.href)), step.afterMs)
+      } else if (step.kind === 'retry') {
+        await fetch(REFRESH_PATH, { credentials: 'same-origin' }).catch(() => undefined)
+        timer = setTimeout(() => void poll(step.counter), step.afterMs)
+      } else {
+        setFailed(true)
+        flashes.add({ type: 'error', translation: 'subscription_status_modal.polling_failed' })
+        closeRef.current()
+        window.location.assign('/')
+      }
+    }
+    void poll(0)
+    return () => {
+      cancelled = true
+      if (timer) clearTimeout(timer)
+    }
+  }, [client, tenant.tenant, flashes])
+
+  return (
+    <div className="subscription-status" aria-busy={!failed}>
+      <p role="status">Your membership is being updated…</p>
+      <p className="muted">
+        This can take a few minutes. If it is not updated within {MEMBERSHIP_UPDATE_WAIT_MINUTES} minutes, please log in
+        later and contact support.
+      </p>
+    </div>
+  )
+}
+
+function usePurchaseAnswer(kind: PurchaseKind, close: () => void) {
+  const modals = useModals()
+  const flashes = useFlash()
+  return {
+    onAnswer(answer: PurchaseAnswer) {
+      const step = purchaseStep(kind, answer)
+      if (step.kind === 'poll') {
+        close()
+        modals.open('SubscriptionStatus')
+      } else {
+        window.location.assign(step.location)
+      }
+    },
+    onError() {
+      // §4: an error in the data shows the payment-failed message and closes the purchase modal.
+      flashes.add({ type: 'error', translation: 'purchase_membership_modal.payment_failed' })
+      close()
+    },
+  }
+}
+
+function ConsentedPurchase({ text, action, busy, onBuy }: { text: string; action: string; busy: boolean; onBuy: () => void }) {
+  const [consent, setConsent] = useState(false)
+  return (
+    <>
+      <label className="account-toggle">
+        <input type="checkbox" checked={consent} onChange={(event) => setConsent(event.target.checked)} /> {text}
+      </label>
+      <div className="modal__actions">
+        <button type="button" className="button button--accent" disabled={!consent || busy} aria-busy={busy} onClick={onBuy}>
+          {busy ? 'Processing…' : action}
+        </button>
+      </div>
+    </>
+  )
+}
+
+const CHARGE_CONSENT = 'I agree to be charged with the payment method on file for my membership.'
+
+export function PurchaseMembership({ props, close }: ModalBodyProps) {
+  const { tenant, user } = useSession()
+  const ref = useCurrentScreen() ?? 'home'
+  const profile = user.profile
+  const kind = purchaseKind(profile ? { subscriptionKind: profile.subscriptionKind, isActive: profile.isActive } : null)
+  const reason = props.reason === 'expired' ? 'expired' : props.singleSiteOnly === true ? 'denied' : 'upgrade'
+  const { onAnswer, onError } = usePurchaseAnswer(kind, close)
+  const [upgradeTrial, trial] = useMutation(InternalUpsellTrialUpgradeDocument)
+  const [buyMultisite, multisite] = useMutation(InternalUpsellOneclickMultisiteDocument)
+  const [idempotencyKey] = useState(newIdempotencyKey)
+
+  if (user.isAuthenticated && kind === 'trialUpgrade') {
+    return (
+      <div className="purchase-membership" data-kind={kind}>
+        <p>Upgrade your trial to a full membership of {tenant.site}: every video in full, downloads and gems.</p>
+        <ConsentedPurchase
+          text={CHARGE_CONSENT}
+          action="Upgrade now"
+          busy={trial.loading}
+          onBuy={async () => {
+            try {
+              const { data } = await upgradeTrial({ variables: { ref, consent: true, idempotencyKey } })
+              if (!data?.internalUpsellTrialUpgrade.success) throw new Error('not charged')
+              onAnswer(data.internalUpsellTrialUpgrade)
+            } catch {
+              onError()
+            }
+          }}
+        />
+      </div>
+    )
+  }
+  if (user.isAuthenticated && kind === 'multisite' && props.singleSiteOnly !== true) {
+    return (
+      <div className="purchase-membership" data-kind={kind}>
+        <p>Get every site with the multisite package, charged to the card you pay your membership with.</p>
+        <ConsentedPurchase
+          text={CHARGE_CONSENT}
+          action="Buy the multisite package"
+          busy={multisite.loading}
+          onBuy={async () => {
+            try {
+              const { data } = await buyMultisite({
+                variables: {
+                  optionId: MULTISITE_2025_JOIN_OPTION_IDS[0],
+                  ref,
+                  elm: 'purchase-modal',
+                  multisiteNatsCode: storedNats(documentCookies()),
+                  consent: true,
+                  idempotencyKey,
+                },
+              })
+              if (!data?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
+              onAnswer(data.internalUpsellOneclickMultisite)
+            } catch {
+              onError()
+            }
+          }}
+        />
+      </div>
+    )
+  }
+  // Visitors, and a single site's reactivation, go through the members host's join form, which lists the options.
+  return (
+    <div className="purchase-membership" data-reason={reason}>
+      {reason === 'expired' ? (
+        <p>Your membership has expired. Rejoin {tenant.site} to watch every video again.</p>
+      ) : (
+        <p>Become a member of {tenant.site} to watch every video in full, download and unlock channels.</p>
+      )}
+      <div className="modal__actions">
+        <JoinButton elm={reason === 'expired' ? 'expired-modal' : 'purchase-modal'}>See membership options</JoinButton>
+      </div>
+    </div>
+  )
+}
+
+const offerText = (offer: { deal: { newPrice?: string | null; offeredGems?: number | null }; currencies: readonly string[]; currentRebillAmount: string; currentRebillCurrency: string }) => {
+  const currency = offer.currencies[0] ?? offer.currentRebillCurrency
+  if (offer.deal.newPrice) return `Stay for ${offer.deal.newPrice} ${currency} instead of ${offer.currentRebillAmount} ${offer.currentRebillCurrency}.`
+  if (offer.deal.offeredGems) return `Stay and get ${offer.deal.offeredGems} gems.`
+  return 'Stay with us.'
+}
+
+export function ReactivateCancelledRebill() {
+  const flashes = useFlash()
+  const { data, loading, error } = useQuery(RetentionOfferDocument, { variables: { userUuid: null }, fetchPolicy: 'network-only' })
+  const [reactivate, reactivating] = useMutation(ReactivateCancelledRebillDocument)
+  const [done, setDone] = useState(false)
+  if (loading) return <p className="muted">Loading your offer…</p>
+  const offer = data?.getRetentionOffer ?? null
+  if (error || !data) return <p role="alert">Your offer could not be loaded. Please try again later.</p>
+  if (done) {
+    return (
+      <p role="status" className="notice notice--success">
+        Your membership is active again.
+      </p>
+    )
+  }
+  async function onReactivate() {
+    if (!offer || !data) return
+    try {
+      const { data: answer } = await reactivate({
+        variables: {
+          userUuid: data.findOneUserProfile.userId,
+          retentionOfferName: offer.name,
+          deal: { newPrice: offer.deal.newPrice ?? null, offeredGems: offer.deal.offeredGems ?? null },
+        },
+      })
+      if (!answer?.reactivateCancelledRebill.success) throw new Error('not reactivated')
+      flashes.add({ type: 'success', message: 'Your membership is active again.' })
+      setDone(true)
+    } catch {
+      flashes.add({ type: 'error', translation: 'reactivate_cancelled_rebill_modal.reactivate_cancelled_rebill_failed' })
+    }
+  }
+  return (
+    <div className="reactivate">
+      <p>Your membership is cancelled. Reactivate it to keep watching, and keep your gems and channels.</p>
+      {offer ? (
+        <p className="retention-offer" data-testid="retention-offer">
+          <strong>{offerText(offer)}</strong>
+        </p>
+      ) : null}
+      <div className="modal__actions">
+        {offer ? (
+          <button type="button" className="button button--accent" disabled={reactivating.loading} onClick={onReactivate}>
+            {reactivating.loading ? 'Reactivating…' : 'Reactivate my membership'}
+          </button>
+        ) : (
+          <JoinButton elm="reactivate-modal">Reactivate my membership</JoinButton>
+        )}
+      </div>
+    </div>
+  )
+}
+
+export function UpgradeToYearlyMembership() {
+  return (
+    <div className="upgrade-yearly">
+      <p>Switch to a yearly membership of every site and pay less for each month.</p>
+      <div className="modal__actions">
+        <JoinButton elm="upgrade-yearly">Upgrade to yearly</JoinButton>
+      </div>
+    </div>
+  )
+}
+
+export function PromotionalVideo({ close }: ModalBodyProps) {
+  const [acknowledge] = useMutation(AcknowledgePromotionalTeaserViewedDocument)
+  useEffect(() => {
+    // Shown is viewed: the teaser opens once (§4).
+    void acknowledge().catch(() => undefined)
+  }, [acknowledge])
+  return (
+    <div className="promotional-video">
+      <p>New this week: fresh releases from every site, in full 4K.</p>
+      <div className="modal__actions">
+        <Link className="button button--accent" to="/videos" onClick={close}>
+          Watch the new releases
+        </Link>
+        <button type="button" className="button" onClick={close}>
+          Maybe later
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,32 @@
+// Subscription status polling (account-payments-gems.md §4, §9): after a purchase, ask whether the membership is
+// active every 15 s, at most 40 times, refreshing the session between tries; vixenplus reloads after 10 s.
+
+export const POLL_INTERVAL_MS = 15_000
+export const POLL_MAX_TRIES = 40
+export const VIXENPLUS_RELOAD_DELAY_MS = 10_000
+/** §9: the membership-update screen tells the user to wait this long before contacting support. */
+export const MEMBERSHIP_UPDATE_WAIT_MINUTES = 10
+export const POLLING_MAX_RETRY = 'POLLING_MAX_RETRY'
+
+export type PollStep =
+  /** Reload the page (with fatr=true) after `afterMs`. */
+  | { kind: 'reload'; afterMs: number }
+  /** Refresh the session and ask again after `afterMs`; `counter` is the tries so far. */
+  | { kind: 'retry'; afterMs: number; counter: number }
+  /** Give up: the polling-failed error, close the modal and go home. */
+  | { kind: 'failed'; error: typeof POLLING_MAX_RETRY }
+
+export function nextPollStep(facts: { tenant: string; active: boolean; counter: number }): PollStep {
+  if (facts.tenant === 'vixenplus') return { kind: 'reload', afterMs: VIXENPLUS_RELOAD_DELAY_MS }
+  if (facts.active) return { kind: 'reload', afterMs: 0 }
+  const counter = facts.counter + 1
+  if (counter < POLL_MAX_TRIES) return { kind: 'retry', afterMs: POLL_INTERVAL_MS, counter }
+  return { kind: 'failed', error: POLLING_MAX_RETRY }
+}
+
+/** The address to reload: the same page with fatr=true. */
+export function withFatr(href: string): string {
+  const url = new URL(href)
+  url.searchParams.set('fatr', 'true')
+  return url.toString()
+}

@@ -1,0 +1,87 @@
+// UnlockOrUpgradeMembership (§2.2, §4 "Video unlock"): spend a pay-per-video credit on this video, or upgrade to a
+// membership that plays every video.
+import { useMutation } from '@apollo/client/react'
+import { useState } from 'react'
+import { useFlash } from '../../app/shell/Flash'
+import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import { useModals } from '../../app/shell/ModalManager'
+import { UnlockVideoDocument } from '../../gql/graphql'
+import { refusedVideoUnlock, VIDEO_COST_CREDITS, videoUnlockMessage, type VideoUnlockOutcome } from './videoUnlock'
+
+export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
+  const videoId = String(props.videoId ?? '')
+  const videoNewId = String(props.videoNewId ?? videoId)
+  const title = typeof props.videoTitle === 'string' ? props.videoTitle : 'this video'
+  const credits = typeof props.payPerVideoCredits === 'number' ? props.payPerVideoCredits : null
+  const onUnlocked = typeof props.onUnlocked === 'function' ? (props.onUnlocked as () => void) : undefined
+  const flashes = useFlash()
+  const modals = useModals()
+  const [unlock, { loading }] = useMutation(UnlockVideoDocument)
+  const [outcome, setOutcome] = useState<VideoUnlockOutcome | null>(null)
+
+  async function onUnlock() {
+    if (loading) return
+    try {
+      const { data } = await unlock({ variables: { input: { videoId, videoNewId } } })
+      if (!data) throw new Error('no answer')
+      setOutcome({ kind: 'success', creditsLeft: data.UnlockVideo.payPerVideoCredits ?? null })
+      onUnlocked?.()
+    } catch (error) {
+      const refused = refusedVideoUnlock(error)
+      if (refused.kind === 'failed') flashes.add({ type: 'error', translation: 'video_unlock_modal.error' })
+      setOutcome(refused)
+    }
+  }
+
+  if (outcome?.kind === 'success') {
+    return (
+      <div className="unlock-video">
+        <p role="status" className="notice notice--success">
+          {title} is unlocked for good.
+          {outcome.creditsLeft !== null ? ` You have ${outcome.creditsLeft} credits left.` : ''}
+        </p>
+        <div className="modal__actions">
+          <button type="button" className="button button--accent" onClick={close}>
+            Watch now
+          </button>
+        </div>
+      </div>
+    )
+  }
+  const message = outcome ? videoUnlockMessage(outcome) : null
+  return (
+    <div className="unlock-video">
+      <p>
+        Unlock <strong>{title}</strong> for good with {VIDEO_COST_CREDITS} credit, or upgrade to a membership and watch
+        every video.
+      </p>
+      {credits !== null ? <p data-testid="credits-balance">You have {credits} credits.</p> : null}
+      {message ? (
+        <p role="alert" className="notice notice--error">
+          {message}
+        </p>
+      ) : null}
+      <div className="modal__actions">
+        <button
+          type="button"
+          className="button button--accent"
+          onClick={onUnlock}
+          disabled={loading || credits === 0 || outcome?.kind === 'alreadyUnlocked'}
+          aria-busy={loading}
+        >
+          {loading ? 'Unlocking…' : `Unlock for ${VIDEO_COST_CREDITS} credit`}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            close()
+            modals.open('PurchaseMembership', { reason: 'upgrade' })
+          }}
+        >
+          Upgrade membership
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,86 @@
+import { CombinedGraphQLErrors } from '@apollo/client'
+import { describe, expect, it } from 'vitest'
+import {
+  downloadErrorMessage,
+  modalForLockedVideo,
+  quotaLine,
+  refusedVideoUnlock,
+  videoUnlockMessage,
+  type LockedVideoFacts,
+} from './videoUnlock'
+
+const refused = (code: string, message = code, extensions: Record<string, unknown> = {}) =>
+  new CombinedGraphQLErrors({ data: null, errors: [{ message, extensions: { code, ...extensions } }] })
+
+const facts = (overrides: Partial<LockedVideoFacts> = {}): LockedVideoFacts => ({
+  deniedReason: 'no_access',
+  mayUnlockChannelPack: false,
+  subscriptionKind: 'member',
+  isActive: true,
+  payPerVideoCredits: 0,
+  isThirdPartyChannel: false,
+  isFreeLimitedTrial: false,
+  ...overrides,
+})
+
+describe('which modal a locked video opens', () => {
+  it('sends a member with access to a locked pack to the unlock-channel modal', () => {
+    expect(modalForLockedVideo(facts({ deniedReason: 'channel_pack_locked', mayUnlockChannelPack: true }))).toBe('UnlockChannel')
+  })
+
+  it('sends an active trial with credits, not on a third-party channel, to unlock-or-upgrade', () => {
+    expect(modalForLockedVideo(facts({ subscriptionKind: 'trial', payPerVideoCredits: 2 }))).toBe('UnlockOrUpgradeMembership')
+    expect(modalForLockedVideo(facts({ subscriptionKind: 'trial', payPerVideoCredits: 2, isThirdPartyChannel: true }))).toBe(
+      'PurchaseMembership',
+    )
+    expect(modalForLockedVideo(facts({ subscriptionKind: 'trial', payPerVideoCredits: 2, isFreeLimitedTrial: true }))).toBe(
+      'PurchaseMembership',
+    )
+  })
+
+  it('lets a porn-portal user with credits spend them, and offers the others a membership', () => {
+    expect(modalForLockedVideo(facts({ subscriptionKind: 'porn-portal', payPerVideoCredits: 12 }))).toBe(
+      'UnlockOrUpgradeMembership',
+    )
+    expect(modalForLockedVideo(facts({ subscriptionKind: 'porn-portal', payPerVideoCredits: 0 }))).toBe('PurchaseMembership')
+    expect(modalForLockedVideo(facts({ subscriptionKind: 'expired', isActive: false }))).toBe('PurchaseMembership')
+  })
+})
+
+describe('a video unlock with credits', () => {
+  it('says what went wrong', () => {
+    expect(videoUnlockMessage(refusedVideoUnlock(refused('UNLOCK_FAILED')))).toBe(
+      'Failed to unlock the video. Please try again later.',
+    )
+    expect(refusedVideoUnlock(refused('NOT_ENOUGH_CREDITS'))).toEqual({ kind: 'notEnoughCredits' })
+    expect(videoUnlockMessage({ kind: 'alreadyUnlocked' })).toBe('You have already unlocked this video.')
+    expect(videoUnlockMessage({ kind: 'success', creditsLeft: 3 })).toBeNull()
+  })
+})
+
+describe('downloads and their quota', () => {
+  it('shows the quota message with the maximum and the days until reset', () => {
+    const error = refused('REACHED_DOWNLOAD_QUOTA', 'limit exceeded, try again in 7 days', {
+      downloadQuotaMax: 20,
+      remainingDays: 7,
+    })
+    expect(downloadErrorMessage(error)).toBe('Download limit of 20 exceeded, try again in 7 days.')
+    expect(
+      downloadErrorMessage(refused('REACHED_DOWNLOAD_QUOTA', 'x', { downloadQuotaMax: 5, remainingDays: 1 })),
+    ).toBe('Download limit of 5 exceeded, try again in 1 day.')
+  })
+
+  it('shows the server’s message for any other failure', () => {
+    expect(downloadErrorMessage(refused('FORBIDDEN', 'You may not download this video'))).toBe('You may not download this video')
+  })
+
+  it('counts what is left, then says the limit is reached', () => {
+    const quota = { thresholdReached: false, downloadQuotaMax: 20, quotaLeft: 3, remainingDays: 0, downloadDaysPeriod: 7, zeroQuota: false }
+    expect(quotaLine(quota)).toEqual({ reached: false, text: '3 of 20 downloads left in this 7-day period.' })
+    expect(quotaLine({ ...quota, quotaLeft: 0, thresholdReached: true, remainingDays: 7 })).toEqual({
+      reached: true,
+      text: 'Download limit of 20 exceeded, try again in 7 days.',
+    })
+    expect(quotaLine({ ...quota, zeroQuota: true }).reached).toBe(true)
+  })
+})

@@ -1,0 +1,157 @@
+//! The subscription service's internal API as the gateway calls it. Every call acts for the
+//! user whose access token the [`CallContext`] carries (the service reads who and which brand
+//! from the token), except the welcome reads, which are proven by the member's signed
+//! `hashedMemberId`.
+
+use runtime::client::{CallContext, Upstream, UpstreamError};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::joins::WelcomeData;
+use crate::outgoing::{OutgoingUpsellAnswer, OutgoingUpsellRequest, TrackingAnswer, TrackingRequest};
+use crate::purchases::{MultisitePurchase, PurchaseAnswer, SinglesitePurchase, TrialUpgradePurchase};
+use crate::retention::{ReactivateCancelledRebill, RetentionOfferView};
+use crate::view::{FullRead, LightRead};
+
+/// `getRetentionOffer`'s answer: the offer, or none.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RetentionOfferAnswer {
+    pub retention_offer: Option<RetentionOfferView>,
+}
+
+/// A write's answer: success and the light read after it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteAnswer {
+    pub success: bool,
+    #[serde(flatten)]
+    pub subscription: LightRead,
+}
+
+/// `creditCardUpdate`'s answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CardUpdateAnswer {
+    pub url: String,
+}
+
+/// `/_signup-extern/{biller}`'s answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SignupExternAnswer {
+    pub data: WelcomeData,
+}
+
+#[derive(Clone, Debug)]
+pub struct SubscriptionClient {
+    upstream: Upstream,
+}
+
+impl SubscriptionClient {
+    pub fn new(upstream: Upstream) -> Self {
+        SubscriptionClient { upstream }
+    }
+
+    /// The service at `PAYSITE_SUBSCRIPTION_URL`, else port 8102 on this machine.
+    pub fn from_env() -> Self {
+        Self::new(Upstream::from_env("subscription", crate::SERVICE.port))
+    }
+
+    pub fn base(&self) -> &str {
+        self.upstream.base()
+    }
+
+    /// The signed-in user's light read (getUserSubscription).
+    pub async fn light(&self, ctx: &CallContext) -> Result<LightRead, UpstreamError> {
+        self.upstream.get("/internal/subscription/light", &[], ctx).await
+    }
+
+    /// The signed-in user's full read (types, site type, multisite, tandem, every subscription).
+    pub async fn full(&self, ctx: &CallContext) -> Result<FullRead, UpstreamError> {
+        self.upstream.get("/internal/subscription", &[], ctx).await
+    }
+
+    /// `welcomeCheck(site, memberId, hashedMemberId)`.
+    pub async fn welcome_check(
+        &self,
+        site: &str,
+        member_id: &str,
+        hashed_member_id: &str,
+        ctx: &CallContext,
+    ) -> Result<WelcomeData, UpstreamError> {
+        let query = [
+            ("site", site.to_owned()),
+            ("memberId", member_id.to_owned()),
+            ("hashedMemberId", hashed_member_id.to_owned()),
+        ];
+        self.upstream.get("/internal/welcome-check", &query, ctx).await
+    }
+
+    pub async fn multisite(
+        &self,
+        request: &MultisitePurchase,
+        ctx: &CallContext,
+    ) -> Result<PurchaseAnswer, UpstreamError> {
+        self.upstream.post("/internal/purchases/multisite", request, ctx).await
+    }
+
+    pub async fn singlesite(
+        &self,
+        request: &SinglesitePurchase,
+        ctx: &CallContext,
+    ) -> Result<PurchaseAnswer, UpstreamError> {
+        self.upstream.post("/internal/purchases/singlesite", request, ctx).await
+    }
+
+    /// The trial upgrade, for the signed-in user or (welcome page) the member the request names.
+    pub async fn trial_upgrade(
+        &self,
+        request: &TrialUpgradePurchase,
+        ctx: &CallContext,
+    ) -> Result<PurchaseAnswer, UpstreamError> {
+        self.upstream.post("/internal/purchases/trial-upgrade", request, ctx).await
+    }
+
+    pub async fn retention_offer(
+        &self,
+        user_uuid: Option<Uuid>,
+        ctx: &CallContext,
+    ) -> Result<RetentionOfferAnswer, UpstreamError> {
+        let query: Vec<(&str, String)> = user_uuid.map(|u| ("userUuid", u.to_string())).into_iter().collect();
+        self.upstream.get("/internal/retention-offer", &query, ctx).await
+    }
+
+    pub async fn reactivate_cancelled_rebill(
+        &self,
+        request: &ReactivateCancelledRebill,
+        ctx: &CallContext,
+    ) -> Result<WriteAnswer, UpstreamError> {
+        self.upstream.post("/internal/reactivate-cancelled-rebill", request, ctx).await
+    }
+
+    /// Cancels the signed-in user's native rebill.
+    pub async fn cancel(&self, ctx: &CallContext) -> Result<WriteAnswer, UpstreamError> {
+        self.upstream.post("/internal/subscription/cancel", &(), ctx).await
+    }
+
+    pub async fn credit_card_update(&self, ctx: &CallContext) -> Result<CardUpdateAnswer, UpstreamError> {
+        self.upstream.get("/internal/credit-card-update", &[], ctx).await
+    }
+
+    /// `outgoingUpsellOneclick` for the signed-in member.
+    pub async fn outgoing_upsell_oneclick(
+        &self,
+        request: &OutgoingUpsellRequest,
+        ctx: &CallContext,
+    ) -> Result<OutgoingUpsellAnswer, UpstreamError> {
+        self.upstream.post("/internal/outgoing-upsells/oneclick", request, ctx).await
+    }
+
+    /// `outgoingUpsellOneclickTracking(status)` for the signed-in member.
+    pub async fn outgoing_upsell_tracking(
+        &self,
+        status: bool,
+        ctx: &CallContext,
+    ) -> Result<TrackingAnswer, UpstreamError> {
+        self.upstream.post("/internal/outgoing-upsells/tracking", &TrackingRequest { status }, ctx).await
+    }
+}

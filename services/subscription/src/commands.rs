@@ -343,7 +343,7 @@ pub struct Batcher {
 /// Submissions in one transaction at most.
 pub const MAX_BATCH: usize = 64;
 /// Transactions in flight at once, unless `SUBSCRIPTION_POSTBACK_WORKERS` says otherwise.
-pub const WORKERS: usize = 4;
+pub const WORKERS: usize = 8;
 
 /// [`WORKERS`], or `SUBSCRIPTION_POSTBACK_WORKERS` (1 to 64) when set.
 pub fn workers() -> usize {

@@ -342,15 +342,25 @@ pub struct Batcher {
 
 /// Submissions in one transaction at most.
 pub const MAX_BATCH: usize = 64;
-/// Transactions in flight at once.
-pub const WORKERS: usize = 4;
+/// Transactions in flight at once, unless `SUBSCRIPTION_POSTBACK_WORKERS` says otherwise.
+pub const WORKERS: usize = 8;
+
+/// [`WORKERS`], or `SUBSCRIPTION_POSTBACK_WORKERS` (1 to 64) when set.
+pub fn workers() -> usize {
+    std::env::var("SUBSCRIPTION_POSTBACK_WORKERS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| (1..=64).contains(n))
+        .unwrap_or(WORKERS)
+}
 
 impl Batcher {
     /// Starts the workers (inside a Tokio runtime); they stop when every `Batcher` is dropped.
     pub fn start(store: EventStore) -> Self {
-        let (queue, receiver) = mpsc::channel::<(Submission, Reply)>(MAX_BATCH * WORKERS * 4);
+        let workers = workers();
+        let (queue, receiver) = mpsc::channel::<(Submission, Reply)>(MAX_BATCH * workers * 4);
         let receiver = Arc::new(tokio::sync::Mutex::new(receiver));
-        for _ in 0..WORKERS {
+        for _ in 0..workers {
             let (store, receiver) = (store.clone(), receiver.clone());
             // Workers end when the queue closes (every sender dropped).
             tokio::spawn(async move {

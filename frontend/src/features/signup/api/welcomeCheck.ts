@@ -1,11 +1,32 @@
 import type { WelcomeCheckInput } from '../../../app/routing'
+import { GRAPHQL_PATH } from '../../../app/api/graphqlClient'
+import { CORRELATION_HEADER, CSRF_HEADER, newCorrelationId } from '../../../app/api/correlation'
+
+const WELCOME_CHECK = `query WelcomeCheck($site: String!, $memberId: String!, $hashedMemberId: String!) {
+  welcomeCheck(site: $site, memberId: $memberId, hashedMemberId: $hashedMemberId) { isWelcome autologinId }
+}`
 
 /**
- * GraphQL query welcomeCheck(site, memberId, hashedMemberId) → autologinId.
- * The gateway's GraphQL schema does not exist yet; until it does (with typed documents from codegen),
- * this fails loudly rather than inventing an answer.
+ * GraphQL query welcomeCheck(site, memberId, hashedMemberId) → autologinId, for the upgrade result routes' loaders
+ * (they run before the Apollo cache is in play). No member id, a refused check or no autologin id yet → null: the
+ * route then redirects without a token and the member signs in as usual.
  */
-export async function welcomeCheck(input: WelcomeCheckInput): Promise<string | null> {
-  void input
-  throw new Error('welcomeCheck is not available yet: the GraphQL schema does not exist')
+export async function welcomeCheck(
+  input: WelcomeCheckInput,
+  fetchImpl: typeof fetch = (request, init) => fetch(request, init),
+): Promise<string | null> {
+  if (input.memberId === '' || input.hashedMemberId === '') return null
+  const response = await fetchImpl(GRAPHQL_PATH, {
+    method: 'POST',
+    credentials: 'include',
+    headers: {
+      'content-type': 'application/json',
+      [CSRF_HEADER]: '1',
+      [CORRELATION_HEADER]: newCorrelationId(),
+    },
+    body: JSON.stringify({ operationName: 'WelcomeCheck', query: WELCOME_CHECK, variables: input }),
+  })
+  if (!response.ok) return null
+  const body = (await response.json()) as { data?: { welcomeCheck?: { autologinId?: string | null } | null } | null }
+  return body.data?.welcomeCheck?.autologinId ?? null
 }

@@ -410,8 +410,9 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
         let mix = Mix::load(&pool).await?;
         let mut rows = Vec::new();
         for scenario in [Scenario::Listing, Scenario::CategoryListing, Scenario::Search] {
-            // Warm the plans and the cache with other draws than the measured ones.
-            let warm = (options.requests / 10).max(options.concurrency);
+            // Warm the plans, and the cache to a steady state: as many requests as measured,
+            // other draws from the same mix (a running service has seen traffic before).
+            let warm = options.requests.max(options.concurrency);
             let warm_asks: Arc<Vec<Ask>> = Arc::new((0..warm).map(|i| mix.ask(scenario, (1 << 40) + i as u64)).collect());
             let asks: Arc<Vec<Ask>> = Arc::new((0..options.requests).map(|i| mix.ask(scenario, i as u64)).collect());
             let keys = asks.iter().collect::<HashSet<_>>().len();
@@ -422,7 +423,7 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
             })
             .await?;
             let (p, a) = (pool.clone(), warm_asks.clone());
-            drive(options.concurrency, warm, move |i| {
+            drive(options.concurrency, (warm / 10).max(options.concurrency).min(warm), move |i| {
                 let (p, a) = (p.clone(), a.clone());
                 async move { sql_once(&p, &a[i]).await }
             })

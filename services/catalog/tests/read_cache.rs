@@ -281,18 +281,22 @@ async fn the_cache_keeps_within_its_bounds() {
         assert_eq!(&again, page);
     }
 
-    // By bytes: room for about eight pages of 12 cards (one entry may take an eighth).
-    let twelve = c.videos(&vixen, &VideoListParams::default()).await.unwrap();
-    let one = serde_json::to_vec(&twelve).unwrap().len();
-    let small = Limits { max_bytes: 9 * one, max_entries: 1000 };
-    eprintln!("one page: {one} bytes");
+    // By bytes: thirty one-card pages in a cache of half their size.
+    let one_card = |page: i64| VideoListParams { page: Some(page), size: Some(1), ..Default::default() };
+    let probe = support::Replica::on(&env, CatalogConfig::default()).await;
+    for page in 1..=30 {
+        probe.client.videos(&vixen, &one_card(page)).await.unwrap();
+    }
+    let all = probe.state.read_cache.stats().bytes;
+    probe.detach().await;
+    let small = Limits { max_bytes: all / 2, max_entries: 1000 };
     let tight = support::Replica::on(&env, CatalogConfig { read_cache: small, ..Default::default() }).await;
-    for page in 1..=12 {
-        tight.client.videos(&vixen, &VideoListParams { page: Some(page), ..Default::default() }).await.unwrap();
+    for page in 1..=30 {
+        tight.client.videos(&vixen, &one_card(page)).await.unwrap();
         assert!(tight.state.read_cache.stats().bytes <= small.max_bytes);
     }
     let stats = tight.state.read_cache.stats();
-    assert!(stats.entries >= 4 && stats.entries < 12 && stats.evictions > 0, "{stats:?}");
+    assert!(stats.entries >= 10 && stats.entries <= 16 && stats.evictions >= 14, "{stats:?}");
     tight.detach().await;
     env.cleanup().await;
 }

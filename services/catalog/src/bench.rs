@@ -196,7 +196,7 @@ fn misspelt(word: &str) -> String {
 /// The popular searches: titles' words, performers' names, some misspelt.
 pub fn hot_queries() -> Vec<String> {
     use crate::seed::{ADJECTIVES, FIRST_NAMES, LAST_NAMES, NOUNS};
-    let mut d = Draws(0x7175_6572_6965_73);
+    let mut d = Draws(0x0071_7565_7269_6573);
     (0..HOT_QUERIES)
         .map(|j| {
             let q = match j % 4 {

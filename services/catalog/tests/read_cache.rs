@@ -137,7 +137,7 @@ async fn cached_answers_equal_fresh_ones_and_a_rebuild_keeps_them_equal() {
     ];
     let mut first = Vec::new();
     for (site, params) in &asks {
-        first.push(c.videos(&env.visitor(*site), params).await.unwrap());
+        first.push(c.videos(&env.visitor(site), params).await.unwrap());
     }
     let searched = c.search(&env.visitor("vixen"), "golden hour", &Paging::default()).await.unwrap();
 
@@ -148,7 +148,7 @@ async fn cached_answers_equal_fresh_ones_and_a_rebuild_keeps_them_equal() {
     )
     .await;
     for ((site, params), cached) in asks.iter().zip(&first) {
-        assert_eq!(&uncached.client.videos(&env.visitor(*site), params).await.unwrap(), cached, "{site} {params:?}");
+        assert_eq!(&uncached.client.videos(&env.visitor(site), params).await.unwrap(), cached, "{site} {params:?}");
     }
     assert_eq!(
         uncached.client.search(&env.visitor("vixen"), "golden hour", &Paging::default()).await.unwrap(),
@@ -162,7 +162,7 @@ async fn cached_answers_equal_fresh_ones_and_a_rebuild_keeps_them_equal() {
         runtime::projection::rebuild(&env.pool, projection.as_ref()).await.unwrap();
     }
     for ((site, params), cached) in asks.iter().zip(&first) {
-        assert_eq!(&c.videos(&env.visitor(*site), params).await.unwrap(), cached, "{site} {params:?}");
+        assert_eq!(&c.videos(&env.visitor(site), params).await.unwrap(), cached, "{site} {params:?}");
     }
     let since = env.state.read_cache.stats().since(&before);
     assert_eq!((since.hits, since.misses), (0, asks.len() as u64), "a rebuild invalidates");

@@ -1,10 +1,16 @@
 //! `paysite bench catalog`: listing and search latency at 50 concurrent clients over HTTP on
 //! a 100k-video catalog, printed beside the same SQL run directly on the database (the
-//! ratio is what the service adds: HTTP, JSON, the pool).
+//! ratio is what the service adds or saves: HTTP, JSON, the pool, the read cache).
+//!
+//! The keys are drawn like readers ask them ([`Mix`]): brands, pages, categories and
+//! searches by Zipf-like popularity, plus cold keys (uniformly drawn deep pages, searches
+//! nobody made before); each row prints how many distinct keys it asked and the share the
+//! read cache answered. `CATALOG_READ_CACHE_MB=0` measures the service without the cache.
 //!
 //! The catalog lives in its own schema (`bench_catalog_<videos>`), seeded through the
 //! catalog's commands on the first run (a few minutes) and reused afterwards.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,8 +23,9 @@ use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{Caller, CatalogClient, Paging, VideoListParams};
-use crate::domain::BRANDS;
+use crate::domain::{BRANDS, COMBINED_BRAND};
 use crate::queries::{self, VideoFilter, VideoOrder};
+use crate::read_cache::Limits;
 use crate::{AppState, CatalogConfig, MIGRATIONS};
 
 #[derive(Clone, Debug)]
@@ -32,6 +39,8 @@ pub struct BenchOptions {
     pub pool_size: u32,
     /// Drop the schema afterwards (tests); the command keeps it for the next run.
     pub drop_schema: bool,
+    /// The service's read cache (`max_bytes: 0` measures without it).
+    pub read_cache: Limits,
 }
 
 impl Default for BenchOptions {
@@ -43,6 +52,7 @@ impl Default for BenchOptions {
             requests: 5_000,
             pool_size: 20,
             drop_schema: false,
+            read_cache: Limits::default(),
         }
     }
 }
@@ -52,6 +62,10 @@ pub struct BenchRow {
     pub scenario: &'static str,
     pub requests: u64,
     pub failed: u64,
+    /// Distinct keys (brand, page, category or words) the run asked.
+    pub keys: usize,
+    /// Answered from the read cache, or by waiting for the same key's computation.
+    pub hit_rate: f64,
     pub per_second: f64,
     pub p50_ms: f64,
     pub p95_ms: f64,
@@ -63,7 +77,7 @@ pub struct BenchRow {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Scenario {
+pub enum Scenario {
     /// A page of the newest videos of a brand.
     Listing,
     /// A page of a brand's videos in one category, top rated first.
@@ -80,76 +94,233 @@ impl Scenario {
             Scenario::Search => "search (ranked, typo-tolerant)",
         }
     }
-}
 
-const QUERIES: [&str; 12] = [
-    "golden hour",
-    "city lights",
-    "quiet mornign",
-    "summer",
-    "velvet garden",
-    "midnight escape",
-    "lingerie",
-    "maya",
-    "sunset rooftop",
-    "secret gardn",
-    "river",
-    "autumn weekend",
-];
-const CATEGORIES: [&str; 6] = ["romantic", "outdoor", "city", "big-scene", "lingerie", "couples"];
-
-/// The `i`th request of a scenario: which brand, page, category or words.
-fn request(i: usize) -> (&'static str, i64, &'static str, &'static str) {
-    let brand = BRANDS[i % 9];
-    let page = 1 + (i * 7 % 40) as i64;
-    (brand, page, CATEGORIES[i % CATEGORIES.len()], QUERIES[i % QUERIES.len()])
-}
-
-async fn http_once(client: &CatalogClient, scenario: Scenario, i: usize) -> bool {
-    let (brand, page, category, q) = request(i);
-    let caller = Caller::tenant(brand);
-    match scenario {
-        Scenario::Listing => {
-            client.videos(&caller, &VideoListParams { page: Some(page), ..Default::default() }).await.is_ok()
+    fn salt(self) -> u64 {
+        match self {
+            Scenario::Listing => 0x6c69_7374,
+            Scenario::CategoryListing => 0x6361_7465,
+            Scenario::Search => 0x7365_6172,
         }
-        Scenario::CategoryListing => client
+    }
+}
+
+// The key mix: what readers ask is skewed, Zipf-like (P(rank k) ∝ k^-s), with a cold tail.
+/// Brands by popularity.
+const BRAND_S: f64 = 0.8;
+/// Page depth: most readers stay on the first pages.
+const PAGE_S: f64 = 1.5;
+const CATEGORY_S: f64 = 1.0;
+const QUERY_S: f64 = 1.0;
+/// Search result pages: nearly everyone stays on the first.
+const SEARCH_PAGE_S: f64 = 2.0;
+const SEARCH_PAGES: u64 = 5;
+/// Share of listing requests for a page drawn uniformly (deep links, crawlers): cold keys.
+const COLD_PAGES: f64 = 0.02;
+/// Share of searches for words nobody searched before (three random words): cold keys.
+const NOVEL_QUERIES: f64 = 0.05;
+/// Popular searches, some of them misspelt.
+const HOT_QUERIES: usize = 60;
+const PAGE_SIZE: i64 = 12;
+
+/// A rank in `1..=n` with P(k) ∝ k^-s (the continuous power law on [1, n+1), floored),
+/// from a uniform `u` in [0, 1).
+pub fn zipf(u: f64, n: u64, s: f64) -> u64 {
+    if n <= 1 {
+        return 1;
+    }
+    let top = (n + 1) as f64;
+    let k = if (s - 1.0).abs() < 1e-9 {
+        top.powf(u)
+    } else {
+        let a = 1.0 - s;
+        (1.0 + u * (top.powf(a) - 1.0)).powf(1.0 / a)
+    };
+    (k.floor() as u64).clamp(1, n)
+}
+
+/// The uniform draws of one request: the same request index gives the same draws, so the
+/// HTTP run and the direct SQL run ask the same keys.
+struct Draws(u64);
+
+impl Draws {
+    fn new(scenario: Scenario, i: u64) -> Draws {
+        Draws(scenario.salt().wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i)
+    }
+
+    /// splitmix64, as a float in [0, 1).
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[((self.next() * items.len() as f64) as usize).min(items.len() - 1)]
+    }
+}
+
+/// One request of the mix.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ask {
+    Listing { site: &'static str, page: i64 },
+    Category { site: &'static str, category: String, page: i64 },
+    Search { site: &'static str, q: String, page: i64 },
+}
+
+/// What the catalog holds, for drawing realistic keys.
+pub struct Mix {
+    /// The brands (not the combined one) with their number of listing pages.
+    brands: Vec<(&'static str, u64)>,
+    categories: Vec<String>,
+    category_pages: HashMap<(String, String), u64>,
+    queries: Vec<String>,
+}
+
+fn pages(n: i64) -> u64 {
+    ((n.max(0) + PAGE_SIZE - 1) / PAGE_SIZE).max(1) as u64
+}
+
+/// A word with two letters in the middle swapped ("mornign"): a typo.
+fn misspelt(word: &str) -> String {
+    let mut chars: Vec<char> = word.chars().collect();
+    if chars.len() >= 4 {
+        let j = chars.len() / 2 - 1;
+        chars.swap(j, j + 1);
+    }
+    chars.into_iter().collect()
+}
+
+/// The popular searches: titles' words, performers' names, some misspelt.
+pub fn hot_queries() -> Vec<String> {
+    use crate::seed::{ADJECTIVES, FIRST_NAMES, LAST_NAMES, NOUNS};
+    let mut d = Draws(0x0071_7565_7269_6573);
+    (0..HOT_QUERIES)
+        .map(|j| {
+            let q = match j % 4 {
+                0 => format!("{} {}", d.pick(&ADJECTIVES), d.pick(&NOUNS)),
+                1 => (*d.pick(&FIRST_NAMES)).to_owned(),
+                2 => format!("{} {}", d.pick(&FIRST_NAMES), d.pick(&LAST_NAMES)),
+                _ => (*d.pick(&NOUNS)).to_owned(),
+            }
+            .to_lowercase();
+            if j % 5 == 4 {
+                let mut words: Vec<String> = q.split(' ').map(str::to_owned).collect();
+                if let Some(w) = words.iter_mut().max_by_key(|w| w.len()) {
+                    *w = misspelt(w);
+                }
+                words.join(" ")
+            } else {
+                q
+            }
+        })
+        .collect()
+}
+
+impl Mix {
+    /// Reads the brands' and categories' sizes from the listing counts.
+    pub async fn load(pool: &PgPool) -> anyhow::Result<Mix> {
+        let counts: Vec<(String, String, i64)> =
+            sqlx::query_as("select site, facet, n from listing_count").fetch_all(pool).await?;
+        let total = |site: &str| counts.iter().find(|(s, f, _)| s == site && f.is_empty()).map_or(0, |c| c.2);
+        let brands = BRANDS.iter().filter(|b| **b != COMBINED_BRAND).map(|b| (*b, pages(total(b)))).collect();
+        let categories: Vec<String> =
+            sqlx::query_scalar("select slug from category order by slug").fetch_all(pool).await?;
+        let category_pages = counts
+            .iter()
+            .filter_map(|(s, f, n)| f.strip_prefix("category:").map(|c| ((s.clone(), c.to_owned()), pages(*n))))
+            .collect();
+        Ok(Mix { brands, categories, category_pages, queries: hot_queries() })
+    }
+
+    fn brand(&self, d: &mut Draws) -> (&'static str, u64) {
+        self.brands[zipf(d.next(), self.brands.len() as u64, BRAND_S) as usize - 1]
+    }
+
+    /// The `i`th request of a scenario.
+    pub fn ask(&self, scenario: Scenario, i: u64) -> Ask {
+        use crate::seed::{ADJECTIVES, FIRST_NAMES, NOUNS};
+        let mut d = Draws::new(scenario, i);
+        let (site, pages) = self.brand(&mut d);
+        match scenario {
+            Scenario::Listing => {
+                let page = if d.next() < COLD_PAGES {
+                    1 + (d.next() * pages as f64) as u64
+                } else {
+                    zipf(d.next(), pages, PAGE_S)
+                };
+                Ask::Listing { site, page: page.min(pages) as i64 }
+            }
+            Scenario::CategoryListing => {
+                let category =
+                    self.categories[zipf(d.next(), self.categories.len() as u64, CATEGORY_S) as usize - 1].clone();
+                let pages = self.category_pages.get(&(site.to_owned(), category.clone())).copied().unwrap_or(1);
+                let page = if d.next() < COLD_PAGES {
+                    1 + (d.next() * pages as f64) as u64
+                } else {
+                    zipf(d.next(), pages, PAGE_S)
+                };
+                Ask::Category { site, category, page: page.min(pages) as i64 }
+            }
+            Scenario::Search => {
+                let q = if d.next() < NOVEL_QUERIES {
+                    format!("{} {} {}", d.pick(&ADJECTIVES), d.pick(&NOUNS), d.pick(&FIRST_NAMES)).to_lowercase()
+                } else {
+                    self.queries[zipf(d.next(), self.queries.len() as u64, QUERY_S) as usize - 1].clone()
+                };
+                Ask::Search { site, q, page: zipf(d.next(), SEARCH_PAGES, SEARCH_PAGE_S) as i64 }
+            }
+        }
+    }
+}
+
+async fn http_once(client: &CatalogClient, ask: &Ask) -> bool {
+    match ask {
+        Ask::Listing { site, page } => client
             .videos(
-                &caller,
+                &Caller::tenant(*site),
+                &VideoListParams { page: Some(*page), size: Some(PAGE_SIZE), ..Default::default() },
+            )
+            .await
+            .is_ok(),
+        Ask::Category { site, category, page } => client
+            .videos(
+                &Caller::tenant(*site),
                 &VideoListParams {
-                    page: Some(page % 5 + 1),
-                    categories: Some(category.into()),
+                    page: Some(*page),
+                    size: Some(PAGE_SIZE),
+                    categories: Some(category.clone()),
                     order: Some("rating".into()),
                     ..Default::default()
                 },
             )
             .await
             .is_ok(),
-        Scenario::Search => {
-            client.search(&caller, q, &Paging { page: Some(page % 3 + 1), size: Some(12) }).await.is_ok()
+        Ask::Search { site, q, page } => {
+            client.search(&Caller::tenant(*site), q, &Paging { page: Some(*page), size: Some(PAGE_SIZE) }).await.is_ok()
         }
     }
 }
 
 /// The same reads the handler makes, straight on the pool.
-async fn sql_once(pool: &PgPool, scenario: Scenario, i: usize) -> bool {
-    let (brand, page, category, q) = request(i);
-    match scenario {
-        Scenario::Listing => {
-            let f = VideoFilter { site: brand.into(), ..Default::default() };
-            queries::list_page(pool, &f, VideoOrder::Newest, (page - 1) * 12, 12).await.is_ok()
+async fn sql_once(pool: &PgPool, ask: &Ask) -> bool {
+    match ask {
+        Ask::Listing { site, page } => {
+            let f = VideoFilter { site: (*site).into(), ..Default::default() };
+            queries::list_page(pool, &f, VideoOrder::Newest, (page - 1) * PAGE_SIZE, PAGE_SIZE).await.is_ok()
         }
-        Scenario::CategoryListing => {
-            let f = VideoFilter { site: brand.into(), categories: vec![category.into()], ..Default::default() };
-            let page = page % 5 + 1;
-            queries::list_page(pool, &f, VideoOrder::Rating, (page - 1) * 12, 12).await.is_ok()
+        Ask::Category { site, category, page } => {
+            let f = VideoFilter { site: (*site).into(), categories: vec![category.clone()], ..Default::default() };
+            queries::list_page(pool, &f, VideoOrder::Rating, (page - 1) * PAGE_SIZE, PAGE_SIZE).await.is_ok()
         }
-        Scenario::Search => {
+        Ask::Search { site, q, page } => {
             let words = queries::query_words(q);
             let Ok(expanded) = queries::expand_words(pool, &words).await else { return false };
-            let page = page % 3 + 1;
             tokio::try_join!(
-                queries::search_videos(pool, brand, &words, &expanded, (page - 1) * 12, 12),
-                queries::search_names(pool, brand, q)
+                queries::search_videos(pool, site, &words, &expanded, (page - 1) * PAGE_SIZE, PAGE_SIZE),
+                queries::search_names(pool, site, q)
             )
             .is_ok()
         }
@@ -224,42 +395,51 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
         let store = EventStore::new(pool.clone(), &schema);
         ensure_catalog(&pool, &store, settings, options.videos).await?;
         let verifier = Signer::generate("bench").verifier();
-        let state = AppState::new(pool.clone(), store, verifier, CatalogConfig::default());
+        let config = CatalogConfig { read_cache: options.read_cache, ..CatalogConfig::default() };
+        let state = AppState::new(pool.clone(), store, verifier, config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base = format!("http://{}", listener.local_addr()?);
         let cancel = CancellationToken::new();
-        let app = crate::router(state);
+        let app = crate::router(state.clone());
         let stop = cancel.clone();
         let server =
             tokio::spawn(
                 async move { axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await },
             );
         let client = CatalogClient::new(&base);
+        let mix = Mix::load(&pool).await?;
         let mut rows = Vec::new();
         for scenario in [Scenario::Listing, Scenario::CategoryListing, Scenario::Search] {
-            // Warm the plans and the cache.
-            let warm = (options.requests / 10).max(options.concurrency);
-            let (c, p) = (client.clone(), pool.clone());
+            // Warm the plans, and the cache to a steady state: as many requests as measured,
+            // other draws from the same mix (a running service has seen traffic before).
+            let warm = options.requests.max(options.concurrency);
+            let warm_asks: Arc<Vec<Ask>> = Arc::new((0..warm).map(|i| mix.ask(scenario, (1 << 40) + i as u64)).collect());
+            let asks: Arc<Vec<Ask>> = Arc::new((0..options.requests).map(|i| mix.ask(scenario, i as u64)).collect());
+            let keys = asks.iter().collect::<HashSet<_>>().len();
+            let (c, a) = (client.clone(), warm_asks.clone());
             drive(options.concurrency, warm, move |i| {
-                let c = c.clone();
-                async move { http_once(&c, scenario, i).await }
+                let (c, a) = (c.clone(), a.clone());
+                async move { http_once(&c, &a[i]).await }
             })
             .await?;
-            drive(options.concurrency, warm, move |i| {
-                let p = p.clone();
-                async move { sql_once(&p, scenario, i).await }
+            let (p, a) = (pool.clone(), warm_asks.clone());
+            drive(options.concurrency, (warm / 10).max(options.concurrency).min(warm), move |i| {
+                let (p, a) = (p.clone(), a.clone());
+                async move { sql_once(&p, &a[i]).await }
             })
             .await?;
-            let c = client.clone();
+            let before = state.read_cache.stats();
+            let (c, a) = (client.clone(), asks.clone());
             let http = drive(options.concurrency, options.requests, move |i| {
-                let c = c.clone();
-                async move { http_once(&c, scenario, i).await }
+                let (c, a) = (c.clone(), a.clone());
+                async move { http_once(&c, &a[i]).await }
             })
             .await?;
-            let p = pool.clone();
+            let cache = state.read_cache.stats().since(&before);
+            let (p, a) = (pool.clone(), asks.clone());
             let sql = drive(options.concurrency, options.requests, move |i| {
-                let p = p.clone();
-                async move { sql_once(&p, scenario, i).await }
+                let (p, a) = (p.clone(), a.clone());
+                async move { sql_once(&p, &a[i]).await }
             })
             .await?;
             let p95 = ms(&http.latencies, 0.95);
@@ -268,6 +448,8 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
                 scenario: scenario.name(),
                 requests: http.latencies.len(),
                 failed: http.failed + sql.failed,
+                keys,
+                hit_rate: cache.hit_rate(),
                 per_second: http.latencies.len() as f64 / http.elapsed.as_secs_f64(),
                 p50_ms: ms(&http.latencies, 0.5),
                 p95_ms: p95,
@@ -276,6 +458,17 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
                 sql_p95_ms: sql_p95,
                 ratio: if sql_p95 > 0.0 { p95 / sql_p95 } else { 0.0 },
             });
+            println!(
+                "{}: {} distinct keys; cache {} hits, {} coalesced, {} misses, {} generation checks, {} entries, {} KiB",
+                scenario.name(),
+                keys,
+                cache.hits,
+                cache.coalesced,
+                cache.misses,
+                cache.checks,
+                cache.entries,
+                cache.bytes / 1024
+            );
         }
         cancel.cancel();
         let _ = server.await;
@@ -288,19 +481,36 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
     pool.close().await;
     let rows = result?;
     println!(
-        "catalog reads: {} videos, {} clients, {} requests per scenario, {} connections",
-        options.videos, options.concurrency, options.requests, options.pool_size
+        "catalog reads: {} videos, {} clients, {} requests per scenario, {} connections, read cache {} MiB",
+        options.videos,
+        options.concurrency,
+        options.requests,
+        options.pool_size,
+        options.read_cache.max_bytes >> 20
     );
     println!(
-        "{:<34} {:>7} {:>6} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>6}",
-        "scenario", "reqs", "failed", "req/s", "p50 ms", "p95 ms", "p99 ms", "sql p50", "sql p95", "ratio"
+        "{:<34} {:>7} {:>6} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>6}",
+        "scenario",
+        "reqs",
+        "failed",
+        "keys",
+        "hit %",
+        "req/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "sql p50",
+        "sql p95",
+        "ratio"
     );
     for r in &rows {
         println!(
-            "{:<34} {:>7} {:>6} {:>8.0} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2} {:>6.2}",
+            "{:<34} {:>7} {:>6} {:>6} {:>6.1} {:>8.0} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2} {:>6.2}",
             r.scenario,
             r.requests,
             r.failed,
+            r.keys,
+            r.hit_rate * 100.0,
             r.per_second,
             r.p50_ms,
             r.p95_ms,
@@ -321,6 +531,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<()> {
         videos: number("CATALOG_BENCH_VIDEOS", 100_000),
         concurrency: number("CATALOG_BENCH_CONCURRENCY", 50),
         requests: number("CATALOG_BENCH_REQUESTS", 5_000),
+        read_cache: CatalogConfig::from_env().read_cache,
         ..BenchOptions::default()
     };
     bench(settings, &options).await.map(|_| ())

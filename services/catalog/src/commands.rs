@@ -61,13 +61,39 @@ where
             }
             Err(e) => return Err(e.into()),
         }
+        let mut applied = Ok(());
         for e in &events {
-            projections::apply(&mut tx, e).await?;
+            applied = projections::apply(&mut tx, e).await;
+            if applied.is_err() {
+                break;
+            }
+        }
+        match applied {
+            Err(e) if is_transient(&e) && attempt < ATTEMPTS => {
+                drop(tx);
+                tokio::time::sleep(backoff(attempt)).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+            Ok(()) => {}
         }
         tx.commit().await?;
         store.wake_relay();
         return Ok(Ok(events));
     }
+}
+
+/// A deadlock or serialization failure: the transaction is rolled back and may simply run
+/// again. (Two writers can meet on the read cache's generation rows in opposite orders, for
+/// example a performer renamed while one of their videos is rated.)
+fn is_transient(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<sqlx::Error>()
+            .and_then(|e| e.as_database_error())
+            .and_then(|d| d.code())
+            .is_some_and(|code| code == "40P01" || code == "40001")
+    })
 }
 
 pub async fn viewer(

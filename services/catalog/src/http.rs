@@ -2,9 +2,12 @@
 //! actions with their access token. Answers use the spec's names; refusals are
 //! `{code, message}` with a SCREAMING_SNAKE code and the spec's message.
 
+use std::future::Future;
+
 use axum::{
+    body::Bytes,
     extract::{rejection::JsonRejection, rejection::QueryRejection, FromRef, Path, Query, State},
-    http::{HeaderMap, StatusCode},
+    http::{header, HeaderMap, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
     routing::{get, post},
     Extension, Json, Router,
@@ -13,7 +16,7 @@ use proto_events::catalog::{CatalogEvent, CommentVote, ExpertReviewItem, Favouri
 use proto_events::{Actor, EventMeta};
 use runtime::auth::{Admin, Authenticated, Claims, MaybeAuthenticated, Verifier, TENANT_HEADER};
 use runtime::http::CorrelationId;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -24,6 +27,7 @@ use crate::domain::{
     ViewerCommandFor, ViewerError,
 };
 use crate::queries::{self, CommentSort, PerformerOrder, VideoFilter, VideoOrder};
+use crate::read_cache::{self, Depends};
 use crate::recommendations;
 use crate::AppState;
 
@@ -275,6 +279,55 @@ async fn page_of(
     Ok(Json(api::VideoPage { videos, total_count, page, size }))
 }
 
+/// Pre-encoded JSON, as `Json` would answer it.
+fn json_bytes(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], body).into_response()
+}
+
+/// An answer through the read cache: `key` names everything the answer depends on besides
+/// the read models `depends` lists; `compute` makes it on a miss.
+async fn cached<T, F, Fut>(
+    state: &AppState,
+    key: serde_json::Value,
+    depends: Depends,
+    compute: F,
+) -> Result<Response, ApiError>
+where
+    T: Serialize,
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<T, ApiError>>,
+{
+    let body = state
+        .read_cache
+        .get_or_compute(&state.pool, key.to_string(), &depends, || async {
+            let answer = compute().await?;
+            Ok::<_, ApiError>(read_cache::encode(&answer)?)
+        })
+        .await?;
+    Ok(json_bytes(body))
+}
+
+/// The cache key of a page of videos (the listing, top rated and a sister brand's videos
+/// share it when they ask the same).
+fn listing_key(
+    site: &str,
+    order: VideoOrder,
+    categories: &[String],
+    performer: Option<&str>,
+    page: Option<i64>,
+    size: Option<i64>,
+) -> serde_json::Value {
+    json!([
+        "videos",
+        site,
+        format!("{order:?}"),
+        categories,
+        performer,
+        page.unwrap_or(1),
+        size.unwrap_or(DEFAULT_PAGE_SIZE)
+    ])
+}
+
 fn order_of(order: Option<&str>, filter: Option<&str>, default: VideoOrder) -> Result<VideoOrder, ApiError> {
     match order.or(filter.filter(|f| VideoOrder::parse(f).is_some())) {
         None => Ok(default),
@@ -291,7 +344,7 @@ async fn list_videos(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: Result<Query<ListQuery>, QueryRejection>,
-) -> ApiResult<api::VideoPage> {
+) -> Result<Response, ApiError> {
     let Query(q) = query?;
     let site = site_of(q.site.as_deref(), &headers)?;
     let order = order_of(q.order.as_deref(), q.filter.as_deref(), VideoOrder::Newest)?;
@@ -299,32 +352,45 @@ async fn list_videos(
     if let Some(search) = q.search.as_deref().filter(|s| !s.trim().is_empty()) {
         categories.extend(queries::category_slugs(search));
     }
-    let performer = match q.performer.as_deref() {
-        None => None,
-        Some(slug) => match queries::performer_by_slug(&state.pool, slug).await? {
-            Some(p) => Some(p.id),
-            None => {
-                return Ok(Json(api::VideoPage {
-                    videos: vec![],
-                    total_count: 0,
-                    page: q.page.unwrap_or(1),
-                    size: q.size.unwrap_or(DEFAULT_PAGE_SIZE),
-                }))
-            }
-        },
-    };
-    let filter = VideoFilter { site, categories, performer, ..Default::default() };
-    page_of(&state, filter, order, q.page, q.size).await
+    let key = listing_key(&site, order, &categories, q.performer.as_deref(), q.page, q.size);
+    let depends = Depends::listing(&site);
+    cached(&state, key, depends, || async {
+        let performer = match q.performer.as_deref() {
+            None => None,
+            Some(slug) => match queries::performer_by_slug(&state.pool, slug).await? {
+                Some(p) => Some(p.id),
+                None => {
+                    return Ok(api::VideoPage {
+                        videos: vec![],
+                        total_count: 0,
+                        page: q.page.unwrap_or(1),
+                        size: q.size.unwrap_or(DEFAULT_PAGE_SIZE),
+                    })
+                }
+            },
+        };
+        let filter = VideoFilter { site, categories, performer, ..Default::default() };
+        let Json(page) = page_of(&state, filter, order, q.page, q.size).await?;
+        Ok(page)
+    })
+    .await
 }
 
 async fn top_rated(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: Result<Query<ListQuery>, QueryRejection>,
-) -> ApiResult<api::VideoPage> {
+) -> Result<Response, ApiError> {
     let Query(q) = query?;
     let site = site_of(q.site.as_deref(), &headers)?;
-    page_of(&state, VideoFilter { site, ..Default::default() }, VideoOrder::Rating, q.page, q.size).await
+    let key = listing_key(&site, VideoOrder::Rating, &[], None, q.page, q.size);
+    let depends = Depends::listing(&site);
+    cached(&state, key, depends, || async {
+        let filter = VideoFilter { site, ..Default::default() };
+        let Json(page) = page_of(&state, filter, VideoOrder::Rating, q.page, q.size).await?;
+        Ok(page)
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize)]
@@ -339,7 +405,7 @@ async fn awarded(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: Result<Query<AwardedQuery>, QueryRejection>,
-) -> ApiResult<api::AwardedVideos> {
+) -> Result<Response, ApiError> {
     let Query(q) = query?;
     let site = site_of(q.site.as_deref(), &headers)?;
     let skip = q.skip.unwrap_or(0);
@@ -350,12 +416,16 @@ async fn awarded(
     if !(1..=MAX_PAGE_SIZE).contains(&first) {
         return Err(ApiError::Invalid(format!("first must be between 1 and {MAX_PAGE_SIZE}")));
     }
-    let filter = VideoFilter { site, award_only: true, ..Default::default() };
-    let (videos, total_count) = tokio::try_join!(
-        queries::list_videos(&state.pool, &filter, VideoOrder::Newest, skip, first),
-        queries::count_videos(&state.pool, &filter)
-    )?;
-    Ok(Json(api::AwardedVideos { videos, total_count }))
+    let (key, depends) = (json!(["awarded", site, skip, first]), Depends::listing(&site));
+    cached(&state, key, depends, || async {
+        let filter = VideoFilter { site, award_only: true, ..Default::default() };
+        let (videos, total_count) = tokio::try_join!(
+            queries::list_videos(&state.pool, &filter, VideoOrder::Newest, skip, first),
+            queries::count_videos(&state.pool, &filter)
+        )?;
+        Ok(api::AwardedVideos { videos, total_count })
+    })
+    .await
 }
 
 /// Videos by uuid for the gateway's DataLoader.
@@ -1007,7 +1077,7 @@ async fn search(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: Result<Query<SearchQuery>, QueryRejection>,
-) -> ApiResult<api::SearchResult> {
+) -> Result<Response, ApiError> {
     let Query(q) = query?;
     let site = site_of(q.site.as_deref(), &headers)?;
     let (offset, limit, page, size) = paging(q.page, q.size, DEFAULT_PAGE_SIZE)?;
@@ -1026,15 +1096,20 @@ async fn search(
             performers: vec![],
             categories: vec![],
             terms: vec![],
-        }));
+        })
+        .into_response());
     }
-    let expanded = queries::expand_words(&state.pool, &words).await?;
-    let ((videos, total_count), (performers, categories)) = tokio::try_join!(
-        queries::search_videos(&state.pool, &site, &words, &expanded, offset, limit),
-        queries::search_names(&state.pool, &site, &text)
-    )?;
-    let terms = expanded.iter().filter_map(|c| c.first().cloned()).collect();
-    Ok(Json(api::SearchResult { q: text, videos, total_count, page, size, performers, categories, terms }))
+    let (key, depends) = (json!(["search", site, text, page, size]), Depends::search(&site));
+    cached(&state, key, depends, || async {
+        let expanded = queries::expand_words(&state.pool, &words).await?;
+        let ((videos, total_count), (performers, categories)) = tokio::try_join!(
+            queries::search_videos(&state.pool, &site, &words, &expanded, offset, limit),
+            queries::search_names(&state.pool, &site, &text)
+        )?;
+        let terms = expanded.iter().filter_map(|c| c.first().cloned()).collect();
+        Ok(api::SearchResult { q: text, videos, total_count, page, size, performers, categories, terms })
+    })
+    .await
 }
 
 /// `/sites/{brand}/{type}`: a sister brand's videos or performers. The gateway checks the
@@ -1051,9 +1126,14 @@ async fn sister_site(
     match kind.as_str() {
         "videos" => {
             let order = order_of(q.order.as_deref(), q.filter.as_deref(), VideoOrder::Newest)?;
-            Ok(page_of(&state, VideoFilter { site: brand, ..Default::default() }, order, q.page, q.size)
-                .await?
-                .into_response())
+            let key = listing_key(&brand, order, &[], None, q.page, q.size);
+            let depends = Depends::listing(&brand);
+            cached(&state, key, depends, || async {
+                let Json(page) =
+                    page_of(&state, VideoFilter { site: brand, ..Default::default() }, order, q.page, q.size).await?;
+                Ok(page)
+            })
+            .await
         }
         "performers" => {
             let (offset, limit, page, size) = paging(q.page, q.size, DEFAULT_PAGE_SIZE)?;

@@ -5,7 +5,8 @@
 //! The pure rules are in [`domain`]; the write path in [`commands`]; the read models in
 //! [`projections`] (rebuilt from the event store) and their SQL in [`queries`]; the internal
 //! API in [`http`] with its shapes in [`api`] and a typed client in [`client`]; the demo
-//! catalog in [`seed`] and `paysite bench catalog` in [`bench`].
+//! catalog in [`seed`] and `paysite bench catalog` in [`bench`]. Listing pages and search
+//! results are served from [`read_cache`] while the read models they came from are unchanged.
 
 pub mod api;
 pub mod bench;
@@ -17,6 +18,7 @@ pub mod http;
 pub mod media;
 pub mod projections;
 pub mod queries;
+pub mod read_cache;
 pub mod recommendations;
 pub mod seed;
 
@@ -53,11 +55,14 @@ pub struct AppState {
     pub store: EventStore,
     pub verifier: Verifier,
     pub config: Arc<CatalogConfig>,
+    /// Listing pages and search results of this process (see [`read_cache`]).
+    pub read_cache: Arc<read_cache::ReadCache>,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, store: EventStore, verifier: Verifier, config: CatalogConfig) -> Self {
-        AppState { pool, store, verifier, config: Arc::new(config) }
+        let read_cache = Arc::new(read_cache::ReadCache::new(config.read_cache));
+        AppState { pool, store, verifier, config: Arc::new(config), read_cache }
     }
 }
 

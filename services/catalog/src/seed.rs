@@ -20,13 +20,13 @@ use crate::commands::{self, Published};
 use crate::domain::{ViewerCommand, ViewerCommandFor, ViewerDecider, BRANDS, CHANNELS_SITE};
 use crate::projections;
 
-const ADJECTIVES: [&str; 40] = [
+pub(crate) const ADJECTIVES: [&str; 40] = [
     "Golden", "Quiet", "Summer", "Velvet", "Silver", "Morning", "Midnight", "Gentle", "Bright", "Hidden", "Endless",
     "Crimson", "Lazy", "Secret", "Wild", "Soft", "Distant", "Electric", "Sunny", "Rainy", "Warm", "Amber", "Blue",
     "Quiet", "First", "Last", "Little", "Open", "Easy", "Slow", "Private", "Sweet", "Early", "Late", "Lucky",
     "Northern", "Coastal", "Autumn", "Winter", "Spring",
 ];
-const NOUNS: [&str; 40] = [
+pub(crate) const NOUNS: [&str; 40] = [
     "Hour",
     "Lights",
     "Morning",
@@ -68,12 +68,12 @@ const NOUNS: [&str; 40] = [
     "Serenade",
     "Glow",
 ];
-const FIRST_NAMES: [&str; 40] = [
+pub(crate) const FIRST_NAMES: [&str; 40] = [
     "Alex", "Maya", "Sofia", "Lena", "Nora", "Ivy", "Clara", "Mila", "Ava", "Zoe", "Luna", "Iris", "Elle", "Ruby",
     "Jade", "Skye", "Lola", "Nina", "Tess", "Vera", "Eva", "Gia", "Rosa", "Kira", "Leah", "Dana", "Emma", "Lily",
     "Anna", "Bella", "Max", "Leo", "Sam", "Owen", "Theo", "Jack", "Luke", "Eli", "Noah", "Ben",
 ];
-const LAST_NAMES: [&str; 40] = [
+pub(crate) const LAST_NAMES: [&str; 40] = [
     "River", "Stone", "Vale", "Brooks", "Hart", "Lane", "Wells", "Rose", "Snow", "Frost", "Gray", "West", "North",
     "Moon", "Star", "Reed", "Ford", "Banks", "Hill", "Park", "Dale", "Shore", "Bloom", "Fox", "Wren", "Ash", "Bell",
     "Cole", "Day", "Fair", "Glen", "Hale", "Knight", "Lake", "Marsh", "Noble", "Pine", "Quinn", "Sage", "Vance",

@@ -419,3 +419,88 @@ async fn seeding_again_writes_nothing() {
     assert!(channel_video > 0);
     env.cleanup().await;
 }
+
+/// Every paged list: page 0, a page past 2^31 - 1, size 0 and 101 are refused with 422; a
+/// page past the last is empty and still carries the total.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_paged_list_checks_its_bounds_and_answers_empty_past_the_end() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let vixen = env.visitor("vixen");
+    let member = env.member("vixen", uuid::Uuid::now_v7(), &[]);
+    let out_of_bounds = [
+        Paging { page: Some(0), size: None },
+        Paging { page: Some(2_147_483_648), size: None },
+        Paging { page: None, size: Some(0) },
+        Paging { page: None, size: Some(101) },
+    ];
+    for paging in &out_of_bounds {
+        let refused = |e: catalog::client::ClientError| {
+            assert_eq!(status(e), (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_REQUEST".into()), "{paging:?}");
+        };
+        refused(c.top_rated(&vixen, paging).await.unwrap_err());
+        refused(c.channels(&vixen, paging).await.unwrap_err());
+        refused(c.all_channel_videos(&vixen, paging).await.unwrap_err());
+        refused(c.channel_video_page(&vixen, "behind-the-lens", paging).await.unwrap_err());
+        refused(c.reels(&vixen, paging).await.unwrap_err());
+        refused(c.search(&vixen, "golden", paging).await.unwrap_err());
+        refused(c.sister_videos(&vixen, "tushy", paging).await.unwrap_err());
+        refused(c.sister_performers(&vixen, "tushy", paging).await.unwrap_err());
+        refused(c.favourites(&member, "video", paging).await.unwrap_err());
+    }
+    // The largest page is accepted, and empty.
+    let far = Paging { page: Some(2_147_483_647), size: Some(100) };
+    let top = c.top_rated(&vixen, &far).await.unwrap();
+    assert!(top.videos.is_empty() && top.total_count > 0 && top.page == 2_147_483_647);
+
+    // Past the last page: empty, the total intact.
+    let past = Paging { page: Some(1000), size: Some(100) };
+    let channels = c.channels(&vixen, &past).await.unwrap();
+    assert!(channels.channels.is_empty() && channels.total_count == 8);
+    let all = c.all_channel_videos(&vixen, &past).await.unwrap();
+    assert!(all.videos.is_empty() && all.total_count > 0);
+    let reels = c.reels(&vixen, &past).await.unwrap();
+    assert!(reels.reels.is_empty() && reels.total_count > 0);
+    let listed = c.videos(&vixen, &VideoListParams::default()).await.unwrap();
+    let word = listed.videos[0].title.split(' ').next().unwrap().to_lowercase();
+    let hits = c.search(&vixen, &word, &Paging::default()).await.unwrap();
+    assert!(!hits.videos.is_empty(), "{word}");
+    let found = c.search(&vixen, &word, &past).await.unwrap();
+    assert!(found.videos.is_empty() && found.total_count == hits.total_count, "{word}: {}", found.total_count);
+    let sister = c.sister_videos(&vixen, "tushy", &past).await.unwrap();
+    assert!(sister.videos.is_empty() && sister.total_count > 0);
+    let people = c.sister_performers(&vixen, "tushy", &past).await.unwrap();
+    assert!(people.performers.is_empty() && people.total_count > 0);
+    let in_channel = c.channel_video_page(&vixen, "behind-the-lens", &past).await.unwrap();
+    assert!(in_channel.videos.is_empty() && in_channel.total_count > 0);
+    let favourites = c.favourites(&member, "video", &Paging::default()).await.unwrap();
+    assert!(favourites.videos.is_empty() && favourites.total_count == 0, "a new member has none");
+
+    // awarded: skip >= 0, first 1 to 100.
+    for (skip, first) in [(-1, 5), (0, 0), (0, 101)] {
+        let e = c.awarded_videos(&vixen, skip, first).await.unwrap_err();
+        assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "skip {skip} first {first}");
+    }
+    assert_eq!(c.awarded_videos(&vixen, 0, 100).await.unwrap().videos.len() as i64, {
+        let n: i64 = env.scalar("select count(*) from video where site = 'vixen' and published and award = 1").await;
+        n.min(100)
+    });
+
+    // Comments: size 1 to 100 and a cursor that is a non-negative offset.
+    let video = c.videos(&vixen, &VideoListParams::default()).await.unwrap().videos[0].uuid;
+    for (size, after) in [(0, None), (101, None), (10, Some("-1")), (10, Some("abc"))] {
+        let e = c.comments(&vixen, video, "newest", after, size).await.unwrap_err();
+        assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "size {size} after {after:?}");
+    }
+    let e = c.comments(&vixen, video, "sideways", None, 10).await.unwrap_err();
+    assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY);
+    let none = c.comments(&vixen, video, "newest", Some("500"), 10).await.unwrap();
+    assert!(none.comments.is_empty() && none.next_cursor.is_none());
+
+    // Recommendations: limit 1 to 100.
+    for limit in [0, 101] {
+        let e = c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, limit, false).await.unwrap_err();
+        assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "limit {limit}");
+    }
+    env.cleanup().await;
+}

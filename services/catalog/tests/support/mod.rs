@@ -30,19 +30,15 @@ impl std::ops::Deref for TestEnv {
 impl TestEnv {
     /// A fresh schema with the catalog's tables and the service listening on port 0.
     pub async fn new() -> TestEnv {
+        TestEnv::with_config(CatalogConfig::default()).await
+    }
+
+    /// The same, with the service configured by `config`.
+    pub async fn with_config(config: CatalogConfig) -> TestEnv {
         let scratch = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 12).await;
         let signer = Signer::generate("test");
-        let state =
-            AppState::new(scratch.pool.clone(), scratch.store.clone(), signer.verifier(), CatalogConfig::default());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let cancel = CancellationToken::new();
-        let app = catalog::router(state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
-        let stop = cancel.clone();
-        tokio::spawn(async move {
-            axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await.unwrap();
-        });
-        let base = format!("http://{addr}");
+        let state = AppState::new(scratch.pool.clone(), scratch.store.clone(), signer.verifier(), config);
+        let (base, cancel) = serve(state.clone()).await;
         TestEnv { client: CatalogClient::new(&base), base, scratch, state, signer, cancel }
     }
 
@@ -84,6 +80,39 @@ impl TestEnv {
     pub async fn cleanup(self) {
         self.cancel.cancel();
         self.scratch.cleanup().await;
+    }
+}
+
+async fn serve(state: AppState) -> (String, CancellationToken) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let cancel = CancellationToken::new();
+    let app = catalog::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await.unwrap();
+    });
+    (format!("http://{addr}"), cancel)
+}
+
+/// Another instance of the service on the same schema (a second replica), with its own
+/// configuration and read cache.
+pub struct Replica {
+    pub state: AppState,
+    pub client: CatalogClient,
+    cancel: CancellationToken,
+}
+
+impl Replica {
+    pub async fn on(env: &TestEnv, config: CatalogConfig) -> Replica {
+        let state = AppState::new(env.pool.clone(), env.store.clone(), env.signer.verifier(), config);
+        let (base, cancel) = serve(state.clone()).await;
+        Replica { state, client: CatalogClient::new(&base), cancel }
+    }
+
+    /// Stops serving (the schema stays with its [`TestEnv`]).
+    pub async fn detach(self) {
+        self.cancel.cancel();
     }
 }
 

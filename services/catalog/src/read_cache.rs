@@ -1,0 +1,486 @@
+//! The read cache: listing pages with their totals and search results, kept in process as
+//! the JSON bytes the API answers, and served only while the read models they were computed
+//! from are unchanged.
+//!
+//! Freshness. Every write to a table a cached read uses bumps a *generation* in the writer's
+//! own transaction (triggers of migration `0005_read_generation.sql`: the live projection,
+//! the bulk seed, a rebuild in another process and hand-written SQL alike). An answer is
+//! stored with the generations it was computed under and served only while they are
+//! unchanged. The generations a request compares against are read from the database by a
+//! check that *started after the request arrived*, so a write committed before the request
+//! (any write its caller has seen, through this replica or another) is always seen: never a
+//! stale answer after a write. Concurrent requests share one check ([`Clock`]): under load
+//! that is one tiny query per round trip, whatever the number of requests.
+//!
+//! Cost bounds. Entries are evicted least recently used first once their bytes (body and
+//! key) pass `max_bytes` or their number passes `max_entries`. Concurrent misses for the same
+//! key under the same generations are computed once (single flight): the others wait for
+//! that answer.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::body::Bytes;
+use lru::LruCache;
+use serde::Serialize;
+use sqlx::PgPool;
+use tokio::sync::{watch, OnceCell};
+
+use crate::queries::site_scope;
+
+/// Scope of the performer and category fields a card shows (slug, name).
+pub const NAMES: &str = "names";
+/// Scope of the rest of performers and categories (ratings, counts, sites).
+pub const PEOPLE: &str = "people";
+/// Scope of the search lexicon.
+pub const TERMS: &str = "terms";
+
+/// The generation of every scope at one moment (a scope's generation only grows).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Generations {
+    scopes: HashMap<String, i64>,
+    total: i64,
+}
+
+impl Generations {
+    pub fn of(&self, scope: &str) -> i64 {
+        self.scopes.get(scope).copied().unwrap_or(0)
+    }
+
+    /// The sum over every scope: changes whenever anything changes.
+    pub fn total(&self) -> i64 {
+        self.total
+    }
+
+    /// Reads them.
+    pub async fn read(pool: &PgPool) -> sqlx::Result<Generations> {
+        let rows: Vec<(String, i64)> =
+            sqlx::query_as("select scope, sum(generation)::bigint from read_generation group by scope")
+                .fetch_all(pool)
+                .await?;
+        let total = rows.iter().map(|(_, g)| g).sum();
+        Ok(Generations { scopes: rows.into_iter().collect(), total })
+    }
+}
+
+/// What a cached answer depends on: its tag is the sum of these scopes' generations (each
+/// only grows, so the sum is unchanged exactly when all of them are).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Depends {
+    Scopes(Vec<String>),
+    /// The combined brand reads every brand: any change.
+    Everything,
+}
+
+impl Depends {
+    /// A video listing of a site: its videos, counts and category rows, and the names on
+    /// its cards.
+    pub fn listing(site: &str) -> Depends {
+        match site_scope(site).as_str() {
+            "*" => Depends::Everything,
+            scope => Depends::Scopes(vec![scope.to_owned(), NAMES.to_owned()]),
+        }
+    }
+
+    /// A search on a site: the listing's, the performers' and categories' suggestions and
+    /// the lexicon the words are corrected against.
+    pub fn search(site: &str) -> Depends {
+        match Depends::listing(site) {
+            Depends::Scopes(mut s) => {
+                s.extend([PEOPLE.to_owned(), TERMS.to_owned()]);
+                Depends::Scopes(s)
+            }
+            Depends::Everything => Depends::Everything,
+        }
+    }
+
+    pub fn tag(&self, g: &Generations) -> i64 {
+        match self {
+            Depends::Scopes(scopes) => scopes.iter().map(|s| g.of(s)).sum(),
+            Depends::Everything => g.total(),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Published {
+    /// The check read the generations after this many requests had arrived.
+    covers: u64,
+    generations: Arc<Generations>,
+}
+
+/// Reads the generations for concurrent requests: each request gets the result of a check
+/// that started after it arrived; a check serves every request that arrived before it began.
+pub struct Clock {
+    arrived: AtomicU64,
+    published: watch::Sender<Published>,
+    leader: tokio::sync::Mutex<()>,
+    checks: AtomicU64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock {
+            arrived: AtomicU64::new(0),
+            published: watch::Sender::new(Published { covers: 0, generations: Arc::default() }),
+            leader: tokio::sync::Mutex::new(()),
+            checks: AtomicU64::new(0),
+        }
+    }
+}
+
+/// The running check: whatever way it ends, the lock goes first, then the waiters wake (so
+/// one of them can take the lock when this check did not cover it).
+struct Lead<'a> {
+    clock: &'a Clock,
+    guard: Option<tokio::sync::MutexGuard<'a, ()>>,
+    result: Option<Published>,
+}
+
+impl Drop for Lead<'_> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let result = self.result.take();
+        // Always notify (a waiter this check did not cover takes the lock next); keep the
+        // newest result when two checks finish out of order.
+        self.clock.published.send_modify(|p| match result {
+            Some(r) if r.covers > p.covers => *p = r,
+            _ => {}
+        });
+    }
+}
+
+impl Clock {
+    /// The generations now: read after this call began.
+    pub async fn now(&self, pool: &PgPool) -> sqlx::Result<Arc<Generations>> {
+        let ticket = self.arrived.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut rx = self.published.subscribe();
+        loop {
+            {
+                let p = rx.borrow_and_update();
+                if p.covers >= ticket {
+                    return Ok(p.generations.clone());
+                }
+            }
+            let Ok(guard) = self.leader.try_lock() else {
+                // A check is running; it or the one after it covers this request.
+                let _ = rx.changed().await;
+                continue;
+            };
+            let mut lead = Lead { clock: self, guard: Some(guard), result: None };
+            {
+                let p = self.published.borrow();
+                if p.covers >= ticket {
+                    return Ok(p.generations.clone());
+                }
+            }
+            let covers = self.arrived.load(Ordering::SeqCst);
+            self.checks.fetch_add(1, Ordering::Relaxed);
+            let generations = Arc::new(Generations::read(pool).await?);
+            lead.result = Some(Published { covers, generations: generations.clone() });
+            return Ok(generations);
+        }
+    }
+
+    /// Checks run so far (each one a query).
+    pub fn checks(&self) -> u64 {
+        self.checks.load(Ordering::Relaxed)
+    }
+}
+
+/// How much the cache may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes of bodies and keys; 0 turns the cache off.
+    pub max_bytes: usize,
+    pub max_entries: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_bytes: 64 << 20, max_entries: 50_000 }
+    }
+}
+
+/// Counters since the cache was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Served from the cache.
+    pub hits: u64,
+    /// Computed (the request that ran the queries).
+    pub misses: u64,
+    /// Waited for another request's computation of the same key.
+    pub coalesced: u64,
+    pub evictions: u64,
+    /// Generation checks (queries).
+    pub checks: u64,
+    pub entries: usize,
+    pub bytes: usize,
+}
+
+impl Stats {
+    /// Requests answered without running the queries themselves.
+    pub fn hit_rate(&self) -> f64 {
+        let all = self.hits + self.misses + self.coalesced;
+        if all == 0 {
+            0.0
+        } else {
+            (self.hits + self.coalesced) as f64 / all as f64
+        }
+    }
+
+    /// What happened between `earlier` and `self`.
+    pub fn since(&self, earlier: &Stats) -> Stats {
+        Stats {
+            hits: self.hits - earlier.hits,
+            misses: self.misses - earlier.misses,
+            coalesced: self.coalesced - earlier.coalesced,
+            evictions: self.evictions - earlier.evictions,
+            checks: self.checks - earlier.checks,
+            entries: self.entries,
+            bytes: self.bytes,
+        }
+    }
+}
+
+struct Entry {
+    tag: i64,
+    body: Bytes,
+    size: usize,
+}
+
+struct Store {
+    lru: LruCache<String, Entry>,
+    bytes: usize,
+}
+
+type Flight = Arc<OnceCell<Bytes>>;
+
+/// The read cache of one process.
+pub struct ReadCache {
+    limits: Limits,
+    clock: Clock,
+    store: Mutex<Store>,
+    in_flight: Mutex<HashMap<(String, i64), Flight>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+    coalesced: AtomicU64,
+    evictions: AtomicU64,
+}
+
+/// What an entry costs besides its key and body.
+const ENTRY_OVERHEAD: usize = 96;
+
+/// Leaves the in-flight table when the request that joined a flight is done (or dropped).
+struct Boarding<'a> {
+    cache: &'a ReadCache,
+    key: Option<(String, i64)>,
+    flight: Flight,
+}
+
+impl Drop for Boarding<'_> {
+    fn drop(&mut self) {
+        if let Some(key) = self.key.take() {
+            let mut in_flight = self.cache.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            if in_flight.get(&key).is_some_and(|f| Arc::ptr_eq(f, &self.flight)) {
+                in_flight.remove(&key);
+            }
+        }
+    }
+}
+
+/// JSON bytes of an answer.
+pub fn encode<T: Serialize>(value: &T) -> anyhow::Result<Bytes> {
+    Ok(Bytes::from(serde_json::to_vec(value)?))
+}
+
+impl ReadCache {
+    pub fn new(limits: Limits) -> ReadCache {
+        ReadCache {
+            limits,
+            clock: Clock::default(),
+            store: Mutex::new(Store { lru: LruCache::unbounded(), bytes: 0 }),
+            in_flight: Mutex::new(HashMap::new()),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            coalesced: AtomicU64::new(0),
+            evictions: AtomicU64::new(0),
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.limits.max_bytes > 0 && self.limits.max_entries > 0
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub fn stats(&self) -> Stats {
+        let (entries, bytes) = {
+            let store = self.lock_store();
+            (store.lru.len(), store.bytes)
+        };
+        Stats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+            coalesced: self.coalesced.load(Ordering::Relaxed),
+            evictions: self.evictions.load(Ordering::Relaxed),
+            checks: self.clock.checks(),
+            entries,
+            bytes,
+        }
+    }
+
+    fn lock_store(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The answer for `key`: from the cache when it was computed under the generations
+    /// `depends` names as they are now, else computed by `compute` (once for all concurrent
+    /// requests of the key) and kept.
+    pub async fn get_or_compute<E, F, Fut>(
+        &self,
+        pool: &PgPool,
+        key: String,
+        depends: &Depends,
+        compute: F,
+    ) -> Result<Bytes, E>
+    where
+        E: From<sqlx::Error>,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Bytes, E>>,
+    {
+        if !self.enabled() {
+            return compute().await;
+        }
+        let tag = depends.tag(&*self.clock.now(pool).await?);
+        if let Some(body) = self.lookup(&key, tag) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(body);
+        }
+        let flight_key = (key, tag);
+        let flight = {
+            let mut in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            in_flight.entry(flight_key.clone()).or_default().clone()
+        };
+        let boarding = Boarding { cache: self, key: Some(flight_key), flight: flight.clone() };
+        let led = AtomicBool::new(false);
+        let body = flight
+            .get_or_try_init(|| {
+                led.store(true, Ordering::Relaxed);
+                async {
+                    let body = compute().await?;
+                    if let Some((key, tag)) = &boarding.key {
+                        self.insert(key, *tag, body.clone());
+                    }
+                    Ok::<Bytes, E>(body)
+                }
+            })
+            .await?
+            .clone();
+        drop(boarding);
+        if led.load(Ordering::Relaxed) {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.coalesced.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(body)
+    }
+
+    fn lookup(&self, key: &str, tag: i64) -> Option<Bytes> {
+        let mut store = self.lock_store();
+        match store.lru.get(key) {
+            Some(e) if e.tag == tag => Some(e.body.clone()),
+            _ => None,
+        }
+    }
+
+    fn insert(&self, key: &str, tag: i64, body: Bytes) {
+        let size = key.len() + body.len() + ENTRY_OVERHEAD;
+        // One answer may not take more than an eighth of the cache.
+        if size > self.limits.max_bytes / 8 {
+            return;
+        }
+        let mut store = self.lock_store();
+        if let Some(old) = store.lru.peek(key) {
+            if old.tag > tag {
+                // A newer answer got there first.
+                return;
+            }
+        }
+        if let Some(old) = store.lru.put(key.to_owned(), Entry { tag, body, size }) {
+            store.bytes -= old.size;
+        }
+        store.bytes += size;
+        while store.bytes > self.limits.max_bytes || store.lru.len() > self.limits.max_entries {
+            let Some((_, old)) = store.lru.pop_lru() else { break };
+            store.bytes -= old.size;
+            self.evictions.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generations(pairs: &[(&str, i64)]) -> Generations {
+        Generations {
+            scopes: pairs.iter().map(|(s, g)| ((*s).to_owned(), *g)).collect(),
+            total: pairs.iter().map(|(_, g)| g).sum(),
+        }
+    }
+
+    #[test]
+    fn a_listing_depends_on_its_site_and_the_names() {
+        let g = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 2), (PEOPLE, 11), (TERMS, 3)]);
+        assert_eq!(Depends::listing("vixen").tag(&g), 7);
+        assert_eq!(Depends::search("vixen").tag(&g), 5 + 2 + 11 + 3);
+        assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND), Depends::Everything);
+        assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND).tag(&g), 28);
+        // A write on another site leaves the tag alone; one on the site or a name moves it.
+        let other = generations(&[("vixen", 5), ("tushy", 8), (NAMES, 2), (PEOPLE, 11), (TERMS, 3)]);
+        assert_eq!(Depends::listing("vixen").tag(&other), 7);
+        let renamed = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 3), (PEOPLE, 11), (TERMS, 3)]);
+        assert_eq!(Depends::listing("vixen").tag(&renamed), 8);
+    }
+
+    #[test]
+    fn the_store_keeps_within_its_bounds_least_recently_used_out_first() {
+        let cache = ReadCache::new(Limits { max_bytes: 10_000, max_entries: 3 });
+        for k in ["a", "b", "c"] {
+            cache.insert(k, 1, Bytes::from_static(b"{}"));
+        }
+        assert!(cache.lookup("a", 1).is_some()); // a is now the most recent
+        cache.insert("d", 1, Bytes::from_static(b"{}"));
+        assert!(cache.lookup("b", 1).is_none(), "the least recently used goes");
+        assert!(cache.lookup("a", 1).is_some() && cache.lookup("c", 1).is_some());
+        assert_eq!(cache.stats().entries, 3);
+        assert_eq!(cache.stats().evictions, 1);
+
+        let by_bytes = ReadCache::new(Limits { max_bytes: 4_000, max_entries: 1000 });
+        for i in 0..100 {
+            by_bytes.insert(&format!("{i:03}"), 1, Bytes::from(vec![b'x'; 100]));
+            assert!(by_bytes.stats().bytes <= 4_000);
+        }
+        // 199 bytes an entry: 20 fit.
+        assert_eq!(by_bytes.stats().entries, 20);
+        assert!(by_bytes.lookup("099", 1).is_some() && by_bytes.lookup("079", 1).is_none());
+        // Larger than an eighth of the cache: not kept.
+        by_bytes.insert("big", 1, Bytes::from(vec![b'x'; 600]));
+        assert!(by_bytes.lookup("big", 1).is_none());
+    }
+
+    #[test]
+    fn an_answer_is_served_only_under_its_own_tag_and_never_replaced_by_an_older_one() {
+        let cache = ReadCache::new(Limits::default());
+        cache.insert("k", 2, Bytes::from_static(b"new"));
+        cache.insert("k", 1, Bytes::from_static(b"old"));
+        assert_eq!(cache.lookup("k", 2).as_deref(), Some(&b"new"[..]));
+        assert!(cache.lookup("k", 1).is_none());
+        assert!(cache.lookup("k", 3).is_none());
+    }
+}

@@ -6,8 +6,11 @@
 use async_graphql::{Context, Object, ID};
 use catalog::api;
 
-use super::{caller, loaders::FavoriteKind, paging, refused, types::*, uuid};
+use access::abilities::{action, subject};
+
+use super::{caller, loaders, loaders::FavoriteKind, not_found, paging, refused, types::*, uuid};
 use crate::graphql::{
+    abilities,
     context::{limit, request, upstreams},
     errors,
     limits::Bucket,
@@ -52,6 +55,13 @@ fn moderating(ctx: &Context<'_>) -> async_graphql::Result<()> {
     limit(ctx, Bucket::Write)
 }
 
+/// The expert review (its modal, its answers) needs "see ExpertReviewModal": the tenant's flag or
+/// the preview role, signed in, and the free limited trial only while active.
+async fn reviewing(ctx: &Context<'_>) -> async_graphql::Result<()> {
+    request(ctx).viewer()?;
+    abilities::require(ctx, action::SEE, subject::EXPERT_REVIEW_MODAL, None).await
+}
+
 #[Object]
 impl CommunityQuery {
     /// A video's comments (replies are under each comment): sort (newest default, oldest,
@@ -94,7 +104,7 @@ impl CommunityQuery {
 
     /// The signed-in user's expert review and rating of a video.
     async fn expert_review(&self, ctx: &Context<'_>, video_id: ID) -> async_graphql::Result<ExpertReviewAnswer> {
-        request(ctx).viewer()?;
+        reviewing(ctx).await?;
         let video = uuid(&video_id, "video")?;
         Ok(upstreams(ctx).catalog.expert_review(&caller(ctx), video).await.map_err(refused)?.into())
     }
@@ -144,6 +154,10 @@ impl CommunityMutation {
     async fn add_comment(&self, ctx: &Context<'_>, video_id: ID, text: String) -> async_graphql::Result<Comment> {
         writing(ctx)?;
         let video = uuid(&video_id, "video")?;
+        // "comment Video": where the caller may play it (members of its site outside a locked
+        // pack, unlocks, the active free limited trial's videos).
+        let facts = loaders::get(ctx)?.videos.load_one(video).await?.ok_or_else(not_found)?;
+        abilities::require(ctx, action::COMMENT_ON, subject::VIDEO, Some(&abilities::video_facts(&facts))).await?;
         let c = upstreams(ctx).catalog.add_comment(&caller(ctx), video, &text).await.map_err(refused)?;
         Ok(Comment::of(c, viewer_id(ctx)))
     }
@@ -225,6 +239,7 @@ impl CommunityMutation {
         rating: i32,
         recomm_id: Option<String>,
     ) -> async_graphql::Result<ExpertReviewAnswer> {
+        reviewing(ctx).await?;
         writing(ctx)?;
         let request = api::ExpertReviewRequest {
             video_id: uuid(&video_id, "video")?,

@@ -23,8 +23,6 @@ use super::{
     errors,
 };
 
-pub use loaders::LoadersExtension;
-
 #[derive(MergedObject, Default)]
 pub struct CatalogQuery(content::ContentQuery, community::CommunityQuery);
 

@@ -1,15 +1,17 @@
 //! The authorization matrix (issue 9): every operation that takes the id of something on one
 //! brand (vixen), asked through the gateway by each kind of caller, against the answer
-//! expected of it. The deals and catalog services behind the gateway are the real ones, on
-//! their own scratch schemas; each caller's token is signed for the host it calls.
+//! expected of it. The deals, catalog, profile, unlocks and wallet services behind the gateway
+//! are the real ones, each on its own scratch schema; each caller's token is signed for the
+//! host it calls.
 //!
 //! Callers:
 //! - anonymous: no session;
 //! - owner: whoever the operation is for on vixen (vixen's admin for deal management, vixen's
-//!   comment editor for moderation, any vixen member for voting and replying);
-//! - another user: a vixen member without that right;
+//!   comment editor for moderation, a vixen member for content and unlocks, a vixen
+//!   pay-per-video user with credits for UnlockVideo);
+//! - another user: a signed-in vixen user without that right (no subscription, no group);
 //! - the owner on another brand: the owner's own session on tushy, calling tushy's host;
-//! - another brand's admin: tushy's admin (and comment editor), calling tushy's host;
+//! - another brand's admin: tushy's admin (and comment editor, and member), calling tushy's host;
 //! - a replayed token: the owner's tushy token sent to vixen's host.
 
 mod support;
@@ -88,18 +90,11 @@ impl Env {
     }
 }
 
-const CODES: [&str; 7] =
-    ["UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ALREADY_LIKED", "ALREADY_UNLOCKED", "NO_TENANT_ACCESS", "NOT_ENOUGH_GEMS"];
-
 fn answer_of(body: &Value) -> Answer {
     match codes(body).first() {
         None => Allowed,
-        Some(code) => Refused(
-            CODES
-                .iter()
-                .find(|c| **c == code.as_str())
-                .unwrap_or_else(|| panic!("an unexpected code {code}: {}", short(body))),
-        ),
+        // Leaked: a handful of short codes per run, compared as the expected answers are.
+        Some(code) => Refused(Box::leak(code.clone().into_boxed_str())),
     }
 }
 
@@ -132,6 +127,14 @@ fn signed_in_on_vixen(caller: Caller) -> Answer {
         Caller::Owner | Caller::AnotherUser => Allowed,
         Caller::Anonymous | Caller::ReplayedToken => Refused("UNAUTHENTICATED"),
         Caller::OwnerOnAnotherBrand | Caller::AnotherBrandsAdmin => Refused("NOT_FOUND"),
+    }
+}
+
+/// A signed-in user's question about themselves: anyone with a session on the host.
+fn signed_in(caller: Caller) -> Answer {
+    match caller {
+        Caller::Anonymous | Caller::ReplayedToken => Refused("UNAUTHENTICATED"),
+        _ => Allowed,
     }
 }
 
@@ -202,7 +205,7 @@ async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() 
     .unwrap();
     let (channel, pack): (String, String) = sqlx::query_as(
         "select c.channel_id::text, p.channel_pack_id::text from channel c join channel_pack p using (channel_id) \
-         where 'vixen' = any(c.sites) order by c.slug, p.slug limit 1",
+         where 'vixen' = any(c.sites) and not 'tushy' = any(c.sites) order by c.slug, p.slug limit 1",
     )
     .fetch_one(&s.catalog.pool)
     .await
@@ -217,7 +220,16 @@ async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() 
     let comment_id = comment_id.to_owned();
 
     let owner = people.member;
-    let new_id = format!("n{}", &video[..8]);
+    let new_id: String = sqlx::query_scalar("select new_id from video where video_id::text = $1")
+        .bind(&video)
+        .fetch_one(&s.catalog.pool)
+        .await
+        .unwrap();
+    let reel: String =
+        sqlx::query_scalar("select reel_id::text from reel where site = 'vixen' order by reel_id limit 1")
+            .fetch_one(&s.catalog.pool)
+            .await
+            .unwrap();
     let mut matrix: Vec<Row> = vec![
         Row {
             operation: "adminDeals",
@@ -322,7 +334,7 @@ async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() 
             right: &[],
             document: "query($v: ID!) { expertReview(videoId: $v) { videoRating } }",
             variables: json!({"v": video}),
-            expect: vixen_entitlement,
+            expect: signed_in_on_vixen,
         },
         Row {
             operation: "updateExpertReview",
@@ -331,6 +343,14 @@ async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() 
             document: "mutation($v: ID!) { updateExpertReview(videoId: $v, type: global, rating: 9) { videoRating } }",
             variables: json!({"v": video}),
             expect: vixen_entitlement,
+        },
+        Row {
+            operation: "reel",
+            owner,
+            right: &[],
+            document: "query($r: ID!) { reel(uuid: $r) { uuid } }",
+            variables: json!({"r": reel}),
+            expect: open_on_vixen,
         },
         Row {
             operation: "getToken",
@@ -370,7 +390,8 @@ async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() 
             right: &[],
             document: "query($v: ID!) { videoAccess(videoIds: [$v]) { videoId } }",
             variables: json!({"v": video}),
-            expect: signed_in_on_vixen,
+            // Another brand's videos are left out like unknown ones (checked below).
+            expect: signed_in,
         },
         Row {
             operation: "UnlockVideo",
@@ -431,6 +452,12 @@ async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() 
         }
     }
     assert!(failures.is_empty(), "{} holes:\n{}", failures.len(), failures.join("\n"));
+
+    // Through tushy's host, vixen's video is unknown.
+    let access = "query($v: ID!) { videoAccess(videoIds: [$v]) { videoId } }";
+    let tushy = env.stack.token(people.member, TUSHY, &[]);
+    let body = env.ask(TUSHY, Some(&tushy), access, &json!({"v": video})).await;
+    assert_eq!(body["data"]["videoAccess"], json!([]), "{}", short(&body));
 
     // Refused calls recorded nothing: the deal has the owner's edit only, once; one pin; one
     // pack unlock; one video unlock.

@@ -232,7 +232,7 @@ async fn video_pages_picture_sets_awards_channels_and_gated_parts() {
     let env = env().await;
     let user = env.member(VIXEN, Uuid::now_v7(), &[]).await;
     let slug: String = sqlx::query_scalar(
-        "select v.slug from video v where v.site = 'vixen' and v.published and exists (select 1 from picture_set p where p.video_id = v.video_id) order by v.slug limit 1",
+        "select v.slug from video v where v.site = 'vixen' and v.published and v.channel_pack_id is null and exists (select 1 from picture_set p where p.video_id = v.video_id) order by v.slug limit 1",
     )
     .fetch_one(&env.catalog.pool)
     .await

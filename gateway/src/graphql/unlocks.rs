@@ -20,7 +20,7 @@ use access::abilities::{action, subject};
 
 use super::{
     abilities,
-    catalog::loaders,
+    catalog::brand,
     context::{limit, request, upstreams},
     errors,
     limits::Bucket,
@@ -30,11 +30,7 @@ use super::{
 /// services/access before the unlocks service applies its own entitlement: both must agree.
 /// An unknown video is NOT_FOUND.
 async fn may(ctx: &Context<'_>, action: &str, video_id: Uuid) -> async_graphql::Result<()> {
-    let video = loaders::get(ctx)?
-        .videos
-        .load_one(video_id)
-        .await?
-        .ok_or_else(|| errors::coded("NOT_FOUND", "Not found"))?;
+    let video = brand::video(ctx, video_id).await?;
     let facts = abilities::video_facts(&video);
     let ability = abilities::for_content(ctx).await?;
     if ability.can(action, subject::VIDEO, Some(&facts)) {
@@ -367,6 +363,11 @@ impl UnlocksQuery {
             return Ok(vec![]);
         }
         let ids = video_ids.iter().map(|v| parse(v, "video")).collect::<Result<Vec<_>, _>>()?;
+        // Another brand's videos are unknown here, and left out like unknown ones.
+        let ids = brand::own_videos(ctx, &ids).await?;
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
         let answer = upstreams(ctx).unlocks.video_access(&caller(ctx), &ids).await.map_err(refused)?;
         Ok(answer
             .videos
@@ -447,6 +448,7 @@ impl UnlocksMutation {
     ) -> async_graphql::Result<ChannelPackUnlock> {
         limit(ctx, Bucket::Spend)?;
         let pack = parse(&channel_pack_id, "channel pack")?;
+        brand::channel_pack(ctx, pack).await?;
         // "unlock ChannelPack": an active member with access to this brand (whether this pack
         // is already held, the unlocks service answers: ALREADY_UNLOCKED).
         abilities::require(ctx, action::UNLOCK, subject::CHANNEL_PACK, None).await?;
@@ -464,8 +466,10 @@ impl UnlocksMutation {
     #[graphql(name = "UnlockVideo")]
     async fn unlock_video(&self, ctx: &Context<'_>, input: UnlockVideoInput) -> async_graphql::Result<VideoUnlock> {
         limit(ctx, Bucket::Spend)?;
+        let video_id = parse(&input.video_id, "video")?;
+        brand::video(ctx, video_id).await?;
         let input = wire::UnlockVideoInput {
-            video_id: parse(&input.video_id, "video")?,
+            video_id,
             video_sources_url: input.video_sources_url,
             video_new_id: input.video_new_id,
         };

@@ -85,7 +85,7 @@ fn envelope<E: EventFamily>(event: &E, tenant: &str) -> Envelope {
 impl Stack {
     pub async fn start(options: Options) -> Stack {
         // The profile first: its key signs every token of the test.
-        let profile = Scratch::new(&[("profile", &profile::MIGRATIONS)], 4).await;
+        let profile = Scratch::new(&[("profile", &profile::MIGRATIONS)], 2).await;
         let config = ProfileConfig {
             argon2: Argon2Cost { memory_kib: 256, iterations: 1, parallelism: 1 },
             brand_origin: "http://{brand}.localhost:8080".to_owned(),
@@ -96,7 +96,7 @@ impl Stack {
         let signer = profile_state.signer.clone();
         let profile_url = serve(profile::router(profile_state.clone())).await;
 
-        let catalog = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 8).await;
+        let catalog = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 4).await;
         if options.seed_catalog {
             let ctx = ServiceContext {
                 pool: catalog.pool.clone(),
@@ -123,14 +123,14 @@ impl Stack {
         }));
         let catalog_url = serve(app).await;
 
-        let wallet = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 4).await;
+        let wallet = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 2).await;
         let wallet_state = wallet::State::new(
             wallet.pool.clone(),
             wallet.store.clone(),
             wallet::WalletConfig { subscriptions_queue: format!("{}.subscriptions", wallet.schema), ..Default::default() },
         );
         let wallet_url = serve(wallet::router(wallet_state)).await;
-        let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 8).await;
+        let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
         let config = UnlocksConfig {
             wallet_url,
             media_dir: media_dir(),
@@ -152,7 +152,7 @@ impl Stack {
         let unlocks_url = serve(unlocks::router(unlocks_state.clone())).await;
 
         let (deals, deals_url) = if options.with_deals {
-            let deals = Scratch::new(&[("deals", &deals::MIGRATIONS)], 4).await;
+            let deals = Scratch::new(&[("deals", &deals::MIGRATIONS)], 2).await;
             let config = deals::DealsConfig {
                 subscriptions_queue: format!("{}.subscriptions", deals.schema),
                 ..deals::DealsConfig::default()

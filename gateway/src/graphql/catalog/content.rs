@@ -255,9 +255,10 @@ impl ContentQuery {
         channels_shown(ctx).await?;
         let catalog = &upstreams(ctx).catalog;
         let caller = caller(ctx);
+        let paging = paging(page, size);
         let (channel, p) = futures::try_join!(
             catalog.channel(&caller, &channel_slug),
-            catalog.channel_video_page(&caller, &channel_slug, &paging(page, size))
+            catalog.channel_video_page(&caller, &channel_slug, &paging)
         )
         .map_err(refused)?;
         channel_shown(ctx, channel.is_third_party).await?;
@@ -394,7 +395,11 @@ impl ContentQuery {
     async fn reel(&self, ctx: &Context<'_>, uuid: ID) -> async_graphql::Result<Reel> {
         gate(features(ctx).reels)?;
         let id = super::uuid(&uuid, "reel")?;
-        Ok(upstreams(ctx).catalog.reel(&caller(ctx), id).await.map_err(refused)?.into())
+        let reel = upstreams(ctx).catalog.reel(&caller(ctx), id).await.map_err(refused)?;
+        let tenant = request(ctx).tenant();
+        // Another brand's reel is read through its own host.
+        gate(reel.site == tenant || tenant == super::brand::COMBINED_BRAND)?;
+        Ok(reel.into())
     }
 
     /// Showcases, where the tenant has the showcases page.

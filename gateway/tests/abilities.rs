@@ -94,7 +94,7 @@ async fn full_videos_picture_sets_and_trailers_follow_the_abilities() {
     // A channel video's trailer: vixen shows channel trailers, to signed-in users.
     let channel_slug = one(
         &stack,
-        "select v.slug from video v join channel c on c.channel_id = v.channel_id where v.site = 'vixen' \
+        "select v.slug from video v join channel c on c.channel_id = v.channel_id where 'vixen' = any(c.sites) \
          and v.published order by v.slug limit 1",
     )
     .await;

@@ -34,7 +34,7 @@ async fn a_slug_the_brand_does_not_have_is_404_and_one_it_has_is_200() {
     .unwrap();
     let channel_video = first(
         &stack,
-        &format!("select slug from video where site = 'vixen' and published and channel_slug = '{channel}' order by slug limit 1"),
+        &format!("select slug from video where published and channel_slug = '{channel}' order by slug limit 1"),
     )
     .await;
     let angel = first(&stack, "select slug from angel where 'vixen' = any(sites) order by slug limit 1").await;

@@ -106,7 +106,8 @@ fn video(pack: Option<(Uuid, Uuid)>) -> Video {
         legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
         new_id: format!("n{}", video_id.simple()),
         slug: format!("video-{}", video_id.simple()),
-        site: "vixen".into(),
+        // A channel video is released on the channels site.
+        site: if pack.is_some() { "channels".into() } else { "vixen".into() },
         title: "A neutral title".into(),
         description: "Generated.".into(),
         release_date: Utc::now(),
@@ -227,6 +228,7 @@ async fn get_token_opens_the_media_through_the_gateway_with_ranges_and_nothing_e
     env.catalog(&[channel_published(channel), published(&open), published(&locked), pack_published(pack, channel, vec![locked.video_id])]).await;
     let (member, stranger) = (Uuid::now_v7(), Uuid::now_v7());
     env.subscribe(member, MembershipKind::Member).await;
+    env.account(stranger, "vixen").await;
     let token = env.token(member);
 
     let body = env.ask(None, TOKENS, json!({"id": open.video_id})).await;

@@ -71,10 +71,9 @@ async fn ask(upstreams: &Upstreams, tenant: &str, lookup: &Lookup) -> Option<boo
         }
         Lookup::Channel(slug) => catalog.channel(&caller, slug).await.map(|_| true),
         Lookup::ChannelPack { channel, pack } => catalog.channel_pack(&caller, channel, pack, &one).await.map(|_| true),
-        Lookup::ChannelVideo { channel, video } => catalog
-            .video(&caller, video, 0, false)
-            .await
-            .map(|d| d.video.channel.is_some_and(|c| c.slug == *channel)),
+        Lookup::ChannelVideo { channel, video } => {
+            catalog.video(&caller, video, 0, false).await.map(|d| d.video.channel.is_some_and(|c| c.slug == *channel))
+        }
         Lookup::Angel(slug) => catalog.angel(&caller, slug).await.map(|_| true),
         Lookup::Showcase(slug) => catalog.showcase(&caller, slug).await.map(|_| true),
     };

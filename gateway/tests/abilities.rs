@@ -28,7 +28,8 @@ async fn one(stack: &Stack, sql: &str) -> String {
     sqlx::query_scalar(sql).fetch_one(&stack.catalog.pool).await.unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-const VIDEO: &str = "query($slug: String!) { getVideo(videoSlug: $slug) { video { uuid qualities trailer { src poster } } } }";
+const VIDEO: &str =
+    "query($slug: String!) { getVideo(videoSlug: $slug) { video { uuid qualities trailer { src poster } } } }";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_videos_picture_sets_and_trailers_follow_the_abilities() {
@@ -128,7 +129,8 @@ async fn internal_channels_the_expert_review_and_channel_trailers_show_by_flag_o
     let plain = stack.token(user, &host, &[]);
     let preview = stack.token(previewer, &host, &[PREVIEW]);
 
-    let channel = "query($c: String!) { channel(channelSlug: $c) { slug } channelVideos(channelSlug: $c) { totalCount } }";
+    let channel =
+        "query($c: String!) { channel(channelSlug: $c) { slug } channelVideos(channelSlug: $c) { totalCount } }";
     for token in [None, Some(plain.as_str())] {
         let body = ask(&stack, &host, token, channel, json!({"c": internal})).await;
         assert_eq!(codes(&body), ["NOT_FOUND", "NOT_FOUND"], "{}", short(&body));
@@ -144,7 +146,8 @@ async fn internal_channels_the_expert_review_and_channel_trailers_show_by_flag_o
     assert!(body["data"]["channels"]["channels"].as_array().unwrap().iter().any(|c| c["slug"] == internal.as_str()));
 
     // The expert review: the flag is off here, so the preview role only.
-    let video = one(&stack, &format!("select video_id::text from video where site = '{brand}' and published limit 1")).await;
+    let video =
+        one(&stack, &format!("select video_id::text from video where site = '{brand}' and published limit 1")).await;
     let review = "query($v: ID!) { expertReview(videoId: $v) { expertReview { global } } }";
     let body = ask(&stack, &host, Some(&plain), review, json!({"v": video})).await;
     assert_eq!(codes(&body), ["FORBIDDEN"], "{}", short(&body));

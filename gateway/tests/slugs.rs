@@ -22,8 +22,13 @@ async fn a_slug_the_brand_does_not_have_is_404_and_one_it_has_is_200() {
         async move { request.send().await.unwrap() }
     };
 
-    let video = first(&stack, "select slug from video where site = 'vixen' and published and channel_id is null order by slug limit 1").await;
-    let tushy_video = first(&stack, "select slug from video where site = 'tushy' and published order by slug limit 1").await;
+    let video = first(
+        &stack,
+        "select slug from video where site = 'vixen' and published and channel_id is null order by slug limit 1",
+    )
+    .await;
+    let tushy_video =
+        first(&stack, "select slug from video where site = 'tushy' and published order by slug limit 1").await;
     let performer = first(&stack, "select slug from performer order by slug limit 1").await;
     let (channel, pack): (String, String) = sqlx::query_as(
         "select c.slug, p.slug from channel c join channel_pack p using (channel_id) where 'vixen' = any(c.sites) \

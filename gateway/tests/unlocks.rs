@@ -165,7 +165,13 @@ async fn packs_unlock_with_gems_once_and_refusals_keep_their_codes_and_fields() 
     let env = env().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
     let (in_pack, plain) = (video(Some((pack, channel))), video(None));
-    env.catalog(&[channel_published(channel), published(&in_pack), published(&plain), pack_published(pack, channel, vec![in_pack.video_id])]).await;
+    env.catalog(&[
+        channel_published(channel),
+        published(&in_pack),
+        published(&plain),
+        pack_published(pack, channel, vec![in_pack.video_id]),
+    ])
+    .await;
     let (member, poor) = (Uuid::now_v7(), Uuid::now_v7());
     for user in [member, poor] {
         env.subscribe(user, MembershipKind::Member).await;
@@ -225,7 +231,13 @@ async fn get_token_opens_the_media_through_the_gateway_with_ranges_and_nothing_e
     let env = env().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
     let (open, locked) = (video(None), video(Some((pack, channel))));
-    env.catalog(&[channel_published(channel), published(&open), published(&locked), pack_published(pack, channel, vec![locked.video_id])]).await;
+    env.catalog(&[
+        channel_published(channel),
+        published(&open),
+        published(&locked),
+        pack_published(pack, channel, vec![locked.video_id]),
+    ])
+    .await;
     let (member, stranger) = (Uuid::now_v7(), Uuid::now_v7());
     env.subscribe(member, MembershipKind::Member).await;
     env.account(stranger, "vixen").await;

@@ -69,10 +69,8 @@ pub async fn for_content(ctx: &Context<'_>) -> async_graphql::Result<Ability> {
         correlation_id: call.correlation_id.as_deref().and_then(|c| uuid::Uuid::parse_str(c).ok()),
     };
     let upstreams = upstreams(ctx);
-    let (profile, held) = futures::join!(
-        upstreams.profile.find_one_user_profile(&call),
-        upstreams.unlocks.unlock_state(&unlocks_caller)
-    );
+    let (profile, held) =
+        futures::join!(upstreams.profile.find_one_user_profile(&call), upstreams.unlocks.unlock_state(&unlocks_caller));
     let mut facts = facts_of(&profile.map_err(errors::upstream)?, viewer);
     match held {
         Ok(held) => {
@@ -150,6 +148,7 @@ pub async fn may_play_trailer(ctx: &Context<'_>, video: &api::Video) -> async_gr
     if video.channel.is_none() {
         return Ok(true);
     }
-    let needed = if video.is_third_party_channel { subject::CHANNEL_TRAILERS } else { subject::INTERNAL_CHANNEL_TRAILERS };
+    let needed =
+        if video.is_third_party_channel { subject::CHANNEL_TRAILERS } else { subject::INTERNAL_CHANNEL_TRAILERS };
     Ok(request(ctx).viewer.is_some() && ability.can(action::SEE, needed, None))
 }

@@ -61,8 +61,7 @@ pub async fn graphql(
         }
     }
     let viewer = session::current_user(&state, &site, &headers).await.map(|(claims, token)| Viewer { claims, token });
-    let request_ctx =
-        RequestCtx::new(site, viewer, correlation.map(|Extension(CorrelationId(id))| id.to_string()));
+    let request_ctx = RequestCtx::new(site, viewer, correlation.map(|Extension(CorrelationId(id))| id.to_string()));
     let response = match batch {
         BatchRequest::Single(request) => BatchResponse::Single(execute(&state, request, request_ctx).await),
         BatchRequest::Batch(requests) => {
@@ -85,7 +84,8 @@ async fn execute(state: &GatewayState, request: async_graphql::Request, ctx: Req
         tenant = ctx.tenant(),
         errors = tracing::field::Empty,
     );
-    let loaders = super::catalog::loaders::CatalogLoaders::new(state.upstreams.clone(), super::catalog::caller_of(&ctx));
+    let loaders =
+        super::catalog::loaders::CatalogLoaders::new(state.upstreams.clone(), super::catalog::caller_of(&ctx));
     let request = request.data(ctx).data(loaders);
     let response = errors::finish(state.schema.execute(request).instrument(span.clone()).await);
     if !response.errors.is_empty() {

@@ -38,7 +38,8 @@ async fn may(ctx: &Context<'_>, action: &str, video_id: Uuid) -> async_graphql::
     }
     // Where the browser sends the user, as the unlocks service says it: a channel video it
     // could unlock is "channel_pack_locked", anything else "no_access".
-    let denied = if facts.channel_pack_id.is_some() && ability.can(action::UNLOCK, subject::CHANNEL_VIDEO, Some(&facts)) {
+    let denied = if facts.channel_pack_id.is_some() && ability.can(action::UNLOCK, subject::CHANNEL_VIDEO, Some(&facts))
+    {
         "channel_pack_locked"
     } else {
         "no_access"

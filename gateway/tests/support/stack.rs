@@ -127,7 +127,10 @@ impl Stack {
         let wallet_state = wallet::State::new(
             wallet.pool.clone(),
             wallet.store.clone(),
-            wallet::WalletConfig { subscriptions_queue: format!("{}.subscriptions", wallet.schema), ..Default::default() },
+            wallet::WalletConfig {
+                subscriptions_queue: format!("{}.subscriptions", wallet.schema),
+                ..Default::default()
+            },
         );
         let wallet_url = serve(wallet::router(wallet_state)).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
@@ -296,7 +299,11 @@ impl Stack {
             for envelope in self.catalog.store.load(&stream).await.unwrap() {
                 if matches!(
                     envelope.event_type.as_str(),
-                    "VideoPublished" | "VideoUpdated" | "VideoUnpublished" | "ChannelPublished" | "ChannelPackPublished"
+                    "VideoPublished"
+                        | "VideoUpdated"
+                        | "VideoUnpublished"
+                        | "ChannelPublished"
+                        | "ChannelPackPublished"
                 ) {
                     specs[0].handler.handle(&mut tx, &envelope).await.unwrap();
                 }

@@ -115,7 +115,8 @@ pub async fn comment(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::
     if response.status() == reqwest::StatusCode::NOT_FOUND {
         return Err(not_found());
     }
-    let answer: api::CommentAnswer = response.error_for_status().map_err(unavailable)?.json().await.map_err(unavailable)?;
+    let answer: api::CommentAnswer =
+        response.error_for_status().map_err(unavailable)?.json().await.map_err(unavailable)?;
     video(ctx, answer.comment.video_id).await?;
     Ok(answer.comment)
 }

@@ -270,11 +270,9 @@ impl ContentQuery {
         channels_shown(ctx).await?;
         let catalog = &upstreams(ctx).catalog;
         let caller = caller(ctx);
-        let (channel, items) = futures::try_join!(
-            catalog.channel(&caller, &channel_slug),
-            catalog.channel_videos(&caller, &channel_slug)
-        )
-        .map_err(refused)?;
+        let (channel, items) =
+            futures::try_join!(catalog.channel(&caller, &channel_slug), catalog.channel_videos(&caller, &channel_slug))
+                .map_err(refused)?;
         channel_shown(ctx, channel.is_third_party).await?;
         video_list(ctx, &items).await
     }
@@ -449,9 +447,7 @@ async fn shelf_shown(ctx: &Context<'_>, shelf: RecommendationShelf) -> async_gra
     let sees = |subject: &'static str| async move { abilities::can(ctx, action::SEE, subject, None).await };
     let shown = match shelf {
         S::RecommendedVideos => sees(subject::RECOMMENDATION_SHELF).await?,
-        S::HomeChannelsRecommendations | S::ExternalChannelVideoPageRecommendations => {
-            sees(subject::CHANNELS).await?
-        }
+        S::HomeChannelsRecommendations | S::ExternalChannelVideoPageRecommendations => sees(subject::CHANNELS).await?,
         S::HomeRecommendedInternalChannels | S::InternalChannelVideoPageRecommendations => {
             sees(subject::CHANNELS).await? && sees(subject::INTERNAL_CHANNELS).await?
         }

@@ -63,6 +63,10 @@ pub async fn page(
     }
     let status = match routes::resolve(path, uri.query(), &site.tenant) {
         Edge::Page => StatusCode::OK,
+        Edge::PageIfFound(lookup) => match state.slugs.exists(&state.upstreams, &site.tenant.tenant, &lookup).await {
+            Some(false) => StatusCode::NOT_FOUND,
+            Some(true) | None => StatusCode::OK,
+        },
         Edge::NotFound => StatusCode::NOT_FOUND,
         Edge::MovedPermanently(location) => return moved_permanently(&location),
     };

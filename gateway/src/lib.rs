@@ -11,6 +11,7 @@ pub mod hosts;
 mod proxy;
 pub mod routes;
 pub mod session;
+pub mod slugs;
 pub mod spa;
 pub mod tenants;
 pub mod viewer;
@@ -38,6 +39,8 @@ pub struct GatewayState {
     spa: Spa,
     pub schema: graphql::PaysiteSchema,
     pub upstreams: Arc<graphql::Upstreams>,
+    /// The catalog's recent answers to "does this brand have this slug" (the edge's 404s).
+    pub slugs: Arc<slugs::SlugCache>,
     pub verifier: Verifier,
     /// Streams media from the services that serve it.
     pub media_http: reqwest::Client,
@@ -73,6 +76,7 @@ impl GatewayState {
             spa: Spa::new(&config.dist_dir),
             schema: graphql::schema(Some(upstreams.clone()), development),
             upstreams,
+            slugs: Default::default(),
             verifier,
             media_http: reqwest::Client::builder()
                 .connect_timeout(std::time::Duration::from_secs(2))

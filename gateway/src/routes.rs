@@ -132,11 +132,57 @@ pub fn is_valid_slug(slug: &str) -> bool {
 /// The sister-site types of /sites/{brand}/{type}.
 const SITES_ROUTE_TYPES: [&str; 2] = ["videos", "performers"];
 
+/// What the catalog is asked before a row with a slug answers 200: whether the brand has it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Lookup {
+    /// /videos/{slug}, /videos/{slug}/comment/{commentId}, /trailer/{slug}, /pictureset/{slug}.
+    Video(String),
+    /// /performers/{slug}.
+    Performer(String),
+    /// /channels/{channelSlug} and its /videos.
+    Channel(String),
+    /// /channels/{channelSlug}/packs/{channelPackSlug}.
+    ChannelPack { channel: String, pack: String },
+    /// /channels/{channelSlug}/videos|trailers|picturesets/{videoSlug}: the video, in that channel.
+    ChannelVideo { channel: String, video: String },
+    /// /angels/{slug}.
+    Angel(String),
+    /// /showcase/{slug}.
+    Showcase(String),
+}
+
+impl Lookup {
+    /// The lookup a matched row needs, from its pattern and parameters.
+    fn of<'a>(pattern: &str, param: impl Fn(&str) -> Option<&'a str>) -> Option<Lookup> {
+        let p = |name: &str| param(name).unwrap_or_default().to_owned();
+        Some(match pattern {
+            "/videos/:slug" | "/videos/:slug/comment/:commentId" | "/trailer/:slug" | "/pictureset/:slug" => {
+                Lookup::Video(p("slug"))
+            }
+            "/performers/:slug" => Lookup::Performer(p("slug")),
+            "/channels/:channelSlug" | "/channels/:channelSlug/videos" => Lookup::Channel(p("channelSlug")),
+            "/channels/:channelSlug/packs/:channelPackSlug" => {
+                Lookup::ChannelPack { channel: p("channelSlug"), pack: p("channelPackSlug") }
+            }
+            "/channels/:channelSlug/videos/:videoSlug"
+            | "/channels/:channelSlug/trailers/:videoSlug"
+            | "/channels/:channelSlug/picturesets/:videoSlug" => {
+                Lookup::ChannelVideo { channel: p("channelSlug"), video: p("videoSlug") }
+            }
+            "/angels/:slug" => Lookup::Angel(p("slug")),
+            "/showcase/:slug" => Lookup::Showcase(p("slug")),
+            _ => return None,
+        })
+    }
+}
+
 /// What the edge answers for a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edge {
     /// The SPA's page, 200.
     Page,
+    /// The SPA's page, 200 if the catalog finds the slug for the brand, else 404.
+    PageIfFound(Lookup),
     /// 301 to this location.
     MovedPermanently(String),
     /// The SPA's page, 404.
@@ -164,10 +210,12 @@ pub fn resolve(path: &str, query: Option<&str>, tenant: &Tenant) -> Edge {
         }
         Moved(to) => return Edge::MovedPermanently(to.location(param, query)),
     };
-    if shown {
-        Edge::Page
-    } else {
-        Edge::NotFound
+    if !shown {
+        return Edge::NotFound;
+    }
+    match Lookup::of(found.pattern, param) {
+        Some(lookup) => Edge::PageIfFound(lookup),
+        None => Edge::Page,
     }
 }
 
@@ -238,7 +286,6 @@ struct RouteTable {
 #[derive(Debug)]
 struct Found {
     kind: RouteKind,
-    #[allow(dead_code)] // read by tests and handy in a debugger
     pattern: &'static str,
     params: Vec<(&'static str, String)>,
 }
@@ -432,8 +479,32 @@ mod tests {
         ] {
             assert_eq!(resolve(path, None, &t), Edge::NotFound, "{path}");
         }
-        assert_eq!(resolve("/videos/good-slug", None, &t), Edge::Page);
-        assert_eq!(resolve("/videos/good-slug/comment/Any_Id", None, &t), Edge::Page);
+        let video = Edge::PageIfFound(Lookup::Video("good-slug".into()));
+        assert_eq!(resolve("/videos/good-slug", None, &t), video);
+        assert_eq!(resolve("/videos/good-slug/comment/Any_Id", None, &t), video);
+    }
+
+    #[test]
+    fn every_screen_with_a_slug_asks_the_catalog_and_moves_stay_moves() {
+        let t = with_features(true);
+        for &(row, kind) in ROUTE_TABLE {
+            let has_slug = SLUG_PARAMS.iter().any(|p| row.split('/').any(|s| s == format!(":{p}")));
+            let path = row.split('/').map(|s| if s.starts_with(':') { "x-1" } else { s }).collect::<Vec<_>>().join("/");
+            let edge = resolve(&path, None, &t);
+            match kind {
+                Moved(_) => assert!(matches!(edge, Edge::MovedPermanently(_)), "{row}: {edge:?}"),
+                _ if has_slug => assert!(matches!(edge, Edge::PageIfFound(_)), "{row}: {edge:?}"),
+                _ => assert!(!matches!(edge, Edge::PageIfFound(_)), "{row}: {edge:?}"),
+            }
+        }
+        assert_eq!(
+            resolve("/channels/big-studio/trailers/a-scene", None, &t),
+            Edge::PageIfFound(Lookup::ChannelVideo { channel: "big-studio".into(), video: "a-scene".into() })
+        );
+        assert_eq!(
+            resolve("/channels/big-studio/packs/pack-1", None, &t),
+            Edge::PageIfFound(Lookup::ChannelPack { channel: "big-studio".into(), pack: "pack-1".into() })
+        );
     }
 
     #[test]
@@ -459,7 +530,7 @@ mod tests {
         let paths =
             ["/awards", "/angels", "/angels/jane", "/showcases", "/showcase/s-1", "/quickies", "/quickies/u", "/wall"];
         for path in paths {
-            assert_eq!(resolve(path, None, &with_features(true)), Edge::Page, "{path}");
+            assert!(matches!(resolve(path, None, &with_features(true)), Edge::Page | Edge::PageIfFound(_)), "{path}");
             assert_eq!(resolve(path, None, &with_features(false)), Edge::NotFound, "{path}");
         }
         // The move stays a move, whatever the tenant's reels switch says.

@@ -1,172 +1,58 @@
 //! Unlocks through the gateway, answered by the real unlocks service paying through the real
-//! wallet service (each in its own scratch schema): pack unlocks and their refusals, video
+//! wallet service, beside the real catalog and profile services (each in its own scratch
+//! schema): pack unlocks and their refusals, video
 //! tokens and the media they open (through the gateway's /media/videos), downloads and
 //! their quota, the unlock state and the access of a page of videos.
 
 mod support;
 
-use std::collections::BTreeMap;
-
 use chrono::Utc;
-use gateway::graphql::Upstreams;
 use proto_events::{
-    catalog::{CatalogEvent, Video, VideoChannel, VideoQuality},
-    subscription::{MembershipKind, SubscriptionEvent},
-    Actor, Envelope, EventFamily, EventMeta,
+    catalog::{CatalogEvent, ChannelKind, Video, VideoChannel, VideoQuality},
+    subscription::MembershipKind,
 };
 use reqwest::{header, StatusCode};
-use runtime::{auth::Signer, testing::Scratch};
 use serde_json::{json, Value};
-use support::{codes, short, spawn_with, Gateway};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use unlocks::{
-    quota::{QuotaRule, QuotaRules},
-    UnlocksConfig,
+use support::{
+    codes, short,
+    stack::{media_dir, Options, Stack},
 };
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use uuid::Uuid;
 
 const HOST: &str = "vixen.localhost:8080";
 
+/// The catalog, profile, unlocks and wallet services, each on its own scratch schema, and a
+/// gateway in front of them; the unlocks service's media answered relative to the brand host
+/// (`/media/videos`), a site download quota of 2 per 7 days.
 struct Env {
-    scratch: Scratch,
-    wallet_scratch: Scratch,
-    state: unlocks::State,
-    gw: Gateway,
+    stack: Stack,
 }
 
-fn media_dir() -> std::path::PathBuf {
-    std::env::var("UNLOCKS_TEST_MEDIA_DIR").unwrap_or_else(|_| "/var/tmp/paysite-media-test".into()).into()
+impl std::ops::Deref for Env {
+    type Target = Stack;
+    fn deref(&self) -> &Stack {
+        &self.stack
+    }
 }
 
-async fn serve(listener: tokio::net::TcpListener, app: axum::Router) -> String {
-    let addr = listener.local_addr().unwrap();
-    let app = app.layer(axum::middleware::from_fn(runtime::http::correlate));
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    format!("http://{addr}")
-}
-
-/// The wallet and the unlocks service on free ports, the unlocks service's media answered
-/// relative to the brand host (`UNLOCKS_MEDIA_BASE_URL=/media/videos`), a site download
-/// quota of 2 per 7 days, and a gateway in front of them.
 async fn env() -> Env {
-    let scratch = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 8).await;
-    let wallet_scratch = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 8).await;
-    let wallet = wallet::State::new(
-        wallet_scratch.pool.clone(),
-        wallet_scratch.store.clone(),
-        wallet::WalletConfig {
-            subscriptions_queue: format!("{}.subscriptions", wallet_scratch.schema),
-            ..Default::default()
-        },
-    );
-    let wallet_url = serve(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(), wallet::router(wallet)).await;
-    let config = UnlocksConfig {
-        wallet_url,
-        media_dir: media_dir(),
-        media_base_url: "/media/videos".into(),
-        catalog_queue: format!("{}.catalog", scratch.schema),
-        subscriptions_queue: format!("{}.subscriptions", scratch.schema),
-        quotas: QuotaRules {
-            site: QuotaRule { max: 2, days: 7 },
-            channels: QuotaRule { max: 5, days: 7 },
-            tenants: BTreeMap::new(),
-        },
-        ..UnlocksConfig::default()
-    };
-    scratch.track_queue(&config.catalog_queue);
-    scratch.track_queue(&config.subscriptions_queue);
-    let signer = Signer::generate("test");
-    let state = unlocks::State::new(scratch.pool.clone(), scratch.store.clone(), config, signer.verifier());
-    let dir = media_dir();
-    tokio::task::spawn_blocking(move || unlocks::demo::ensure(&dir)).await.unwrap().unwrap();
-    let unlocks_url =
-        serve(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(), unlocks::router(state.clone())).await;
-    let upstreams = Upstreams::with_base(|name, _| match name {
-        "unlocks" => unlocks_url.clone(),
-        _ => "http://127.0.0.1:9".to_owned(),
-    });
-    Env { scratch, wallet_scratch, state, gw: spawn_with(upstreams, signer).await }
+    Env { stack: Stack::start(Options { seed_catalog: false, with_deals: false }).await }
 }
 
 impl Env {
-    fn envelope<E: EventFamily>(&self, event: &E, stream_id: String) -> Envelope {
-        let encoded = proto_events::encode(event);
-        Envelope {
-            event_id: Uuid::now_v7(),
-            stream_id,
-            stream_version: 1,
-            event_type: encoded.event_type,
-            schema_version: encoded.schema_version,
-            occurred_at: Utc::now(),
-            tenant: Some("vixen".into()),
-            correlation_id: Uuid::now_v7(),
-            causation_id: None,
-            actor: Actor::System("test".into()),
-            payload: encoded.payload,
-        }
-    }
-
-    /// Applies events as the service's consumer `index` (0 catalog, 1 subscriptions) does.
-    async fn feed<E: EventFamily>(&self, index: usize, events: &[E]) {
-        let specs = unlocks::consumers(&self.state);
-        let mut tx = self.scratch.pool.begin().await.unwrap();
-        for event in events {
-            let envelope = self.envelope(event, format!("test-{}", Uuid::now_v7()));
-            specs[index].handler.handle(&mut tx, &envelope).await.unwrap();
-        }
-        tx.commit().await.unwrap();
-    }
-
+    /// Content published in the catalog and known to the unlocks service.
     async fn catalog(&self, events: &[CatalogEvent]) {
-        self.feed(0, events).await;
+        self.stack.publish(events).await;
     }
 
-    /// An active subscription of `kind` on vixen for `user`.
+    /// An account for `user` with an active subscription of `kind` on vixen.
     async fn subscribe(&self, user: Uuid, kind: MembershipKind) {
-        let started = SubscriptionEvent::SubscriptionStarted {
-            subscription_id: Uuid::now_v7(),
-            user_id: user,
-            site: "vixen".into(),
-            sites: vec!["vixen".into()],
-            kind,
-            is_free_limited_trial: false,
-            biller: "EPOCH".into(),
-            transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-            active_since: Utc::now(),
-            nats_code: None,
-        };
-        self.feed(1, &[started]).await;
-    }
-
-    async fn wallet(&self, user: Uuid, command: wallet::domain::Command) {
-        let mut tx = self.wallet_scratch.pool.begin().await.unwrap();
-        let items = [wallet::ledger::Item::new(command, EventMeta::new(Actor::System("test".into())))];
-        let outcome =
-            wallet::ledger::run_in(&mut tx, &self.wallet_scratch.store, user, &items).await.unwrap().remove(0);
-        tx.commit().await.unwrap();
-        outcome.expect("the wallet accepts");
-    }
-
-    async fn fund_gems(&self, user: Uuid, gems: u64) {
-        let command = wallet::domain::Command::GrantRetentionGems {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("FUND-{}", Uuid::now_v7()),
-            amount: gems,
-        };
-        self.wallet(user, command).await;
-    }
-
-    async fn fund_credits(&self, user: Uuid, credits: u64) {
-        let command = wallet::domain::Command::GrantPurchasedCredits {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("PPV-{}", Uuid::now_v7()),
-            amount: credits,
-        };
-        self.wallet(user, command).await;
+        self.stack.member(user, &["vixen"], kind, false).await;
     }
 
     fn token(&self, user: Uuid) -> String {
-        self.gw.token(user, "vixen.localhost", "vixen")
+        self.stack.token(user, HOST, &[])
     }
 
     async fn ask(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
@@ -197,8 +83,7 @@ impl Env {
     }
 
     async fn cleanup(self) {
-        self.scratch.cleanup().await;
-        self.wallet_scratch.cleanup().await;
+        self.stack.cleanup().await;
     }
 }
 
@@ -221,7 +106,8 @@ fn video(pack: Option<(Uuid, Uuid)>) -> Video {
         legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
         new_id: format!("n{}", video_id.simple()),
         slug: format!("video-{}", video_id.simple()),
-        site: "vixen".into(),
+        // A channel video is released on the channels site.
+        site: if pack.is_some() { "channels".into() } else { "vixen".into() },
         title: "A neutral title".into(),
         description: "Generated.".into(),
         release_date: Utc::now(),
@@ -241,10 +127,23 @@ fn video(pack: Option<(Uuid, Uuid)>) -> Video {
     }
 }
 
+fn channel_published(channel: Uuid) -> CatalogEvent {
+    CatalogEvent::ChannelPublished {
+        channel_id: channel,
+        slug: "a-channel".into(),
+        name: "A channel".into(),
+        kind: ChannelKind::Internal,
+        category: None,
+        sites: vec!["vixen".into()],
+        published_at: Utc::now(),
+    }
+}
+
 fn published(video: &Video) -> CatalogEvent {
     CatalogEvent::VideoPublished { video: video.clone(), published_at: Utc::now() }
 }
 
+/// A vixen channel (an internal one: vixen shows internal channels) and one of its packs.
 fn pack_published(pack: Uuid, channel: Uuid, videos: Vec<Uuid>) -> CatalogEvent {
     CatalogEvent::ChannelPackPublished {
         channel_pack_id: pack,
@@ -266,7 +165,13 @@ async fn packs_unlock_with_gems_once_and_refusals_keep_their_codes_and_fields() 
     let env = env().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
     let (in_pack, plain) = (video(Some((pack, channel))), video(None));
-    env.catalog(&[published(&in_pack), published(&plain), pack_published(pack, channel, vec![in_pack.video_id])]).await;
+    env.catalog(&[
+        channel_published(channel),
+        published(&in_pack),
+        published(&plain),
+        pack_published(pack, channel, vec![in_pack.video_id]),
+    ])
+    .await;
     let (member, poor) = (Uuid::now_v7(), Uuid::now_v7());
     for user in [member, poor] {
         env.subscribe(user, MembershipKind::Member).await;
@@ -326,9 +231,16 @@ async fn get_token_opens_the_media_through_the_gateway_with_ranges_and_nothing_e
     let env = env().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
     let (open, locked) = (video(None), video(Some((pack, channel))));
-    env.catalog(&[published(&open), published(&locked), pack_published(pack, channel, vec![locked.video_id])]).await;
+    env.catalog(&[
+        channel_published(channel),
+        published(&open),
+        published(&locked),
+        pack_published(pack, channel, vec![locked.video_id]),
+    ])
+    .await;
     let (member, stranger) = (Uuid::now_v7(), Uuid::now_v7());
     env.subscribe(member, MembershipKind::Member).await;
+    env.account(stranger, "vixen").await;
     let token = env.token(member);
 
     let body = env.ask(None, TOKENS, json!({"id": open.video_id})).await;

@@ -30,9 +30,21 @@ pub struct RequestCtx {
     pub site: Arc<Site>,
     pub viewer: Option<Viewer>,
     pub correlation_id: Option<String>,
+    /// The caller's abilities, computed when a resolver first asks (see [`super::abilities`]).
+    pub ability: super::abilities::AbilityCell,
 }
 
 impl RequestCtx {
+    pub fn new(site: Arc<Site>, viewer: Option<Viewer>, correlation_id: Option<String>) -> Self {
+        RequestCtx { site, viewer, correlation_id, ability: Default::default() }
+    }
+
+    /// The same caller for another operation of a batch (whose abilities are its own: an
+    /// earlier operation may have changed the profile).
+    pub fn for_next_operation(&self) -> Self {
+        RequestCtx { ability: Default::default(), ..self.clone() }
+    }
+
     /// The brand key of the host (`vixen`).
     pub fn tenant(&self) -> &str {
         &self.site.tenant.tenant

@@ -12,6 +12,7 @@ use axum::{
 };
 use runtime::http::CorrelationId;
 use serde_json::json;
+use tracing::Instrument;
 
 use super::{context::RequestCtx, context::Viewer, errors, MAX_BATCH, MAX_BODY_BYTES};
 use crate::{hosts::Site, session, GatewayState};
@@ -60,16 +61,13 @@ pub async fn graphql(
         }
     }
     let viewer = session::current_user(&state, &site, &headers).await.map(|(claims, token)| Viewer { claims, token });
-    let request_ctx =
-        RequestCtx { site, viewer, correlation_id: correlation.map(|Extension(CorrelationId(id))| id.to_string()) };
+    let request_ctx = RequestCtx::new(site, viewer, correlation.map(|Extension(CorrelationId(id))| id.to_string()));
     let response = match batch {
-        BatchRequest::Single(request) => {
-            BatchResponse::Single(errors::finish(state.schema.execute(request.data(request_ctx)).await))
-        }
+        BatchRequest::Single(request) => BatchResponse::Single(execute(&state, request, request_ctx).await),
         BatchRequest::Batch(requests) => {
             let mut responses = Vec::with_capacity(requests.len());
             for request in requests {
-                responses.push(errors::finish(state.schema.execute(request.data(request_ctx.clone())).await));
+                responses.push(execute(&state, request, request_ctx.for_next_operation()).await);
             }
             BatchResponse::Batch(responses)
         }
@@ -82,4 +80,23 @@ pub async fn graphql(
         answer.headers_mut().append(header::SET_COOKIE, cookie);
     }
     answer
+}
+
+/// One operation, in one span (not one per resolved field: a page resolves hundreds), named
+/// by the operation and marked when it answers with errors.
+async fn execute(state: &GatewayState, request: async_graphql::Request, ctx: RequestCtx) -> async_graphql::Response {
+    let span = tracing::info_span!(
+        "graphql.operation",
+        operation = request.operation_name.as_deref().unwrap_or(""),
+        tenant = ctx.tenant(),
+        errors = tracing::field::Empty,
+    );
+    let loaders =
+        super::catalog::loaders::CatalogLoaders::new(state.upstreams.clone(), super::catalog::caller_of(&ctx));
+    let request = request.data(ctx).data(loaders);
+    let response = errors::finish(state.schema.execute(request).instrument(span.clone()).await);
+    if !response.errors.is_empty() {
+        span.record("errors", response.errors.len());
+    }
+    response
 }

@@ -6,6 +6,7 @@
 //! The schema is exported to `gateway/schema.graphql`; `tests/schema.rs` fails when the
 //! file and the code disagree (`UPDATE_SCHEMA=1` rewrites it).
 
+pub mod abilities;
 pub mod catalog;
 pub mod context;
 pub mod deals;
@@ -22,10 +23,7 @@ pub mod wallet;
 use std::sync::Arc;
 
 use async_graphql::{
-    extensions::{
-        apollo_persisted_queries::{ApolloPersistedQueries, LruCacheStorage},
-        Tracing,
-    },
+    extensions::apollo_persisted_queries::{ApolloPersistedQueries, LruCacheStorage},
     EmptySubscription, MergedObject, Schema,
 };
 
@@ -126,8 +124,6 @@ pub fn schema(upstreams: Option<Arc<Upstreams>>, development: bool) -> PaysiteSc
         .limit_recursive_depth(MAX_RECURSION)
         .limit_directives(MAX_DIRECTIVES)
         .extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024)))
-        .extension(Tracing)
-        .extension(catalog::LoadersExtension)
         .data(limits::RateLimiter::default());
     if !development {
         builder = builder.disable_introspection().disable_suggestions();

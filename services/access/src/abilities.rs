@@ -196,6 +196,10 @@ fn free_limited_trial(st: &Standing, rules: &mut Vec<Rule>) {
         rules.push(Rule::can_if(SEE, PICTURE_SET, vec![Cond::FreeLimitedTrial]));
         rules.push(Rule::can_if(PLAY, VIDEO, vec![Cond::FreeLimitedTrial]));
         rules.push(Rule::can_if(COMMENT_ON, VIDEO, vec![Cond::FreeLimitedTrial]));
+        // The trial's full videos (account-payments-gems.md §4: three, taken with UnlockVideo)
+        // are unlocks like any other: played and commented on while the trial runs.
+        rules.push(Rule::can_if(PLAY, VIDEO, unlocked(st)));
+        rules.push(Rule::can_if(COMMENT_ON, VIDEO, unlocked(st)));
         prompts(rules, &[LOCKED_VIDEO, LOCKED_CHANNEL]);
     }
 }

@@ -20,7 +20,7 @@
 //! | action | subject | who (conditions) |
 //! |---|---|---|
 //! | play | Trailer | everyone `{denied: {$ne: true}}`; active subscriber also in access |
-//! | play, comment | Video | active subscriber in access; unlocked (`{id: {$in: unlocked}}`) for active subscriber, trial, porn-portal on the plus tenant without full access; `{isFreeLimitedTrial: true}` for an active free limited trial |
+//! | play, comment | Video | active subscriber in access; unlocked (`{id: {$in: unlocked}}`) for active subscriber, trial, active free limited trial, porn-portal on the plus tenant without full access; `{isFreeLimitedTrial: true}` for an active free limited trial |
 //! | play (inverted) | Video | porn-portal guest `{denied: true}` |
 //! | download | Video | active subscriber in access |
 //! | see | PictureSet | as play Video (not the porn-portal guest's denial) |

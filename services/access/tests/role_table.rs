@@ -142,3 +142,22 @@ fn without_the_upgrade_overlay_feature_nobody_sees_the_overlay() {
         assert!(!can(&user(column), &off, "see", "UpgradeOverlay", None), "{column}");
     }
 }
+
+/// The free limited trial's full videos are taken with UnlockVideo (account-payments-gems.md
+/// §4): while the trial runs, what it unlocked plays and takes comments like its own content;
+/// once it ended, nothing does.
+#[test]
+fn the_free_limited_trials_unlocked_videos_play_while_it_runs() {
+    let features = TenantFeatures::default();
+    let unlocked = |column: &str| {
+        let mut u = user(column);
+        u.profile.as_mut().unwrap().subscription.unlocked_video_ids = vec!["taken".to_owned()];
+        u
+    };
+    let video = access::ResourceFacts { id: Some("taken".into()), site: Some("other".into()), ..Default::default() };
+    for action in ["play", "comment"] {
+        assert!(can(&unlocked("flt"), &features, action, "Video", Some(&video)), "{action}");
+        assert!(!can(&unlocked("fltX"), &features, action, "Video", Some(&video)), "{action}");
+        assert!(!can(&user("flt"), &features, action, "Video", Some(&video)), "{action}: not unlocked");
+    }
+}

@@ -6,8 +6,11 @@
 use async_graphql::{Context, Object, ID};
 use catalog::api;
 
-use super::{caller, loaders::FavoriteKind, paging, refused, types::*, uuid};
+use access::abilities::{action, subject};
+
+use super::{brand, caller, loaders::FavoriteKind, paging, refused, types::*, uuid};
 use crate::graphql::{
+    abilities,
     context::{limit, request, upstreams},
     errors,
     limits::Bucket,
@@ -52,6 +55,21 @@ fn moderating(ctx: &Context<'_>) -> async_graphql::Result<()> {
     limit(ctx, Bucket::Write)
 }
 
+/// Writing about a video (a comment, a reply, a rating, a review) is for who may comment on it:
+/// where they may play it (members of its site outside a locked pack, unlocks, the active free
+/// limited trial's videos). The video must be the host's brand's.
+async fn may_comment_on(ctx: &Context<'_>, video: uuid::Uuid) -> async_graphql::Result<()> {
+    let video = brand::video(ctx, video).await?;
+    abilities::require(ctx, action::COMMENT_ON, subject::VIDEO, Some(&abilities::video_facts(&video))).await
+}
+
+/// The expert review (its modal, its answers) needs "see ExpertReviewModal": the tenant's flag or
+/// the preview role, signed in, and the free limited trial only while active.
+async fn reviewing(ctx: &Context<'_>) -> async_graphql::Result<()> {
+    request(ctx).viewer()?;
+    abilities::require(ctx, action::SEE, subject::EXPERT_REVIEW_MODAL, None).await
+}
+
 #[Object]
 impl CommunityQuery {
     /// A video's comments (replies are under each comment): sort (newest default, oldest,
@@ -66,6 +84,7 @@ impl CommunityQuery {
     ) -> async_graphql::Result<CommentPage> {
         let (sort, size) = (sort.unwrap_or_default(), size.unwrap_or(DEFAULT_COMMENT_PAGE));
         let video = uuid(&video_id, "video")?;
+        brand::video(ctx, video).await?;
         let p = upstreams(ctx)
             .catalog
             .comments(&caller(ctx), video, sort.key(), after.as_deref(), comment_size(size)?)
@@ -84,6 +103,7 @@ impl CommunityQuery {
     ) -> async_graphql::Result<CommentPage> {
         let size = size.unwrap_or(DEFAULT_COMMENT_PAGE);
         let comment = uuid(&comment_id, "comment")?;
+        brand::comment(ctx, comment).await?;
         let p = upstreams(ctx)
             .catalog
             .replies(&caller(ctx), comment, after.as_deref(), comment_size(size)?)
@@ -96,6 +116,8 @@ impl CommunityQuery {
     async fn expert_review(&self, ctx: &Context<'_>, video_id: ID) -> async_graphql::Result<ExpertReviewAnswer> {
         request(ctx).viewer()?;
         let video = uuid(&video_id, "video")?;
+        brand::video(ctx, video).await?;
+        reviewing(ctx).await?;
         Ok(upstreams(ctx).catalog.expert_review(&caller(ctx), video).await.map_err(refused)?.into())
     }
 
@@ -144,6 +166,7 @@ impl CommunityMutation {
     async fn add_comment(&self, ctx: &Context<'_>, video_id: ID, text: String) -> async_graphql::Result<Comment> {
         writing(ctx)?;
         let video = uuid(&video_id, "video")?;
+        may_comment_on(ctx, video).await?;
         let c = upstreams(ctx).catalog.add_comment(&caller(ctx), video, &text).await.map_err(refused)?;
         Ok(Comment::of(c, viewer_id(ctx)))
     }
@@ -157,6 +180,8 @@ impl CommunityMutation {
     ) -> async_graphql::Result<Comment> {
         writing(ctx)?;
         let comment = uuid(&comment_id, "comment")?;
+        let parent = brand::comment(ctx, comment).await?;
+        may_comment_on(ctx, parent.video_id).await?;
         let c = upstreams(ctx).catalog.reply(&caller(ctx), comment, &text).await.map_err(refused)?;
         Ok(Comment::of(c, viewer_id(ctx)))
     }
@@ -170,6 +195,7 @@ impl CommunityMutation {
     ) -> async_graphql::Result<Comment> {
         writing(ctx)?;
         let comment = uuid(&comment_id, "comment")?;
+        brand::comment(ctx, comment).await?;
         let c = upstreams(ctx).catalog.vote(&caller(ctx), comment, vote.key()).await.map_err(refused)?;
         Ok(Comment::of(c, viewer_id(ctx)))
     }
@@ -178,6 +204,7 @@ impl CommunityMutation {
     async fn pin_comment(&self, ctx: &Context<'_>, comment_id: ID) -> async_graphql::Result<Comment> {
         moderating(ctx)?;
         let comment = uuid(&comment_id, "comment")?;
+        brand::comment(ctx, comment).await?;
         let c = upstreams(ctx).catalog.pin(&caller(ctx), comment).await.map_err(refused)?;
         Ok(Comment::of(c, viewer_id(ctx)))
     }
@@ -186,6 +213,7 @@ impl CommunityMutation {
     async fn unpin_comment(&self, ctx: &Context<'_>, comment_id: ID) -> async_graphql::Result<Comment> {
         moderating(ctx)?;
         let comment = uuid(&comment_id, "comment")?;
+        brand::comment(ctx, comment).await?;
         let c = upstreams(ctx).catalog.unpin(&caller(ctx), comment).await.map_err(refused)?;
         Ok(Comment::of(c, viewer_id(ctx)))
     }
@@ -194,6 +222,7 @@ impl CommunityMutation {
     async fn remove_comment(&self, ctx: &Context<'_>, comment_id: ID) -> async_graphql::Result<RemovedComment> {
         moderating(ctx)?;
         let comment = uuid(&comment_id, "comment")?;
+        brand::comment(ctx, comment).await?;
         upstreams(ctx).catalog.remove_comment(&caller(ctx), comment).await.map_err(refused)?;
         Ok(RemovedComment { id: comment_id, removed: true })
     }
@@ -208,6 +237,7 @@ impl CommunityMutation {
     ) -> async_graphql::Result<ExpertReviewAnswer> {
         writing(ctx)?;
         let video = uuid(&video_id, "video")?;
+        may_comment_on(ctx, video).await?;
         let a =
             upstreams(ctx).catalog.rate(&caller(ctx), video, i64::from(rating), recomm_id).await.map_err(refused)?;
         Ok(a.into())
@@ -225,9 +255,12 @@ impl CommunityMutation {
         rating: i32,
         recomm_id: Option<String>,
     ) -> async_graphql::Result<ExpertReviewAnswer> {
+        let video = uuid(&video_id, "video")?;
+        may_comment_on(ctx, video).await?;
+        reviewing(ctx).await?;
         writing(ctx)?;
         let request = api::ExpertReviewRequest {
-            video_id: uuid(&video_id, "video")?,
+            video_id: video,
             slug,
             kind: kind.key().to_owned(),
             rating: i64::from(rating),
@@ -245,6 +278,7 @@ impl CommunityMutation {
     ) -> async_graphql::Result<FavoriteAnswer> {
         writing(ctx)?;
         let target = uuid(&id, kind.key())?;
+        of_brand(ctx, kind, target).await?;
         let a = upstreams(ctx).catalog.add_favourite(&caller(ctx), kind.key(), target).await.map_err(refused)?;
         Ok(FavoriteAnswer { kind: favorite_kind(&a.kind), id, favorite: a.favourite })
     }
@@ -258,7 +292,17 @@ impl CommunityMutation {
     ) -> async_graphql::Result<FavoriteAnswer> {
         writing(ctx)?;
         let target = uuid(&id, kind.key())?;
+        of_brand(ctx, kind, target).await?;
         let a = upstreams(ctx).catalog.remove_favourite(&caller(ctx), kind.key(), target).await.map_err(refused)?;
         Ok(FavoriteAnswer { kind: favorite_kind(&a.kind), id, favorite: a.favourite })
+    }
+}
+
+/// A favourite is of the host's brand's video, performer or channel.
+async fn of_brand(ctx: &Context<'_>, kind: FavoriteKind, id: uuid::Uuid) -> async_graphql::Result<()> {
+    match kind {
+        FavoriteKind::Video => brand::video(ctx, id).await.map(|_| ()),
+        FavoriteKind::Performer => brand::performer(ctx, id).await.map(|_| ()),
+        FavoriteKind::Channel => brand::channel(ctx, id).await.map(|_| ()),
     }
 }

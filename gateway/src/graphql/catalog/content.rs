@@ -4,8 +4,10 @@
 use async_graphql::{Context, Object, ID};
 use catalog::client::{PerformerListParams, VideoListParams};
 
-use super::{caller, check_site, gate, paging, refused, types::*, uuid};
-use crate::graphql::{context::request, context::upstreams, errors};
+use access::abilities::{action, subject};
+
+use super::{caller, check_site, gate, loaders, not_found, paging, refused, types::*, uuid};
+use crate::graphql::{abilities, context::request, context::upstreams, errors};
 
 #[derive(Default)]
 pub struct ContentQuery;
@@ -25,6 +27,32 @@ fn features<'a>(ctx: &'a Context<'_>) -> &'a crate::tenants::Features {
 
 fn non_empty(s: Option<String>) -> Option<String> {
     s.filter(|s| !s.trim().is_empty())
+}
+
+/// Channels are shown with "see Channels": the tenant's feature, never to a tandem child.
+async fn channels_shown(ctx: &Context<'_>) -> async_graphql::Result<()> {
+    gate(abilities::can(ctx, action::SEE, subject::CHANNELS, None).await?)
+}
+
+/// A channel the caller may not see (an internal one without "see InternalChannels") is
+/// not-found, as its route is.
+async fn channel_shown(ctx: &Context<'_>, is_third_party: bool) -> async_graphql::Result<()> {
+    gate(abilities::sees_channel(ctx, is_third_party).await?)
+}
+
+/// Videos of channels the caller may not see left out (internal channels' without "see
+/// InternalChannels").
+async fn without_hidden_channels(
+    ctx: &Context<'_>,
+    videos: Vec<catalog::api::Video>,
+) -> async_graphql::Result<(Vec<catalog::api::Video>, i64)> {
+    if abilities::can(ctx, action::SEE, subject::INTERNAL_CHANNELS, None).await? {
+        return Ok((videos, 0));
+    }
+    let before = videos.len();
+    let kept: Vec<_> = videos.into_iter().filter(|v| v.channel.is_none() || v.is_third_party_channel).collect();
+    let removed = (before - kept.len()) as i64;
+    Ok((kept, removed))
 }
 
 #[Object]
@@ -107,6 +135,10 @@ impl ContentQuery {
             .video(&caller(ctx), &video_slug, i64::from(related_count), cross_navigation)
             .await
             .map_err(refused)?;
+        if d.video.channel.is_some() {
+            channels_shown(ctx).await?;
+            channel_shown(ctx, d.video.is_third_party_channel).await?;
+        }
         Ok(d.into())
     }
 
@@ -120,7 +152,12 @@ impl ContentQuery {
     ) -> async_graphql::Result<PictureSet> {
         request(ctx).viewer()?;
         check_site(ctx, site.as_deref())?;
-        Ok(upstreams(ctx).catalog.picture_set(&caller(ctx), &video_slug).await.map_err(refused)?.into())
+        let set = upstreams(ctx).catalog.picture_set(&caller(ctx), &video_slug).await.map_err(refused)?;
+        // "see PictureSet" as its video: members of its site outside a locked pack, unlocks,
+        // the active free limited trial's videos.
+        let video = loaders::get(ctx)?.videos.load_one(set.video_id).await?.ok_or_else(not_found)?;
+        abilities::require(ctx, action::SEE, subject::PICTURE_SET, Some(&abilities::video_facts(&video))).await?;
+        Ok(set.into())
     }
 
     /// getAllFilters(site, filter, minScenes): the categories, performers and channels with at
@@ -189,14 +226,22 @@ impl ContentQuery {
         page: Option<i32>,
         size: Option<i32>,
     ) -> async_graphql::Result<ChannelPage> {
-        gate(features(ctx).channels)?;
-        Ok(upstreams(ctx).catalog.channels(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
+        channels_shown(ctx).await?;
+        let mut p = upstreams(ctx).catalog.channels(&caller(ctx), &paging(page, size)).await.map_err(refused)?;
+        if !abilities::can(ctx, action::SEE, subject::INTERNAL_CHANNELS, None).await? {
+            let before = p.channels.len();
+            p.channels.retain(|c| c.is_third_party);
+            p.total_count -= (before - p.channels.len()) as i64;
+        }
+        Ok(p.into())
     }
 
     /// A channel (/channels/{channelSlug}) with its packs.
     async fn channel(&self, ctx: &Context<'_>, channel_slug: String) -> async_graphql::Result<Channel> {
-        gate(features(ctx).channels)?;
-        Ok(Channel(upstreams(ctx).catalog.channel(&caller(ctx), &channel_slug).await.map_err(refused)?))
+        channels_shown(ctx).await?;
+        let channel = upstreams(ctx).catalog.channel(&caller(ctx), &channel_slug).await.map_err(refused)?;
+        channel_shown(ctx, channel.is_third_party).await?;
+        Ok(Channel(channel))
     }
 
     /// A channel's video list (/channels/{channelSlug}/videos).
@@ -207,19 +252,28 @@ impl ContentQuery {
         page: Option<i32>,
         size: Option<i32>,
     ) -> async_graphql::Result<VideoPage> {
-        gate(features(ctx).channels)?;
-        let p = upstreams(ctx)
-            .catalog
-            .channel_video_page(&caller(ctx), &channel_slug, &paging(page, size))
-            .await
-            .map_err(refused)?;
+        channels_shown(ctx).await?;
+        let catalog = &upstreams(ctx).catalog;
+        let caller = caller(ctx);
+        let paging = paging(page, size);
+        let (channel, p) = futures::try_join!(
+            catalog.channel(&caller, &channel_slug),
+            catalog.channel_video_page(&caller, &channel_slug, &paging)
+        )
+        .map_err(refused)?;
+        channel_shown(ctx, channel.is_third_party).await?;
         Ok(p.into())
     }
 
     /// getChannelVideos(channelSlug): the channel widget's last 6 videos.
     async fn get_channel_videos(&self, ctx: &Context<'_>, channel_slug: String) -> async_graphql::Result<Vec<Video>> {
-        gate(features(ctx).channels)?;
-        let items = upstreams(ctx).catalog.channel_videos(&caller(ctx), &channel_slug).await.map_err(refused)?;
+        channels_shown(ctx).await?;
+        let catalog = &upstreams(ctx).catalog;
+        let caller = caller(ctx);
+        let (channel, items) =
+            futures::try_join!(catalog.channel(&caller, &channel_slug), catalog.channel_videos(&caller, &channel_slug))
+                .map_err(refused)?;
+        channel_shown(ctx, channel.is_third_party).await?;
         video_list(ctx, &items).await
     }
 
@@ -232,12 +286,13 @@ impl ContentQuery {
         page: Option<i32>,
         size: Option<i32>,
     ) -> async_graphql::Result<ChannelPackDetail> {
-        gate(features(ctx).channels)?;
+        channels_shown(ctx).await?;
         let d = upstreams(ctx)
             .catalog
             .channel_pack(&caller(ctx), &channel_slug, &channel_pack_slug, &paging(page, size))
             .await
             .map_err(refused)?;
+        channel_shown(ctx, d.channel.is_third_party).await?;
         Ok(ChannelPackDetail { channel: Channel(d.channel), pack: d.pack.into(), videos: d.videos.into() })
     }
 
@@ -249,8 +304,10 @@ impl ContentQuery {
         size: Option<i32>,
     ) -> async_graphql::Result<VideoPage> {
         request(ctx).viewer()?;
-        gate(features(ctx).channels)?;
-        Ok(upstreams(ctx).catalog.all_channel_videos(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
+        channels_shown(ctx).await?;
+        let p = upstreams(ctx).catalog.all_channel_videos(&caller(ctx), &paging(page, size)).await.map_err(refused)?;
+        let (videos, removed) = without_hidden_channels(ctx, p.videos).await?;
+        Ok(VideoPage { items: videos, total_count: p.total_count - removed, page: p.page, size: p.size })
     }
 
     /// search(q, page, size): ranked over titles, performers and categories, typo-tolerant.
@@ -317,6 +374,7 @@ impl ContentQuery {
             (true, false) => RecommendationShelf::VideoPageRecommendations,
             (false, _) => RecommendationShelf::HomeRecommendations,
         });
+        shelf_shown(ctx, shelf).await?;
         let r = upstreams(ctx)
             .catalog
             .recommendations(&caller(ctx), shelf.key(), video_id, i64::from(limit), cross_navigation)
@@ -335,7 +393,11 @@ impl ContentQuery {
     async fn reel(&self, ctx: &Context<'_>, uuid: ID) -> async_graphql::Result<Reel> {
         gate(features(ctx).reels)?;
         let id = super::uuid(&uuid, "reel")?;
-        Ok(upstreams(ctx).catalog.reel(&caller(ctx), id).await.map_err(refused)?.into())
+        let reel = upstreams(ctx).catalog.reel(&caller(ctx), id).await.map_err(refused)?;
+        let tenant = request(ctx).tenant();
+        // Another brand's reel is read through its own host.
+        gate(reel.site == tenant || tenant == super::brand::COMBINED_BRAND)?;
+        Ok(reel.into())
     }
 
     /// Showcases, where the tenant has the showcases page.
@@ -374,4 +436,22 @@ impl ContentQuery {
 fn sister(ctx: &Context<'_>, brand: &str) -> async_graphql::Result<()> {
     let tenant = &request(ctx).site.tenant;
     gate(tenant.standalone_sites.iter().any(|s| s == brand) && tenant.tenant != brand)
+}
+
+/// The shelves with a rule of their own (screens-routes-access.md §6): RECOMMENDED_VIDEOS (the
+/// /recommended-videos route) needs "see RecommendationShelf" (admins, and signed-in users who
+/// are not on a trial); the channel shelves need "see Channels", the internal channels' ones
+/// "see InternalChannels" too. Not-found otherwise, as their routes are.
+async fn shelf_shown(ctx: &Context<'_>, shelf: RecommendationShelf) -> async_graphql::Result<()> {
+    use RecommendationShelf as S;
+    let sees = |subject: &'static str| async move { abilities::can(ctx, action::SEE, subject, None).await };
+    let shown = match shelf {
+        S::RecommendedVideos => sees(subject::RECOMMENDATION_SHELF).await?,
+        S::HomeChannelsRecommendations | S::ExternalChannelVideoPageRecommendations => sees(subject::CHANNELS).await?,
+        S::HomeRecommendedInternalChannels | S::InternalChannelVideoPageRecommendations => {
+            sees(subject::CHANNELS).await? && sees(subject::INTERNAL_CHANNELS).await?
+        }
+        _ => true,
+    };
+    gate(shown)
 }

@@ -4,22 +4,20 @@
 //! one batch call (`performers/batch`, `channels/batch`, `videos/batch`, `favourites/check`
 //! per kind), so a page costs a fixed number of internal calls whatever it holds.
 //!
-//! Loaders are per request (they carry the caller's tenant and token, and cache what they
-//! loaded for the rest of the request): [`LoadersExtension`] builds them when a request
-//! starts, from the request's [`RequestCtx`].
+//! Loaders are per operation (they carry the caller's tenant and token, and cache what they
+//! loaded for the rest of it): the `/graphql` handler builds them with the operation's data.
 
-use std::{any::TypeId, collections::HashMap, sync::Arc};
+use std::{collections::HashMap, sync::Arc};
 
 use async_graphql::{
     dataloader::{DataLoader, HashMapCache, Loader},
-    extensions::{Extension, ExtensionContext, ExtensionFactory, NextPrepareRequest},
-    Context, Enum, Lookahead, Request, ServerResult,
+    Context, Enum, Lookahead,
 };
 use catalog::{api, client::Caller};
 use uuid::Uuid;
 
 use super::refused;
-use crate::graphql::{context::RequestCtx, Upstreams};
+use crate::graphql::Upstreams;
 
 /// The catalog's batch endpoints take at most this many ids.
 pub const MAX_BATCH_IDS: usize = 200;
@@ -224,34 +222,4 @@ pub async fn prefetch_videos(ctx: &Context<'_>, videos: &[api::Video]) -> async_
     };
     futures::try_join!(performers, channels, favorites)?;
     Ok(())
-}
-
-/// Builds the catalog loaders of each request from its [`RequestCtx`] (the `/graphql`
-/// handler's data) and the schema's upstreams.
-pub struct LoadersExtension;
-
-impl ExtensionFactory for LoadersExtension {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(LoadersExtension)
-    }
-}
-
-#[async_trait::async_trait]
-impl Extension for LoadersExtension {
-    async fn prepare_request(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        mut request: Request,
-        next: NextPrepareRequest<'_>,
-    ) -> ServerResult<Request> {
-        let caller = request
-            .data
-            .get(&TypeId::of::<RequestCtx>())
-            .and_then(|d| d.downcast_ref::<RequestCtx>())
-            .map(super::caller_of);
-        if let (Some(caller), Some(upstreams)) = (caller, ctx.data_opt::<Arc<Upstreams>>()) {
-            request.data.insert(CatalogLoaders::new(upstreams.clone(), caller));
-        }
-        next.run(ctx, request).await
-    }
 }

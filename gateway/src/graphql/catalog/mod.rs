@@ -8,6 +8,7 @@
 //! token's groups) and its refusals keep their code and the spec's message. Pages resolve
 //! their performers, channels and favourites through the request's loaders ([`loaders`]).
 
+pub mod brand;
 pub mod community;
 pub mod content;
 pub mod loaders;
@@ -22,8 +23,6 @@ use super::{
     context::{request, RequestCtx},
     errors,
 };
-
-pub use loaders::LoadersExtension;
 
 #[derive(MergedObject, Default)]
 pub struct CatalogQuery(content::ContentQuery, community::CommunityQuery);

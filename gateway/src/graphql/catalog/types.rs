@@ -7,7 +7,10 @@ use async_graphql::{ComplexObject, Context, Enum, Object, SimpleObject, ID};
 use catalog::api;
 use chrono::{DateTime, Utc};
 
+use access::abilities::{action, subject};
+
 use super::loaders::{self, FavoriteKind};
+use crate::graphql::abilities;
 
 fn id(u: uuid::Uuid) -> ID {
     ID(u.to_string())
@@ -141,15 +144,25 @@ impl Video {
     async fn rating_count(&self) -> i64 {
         self.0.rating_count
     }
-    /// p270 … p2160 (getToken's sizes).
-    async fn qualities(&self) -> Vec<String> {
-        self.0.qualities.clone()
+    /// p270 … p2160 (getToken's sizes): only for a caller who may play the full video (an
+    /// active member of its site outside a locked pack, an unlock, the free limited trial's
+    /// videos), empty for everyone else.
+    async fn qualities(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<String>> {
+        let plays = abilities::can(ctx, action::PLAY, subject::VIDEO, Some(&abilities::video_facts(&self.0))).await?;
+        Ok(if plays { self.0.qualities.clone() } else { Vec::new() })
     }
     async fn images(&self) -> VideoImages {
         VideoImages { poster: self.0.images.poster.clone().into(), listing: self.0.images.listing.clone().into() }
     }
-    async fn trailer(&self) -> Trailer {
-        self.0.trailer.clone().into()
+    /// The trailer: everyone's, but a channel video's only for a signed-in caller who sees
+    /// channel trailers (internal channel trailers for an internal channel's video), by the
+    /// tenant's flag or the preview role; to anyone else its `src` is empty (the poster stays).
+    async fn trailer(&self, ctx: &Context<'_>) -> async_graphql::Result<Trailer> {
+        let mut trailer: Trailer = self.0.trailer.clone().into();
+        if !abilities::may_play_trailer(ctx, &self.0).await? {
+            trailer.src = String::new();
+        }
+        Ok(trailer)
     }
     /// Whether the signed-in user favourited it (false for visitors).
     async fn is_favorite(&self, ctx: &Context<'_>) -> async_graphql::Result<bool> {

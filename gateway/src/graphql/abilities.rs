@@ -1,0 +1,154 @@
+//! The request's abilities (services/access, screens-routes-access.md §6), enforced by the
+//! resolvers themselves: the browser renders from the same rules, but never decides.
+//!
+//! A visitor's abilities cost nothing; a signed-in user's are computed from their profile
+//! (findOneUserProfile, with the groups their access token carries) the first time a resolver
+//! of the operation asks, and reused by every other field of it.
+
+use std::sync::Arc;
+
+use access::{
+    abilities::{action, subject},
+    Ability, ResourceFacts, UserFacts,
+};
+use async_graphql::Context;
+use catalog::api;
+use tokio::sync::OnceCell;
+
+use super::{
+    context::{request, upstreams, RequestCtx},
+    errors,
+};
+
+/// One operation's abilities, computed on first use.
+pub type AbilityCell = Arc<OnceCell<Ability>>;
+
+/// The abilities of the operation's caller on the host's brand.
+pub async fn of<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<&'a Ability> {
+    let request = request(ctx);
+    request.ability.get_or_try_init(|| compute(ctx, request)).await
+}
+
+async fn compute(ctx: &Context<'_>, request: &RequestCtx) -> async_graphql::Result<Ability> {
+    let tenant = request.tenant();
+    let user = match &request.viewer {
+        None => UserFacts::anonymous(tenant),
+        Some(viewer) => {
+            let profile =
+                upstreams(ctx).profile.find_one_user_profile(&request.call()).await.map_err(errors::upstream)?;
+            UserFacts::signed_in(tenant, facts_of(&profile, viewer))
+        }
+    };
+    Ok(Ability::new(&user, &request.site.features))
+}
+
+fn facts_of(profile: &profile::api::UserProfile, viewer: &super::context::Viewer) -> access::ProfileFacts {
+    let mut facts = crate::viewer::profile_facts(profile);
+    // The token's groups are the profile service's own, signed: a group granted since the
+    // profile was read counts as well.
+    for group in viewer.claims.groups.iter().filter_map(|g| access::Group::from_name(g)) {
+        if !facts.groups.contains(&group) {
+            facts.groups.push(group);
+        }
+    }
+    facts
+}
+
+/// The abilities that open a full video (play, download), with the unlocks the unlocks
+/// service holds added to the profile's: it records them, so a pack or video unlocked a moment
+/// ago opens at once, before the profile has heard of it.
+pub async fn for_content(ctx: &Context<'_>) -> async_graphql::Result<Ability> {
+    let request = request(ctx);
+    let Some(viewer) = &request.viewer else {
+        return Ok(of(ctx).await?.clone());
+    };
+    let call = request.call();
+    let unlocks_caller = ::unlocks::client::Caller {
+        bearer: call.bearer.clone(),
+        tenant: call.tenant.clone(),
+        correlation_id: call.correlation_id.as_deref().and_then(|c| uuid::Uuid::parse_str(c).ok()),
+    };
+    let upstreams = upstreams(ctx);
+    let (profile, held) =
+        futures::join!(upstreams.profile.find_one_user_profile(&call), upstreams.unlocks.unlock_state(&unlocks_caller));
+    let mut facts = facts_of(&profile.map_err(errors::upstream)?, viewer);
+    match held {
+        Ok(held) => {
+            let add = |have: &mut Vec<String>, ids: Vec<uuid::Uuid>| {
+                for id in ids.into_iter().map(|i| i.to_string()) {
+                    if !have.contains(&id) {
+                        have.push(id);
+                    }
+                }
+            };
+            add(&mut facts.unlocked_channel_pack_ids, held.unlocked_channel_pack_ids);
+            add(&mut facts.subscription.unlocked_video_ids, held.unlocked_video_ids);
+        }
+        // The profile's own list stands; the unlocks service answers the token call itself.
+        Err(error) => tracing::warn!(%error, "unlock state unavailable for the abilities"),
+    }
+    Ok(Ability::new(&UserFacts::signed_in(request.tenant(), facts), &request.site.features))
+}
+
+/// A video as the rules' conditions read it (the browser's `subject('Video', video)`).
+pub fn video_facts(video: &api::Video) -> ResourceFacts {
+    ResourceFacts {
+        id: Some(video.uuid.to_string()),
+        site: Some(video.site.clone()),
+        channel_pack_id: video.channel.as_ref().and_then(|c| c.channel_pack_id).map(|p| p.to_string()),
+        is_third_party_channel: video.is_third_party_channel,
+        is_free_limited_trial: video.is_free_limited_trial,
+        denied: false,
+    }
+}
+
+/// Whether the caller may `action` the `subject` (for `resource` when given).
+pub async fn can(
+    ctx: &Context<'_>,
+    action: &str,
+    subject: &str,
+    resource: Option<&ResourceFacts>,
+) -> async_graphql::Result<bool> {
+    Ok(of(ctx).await?.can(action, subject, resource))
+}
+
+/// The same as a refusal: UNAUTHENTICATED for a visitor, FORBIDDEN for a signed-in user.
+pub async fn require(
+    ctx: &Context<'_>,
+    action: &str,
+    subject: &str,
+    resource: Option<&ResourceFacts>,
+) -> async_graphql::Result<()> {
+    if can(ctx, action, subject, resource).await? {
+        Ok(())
+    } else if request(ctx).viewer.is_none() {
+        Err(errors::unauthenticated())
+    } else {
+        Err(errors::forbidden())
+    }
+}
+
+/// Whether a channel the caller asks about is one they may see: every channel needs
+/// "see Channels" (the tenant's feature; never a tandem child), an internal one (released by
+/// the studio, not a third party) "see InternalChannels" (its flag or the preview role).
+pub async fn sees_channel(ctx: &Context<'_>, is_third_party: bool) -> async_graphql::Result<bool> {
+    let ability = of(ctx).await?;
+    Ok(ability.can(action::SEE, subject::CHANNELS, None)
+        && (is_third_party || ability.can(action::SEE, subject::INTERNAL_CHANNELS, None)))
+}
+
+/// Whether the caller may play a video's trailer: everyone may play a trailer that is not
+/// denied; a channel video's trailer needs a signed-in user with "see ChannelTrailers" (a
+/// third party's channel) or "see InternalChannelTrailers" (an internal channel).
+pub async fn may_play_trailer(ctx: &Context<'_>, video: &api::Video) -> async_graphql::Result<bool> {
+    let ability = of(ctx).await?;
+    if !ability.can(action::PLAY, subject::TRAILER, Some(&video_facts(video))) {
+        return Ok(false);
+    }
+    if video.channel.is_none() {
+        return Ok(true);
+    }
+    let needed =
+        if video.is_third_party_channel { subject::CHANNEL_TRAILERS } else { subject::INTERNAL_CHANNEL_TRAILERS };
+    Ok(request(ctx).viewer.is_some() && ability.can(action::SEE, needed, None))
+}

@@ -1,0 +1,122 @@
+//! Whether what an id names is the host's brand's: a brand's host acts on its own catalog
+//! only (its videos, the channels it carries and their videos and packs, its performers, the
+//! comments on its videos), as the slug routes do. Another brand's item is NOT_FOUND here,
+//! whoever asks: it is read and acted on through its own host. The combined brand (vixenplus)
+//! carries every brand's videos.
+
+use async_graphql::Context;
+use catalog::{api, client::Paging};
+use uuid::Uuid;
+
+use super::{caller, loaders, not_found, refused};
+use crate::graphql::context::{request, upstreams};
+
+/// The combined brand: its lists show every brand's videos (not the channels').
+pub const COMBINED_BRAND: &str = "vixenplus";
+/// The site channel videos are released on; a brand carries them through its channels.
+pub const CHANNELS_SITE: &str = "channels";
+
+fn tenant<'a>(ctx: &'a Context<'_>) -> &'a str {
+    request(ctx).tenant()
+}
+
+/// The channel, when the host's brand carries it.
+pub async fn channel(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Channel> {
+    let channel = loaders::get(ctx)?.channels.load_one(id).await?.ok_or_else(not_found)?;
+    if channel.sites.iter().any(|s| s == tenant(ctx)) {
+        Ok(channel)
+    } else {
+        Err(not_found())
+    }
+}
+
+/// The published video, when it is the host's brand's (a channel video: through a channel the
+/// brand carries).
+pub async fn video(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Video> {
+    let video = loaders::get(ctx)?.videos.load_one(id).await?.ok_or_else(not_found)?;
+    let tenant = tenant(ctx);
+    let ours = match &video.channel {
+        Some(c) if video.site == CHANNELS_SITE => channel(ctx, c.channel_id).await.is_ok(),
+        _ => video.site == tenant || (tenant == COMBINED_BRAND && video.site != CHANNELS_SITE),
+    };
+    if ours {
+        Ok(video)
+    } else {
+        Err(not_found())
+    }
+}
+
+/// Of `ids`, the host's brand's videos (in the order asked; others left out).
+pub async fn own_videos(ctx: &Context<'_>, ids: &[Uuid]) -> async_graphql::Result<Vec<Uuid>> {
+    loaders::get(ctx)?.videos.load_many(ids.iter().copied()).await?;
+    let mut kept = Vec::with_capacity(ids.len());
+    for id in ids {
+        if video(ctx, *id).await.is_ok() {
+            kept.push(*id);
+        }
+    }
+    Ok(kept)
+}
+
+/// The performer, when they appear on the host's brand.
+pub async fn performer(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Performer> {
+    let performer = loaders::get(ctx)?.performers.load_one(id).await?.ok_or_else(not_found)?;
+    let tenant = tenant(ctx);
+    if tenant == COMBINED_BRAND || performer.sites.iter().any(|s| s == tenant) {
+        Ok(performer)
+    } else {
+        Err(not_found())
+    }
+}
+
+/// The channel pack, when one of the brand's channels holds it (one listing of the brand's
+/// channels, which carry their packs).
+pub async fn channel_pack(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<()> {
+    let all = Paging { page: Some(1), size: Some(100) };
+    let channels = upstreams(ctx).catalog.channels(&caller(ctx), &all).await.map_err(refused)?;
+    let tenant = tenant(ctx);
+    let carried = |c: &api::Channel| c.sites.iter().any(|s| s == tenant);
+    if channels.channels.iter().any(|c| carried(c) && c.packs.iter().any(|p| p.channel_pack_id == id)) {
+        Ok(())
+    } else {
+        Err(not_found())
+    }
+}
+
+/// The catalog's comments are read here directly (`GET /internal/comments/{id}`): the catalog
+/// client has no call for one comment. One client for the process, its connections reused.
+static HTTP: std::sync::LazyLock<reqwest::Client> = std::sync::LazyLock::new(|| {
+    reqwest::Client::builder()
+        .connect_timeout(std::time::Duration::from_secs(2))
+        .timeout(std::time::Duration::from_secs(10))
+        .build()
+        .expect("http client")
+});
+
+fn unavailable(e: reqwest::Error) -> async_graphql::Error {
+    crate::graphql::errors::upstream(runtime::client::UpstreamError::Unavailable {
+        service: "catalog",
+        reason: e.to_string(),
+    })
+}
+
+/// The comment, when it is on one of the brand's videos.
+pub async fn comment(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Comment> {
+    let base = &upstreams(ctx).catalog_base;
+    let c = caller(ctx);
+    let mut call = HTTP.get(format!("{base}/internal/comments/{id}"));
+    if let Some(tenant) = &c.tenant {
+        call = call.header(runtime::auth::TENANT_HEADER, tenant);
+    }
+    if let Some(token) = &c.bearer {
+        call = call.bearer_auth(token);
+    }
+    let response = call.send().await.map_err(unavailable)?;
+    if response.status() == reqwest::StatusCode::NOT_FOUND {
+        return Err(not_found());
+    }
+    let answer: api::CommentAnswer =
+        response.error_for_status().map_err(unavailable)?.json().await.map_err(unavailable)?;
+    video(ctx, answer.comment.video_id).await?;
+    Ok(answer.comment)
+}

@@ -106,6 +106,7 @@ pub fn router(state: GatewayState) -> Router {
         .merge(graphql::catalog::rest::router())
         .merge(graphql::subscription::rest::router())
         .nest_service("/assets", state.spa.assets())
+        .route_service("/favicon.ico", state.spa.favicon())
         .fallback(edge::page)
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))
         .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))

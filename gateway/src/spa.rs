@@ -8,7 +8,7 @@ use axum::{
 };
 use serde::Serialize;
 use tower_http::{
-    services::{fs::ServeFileSystemResponseBody, ServeDir},
+    services::{fs::ServeFileSystemResponseBody, ServeDir, ServeFile},
     set_header::SetResponseHeader,
 };
 
@@ -121,9 +121,29 @@ impl Spa {
         let files = ServeDir::new(self.dist.join("assets")).precompressed_br().precompressed_gzip();
         SetResponseHeader::overriding(files, header::CACHE_CONTROL, cache_control)
     }
+
+    /// `<dist>/favicon.ico` (from frontend/public), for browsers and crawlers that ask for it by
+    /// name; pages link their own icon. Not hashed, so cached for a day, not a year.
+    pub fn favicon(&self) -> Favicon {
+        let cache_control: CacheControlFor = favicon_cache_control;
+        SetResponseHeader::overriding(
+            ServeFile::new(self.dist.join("favicon.ico")),
+            header::CACHE_CONTROL,
+            cache_control,
+        )
+    }
 }
 
 type CacheControlFor = fn(&Response<ServeFileSystemResponseBody>) -> Option<HeaderValue>;
+
+/// The service answering /favicon.ico.
+pub type Favicon = SetResponseHeader<ServeFile, CacheControlFor>;
+
+/// A day for the icon; a missing one is not cached.
+fn favicon_cache_control(response: &Response<ServeFileSystemResponseBody>) -> Option<HeaderValue> {
+    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
+    Some(if found { HeaderValue::from_static("public, max-age=86400") } else { NO_CACHE })
+}
 
 /// The service answering under /assets.
 pub type Assets = SetResponseHeader<ServeDir, CacheControlFor>;

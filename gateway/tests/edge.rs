@@ -9,6 +9,7 @@ use serde_json::Value;
 const INDEX_HTML: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<title>fake spa</title>\n\
 <script type=\"module\" src=\"/assets/index-Ab12Cd.js\"></script>\n</head>\n<body><div id=\"root\"></div></body>\n</html>\n";
 const ASSET: &str = "console.log('fake spa')";
+const FAVICON: &[u8] = b"\x00\x00\x01\x00fake icon";
 
 const BRANDS: [&str; 10] =
     ["blacked", "blackedraw", "tushy", "tushyraw", "vixen", "deeper", "slayed", "milfy", "vixenplus", "wifey"];
@@ -26,6 +27,7 @@ async fn spawn_gateway() -> TestGateway {
     std::fs::write(dist.path().join("index.html"), INDEX_HTML).unwrap();
     std::fs::create_dir(dist.path().join("assets")).unwrap();
     std::fs::write(dist.path().join("assets/index-Ab12Cd.js"), ASSET).unwrap();
+    std::fs::write(dist.path().join("favicon.ico"), FAVICON).unwrap();
     let tenants = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
     let dist_dir = dist.path().to_str().unwrap().to_owned();
     let config = GatewayConfig::from_lookup(|key| match key {
@@ -221,6 +223,17 @@ async fn assets_are_immutable_and_the_page_is_revalidated() {
         let page = gw.get(&brand_host("milfy"), path).await;
         assert_eq!(page.headers()[header::CACHE_CONTROL], "private, no-cache", "{path}");
         assert_eq!(page.headers()[header::VARY], "Cookie", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_favicon_is_served_by_name_and_cached_for_a_day() {
+    let gw = spawn_gateway().await;
+    for host in [brand_host("blacked"), "members.localhost:8080".to_owned()] {
+        let icon = gw.get(&host, "/favicon.ico").await;
+        assert_eq!(icon.status(), StatusCode::OK, "{host}");
+        assert_eq!(icon.headers()[header::CACHE_CONTROL], "public, max-age=86400");
+        assert_eq!(icon.bytes().await.unwrap().as_ref(), FAVICON);
     }
 }
 

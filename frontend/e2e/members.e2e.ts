@@ -86,7 +86,8 @@ describe('a member with gems', () => {
   it('unlocks channel packs, watches the balance fall, runs out and reads not enough gems with the days', async () => {
     await signIn(page, 'member', DEMO_BRAND, '/channels')
     await dismissWelcomeModals(page)
-    // This Friday's gems arrive from the wallet's weekly job shortly after the stack starts.
+    // This Friday's gems arrive from the wallet's weekly job shortly after the stack starts (scripts/e2e has it pass
+    // every 2 s).
     await expect.poll(gemsBalance, { timeout: 60_000, interval: 1_000 }).toBeGreaterThanOrEqual(10)
     const channelLinks = await page.locator('main .performer-grid a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
     expect(channelLinks.length).toBeGreaterThan(0)

@@ -76,6 +76,7 @@ pub const ROUTE_TABLE: &[(&str, RouteKind)] = &[
     ("/safety", Screen),
     ("/removal", Screen),
     ("/2257", Screen),
+    ("/support", Screen),
     ("/search", Screen),
     ("/deals", Screen),
     ("/offers", Screen),

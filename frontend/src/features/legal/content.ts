@@ -10,7 +10,7 @@ export interface LegalDocument {
   sections: readonly LegalSection[]
 }
 
-export type LegalContentId = 'casting' | 'terms' | 'privacy' | 'compliance'
+export type LegalContentId = 'casting' | 'terms' | 'privacy' | 'compliance' | 'support'
 
 export function legalDocument(content: LegalContentId, site: string): LegalDocument {
   switch (content) {
@@ -29,6 +29,31 @@ export function legalDocument(content: LegalContentId, site: string): LegalDocum
             heading: 'What to expect',
             paragraphs: [
               'Productions follow written consent, health and safety protocols, and every performer may stop a scene at any time.',
+            ],
+          },
+        ],
+      }
+    case 'support':
+      return {
+        title: 'Support',
+        sections: [
+          {
+            heading: 'Billing and your membership',
+            paragraphs: [
+              `Charges for ${site} appear on your statement under the name of the biller that processed them. To cancel, reactivate or update your card, open your account page while signed in.`,
+              'If a purchase or an upgrade was charged but your membership has not changed within 10 minutes, sign out and in again; if it still has not changed, contact us with the e-mail address of your account.',
+            ],
+          },
+          {
+            heading: 'Signing in',
+            paragraphs: [
+              'Use the e-mail address and password you joined with. A cancelled membership keeps access until the end of the paid period; an expired one can be renewed from the upgrade page after signing in.',
+            ],
+          },
+          {
+            heading: 'Contact',
+            paragraphs: [
+              `Write to ${site.toLowerCase()} customer support from the e-mail address of your account, with the date and amount of any charge you ask about. We answer every request, usually within one business day.`,
             ],
           },
         ],

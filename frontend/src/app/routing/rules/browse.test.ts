@@ -6,6 +6,7 @@ import {
   castingRule,
   categoriesRule,
   complianceRule,
+  supportRule,
   homeRule,
   performerRule,
   performersRule,
@@ -329,6 +330,10 @@ describe('legal pages', () => {
 
   it('/removal preloads the privacy page', () => {
     expect(removalRule()).toEqual({ kind: 'page', screen: 'removal', data: { content: 'privacy' } })
+  })
+
+  it('/support is a plain page load of the support content', () => {
+    expect(supportRule()).toEqual({ kind: 'page', screen: 'support', data: { content: 'support' } })
   })
 
   it('/2257 preloads the compliance page', () => {

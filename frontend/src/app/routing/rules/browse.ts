@@ -189,7 +189,7 @@ export function categoriesRule(
   return page('categories', { fallback: isCategoryListLoaded ? null : 'loadCategoryList' })
 }
 
-export type LegalContent = 'casting' | 'terms' | 'privacy' | 'compliance'
+export type LegalContent = 'casting' | 'terms' | 'privacy' | 'compliance' | 'support'
 
 /** /casting, /terms, /privacy: plain page loads. */
 export const castingRule = (): RouteOutcome<{ content: LegalContent }> => page('casting', { content: 'casting' })
@@ -199,6 +199,8 @@ export const privacyRule = (): RouteOutcome<{ content: LegalContent }> => page('
 export const safetyRule = (): RouteOutcome<{ content: LegalContent }> => page('safety', { content: 'privacy' })
 /** /removal preloads the privacy page. */
 export const removalRule = (): RouteOutcome<{ content: LegalContent }> => page('removal', { content: 'privacy' })
+/** /support (linked from the footer on the members host, and from payment and signup failures): a plain page load. */
+export const supportRule = (): RouteOutcome<{ content: LegalContent }> => page('support', { content: 'support' })
 /** /2257 preloads the compliance page. */
 export const complianceRule = (): RouteOutcome<{ content: LegalContent }> =>
   page('compliance', { content: 'compliance' })

@@ -33,3 +33,4 @@ export const PrivacyScreen = () => <LegalScreen />
 export const SafetyScreen = () => <LegalScreen heading="Trust & safety" />
 export const RemovalScreen = () => <LegalScreen heading="Content removal" />
 export const ComplianceScreen = () => <LegalScreen />
+export const SupportScreen = () => <LegalScreen />

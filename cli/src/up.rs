@@ -37,11 +37,18 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     }
     // Addresses first: services and the gateway find each other through PAYSITE_<NAME>_URL,
     // read when they are built.
+    // An ephemeral port stays bound (reserved) until just before its service binds it: released
+    // earlier, another process could take it during the migrations and seeding in between.
     let mut addrs = Vec::new();
     for def in services::all() {
-        let addr = if ephemeral_ports { free_local_addr()? } else { SocketAddr::from(([127, 0, 0, 1], def.port)) };
+        let (addr, reserved) = if ephemeral_ports {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+            (listener.local_addr()?, Some(listener))
+        } else {
+            (SocketAddr::from(([127, 0, 0, 1], def.port)), None)
+        };
         std::env::set_var(format!("PAYSITE_{}_URL", def.name.to_ascii_uppercase()), format!("http://{addr}"));
-        addrs.push(addr);
+        addrs.push((addr, reserved));
     }
     // Every service is built and its queues declared before any relay publishes.
     let mut built = Vec::new();
@@ -56,7 +63,8 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
         built.push((def, ctx, service));
     }
     let mut started = Vec::new();
-    for ((def, ctx, service), addr) in built.into_iter().zip(addrs) {
+    for ((def, ctx, service), (addr, reserved)) in built.into_iter().zip(addrs) {
+        drop(reserved);
         let addr = def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
         started.push((def.name.to_owned(), format!("http://{addr}")));
     }
@@ -81,10 +89,6 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
 }
 
 /// A port on 127.0.0.1 nobody listens on now.
-fn free_local_addr() -> anyhow::Result<SocketAddr> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?)
-}
-
 pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> anyhow::Result<()> {
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();

@@ -1,10 +1,9 @@
 import type { WelcomeCheckInput } from '../../../app/routing'
 import { GRAPHQL_PATH } from '../../../app/api/graphqlClient'
 import { CORRELATION_HEADER, CSRF_HEADER, newCorrelationId } from '../../../app/api/correlation'
+import { WelcomeCheckDocument } from '../../../gql/graphql'
+import { print } from 'graphql'
 
-const WELCOME_CHECK = `query WelcomeCheck($site: String!, $memberId: String!, $hashedMemberId: String!) {
-  welcomeCheck(site: $site, memberId: $memberId, hashedMemberId: $hashedMemberId) { isWelcome autologinId }
-}`
 
 /**
  * GraphQL query welcomeCheck(site, memberId, hashedMemberId) → autologinId, for the upgrade result routes' loaders
@@ -24,7 +23,7 @@ export async function welcomeCheck(
       [CSRF_HEADER]: '1',
       [CORRELATION_HEADER]: newCorrelationId(),
     },
-    body: JSON.stringify({ operationName: 'WelcomeCheck', query: WELCOME_CHECK, variables: input }),
+    body: JSON.stringify({ operationName: 'WelcomeCheck', query: print(WelcomeCheckDocument), variables: input }),
   })
   if (!response.ok) return null
   const body = (await response.json()) as { data?: { welcomeCheck?: { autologinId?: string | null } | null } | null }

@@ -70,14 +70,20 @@ pub async fn page(
         Edge::NotFound => StatusCode::NOT_FOUND,
         Edge::MovedPermanently(location) => return moved_permanently(&location),
     };
-    let user = user_view(&state, &site, &headers).await;
+    let mut user = user_view(&state, &site, &headers).await;
+    let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers);
+    user.welcome = welcome;
     let bootstrap = Bootstrap {
         tenant: &site.tenant,
         user,
         is_members_area: site.is_members_area,
         region: crate::spa::region_of(&headers),
     };
-    state.spa.page(&bootstrap, status).await
+    let mut response = state.spa.page(&bootstrap, status).await;
+    if let Some(cookie) = keep_welcome {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 /// The routing view the page carries: the visitor's abilities, or the signed-in user's from

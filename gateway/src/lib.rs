@@ -15,6 +15,7 @@ pub mod slugs;
 pub mod spa;
 pub mod tenants;
 pub mod viewer;
+pub mod welcome;
 
 use std::{future::Future, sync::Arc};
 

@@ -272,3 +272,50 @@ async fn only_get_and_head_reach_the_pages() {
     let head = gw.client.head(&url).header(header::HOST, brand_host("vixen")).send().await.unwrap();
     assert_eq!(head.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn the_signup_result_pages_carry_the_welcome_data_and_keep_it_for_an_hour() {
+    let gw = spawn_gateway().await;
+    let host = brand_host("vixen");
+    let response = gw
+        .get(&host, "/_signupsuccess?memberid=EP-9&hashedMemberId=abc&username=new+joiner&siteId=3&isTrial=true")
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let set_cookie = response.headers()[header::SET_COOKIE].to_str().unwrap().to_owned();
+    assert!(set_cookie.starts_with("paysite_welcome=") && set_cookie.contains("HttpOnly"), "{set_cookie}");
+    let welcome = bootstrap(&response.text().await.unwrap())["user"]["welcome"].clone();
+    assert_eq!(
+        welcome,
+        serde_json::json!({ "memberid": "EP-9", "hashedMemberId": "abc", "username": "new joiner", "siteId": 3,
+                            "isTrial": true })
+    );
+
+    // A later page of the same signup, without the query, has it from the cookie.
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    let later = gw
+        .client
+        .get(format!("http://{}/_upgrademembership", gw.addr))
+        .header(header::HOST, &host)
+        .header(header::COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert!(later.headers().get(header::SET_COOKIE).is_none());
+    assert_eq!(bootstrap(&later.text().await.unwrap())["user"]["welcome"], welcome);
+
+    // Other pages never carry it, whatever their query says.
+    let other = gw
+        .client
+        .get(format!("http://{}/videos?memberid=EP-9&username=x", gw.addr))
+        .header(header::HOST, &host)
+        .header(header::COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert!(other.headers().get(header::SET_COOKIE).is_none());
+    assert_eq!(bootstrap(&other.text().await.unwrap())["user"]["welcome"], serde_json::json!({}));
+
+    // A decline's reason reaches signup denied.
+    let denied = gw.get(&host, "/_signupdenial?siteId=3&reason=Card+expired").await;
+    assert_eq!(bootstrap(&denied.text().await.unwrap())["user"]["welcome"]["reason"], "Card expired");
+}

@@ -28,6 +28,7 @@ struct Env {
     profile: profile::client::ProfileClient,
     state: subscription::State,
     subscription_url: String,
+    sandbox_url: String,
     gw: Gateway,
 }
 
@@ -121,6 +122,7 @@ async fn env_with(with_catalog: bool) -> Env {
         profile: profile::client::ProfileClient::new(profile_url),
         state,
         subscription_url,
+        sandbox_url,
         gw: spawn_with(upstreams, signer).await,
     }
 }
@@ -478,6 +480,111 @@ async fn the_welcome_check_follows_a_signup_from_pending_to_welcome() {
     assert_eq!(w["memberid"], "CB-GW-1");
     assert_eq!(w["traffikJunkyTransactionId"], "CB-GW-1-1");
     assert!(w["autologinId"].as_str().is_some_and(|a| !a.is_empty()), "{}", short(&welcome));
+    env.cleanup().await;
+}
+
+const JOIN_OPTIONS: &str = "{ joinOptions { site siteId joinOptions { id site kind title price currency
+    rebillPrice rebillPeriodDays trialDays paymentOptions } trialUpgrade { price currency rebillPeriodDays } } }";
+
+const JOIN: &str = "mutation($input: JoinInput!) { join(input: $input) { signupId location } }";
+
+fn join_input(email: &str, password: &str, option: u32, biller: &str) -> Value {
+    json!({ "input": { "email": email, "password": password, "username": "gqljoiner", "joinOptionId": option,
+                       "paymentOption": biller, "ref": "home", "elm": "header", "nats": "MC4wLjEuMA" } })
+}
+
+#[tokio::test]
+async fn a_visitor_joins_through_the_gateway_and_the_sandbox_and_is_welcomed() {
+    let env = env().await;
+    // The host's brand's options first, then the default package's, with the trial upgrade price.
+    let options = env.gql(JOIN_OPTIONS, json!({}), None).await;
+    let o = &options["data"]["joinOptions"];
+    assert_eq!(o["site"], "vixen", "{}", short(&options));
+    let ids: Vec<u64> = o["joinOptions"].as_array().unwrap().iter().map(|j| j["id"].as_u64().unwrap()).collect();
+    assert_eq!(&ids[..4], [10301, 10302, 10303, 10312]);
+    assert!(ids.contains(&2901), "the default multisite package's options follow: {ids:?}");
+    assert!(o["joinOptions"][0]["paymentOptions"].as_array().unwrap().contains(&json!("EPOCH")));
+    assert!(o["trialUpgrade"]["price"].as_str().is_some_and(|p| !p.is_empty()));
+
+    // Every §5 rule answers its message, and records nothing.
+    for (input, code, message) in [
+        (
+            join_input("not-an-email", "Secret12345", 10301, "EPOCH"),
+            "INVALID_EMAIL",
+            profile::validation::INVALID_EMAIL_MESSAGE,
+        ),
+        (
+            join_input("a@example.com", "short", 10301, "EPOCH"),
+            "INVALID_PASSWORD",
+            profile::validation::PASSWORD_RULE_MESSAGE,
+        ),
+        (join_input("a@example.com", "Secret12345", 999_999, "EPOCH"), "INVALID_JOIN_OPTION", "Invalid join option"),
+        (
+            join_input("a@example.com", "Secret12345", 10201, "EPOCH"),
+            "MEMBERSHIP_UNAVAILABLE",
+            "Membership unavailable",
+        ),
+        (
+            join_input("a@example.com", "Secret12345", 10301, "SPIZOO"),
+            "INVALID_PAYMENT_OPTION",
+            "Invalid payment option",
+        ),
+    ] {
+        let refused = env.gql(JOIN, input, None).await;
+        assert_eq!(codes(&refused), [code], "{}", short(&refused));
+        assert_eq!(refused["errors"][0]["message"], message);
+    }
+    assert_eq!(env.count("select count(*) from signup").await, 0);
+
+    // A valid form: the signup is recorded and the browser goes to the biller's payment page.
+    let started = env.gql(JOIN, join_input("GQL.Joiner@Example.com", "Secret12345", 10301, "EPOCH"), None).await;
+    let location = started["data"]["join"]["location"].as_str().unwrap_or_else(|| panic!("{}", short(&started)));
+    let (page, query) = location.split_once('?').unwrap();
+    assert!(page.ends_with("/pay/EPOCH"), "{location}");
+    let fields = billers::parse_form(query.as_bytes()).unwrap();
+    assert_eq!(fields["email"], "gql.joiner@example.com");
+    assert_eq!(fields["nats"], "MC4wLjEuMA");
+    assert_eq!(env.count("select count(*) from signup where ref = 'home' and elm = 'header'").await, 1);
+
+    // The sandbox approves: the signed postback makes the account, the browser comes back welcomed.
+    let mut form: Vec<(&str, &str)> =
+        ["signupId", "site", "joinOptionId", "username", "nats"].iter().map(|k| (*k, fields[*k].as_str())).collect();
+    form.push(("outcome", "approve"));
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let body: Vec<String> = form.iter().map(|(k, v)| format!("{k}={}", billers::form_encode(v))).collect();
+    let decided = no_redirects
+        .post(format!("{}/pay/EPOCH", env.sandbox_url))
+        .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(body.join("&"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(decided.status(), StatusCode::SEE_OTHER);
+    let back = decided.headers()[reqwest::header::LOCATION].to_str().unwrap().to_owned();
+    assert!(back.contains("/_signupsuccess?memberid="), "{back}");
+    let welcome = billers::parse_form(back.split_once('?').unwrap().1.as_bytes()).unwrap();
+    assert_eq!(welcome["username"], "gqljoiner");
+    let vars = json!({ "member": welcome["memberid"], "hashed": welcome["hashedMemberId"] });
+    let checked = env.gql(WELCOME, vars, None).await;
+    let w = &checked["data"]["welcomeCheck"];
+    assert_eq!((w["isWelcome"].as_bool(), w["isTrial"].as_bool()), (Some(true), Some(false)), "{}", short(&checked));
+    assert!(w["autologinId"].as_str().is_some_and(|a| !a.is_empty()));
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn join_forms_are_limited_per_address() {
+    let env = env().await;
+    let mut codes_seen = Vec::new();
+    for _ in 0..(gateway::graphql::limits::Bucket::Join.limit() + 1) {
+        let refused = env.gql(JOIN, join_input("flood@example.com", "short", 10301, "EPOCH"), None).await;
+        codes_seen.extend(codes(&refused));
+    }
+    assert_eq!(codes_seen.iter().filter(|c| *c == "INVALID_PASSWORD").count(), 10);
+    assert_eq!(codes_seen.last().map(String::as_str), Some("RATE_LIMITED"));
+    // Another address is not held back.
+    let other = env.gql(JOIN, join_input("other@example.com", "short", 10301, "EPOCH"), None).await;
+    assert_eq!(codes(&other), ["INVALID_PASSWORD"]);
     env.cleanup().await;
 }
 

@@ -64,4 +64,13 @@ export const EMPTY_CATALOG: Readonly<Record<string, GraphqlAnswer>> = {
     },
   }),
   DealsPage: { carousel: [], listing: [] },
+  JoinOptions: {
+    joinOptions: {
+      __typename: 'JoinOptions',
+      site: 'tushy',
+      siteId: 1,
+      joinOptions: [],
+      trialUpgrade: { __typename: 'TrialUpgradePrice', price: '29.95', currency: 'USD', rebillPeriodDays: 30 },
+    },
+  },
 }

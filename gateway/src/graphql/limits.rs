@@ -20,6 +20,8 @@ pub enum Bucket {
     Upsell,
     /// Community writes: comments, votes, ratings, favourites.
     Write,
+    /// Join forms sent, per e-mail address (each hashes a password).
+    Join,
 }
 
 impl Bucket {
@@ -29,6 +31,7 @@ impl Bucket {
             Bucket::Spend => 30,
             Bucket::Upsell => 10,
             Bucket::Write => 120,
+            Bucket::Join => 10,
         }
     }
 }

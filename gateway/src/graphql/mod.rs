@@ -12,6 +12,7 @@ pub mod context;
 pub mod deals;
 pub mod errors;
 pub mod http;
+pub mod join;
 pub mod limits;
 pub mod profile;
 pub mod subscription;
@@ -51,6 +52,7 @@ pub struct QueryRoot(
     user::UserQuery,
     catalog::CatalogQuery,
     subscription::SubscriptionQuery,
+    join::JoinQuery,
 );
 
 // domains: every domain's mutation object, merged.
@@ -62,6 +64,7 @@ pub struct MutationRoot(
     profile::ProfileMutation,
     catalog::CatalogMutation,
     subscription::SubscriptionMutation,
+    join::JoinMutation,
 );
 
 pub type PaysiteSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

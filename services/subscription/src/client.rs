@@ -7,7 +7,7 @@ use runtime::client::{CallContext, Upstream, UpstreamError};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::joins::WelcomeData;
+use crate::joins::{JoinOptions, JoinRequest, JoinStarted, WelcomeData};
 use crate::outgoing::{OutgoingUpsellAnswer, OutgoingUpsellRequest, TrackingAnswer, TrackingRequest};
 use crate::purchases::{MultisitePurchase, PurchaseAnswer, SinglesitePurchase, TrialUpgradePurchase};
 use crate::retention::{ReactivateCancelledRebill, RetentionOfferView};
@@ -68,6 +68,16 @@ impl SubscriptionClient {
     /// The signed-in user's full read (types, site type, multisite, tandem, every subscription).
     pub async fn full(&self, ctx: &CallContext) -> Result<FullRead, UpstreamError> {
         self.upstream.get("/internal/subscription", &[], ctx).await
+    }
+
+    /// A brand's join options with their example prices (no session needed).
+    pub async fn join_options(&self, site: &str, ctx: &CallContext) -> Result<JoinOptions, UpstreamError> {
+        self.upstream.get("/internal/join-options", &[("site", site.to_owned())], ctx).await
+    }
+
+    /// The join form: the §5 checks, then the signup and the biller's payment page to go to.
+    pub async fn join(&self, request: &JoinRequest, ctx: &CallContext) -> Result<JoinStarted, UpstreamError> {
+        self.upstream.post("/internal/joins", request, ctx).await
     }
 
     /// `welcomeCheck(site, memberId, hashedMemberId)`.

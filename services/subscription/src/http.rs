@@ -223,19 +223,11 @@ struct SiteQuery {
 }
 
 /// Join options of a brand with their example prices: its own, then the default package's.
-async fn join_options(State(state): State<AppState>, Query(q): Query<SiteQuery>) -> Result<Json<Value>, ApiError> {
-    if !state.config.site_ids.contains_key(&q.site) {
-        return Err(ApiError::NotFound("no such site"));
-    }
-    let options = state.config.join_options_for(&q.site);
-    Ok(Json(json!({
-        "site": q.site,
-        "siteId": state.config.site_id_of(&q.site),
-        "defaultMultisitePackage": state.config.packages.default,
-        "joinOptions": options,
-        "vixenPlusYearlyJoinOptionId": state.config.vixen_plus_yearly_join_option_id,
-        "trialUpgrade": state.config.trial_upgrade,
-    })))
+async fn join_options(
+    State(state): State<AppState>,
+    Query(q): Query<SiteQuery>,
+) -> Result<Json<joins::JoinOptions>, ApiError> {
+    joins::options(&state.config, &q.site).map(Json).ok_or(ApiError::NotFound("no such site"))
 }
 
 async fn packages(State(state): State<AppState>) -> Json<Value> {

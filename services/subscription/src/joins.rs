@@ -8,6 +8,7 @@ use sha2::Sha256;
 use uuid::Uuid;
 
 use crate::billers::form_encode;
+use crate::config::{JoinOption, TrialUpgrade};
 use crate::{BillingConfig, State};
 
 /// §5 join form messages.
@@ -75,6 +76,31 @@ pub struct JoinStarted {
     pub signup_id: Uuid,
     /// The biller's payment page.
     pub location: String,
+}
+
+/// A brand's join form: its options with their example prices (its own, then the default
+/// multisite package's), from config.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JoinOptions {
+    pub site: String,
+    pub site_id: Option<u32>,
+    pub default_multisite_package: String,
+    pub join_options: Vec<JoinOption>,
+    pub vixen_plus_yearly_join_option_id: u32,
+    pub trial_upgrade: TrialUpgrade,
+}
+
+/// The join options of `site`, or none for a site the platform does not have.
+pub fn options(config: &BillingConfig, site: &str) -> Option<JoinOptions> {
+    config.site_ids.contains_key(site).then(|| JoinOptions {
+        site: site.to_owned(),
+        site_id: config.site_id_of(site),
+        default_multisite_package: config.packages.default.clone(),
+        join_options: config.join_options_for(site).into_iter().cloned().collect(),
+        vixen_plus_yearly_join_option_id: config.vixen_plus_yearly_join_option_id,
+        trial_upgrade: config.trial_upgrade.clone(),
+    })
 }
 
 /// The form's checks, in the order the form shows them. `account_exists` tells whether the

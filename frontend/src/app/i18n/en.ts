@@ -45,6 +45,14 @@ export const en = {
     not_enough_gems: 'Not enough gems. New gems arrive in {{count}} days.',
     not_enough_gems_one: 'Not enough gems. New gems arrive in {{count}} day.',
   },
+  signup: {
+    creating_account: 'Creating your account… This takes a few seconds.',
+    welcome: 'Welcome to {{site}}, {{username}}! Your membership is ready.',
+    welcome_multisite: 'Welcome, {{username}}! Your membership opens every site of the network.',
+    account_creation_login_error: 'Your payment went through. Please log in with the e-mail and password you chose, or contact support.',
+    denied: 'Your payment was declined by the billing processor. Please try a different card.',
+    denied_reason: 'Reason: {{reason}}',
+  },
   purchase_membership_modal: {
     payment_failed: 'Your payment failed. Please contact support.',
   },

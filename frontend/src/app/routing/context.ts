@@ -65,6 +65,10 @@ export interface WelcomeData {
   hashedMemberId?: string
   username?: string
   autologinId?: string
+  /** The signup's join option is a trial (the biller's redirect says so). */
+  isTrial?: boolean
+  /** A decline's reason, as the biller gave it. */
+  reason?: string
 }
 
 export interface ProfileRoutingView {

@@ -1,15 +1,157 @@
-// The join and signup-result screens. The join screen lives on the members host (/joinnow with ref, elm and nats,
-// which name where the visitor came from); it keeps those values on its way on, to the login for existing members.
-import { useLocation } from 'react-router'
-import { loginUrl, withQuery } from '../../../app/routing'
+// The join and signup-result screens (account-payments-gems.md §2, §4, §5). The join screen lives on the members host
+// (/joinnow with ref, elm and nats, which name where the visitor came from): it lists the brand's join options, sends
+// the form to `join` (the server checks it, with the messages of §5) and takes the browser to the biller's payment
+// page. The biller brings it back to /_signupsuccess (account creation polling, then the welcome page or, for a trial,
+// the upgrade membership page) or /_signupdenial (the reason).
+import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react'
+import { useLocation, useNavigate } from 'react-router'
+import { refusalOf } from '../../../app/api/graphqlErrors'
+import { loginUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useTranslation } from '../../../app/i18n'
+import { usePageData, useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
+import { Picture } from '../../../components/Picture/Picture'
+import {
+  AccountCreationCheckDocument,
+  JoinDocument,
+  JoinOptionsDocument,
+  TrialUpgradeWelcomePageDocument,
+  WelcomePagePictureSetDocument,
+  type JoinOptionsQuery,
+} from '../../../gql/graphql'
+import { newIdempotencyKey } from '../../subscription/purchase'
+import { autologinHref, nextAccountCreationStep } from '../accountCreation'
 import { joinTracking } from '../joinTracking'
 import './signup.css'
 
-export function JoinNowScreen() {
+type JoinOption = JoinOptionsQuery['joinOptions']['joinOptions'][number]
+
+const joinOptionsQuery = () => ({ query: JoinOptionsDocument, variables: {} })
+
+/** "$29.95 / 30 days", "$1.00 for 2 days, then $29.95 / 30 days". */
+export function optionPrice(option: Pick<JoinOption, 'price' | 'currency' | 'rebillPrice' | 'rebillPeriodDays' | 'trialDays'>): string {
+  const money = (amount: string) => (option.currency === 'USD' ? `$${amount}` : `${amount} ${option.currency}`)
+  const rebill = `${money(option.rebillPrice)} / ${option.rebillPeriodDays} days`
+  if (option.trialDays) return `${money(option.price)} for ${option.trialDays} days, then ${rebill}`
+  return option.price === option.rebillPrice ? rebill : `${money(option.price)} now, then ${rebill}`
+}
+
+function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
+  const ids = { email: useId(), username: useId(), password: useId() }
+  const location = useLocation()
+  const { tenant } = useSession()
+  const [optionId, setOptionId] = useState(options[0]?.id ?? 0)
+  const option = options.find((o) => o.id === optionId) ?? options[0]
+  const [paymentOption, setPaymentOption] = useState(option?.paymentOptions[0] ?? '')
+  const [email, setEmail] = useState('')
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null)
+  const [join, { loading }] = useMutation(JoinDocument)
+  const tracking = joinTracking(new URLSearchParams(location.search))
+
+  useEffect(() => {
+    if (option && !option.paymentOptions.includes(paymentOption)) setPaymentOption(option.paymentOptions[0] ?? '')
+  }, [option, paymentOption])
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (loading) return
+    setRefusal(null)
+    try {
+      const { data } = await join({
+        variables: {
+          input: { email, username, password, joinOptionId: optionId, paymentOption, ...tracking },
+        },
+      })
+      if (data) window.location.assign(data.join.location)
+    } catch (error) {
+      const refused = refusalOf(error)
+      setRefusal({
+        code: refused?.code ?? 'UNKNOWN',
+        message: refused?.message ?? 'Your membership could not be started. Please try again later.',
+      })
+    }
+  }
+
+  return (
+    <form className="join__form" onSubmit={submit} aria-busy={loading} noValidate>
+      <fieldset className="join__options-list">
+        <legend>Choose your membership</legend>
+        {options.map((o) => (
+          <label key={o.id} className="join__option">
+            <input
+              type="radio"
+              name="joinOption"
+              value={o.id}
+              checked={o.id === optionId}
+              onChange={() => setOptionId(o.id)}
+            />
+            <span className="join__option-title">{o.title}</span>
+            {o.site !== site ? <span className="join__option-sites">Every site of the network</span> : null}
+            <span className="join__option-price">{optionPrice(o)}</span>
+          </label>
+        ))}
+      </fieldset>
+      {option && option.paymentOptions.length > 1 ? (
+        <fieldset className="join__payment">
+          <legend>Payment method</legend>
+          {option.paymentOptions.map((biller) => (
+            <label key={biller} className="join__option">
+              <input
+                type="radio"
+                name="paymentOption"
+                value={biller}
+                checked={biller === paymentOption}
+                onChange={() => setPaymentOption(biller)}
+              />
+              {biller}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <div className="form-field">
+        <label htmlFor={ids.email}>E-mail</label>
+        <input id={ids.email} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <div className="form-field">
+        <label htmlFor={ids.username}>Username</label>
+        <input id={ids.username} autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+      </div>
+      <div className="form-field">
+        <label htmlFor={ids.password}>Password</label>
+        <input
+          id={ids.password}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </div>
+      {refusal ? (
+        <p role="alert" className="notice notice--error">
+          {refusal.message}{' '}
+          {refusal.code === 'ACCOUNT_EXISTS_LOG_IN' ? (
+            <a href={loginUrl(tenant.membersUrl, '/')}>Log in</a>
+          ) : null}
+        </p>
+      ) : null}
+      <button type="submit" className="button button--accent" disabled={loading}>
+        {loading ? 'Please wait…' : 'Continue to payment'}
+      </button>
+    </form>
+  )
+}
+
+function JoinNowView() {
   const { tenant } = useSession()
   const location = useLocation()
+  const { result } = useScreenQuery(joinOptionsQuery)
+  const options = result.joinOptions.joinOptions
   // Support hears where the visitor came from, as the join form would have.
   const tracking = Object.fromEntries(
     Object.entries(joinTracking(new URLSearchParams(location.search))).filter((entry): entry is [string, string] => entry[1] !== null),
@@ -25,15 +167,21 @@ export function JoinNowScreen() {
         </ul>
         <section className="join__options" aria-labelledby="join-options-heading">
           <h2 id="join-options-heading">Membership options</h2>
-          <p role="status">
-            Membership options are not available to buy online at the moment. Please come back later, or contact
-            support and we will help you join.
-          </p>
-          <p>
-            <a className="button button--accent" href={withQuery(`${tenant.membersUrl.replace(/\/+$/, '')}/support`, tracking)}>
-              Contact support
-            </a>
-          </p>
+          {options.length > 0 ? (
+            <JoinForm options={options} site={result.joinOptions.site} />
+          ) : (
+            <>
+              <p role="status">
+                Membership options are not available to buy online at the moment. Please come back later, or contact
+                support and we will help you join.
+              </p>
+              <p>
+                <a className="button button--accent" href={withQuery(`${tenant.membersUrl.replace(/\/+$/, '')}/support`, tracking)}>
+                  Contact support
+                </a>
+              </p>
+            </>
+          )}
         </section>
         <p>
           Already a member?{' '}
@@ -44,17 +192,247 @@ export function JoinNowScreen() {
   )
 }
 
+export const JoinNowScreen = withScreenQuery(JoinNowView, joinOptionsQuery)
+
+type CreationState =
+  | { kind: 'creating' }
+  | { kind: 'welcome'; autologinId: string | null }
+  | { kind: 'timedOut'; message: string }
+  | { kind: 'failed'; message: string }
+
+/** Account creation polling (5 s × 24), then the welcome page, the upgrade page (trial) or signup denied. */
+function useAccountCreation(welcome: WelcomeData): CreationState {
+  const client = useApolloClient()
+  const navigate = useNavigate()
+  const { tenant } = useSession()
+  const [state, setState] = useState<CreationState>({ kind: 'creating' })
+  useEffect(() => {
+    let cancelled = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const ask = async (tries: number) => {
+      try {
+        const { data } = await client.query({
+          query: AccountCreationCheckDocument,
+          variables: { site: tenant.tenant, memberId: welcome.memberid ?? '', hashedMemberId: welcome.hashedMemberId ?? '' },
+          fetchPolicy: 'network-only',
+        })
+        if (cancelled || !data) return
+        const step = nextAccountCreationStep(data.welcomeCheck, tries)
+        if (step.kind === 'wait') timer = setTimeout(() => void ask(step.tries + 1), step.afterMs)
+        else if (step.kind === 'timedOut') setState({ kind: 'timedOut', message: step.error })
+        else if (step.kind === 'upgrade') navigate('/_upgrademembership', { replace: true })
+        else setState({ kind: 'welcome', autologinId: step.autologinId })
+      } catch (error) {
+        if (cancelled) return
+        const refused = refusalOf(error)
+        if (refused?.code === 'SIGNUP_DENIED') {
+          const reason = typeof refused.extensions.reason === 'string' ? refused.extensions.reason : ''
+          navigate(withQuery('/_signupdenial', { reason }), { replace: true })
+        } else {
+          setState({ kind: 'failed', message: refused?.message ?? 'We could not check your new account.' })
+        }
+      }
+    }
+    void ask(1)
+    return () => {
+      cancelled = true
+      if (timer) clearTimeout(timer)
+    }
+  }, [client, navigate, tenant.tenant, welcome.memberid, welcome.hashedMemberId])
+  return state
+}
+
+function WelcomeBackground({ site }: { site: string }) {
+  const { data } = useQuery(WelcomePagePictureSetDocument, { variables: { site } })
+  const images = data?.getWelcomePagePictureSet?.images ?? []
+  if (images.length === 0) return null
+  return (
+    <div className="welcome__backgrounds" aria-hidden="true" data-testid="welcome-backgrounds">
+      {images.slice(0, 6).map((image, index) => (
+        <Picture key={image.src} image={image} alt="" priority={index === 0} className="welcome__background" />
+      ))}
+    </div>
+  )
+}
+
+/** The trouble after an approval: log in by hand, or ask support. */
+function ManualLogin({ message }: { message: string }) {
+  const { tenant } = useSession()
+  const { t } = useTranslation()
+  return (
+    <div role="alert" className="notice notice--error">
+      <p>{message}</p>
+      <p>{t('signup.account_creation_login_error')}</p>
+      <p>
+        <a className="button" href={loginUrl(tenant.membersUrl, '/')}>
+          Log in
+        </a>{' '}
+        <a href={`${tenant.membersUrl.replace(/\/+$/, '')}/support`}>Contact support</a>
+      </p>
+    </div>
+  )
+}
+
 export function SignupSuccessScreen() {
-  return <Page title="Welcome" />
+  const page = usePageData<SignupSuccessData>()
+  const { user, tenant } = useSession()
+  const { t } = useTranslation()
+  const state = useAccountCreation(user.welcome)
+  const username = user.welcome.username ?? ''
+  return (
+    <Page title="Welcome">
+      <div className="welcome">
+        <WelcomeBackground site={page.pictureSetSite} />
+        <div className="welcome__panel">
+          {state.kind === 'creating' ? (
+            <p role="status" aria-busy="true">
+              {t('signup.creating_account')}
+            </p>
+          ) : null}
+          {state.kind === 'welcome' ? (
+            <>
+              <p className="welcome__greeting">
+                {t(page.isMultisite ? 'signup.welcome_multisite' : 'signup.welcome', { username, site: tenant.site })}
+              </p>
+              {state.autologinId ? (
+                <a className="button button--accent" href={autologinHref(state.autologinId)}>
+                  Start watching
+                </a>
+              ) : (
+                <a className="button button--accent" href={loginUrl(tenant.membersUrl, '/')}>
+                  Log in to start watching
+                </a>
+              )}
+            </>
+          ) : null}
+          {state.kind === 'timedOut' || state.kind === 'failed' ? <ManualLogin message={state.message} /> : null}
+        </div>
+      </div>
+    </Page>
+  )
 }
 
 export function SignupDeniedScreen() {
-  return <Page title="Signup Denied" />
+  const { user, tenant } = useSession()
+  const location = useLocation()
+  const { t } = useTranslation()
+  const reason = new URLSearchParams(location.search).get('reason') ?? user.welcome.reason ?? ''
+  return (
+    <Page title="Signup Denied">
+      <div role="alert" className="notice notice--error signup-denied">
+        <p>{t('signup.denied')}</p>
+        {reason ? <p data-testid="signup-denied-reason">{t('signup.denied_reason', { reason })}</p> : null}
+      </div>
+      <p>
+        <a className="button button--accent" href={`${tenant.membersUrl.replace(/\/+$/, '')}/joinnow`}>
+          Try a different card
+        </a>
+      </p>
+    </Page>
+  )
 }
 
-export function UpgradeMembershipScreen() {
-  return <Page title="Upgrade Membership" />
+interface UpgradeMembershipData {
+  backgroundImage: { size: string; width: number; height: number }
 }
+
+/** The upgrade page's background, drawn for the viewport's size (1400×1024, 1045×1024, 320×770). */
+export function upgradeBackgroundSrc(tenant: string, image: UpgradeMembershipData['backgroundImage']): string {
+  return `/media/placeholder/upgrade/${encodeURIComponent(tenant)}-${image.size}.svg?w=${image.width}&h=${image.height}&t=Upgrade`
+}
+
+const trialPriceQuery = () => ({ query: JoinOptionsDocument, variables: {} })
+
+function UpgradeMembershipView() {
+  const { page, result } = useScreenQuery<JoinOptionsQuery, UpgradeMembershipData>(trialPriceQuery)
+  const { user, tenant } = useSession()
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const [consent, setConsent] = useState(false)
+  const [failed, setFailed] = useState(false)
+  const idempotencyKey = useMemo(newIdempotencyKey, [])
+  const [upgrade, { loading }] = useMutation(TrialUpgradeWelcomePageDocument)
+  const client = useApolloClient()
+  const [autologinId, setAutologinId] = useState<string | null>(user.welcome.autologinId ?? null)
+  const price = result.joinOptions.trialUpgrade
+  const welcome = user.welcome
+
+  useEffect(() => {
+    if (autologinId || !welcome.memberid || !welcome.hashedMemberId) return
+    let cancelled = false
+    client
+      .query({
+        query: AccountCreationCheckDocument,
+        variables: { site: tenant.tenant, memberId: welcome.memberid, hashedMemberId: welcome.hashedMemberId },
+        fetchPolicy: 'network-only',
+      })
+      .then(({ data }) => {
+        if (!cancelled) setAutologinId(data?.welcomeCheck.autologinId ?? null)
+      })
+      .catch(() => undefined)
+    return () => {
+      cancelled = true
+    }
+  }, [autologinId, client, tenant.tenant, welcome.memberid, welcome.hashedMemberId])
+
+  async function buy(event: FormEvent) {
+    event.preventDefault()
+    setFailed(false)
+    try {
+      const { data } = await upgrade({
+        variables: {
+          memberId: welcome.memberid ?? '',
+          hashedMemberId: welcome.hashedMemberId ?? '',
+          consent,
+          idempotencyKey,
+        },
+      })
+      const answer = data?.internalUpsellTrialUpgradeWelcomePage
+      if (answer?.location) window.location.assign(answer.location)
+      else navigate(answer?.success ? '/_upgradesuccess' : '/_upgradedenial')
+    } catch {
+      setFailed(true)
+    }
+  }
+
+  const money = price.currency === 'USD' ? `$${price.price}` : `${price.price} ${price.currency}`
+  return (
+    <Page title="Upgrade Membership">
+      <div
+        className="upgrade-membership"
+        data-testid="upgrade-background"
+        data-size={page.backgroundImage.size}
+        style={{ backgroundImage: `url("${upgradeBackgroundSrc(tenant.tenant, page.backgroundImage)}")` }}
+      >
+        <form className="upgrade-membership__panel" onSubmit={buy} aria-busy={loading}>
+          <p>Your trial is ready. Upgrade now to a full membership and watch every video in full.</p>
+          <p className="upgrade-membership__price">
+            {money} every {price.rebillPeriodDays} days
+          </p>
+          <label className="upgrade-membership__consent">
+            <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> I agree to be
+            charged {money} now with the card I joined with.
+          </label>
+          {failed ? (
+            <p role="alert" className="notice notice--error">
+              {t('purchase_membership_modal.payment_failed')}
+            </p>
+          ) : null}
+          <button type="submit" className="button button--accent" disabled={!consent || loading}>
+            Upgrade now
+          </button>
+          <p>
+            <a href={autologinId ? autologinHref(autologinId) : loginUrl(tenant.membersUrl, '/')}>
+              Continue with my trial
+            </a>
+          </p>
+        </form>
+      </div>
+    </Page>
+  )
+}
+
+export const UpgradeMembershipScreen = withScreenQuery(UpgradeMembershipView, trialPriceQuery)
 
 export function ParentRedirectScreen() {
   return <Page title="Redirecting" />

@@ -1,0 +1,141 @@
+// A visitor joins through the biller sandbox and becomes a member (account-payments-gems.md §4, §5): the brand's
+// "Join now" leads to the members host's join form, the form takes the visitor to the biller's payment page, the
+// biller's approval brings the browser back to the signup-success page, which waits for the account (welcomeCheck)
+// and signs the new member in with the autologin token. A trial joiner goes on to the upgrade membership page and
+// upgrades there; a declined multisite signup goes to offers. Screenshots in e2e-artifacts/screenshots.
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { collectPageErrors, launchBrowser, screenshotAtBothWidths, visitorContext } from './support/browser'
+import { brandOrigin, brandUrl } from './support/gateway'
+import { SETTLE } from './support/members'
+
+// The shared local members host serves the members area's default tenant: joins there are vixenplus joins.
+const JOINED_BRAND = 'vixenplus'
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let errors: string[]
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+beforeEach(async () => {
+  context = await visitorContext(browser)
+  page = await context.newPage()
+  errors = collectPageErrors(page).filter(Boolean)
+})
+
+afterEach(async () => {
+  await context?.close()
+  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+})
+
+const heading = () => page.locator('main h1').first()
+const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+
+/** From tushy's header to the join form, filled in with `option` chosen, then on to the biller's payment page. */
+async function joinUpToPayment(option: string, email: string, username: string): Promise<void> {
+  await page.goto(brandUrl('tushy', '/'), { waitUntil: 'networkidle' })
+  await Promise.all([
+    page.waitForURL((url) => url.origin === brandOrigin('members') && url.pathname === '/joinnow'),
+    page.locator('header a', { hasText: 'Join now' }).click(),
+  ])
+  expect(new URL(page.url()).searchParams.get('ref')).toBe('home')
+  await expect.poll(() => heading().textContent(), SETTLE).toBe('Join VIXENPLUS')
+  await page.getByLabel(option, { exact: false }).first().check()
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill('Secret12345')
+  await screenshotAtBothWidths(page, 'join-form')
+  await Promise.all([
+    page.waitForURL((url) => url.pathname.startsWith('/pay/'), { timeout: 20_000 }),
+    page.getByRole('button', { name: 'Continue to payment' }).click(),
+  ])
+}
+
+describe('a visitor joining', () => {
+  it('is told the server’s rule when the form is wrong, and loses nothing', async () => {
+    await page.goto(`${brandOrigin('members')}/joinnow?ref=home&elm=header`, { waitUntil: 'networkidle' })
+    await page.getByLabel('E-mail').fill('not-an-email')
+    await page.getByLabel('Username').fill('someone')
+    await page.getByLabel('Password').fill('Secret12345')
+    await page.getByRole('button', { name: 'Continue to payment' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent(), SETTLE).toContain('nvalid email')
+    expect(await page.getByLabel('Username').inputValue()).toBe('someone')
+    expect(new URL(page.url()).pathname).toBe('/joinnow')
+  })
+
+  it('pays at the biller sandbox, waits for the account, and is signed in as a member', async () => {
+    const id = unique()
+    await joinUpToPayment('1 month', `joiner-${id}@example.com`, `joiner${id}`)
+    await screenshotAtBothWidths(page, 'join-biller-payment-page')
+    await Promise.all([
+      page.waitForURL((url) => url.origin === brandOrigin(JOINED_BRAND) && url.pathname === '/_signupsuccess', {
+        timeout: 20_000,
+      }),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ])
+    const start = page.getByRole('link', { name: 'Start watching' })
+    await start.waitFor({ timeout: 30_000 })
+    expect(await page.locator('main').textContent()).toContain(`joiner${id}`)
+    await screenshotAtBothWidths(page, 'join-welcome')
+    await Promise.all([
+      page.waitForURL((url) => url.origin === brandOrigin(JOINED_BRAND) && url.pathname === '/' && !url.search.includes('al_token')),
+      start.click(),
+    ])
+    await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached', timeout: 20_000 })
+    const membership = await page.evaluate(async () => {
+      const response = await fetch('/graphql', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json', 'x-paysite-csrf': '1' },
+        body: JSON.stringify({ query: '{ getUserSubscription { subscription { type active } } }' }),
+      })
+      return (await response.json()) as { data?: { getUserSubscription?: { subscription: { type: string; active: boolean } } } }
+    })
+    expect(membership.data?.getUserSubscription?.subscription).toEqual({ type: 'member', active: true })
+    await screenshotAtBothWidths(page, 'join-signed-in-member')
+  })
+
+  it('as a trial, goes on to the upgrade membership page and upgrades there', async () => {
+    const id = unique()
+    await joinUpToPayment('2-day trial', `trial-${id}@example.com`, `trial${id}`)
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === '/_upgrademembership', { timeout: 40_000 }),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ])
+    await expect.poll(() => heading().textContent(), SETTLE).toBe('Upgrade Membership')
+    const background = await page.getByTestId('upgrade-background').evaluate((el) => getComputedStyle(el).backgroundImage)
+    expect(background).toMatch(/\/media\/placeholder\/upgrade\/vixenplus-large\.svg\?w=1400&h=1024/)
+    await screenshotAtBothWidths(page, 'join-trial-upgrade-membership')
+    const upgrade = page.getByRole('button', { name: 'Upgrade now' })
+    expect(await upgrade.isDisabled()).toBe(true)
+    await page.getByRole('checkbox').check()
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('notification') === 'upgradesuccess', {
+        timeout: 30_000,
+      }),
+      upgrade.click(),
+    ])
+    await expect.poll(() => page.getByText('Your membership has been upgraded.').count(), SETTLE).toBeGreaterThan(0)
+  })
+
+  it('declined with a reason on a multisite brand, is taken to offers', async () => {
+    const id = unique()
+    await joinUpToPayment('1 month', `declined-${id}@example.com`, `declined${id}`)
+    const reason = page.locator('input[name="reason"]')
+    if ((await reason.count()) > 0) await reason.fill('Card expired')
+    await Promise.all([
+      page.waitForURL((url) => !url.pathname.startsWith('/pay/'), { timeout: 20_000 }),
+      page.getByRole('button', { name: 'Decline with reason' }).click(),
+    ])
+    // The VP site id counts as multisite: signup denied sends the visitor to offers, which asks for a login first.
+    await expect.poll(() => decodeURIComponent(page.url()), SETTLE).toContain('/offers')
+  })
+})

@@ -1,0 +1,36 @@
+// Account creation after a signup (account-payments-gems.md §4): the biller has approved, the account is being made
+// from its postback. Ask welcomeCheck every 5 s, at most 24 times; then 'Account creation timed out'. A welcome
+// answer is stored; trial members go on to the upgrade membership page, everyone else sees the welcome page.
+
+export const ACCOUNT_CREATION_POLL_MS = 5_000
+export const ACCOUNT_CREATION_MAX_TRIES = 24
+export const ACCOUNT_CREATION_TIMED_OUT = 'Account creation timed out'
+
+export interface WelcomeAnswer {
+  isWelcome: boolean
+  isTrial: boolean
+  autologinId?: string | null
+}
+
+export type AccountCreationStep =
+  /** Not made yet: ask again after `afterMs`; `tries` is how many answers came so far. */
+  | { kind: 'wait'; afterMs: number; tries: number }
+  /** Made: the welcome page (with the autologin token, when still within its window). */
+  | { kind: 'welcome'; autologinId: string | null }
+  /** Made, for a trial: on to the upgrade membership page. */
+  | { kind: 'upgrade'; autologinId: string | null }
+  | { kind: 'timedOut'; error: typeof ACCOUNT_CREATION_TIMED_OUT }
+
+/** What to do after the `tries`-th answer (1-based). */
+export function nextAccountCreationStep(answer: WelcomeAnswer, tries: number): AccountCreationStep {
+  const autologinId = answer.autologinId || null
+  if (answer.isWelcome) return answer.isTrial ? { kind: 'upgrade', autologinId } : { kind: 'welcome', autologinId }
+  if (tries < ACCOUNT_CREATION_MAX_TRIES) return { kind: 'wait', afterMs: ACCOUNT_CREATION_POLL_MS, tries }
+  return { kind: 'timedOut', error: ACCOUNT_CREATION_TIMED_OUT }
+}
+
+/** The address that signs the new member in: home with the single-use autologin token. */
+export function autologinHref(autologinId: string, query: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ al_token: autologinId, ...query })
+  return `/?${params.toString()}`
+}

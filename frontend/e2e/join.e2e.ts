@@ -3,37 +3,20 @@
 // biller's approval brings the browser back to the signup-success page, which waits for the account (welcomeCheck)
 // and signs the new member in with the autologin token. A trial joiner goes on to the upgrade membership page and
 // upgrades there; a declined multisite signup goes to offers. Screenshots in e2e-artifacts/screenshots.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { collectPageErrors, launchBrowser, screenshotAtBothWidths, visitorContext } from './support/browser'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { screenshotAtBothWidths } from './support/browser'
+import { journeys } from './support/journey'
 import { brandOrigin, brandUrl } from './support/gateway'
 import { SETTLE } from './support/members'
 
 // The shared local members host serves the members area's default tenant: joins there are vixenplus joins.
 const JOINED_BRAND = 'vixenplus'
 
-let browser: Browser
-let context: BrowserContext
 let page: Page
-let errors: string[]
 
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-beforeEach(async () => {
-  context = await visitorContext(browser)
-  page = await context.newPage()
-  errors = collectPageErrors(page).filter(Boolean)
-})
-
-afterEach(async () => {
-  await context?.close()
-  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+journeys((opened) => {
+  page = opened.page
 })
 
 const heading = () => page.locator('main h1').first()

@@ -1,33 +1,18 @@
 // The demo members' journeys (issue 12): each signs in through the members host as that kind of user, does the
 // thing, asserts what the person sees, and keeps screenshots at 360 px and 1440 px (e2e-artifacts/screenshots).
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { collectPageErrors, launchBrowser, screenshotAtBothWidths, visitorContext } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import { screenshotAtBothWidths, visitorContext } from './support/browser'
+import { journeys } from './support/journey'
 import { brandOrigin, brandUrl } from './support/gateway'
 import { contextInRegion, DEMO_BRAND, dismissWelcomeModals, SETTLE, signIn } from './support/members'
 
 let browser: Browser
 let context: BrowserContext
 let page: Page
-let errors: string[]
 
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-beforeEach(async () => {
-  context = await visitorContext(browser)
-  page = await context.newPage()
-  errors = collectPageErrors(page)
-})
-
-afterEach(async () => {
-  await context?.close()
-  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+journeys((opened) => {
+  ;({ browser, context, page } = opened)
 })
 
 const dialog = () => page.getByRole('dialog')

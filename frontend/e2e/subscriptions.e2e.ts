@@ -1,32 +1,15 @@
 // Subscription journeys (issue 12): a trial upgrades in one click and the status polling brings the membership in; a
 // cancelled member (native biller) reactivates on the retention offer. Screenshots at 360 px and 1440 px.
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { collectPageErrors, launchBrowser, screenshotAtBothWidths, visitorContext } from './support/browser'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { screenshotAtBothWidths } from './support/browser'
+import { journeys } from './support/journey'
 import { DEMO_BRAND, dismissWelcomeModals, SETTLE, signIn } from './support/members'
 
-let browser: Browser
-let context: BrowserContext
 let page: Page
-let errors: string[]
 
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-beforeEach(async () => {
-  context = await visitorContext(browser)
-  page = await context.newPage()
-  errors = collectPageErrors(page)
-})
-
-afterEach(async () => {
-  await context?.close()
-  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+journeys((opened) => {
+  page = opened.page
 })
 
 const membership = () => page.locator('main dl.account-facts dd').nth(2)

@@ -1,37 +1,19 @@
 // A visitor on two brands (tushy, and vixen with faceted search and angels): browses, searches, opens a video and
 // its trailer, hits not-found, follows each permanent move, and meets a route their brand has switched off.
 // Every step is photographed at 360 px and 1440 px (e2e-artifacts/screenshots).
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { collectPageErrors, launchBrowser, screenshotAtBothWidths, scrollsSideways, VIEWPORTS, visitorContext } from './support/browser'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { screenshotAtBothWidths, scrollsSideways, VIEWPORTS } from './support/browser'
+import { journeys } from './support/journey'
 import { brandGet, brandOrigin, brandUrl } from './support/gateway'
 
 const FIRST = 'tushy'
 const SECOND = 'vixen'
 
-let browser: Browser
-let context: BrowserContext
 let page: Page
-let errors: string[]
 
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-beforeEach(async () => {
-  context = await visitorContext(browser)
-  page = await context.newPage()
-  errors = collectPageErrors(page).filter(Boolean)
-})
-
-afterEach(async () => {
-  await context?.close()
-  // Uncaught exceptions fail the journey that caused them.
-  expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+journeys((opened) => {
+  page = opened.page
 })
 
 const heading = () => page.locator('main h1').first()

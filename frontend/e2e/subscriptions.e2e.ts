@@ -1,5 +1,6 @@
 // Subscription journeys (issue 12): a trial upgrades in one click and the status polling brings the membership in; a
-// cancelled member (native biller) reactivates on the retention offer. Screenshots at 360 px and 1440 px.
+// cancelled member (native biller) reactivates on the retention offer; an expired member reactivates their brand in
+// one click (single site). Screenshots at 360 px and 1440 px.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { screenshotAtBothWidths } from './support/browser'
@@ -65,5 +66,29 @@ describe('a cancelled member', () => {
     await screenshotAtBothWidths(page, 'cancelled-reactivated')
     await reloadUntil((text) => !text.includes('(cancelled)'))
     expect(await page.getByRole('button', { name: 'Reactivate my membership' }).count()).toBe(0)
+  })
+})
+
+describe('an expired member', () => {
+  it('reactivates their brand in one click and is a member again', async () => {
+    await signIn(page, 'expired', DEMO_BRAND, '/account')
+    await dismissWelcomeModals(page)
+    expect((await membership().textContent())?.trim()).toMatch(/\(inactive\)$/)
+    await page.getByRole('button', { name: 'Upgrade my membership' }).click()
+    const purchase = page.getByRole('dialog')
+    const options = purchase.getByRole('radio')
+    await options.first().waitFor()
+    // Only the brand's own memberships reactivate it: no trials, no multisite packages.
+    expect(await purchase.getByText(/trial/i).count()).toBe(0)
+    const reactivate = purchase.getByRole('button', { name: 'Reactivate now' })
+    expect(await reactivate.isDisabled()).toBe(true)
+    await purchase.getByLabel(/I agree to be charged/).check()
+    await screenshotAtBothWidths(page, 'expired-reactivate-modal')
+    await reactivate.click()
+    // The status modal polls the membership, then reloads the page with fatr=true.
+    await page.waitForURL(/[?&]fatr=true/, { timeout: 60_000 })
+    await page.waitForLoadState('networkidle')
+    await reloadUntil((text) => text === 'member')
+    await screenshotAtBothWidths(page, 'expired-reactivated')
   })
 })

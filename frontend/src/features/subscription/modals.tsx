@@ -13,10 +13,13 @@ import type { ModalBodyProps } from '../../app/shell/ModalHost'
 import { useModals } from '../../app/shell/ModalManager'
 import { useSession } from '../../app/session/SessionContext'
 import { documentCookies, storedNats } from '../signup/affiliate'
+import { optionPrice, singleSiteOptions } from '../signup/prices'
 import {
   AcknowledgePromotionalTeaserViewedDocument,
   InternalUpsellOneclickMultisiteDocument,
+  InternalUpsellOneclickSinglesiteDocument,
   InternalUpsellTrialUpgradeDocument,
+  JoinOptionsDocument,
   ReactivateCancelledRebillDocument,
   RetentionOfferDocument,
   SubscriptionActiveDocument,
@@ -132,6 +135,70 @@ function ConsentedPurchase({ text, action, busy, onBuy }: { text: string; action
 
 const CHARGE_CONSENT = 'I agree to be charged with the payment method on file for my membership.'
 
+/** Reactivate (single site): one of the brand's own member options, charged in one click to the card on file. */
+function ReactivateSingleSite({ reason, onAnswer, onError }: { reason: string } & ReturnType<typeof usePurchaseAnswer>) {
+  const { tenant } = useSession()
+  const ref = useCurrentScreen() ?? 'home'
+  const { data, loading, error } = useQuery(JoinOptionsDocument)
+  const [buy, buying] = useMutation(InternalUpsellOneclickSinglesiteDocument)
+  const [idempotencyKey] = useState(newIdempotencyKey)
+  const options = singleSiteOptions(data?.joinOptions.joinOptions ?? [], tenant.tenant)
+  const [chosen, setChosen] = useState<number | null>(null)
+  const optionId = chosen ?? options[0]?.id ?? null
+  if (loading) return <p className="muted">Loading your options…</p>
+  if (error || options.length === 0 || optionId === null) {
+    return <p role="alert">Failed to load the membership options. Please try again later.</p>
+  }
+  return (
+    <div className="purchase-membership" data-kind="reactivate" data-reason={reason}>
+      <p>
+        {reason === 'expired' ? 'Your membership has expired. ' : ''}Reactivate {tenant.site} to watch every video in full
+        again.
+      </p>
+      <fieldset className="purchase-membership__options">
+        <legend>Choose your membership</legend>
+        {options.map((option) => (
+          <label key={option.id} className="account-toggle">
+            <input
+              type="radio"
+              name="reactivateOption"
+              checked={option.id === optionId}
+              onChange={() => setChosen(option.id)}
+            />{' '}
+            {option.title}: {optionPrice(option)}
+          </label>
+        ))}
+      </fieldset>
+      <ConsentedPurchase
+        text={CHARGE_CONSENT}
+        action="Reactivate now"
+        busy={buying.loading}
+        onBuy={async () => {
+          try {
+            const { data: answer } = await buy({
+              variables: {
+                joinOptionId: optionId,
+                ref,
+                elm: 'purchase-modal',
+                siteName: tenant.tenant,
+                natsCode: storedNats(documentCookies()),
+                consent: true,
+                idempotencyKey,
+              },
+            })
+            if (!answer?.internalUpsellOneclickSinglesite.success && !answer?.internalUpsellOneclickSinglesite.location) {
+              throw new Error('not charged')
+            }
+            onAnswer(answer.internalUpsellOneclickSinglesite)
+          } catch {
+            onError()
+          }
+        }}
+      />
+    </div>
+  )
+}
+
 export function PurchaseMembership({ props, close }: ModalBodyProps) {
   const { tenant, user } = useSession()
   const ref = useCurrentScreen() ?? 'home'
@@ -194,7 +261,10 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
       </div>
     )
   }
-  // Visitors, and a single site's reactivation, go through the members host's join form, which lists the options.
+  if (user.isAuthenticated && kind === 'reactivate' && profile?.subscriptionKind === 'expired') {
+    return <ReactivateSingleSite reason={reason} onAnswer={onAnswer} onError={onError} />
+  }
+  // Visitors (and a user who never had a membership) go through the members host's join form, which lists the options.
   return (
     <div className="purchase-membership" data-reason={reason}>
       {reason === 'expired' ? (

@@ -8,7 +8,7 @@ import { appRouteObjects } from '../../../app/router'
 import { tenantConfig, userView } from '../../../app/routing/testing'
 import type { RouteServices } from '../../../app/services'
 import type { WelcomeData } from '../../../app/routing'
-import { optionPrice, upgradeBackgroundSrc } from './screens'
+import { upgradeBackgroundSrc } from './screens'
 
 type Answer = { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }
 
@@ -104,16 +104,6 @@ afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
   vi.useRealTimers()
-})
-
-describe('join prices', () => {
-  it('reads as the visitor pays them', () => {
-    expect(optionPrice(option(1))).toBe('$29.95 / 30 days')
-    expect(optionPrice(option(2, { price: '1.00', trialDays: 2 }))).toBe('$1.00 for 2 days, then $29.95 / 30 days')
-    expect(optionPrice(option(3, { price: '9.95', currency: 'EUR', rebillPrice: '19.95' }))).toBe(
-      '9.95 EUR now, then 19.95 EUR / 30 days',
-    )
-  })
 })
 
 describe('the join screen', () => {

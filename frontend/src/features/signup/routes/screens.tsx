@@ -25,19 +25,12 @@ import {
 import { newIdempotencyKey } from '../../subscription/purchase'
 import { autologinHref, nextAccountCreationStep } from '../accountCreation'
 import { joinTracking } from '../joinTracking'
+import { money, optionPrice } from '../prices'
 import './signup.css'
 
 type JoinOption = JoinOptionsQuery['joinOptions']['joinOptions'][number]
 
 const joinOptionsQuery = () => ({ query: JoinOptionsDocument, variables: {} })
-
-/** "$29.95 / 30 days", "$1.00 for 2 days, then $29.95 / 30 days". */
-export function optionPrice(option: Pick<JoinOption, 'price' | 'currency' | 'rebillPrice' | 'rebillPeriodDays' | 'trialDays'>): string {
-  const money = (amount: string) => (option.currency === 'USD' ? `$${amount}` : `${amount} ${option.currency}`)
-  const rebill = `${money(option.rebillPrice)} / ${option.rebillPeriodDays} days`
-  if (option.trialDays) return `${money(option.price)} for ${option.trialDays} days, then ${rebill}`
-  return option.price === option.rebillPrice ? rebill : `${money(option.price)} now, then ${rebill}`
-}
 
 function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
   const ids = { email: useId(), username: useId(), password: useId() }
@@ -395,7 +388,7 @@ function UpgradeMembershipView() {
     }
   }
 
-  const money = price.currency === 'USD' ? `$${price.price}` : `${price.price} ${price.currency}`
+  const charge = money(price.price, price.currency)
   return (
     <Page title="Upgrade Membership">
       <div
@@ -407,11 +400,11 @@ function UpgradeMembershipView() {
         <form className="upgrade-membership__panel" onSubmit={buy} aria-busy={loading}>
           <p>Your trial is ready. Upgrade now to a full membership and watch every video in full.</p>
           <p className="upgrade-membership__price">
-            {money} every {price.rebillPeriodDays} days
+            {charge} every {price.rebillPeriodDays} days
           </p>
           <label className="upgrade-membership__consent">
             <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> I agree to be
-            charged {money} now with the card I joined with.
+            charged {charge} now with the card I joined with.
           </label>
           {failed ? (
             <p role="alert" className="notice notice--error">

@@ -1,0 +1,120 @@
+import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client'
+import { ApolloProvider } from '@apollo/client/react'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { Observable } from 'rxjs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { member, tenantConfig } from '../../app/routing/testing'
+import { FlashProvider } from '../../app/shell/Flash'
+import { ModalProvider } from '../../app/shell/ModalManager'
+import { SessionProvider } from '../../app/session/SessionContext'
+import { PurchaseMembership } from './modals'
+
+afterEach(cleanup)
+
+type Answer = { data?: Record<string, unknown> | null; errors?: Array<{ message: string }> }
+const calls: Array<{ operationName: string; variables: Record<string, unknown> }> = []
+
+function client(answers: Record<string, Answer>) {
+  const link = new ApolloLink(
+    (operation) =>
+      new Observable((observer) => {
+        const name = operation.operationName ?? ''
+        calls.push({ operationName: name, variables: operation.variables })
+        observer.next(answers[name] ?? { data: null, errors: [{ message: `unscripted ${name}` }] })
+        observer.complete()
+      }),
+  )
+  return new ApolloClient({ link, cache: new InMemoryCache() })
+}
+
+const option = (id: number, site: string, kind: string, title: string) => ({
+  __typename: 'JoinOption',
+  id,
+  site,
+  kind,
+  freeLimitedTrial: false,
+  title,
+  price: '29.95',
+  currency: 'USD',
+  rebillPrice: '29.95',
+  rebillPeriodDays: 30,
+  trialDays: null,
+  paymentOptions: ['EPOCH'],
+})
+
+const JOIN_OPTIONS = {
+  data: {
+    joinOptions: {
+      __typename: 'JoinOptions',
+      site: 'tushy',
+      siteId: 1,
+      joinOptions: [
+        option(10201, 'tushy', 'member', '1 month'),
+        option(10202, 'tushy', 'trial', '2-day trial'),
+        option(2901, 'multisiteVP', 'member', 'Every site'),
+      ],
+      trialUpgrade: { __typename: 'TrialUpgradePrice', price: '19.95', currency: 'USD', rebillPeriodDays: 30 },
+    },
+  },
+}
+
+function renderModal(subscriptionKind: string, answers: Record<string, Answer>) {
+  calls.length = 0
+  const user = member({ profile: { subscriptionKind, isActive: false } as never })
+  const closed: boolean[] = []
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/',
+        element: (
+          <ApolloProvider client={client(answers)}>
+            <SessionProvider session={{ tenant: tenantConfig(), user, isMembersArea: false }}>
+              <FlashProvider>
+                <ModalProvider>
+                  <PurchaseMembership props={{ reason: 'expired' }} close={() => closed.push(true)} />
+                </ModalProvider>
+              </FlashProvider>
+            </SessionProvider>
+          </ApolloProvider>
+        ),
+      },
+    ],
+    { initialEntries: ['/'] },
+  )
+  render(<RouterProvider router={router} />)
+  return closed
+}
+
+describe('the purchase modal for an expired member', () => {
+  it('reactivates the brand in one click with one of its own member options, after consent', async () => {
+    const closed = renderModal('expired', {
+      JoinOptions: JOIN_OPTIONS,
+      InternalUpsellOneclickSinglesite: {
+        data: { internalUpsellOneclickSinglesite: { __typename: 'OneclickPurchase', success: true, location: null } },
+      },
+    })
+    expect(await screen.findByText('1 month: $29.95 / 30 days')).toBeTruthy()
+    expect(screen.queryByText(/2-day trial/)).toBeNull()
+    expect(screen.queryByText(/Every site/)).toBeNull()
+    const buy = screen.getByRole('button', { name: 'Reactivate now' }) as HTMLButtonElement
+    expect(buy.disabled).toBe(true)
+    fireEvent.click(screen.getByRole('checkbox'))
+    fireEvent.click(buy)
+    await waitFor(() => expect(closed).toEqual([true]))
+    const bought = calls.find((c) => c.operationName === 'InternalUpsellOneclickSinglesite')?.variables
+    expect(bought).toMatchObject({ joinOptionId: 10201, siteName: 'tushy', elm: 'purchase-modal', consent: true })
+    expect(typeof bought?.idempotencyKey).toBe('string')
+  })
+
+  it('says the options could not be loaded when they cannot', async () => {
+    renderModal('expired', {})
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load the membership options. Please try again later.')
+  })
+
+  it('sends a porn-portal user, who has no membership to reactivate, to the join form', async () => {
+    renderModal('porn-portal', {})
+    expect(await screen.findByRole('link', { name: 'See membership options' })).toBeTruthy()
+    expect(calls).toEqual([])
+  })
+})

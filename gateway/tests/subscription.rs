@@ -569,6 +569,23 @@ async fn a_visitor_joins_through_the_gateway_and_the_sandbox_and_is_welcomed() {
     let w = &checked["data"]["welcomeCheck"];
     assert_eq!((w["isWelcome"].as_bool(), w["isTrial"].as_bool()), (Some(true), Some(false)), "{}", short(&checked));
     assert!(w["autologinId"].as_str().is_some_and(|a| !a.is_empty()));
+
+    // The same member through /_signup-extern/{biller}'s API: the welcome data; a forged hash is a 400 (signup denied).
+    let extern_get = |hashed: String| {
+        let url = format!(
+            "{}/api/_signup-extern/epoch?memberid={}&hashedMemberId={hashed}&username=x",
+            env.gw.base,
+            billers::form_encode(&welcome["memberid"])
+        );
+        env.gw.client.get(url).header(reqwest::header::HOST, HOST).send()
+    };
+    let answered = extern_get(welcome["hashedMemberId"].clone()).await.unwrap();
+    assert_eq!(answered.status(), StatusCode::OK);
+    let body: Value = answered.json().await.unwrap();
+    assert_eq!(body["data"]["memberid"], welcome["memberid"].as_str());
+    assert_eq!(body["data"]["isWelcome"], true, "{}", short(&body));
+    let forged = extern_get("0".repeat(32)).await.unwrap();
+    assert_eq!(forged.status(), StatusCode::BAD_REQUEST);
     env.cleanup().await;
 }
 

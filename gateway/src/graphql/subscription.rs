@@ -669,6 +669,54 @@ pub mod rest {
                 "/api/payments/v1/outgoing-upsells-oneclick/cams",
                 post(cams).layer(axum::extract::DefaultBodyLimit::max(MAX_CAMS_BYTES)),
             )
+            .route("/api/_signup-extern/{biller}", axum::routing::get(signup_extern))
+    }
+
+    /// The welcome data `/_signup-extern/{biller}` sends (the page's query names it `memberid`).
+    #[derive(serde::Deserialize)]
+    pub struct SignupExternQuery {
+        #[serde(default)]
+        memberid: String,
+        #[serde(default, rename = "hashedMemberId")]
+        hashed_member_id: String,
+    }
+
+    /// `GET {api host}/_signup-extern/{biller}` (the api host is `{origin}/api`): `{data: welcome}`
+    /// for a member the biller signed up, or a 400 the page turns into signup denied (an unknown
+    /// biller or member, a forged hash, a declined signup). No session: the signed
+    /// `hashedMemberId` is the proof, as for welcomeCheck.
+    async fn signup_extern(
+        State(state): State<GatewayState>,
+        axum::Extension(site): axum::Extension<std::sync::Arc<crate::hosts::Site>>,
+        correlation: Option<axum::Extension<runtime::http::CorrelationId>>,
+        Path(biller): Path<String>,
+        axum::extract::Query(q): axum::extract::Query<SignupExternQuery>,
+    ) -> Response {
+        let biller = biller.to_ascii_uppercase();
+        if !is_biller_name(&biller) || q.memberid.is_empty() || q.hashed_member_id.is_empty() {
+            return failure(StatusCode::BAD_REQUEST, "BAD_REQUEST", "unknown signup");
+        }
+        let call = runtime::client::CallContext {
+            bearer: None,
+            tenant: Some(site.tenant.tenant.clone()),
+            correlation_id: correlation.map(|axum::Extension(c)| c.0.to_string()),
+        };
+        let subscription = &state.upstreams.subscription;
+        match subscription.signup_extern(&biller, &site.tenant.tenant, &q.memberid, &q.hashed_member_id, &call).await {
+            Ok(answer) => {
+                ([(header::CACHE_CONTROL, "no-store")], axum::Json(serde_json::json!({ "data": answer.data })))
+                    .into_response()
+            }
+            Err(runtime::client::UpstreamError::Refused { status, code, message, .. })
+                if (400..500).contains(&status) =>
+            {
+                failure(StatusCode::BAD_REQUEST, &code, &message)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "signup-extern: the subscription service did not answer");
+                failure(StatusCode::BAD_GATEWAY, "SERVICE_UNAVAILABLE", "The subscription service did not answer")
+            }
+        }
     }
 
     /// Largest cams request body (the /cams query as JSON).

@@ -70,6 +70,24 @@ impl SubscriptionClient {
         self.upstream.get("/internal/subscription", &[], ctx).await
     }
 
+    /// `/_signup-extern/{biller}`: the welcome data of a member the biller signed up
+    /// (`memberId` proven by its signed `hashedMemberId`).
+    pub async fn signup_extern(
+        &self,
+        biller: &str,
+        site: &str,
+        member_id: &str,
+        hashed_member_id: &str,
+        ctx: &CallContext,
+    ) -> Result<SignupExternAnswer, UpstreamError> {
+        let query = [
+            ("site", site.to_owned()),
+            ("memberId", member_id.to_owned()),
+            ("hashedMemberId", hashed_member_id.to_owned()),
+        ];
+        self.upstream.get(&format!("/internal/signup-extern/{biller}"), &query, ctx).await
+    }
+
     /// A brand's join options with their example prices (no session needed).
     pub async fn join_options(&self, site: &str, ctx: &CallContext) -> Result<JoinOptions, UpstreamError> {
         self.upstream.get("/internal/join-options", &[("site", site.to_owned())], ctx).await

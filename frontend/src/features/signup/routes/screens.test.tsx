@@ -294,3 +294,29 @@ describe('upgrade membership', () => {
     expect(typeof bought?.idempotencyKey).toBe('string')
   })
 })
+
+describe('external signup', () => {
+  it('welcomes the member the biller answers for, on the signup-success screen', async () => {
+    vi.mocked(services.fetchSignupExtern).mockResolvedValueOnce({
+      status: 200,
+      body: { data: { memberid: 'SP-7', hashedMemberId: 'h-7', username: 'extern', siteId: 1, isWelcome: true } },
+    })
+    renderAt('/_signup-extern/SEGPAY', {
+      AccountCreationCheck: [welcomeAnswer(true, { memberid: 'SP-7', username: 'extern' })],
+      WelcomePagePictureSet: [noPictures],
+    })
+    expect(await screen.findByRole('link', { name: 'Start watching' })).toBeTruthy()
+    expect(screen.getByText('Welcome to tushy, extern! Your membership is ready.')).toBeTruthy()
+    expect(calls.find((c) => c.operationName === 'AccountCreationCheck')?.variables).toEqual({
+      site: 'tushy',
+      memberId: 'SP-7',
+      hashedMemberId: 'h-7',
+    })
+  })
+
+  it('goes to signup denied when the biller’s answer is a 400', async () => {
+    vi.mocked(services.fetchSignupExtern).mockResolvedValueOnce({ status: 400, body: null })
+    const router = renderAt('/_signup-extern/SEGPAY', {})
+    await waitFor(() => expect(router.state.location.pathname).toBe('/_signupdenial'))
+  })
+})

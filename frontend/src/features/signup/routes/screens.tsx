@@ -266,16 +266,22 @@ function ManualLogin({ message }: { message: string }) {
   )
 }
 
+/** /_signup-extern/{biller} shares this screen: its welcome data is the biller's answer (`data.data`). */
+type SignupSuccessPage = SignupSuccessData | { biller: string; signup: WelcomeData | null }
+
 export function SignupSuccessScreen() {
-  const page = usePageData<SignupSuccessData>()
+  const page = usePageData<SignupSuccessPage>()
   const { user, tenant } = useSession()
   const { t } = useTranslation()
-  const state = useAccountCreation(user.welcome)
-  const username = user.welcome.username ?? ''
+  const welcome = 'signup' in page ? { ...user.welcome, ...(page.signup ?? {}) } : user.welcome
+  const pictureSetSite = 'pictureSetSite' in page ? page.pictureSetSite : tenant.tenant.toUpperCase()
+  const isMultisite = 'isMultisite' in page ? page.isMultisite : false
+  const state = useAccountCreation(welcome)
+  const username = welcome.username ?? ''
   return (
     <Page title="Welcome">
       <div className="welcome">
-        <WelcomeBackground site={page.pictureSetSite} />
+        <WelcomeBackground site={pictureSetSite} />
         <div className="welcome__panel">
           {state.kind === 'creating' ? (
             <p role="status" aria-busy="true">
@@ -285,7 +291,7 @@ export function SignupSuccessScreen() {
           {state.kind === 'welcome' ? (
             <>
               <p className="welcome__greeting">
-                {t(page.isMultisite ? 'signup.welcome_multisite' : 'signup.welcome', { username, site: tenant.site })}
+                {t(isMultisite ? 'signup.welcome_multisite' : 'signup.welcome', { username, site: tenant.site })}
               </p>
               {state.autologinId ? (
                 <a className="button button--accent" href={autologinHref(state.autologinId)}>

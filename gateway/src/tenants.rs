@@ -123,11 +123,15 @@ pub struct Features {
     /// The tenant's upgrade overlay rule (never for admins and active members).
     pub upgrade_overlay: bool,
     pub promotional_video_teaser_modal: Toggle,
+    /// The join form's image A/B test (account-payments-gems.md §9: cookie-driven, variants a
+    /// and b, one-year cookie); off unless a tenant turns it on.
+    #[serde(default)]
+    pub join_form_image_test: Toggle,
     /// Keyed by region code (`US-TX`, `US-AL`).
     pub health_warning: BTreeMap<String, HealthWarning>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Toggle {
     pub enabled: bool,

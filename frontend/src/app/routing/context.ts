@@ -13,6 +13,8 @@ export interface TenantFeatures {
   reels: boolean
   curator: boolean
   promotionalVideoTeaserModal: { enabled: boolean }
+  /** The join form's image A/B test; off (or absent) by default. */
+  joinFormImageTest?: { enabled: boolean }
   /** Keyed by region code, e.g. 'US-TX'. */
   healthWarning: Readonly<Record<string, HealthWarningConfig>>
 }

@@ -320,3 +320,35 @@ describe('external signup', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/_signupdenial'))
   })
 })
+
+describe('the join form image test', () => {
+  afterEach(() => {
+    document.cookie = 'ab_join_form_image=; max-age=0; path=/'
+  })
+
+  it('shows no picture while the test is off', async () => {
+    renderAt('/joinnow', { JoinOptions: [joinOptions([option(3045)])] })
+    await screen.findByText('Option 3045')
+    expect(document.querySelector('.join__image')).toBeNull()
+    expect(document.cookie).not.toContain('ab_join_form_image')
+  })
+
+  it('keeps the visitor’s variant in a cookie and shows its picture when the test is on', async () => {
+    document.cookie = 'ab_join_form_image=b; path=/'
+    const session = {
+      tenant: tenantConfig({ features: { joinFormImageTest: { enabled: true } } }),
+      user: userView(),
+      isMembersArea: true,
+    }
+    const router = createMemoryRouter(appRouteObjects(session, services), { initialEntries: ['/joinnow'] })
+    render(
+      <ApolloProvider client={client({ JoinOptions: [joinOptions([option(3045)])] })}>
+        <RouterProvider router={router} />
+      </ApolloProvider>,
+    )
+    await screen.findByText('Option 3045')
+    const image = document.querySelector('.join__image')
+    expect(image?.getAttribute('data-variant')).toBe('b')
+    expect(image?.getAttribute('src')).toBe('/media/placeholder/join/tushy-b.svg?w=800&h=300&t=Join')
+  })
+})

@@ -24,6 +24,7 @@ import {
 } from '../../../gql/graphql'
 import { newIdempotencyKey } from '../../subscription/purchase'
 import { autologinHref, nextAccountCreationStep } from '../accountCreation'
+import { documentCookies, joinFormImageVariant } from '../affiliate'
 import { joinTracking } from '../joinTracking'
 import { money, optionPrice } from '../prices'
 import './signup.css'
@@ -145,6 +146,8 @@ function JoinNowView() {
   const location = useLocation()
   const { result } = useScreenQuery(joinOptionsQuery)
   const options = result.joinOptions.joinOptions
+  const imageTest = tenant.features.joinFormImageTest?.enabled === true
+  const variant = useMemo(() => joinFormImageVariant(documentCookies(), imageTest), [imageTest])
   // Support hears where the visitor came from, as the join form would have.
   const tracking = Object.fromEntries(
     Object.entries(joinTracking(new URLSearchParams(location.search))).filter((entry): entry is [string, string] => entry[1] !== null),
@@ -152,6 +155,16 @@ function JoinNowView() {
   return (
     <Page title={`Join ${tenant.site}`}>
       <div className="join">
+        {variant ? (
+          <img
+            className="join__image"
+            data-variant={variant}
+            src={joinImageSrc(tenant.tenant, variant)}
+            width={800}
+            height={300}
+            alt=""
+          />
+        ) : null}
         <ul className="join__benefits">
           <li>Every video in full, in up to 4K</li>
           <li>New releases every week</li>
@@ -186,6 +199,11 @@ function JoinNowView() {
 }
 
 export const JoinNowScreen = withScreenQuery(JoinNowView, joinOptionsQuery)
+
+/** The join form's picture for an A/B variant. */
+export function joinImageSrc(tenant: string, variant: string): string {
+  return `/media/placeholder/join/${encodeURIComponent(tenant)}-${variant}.svg?w=800&h=300&t=Join`
+}
 
 type CreationState =
   | { kind: 'creating' }

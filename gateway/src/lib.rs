@@ -4,6 +4,7 @@
 //! inlined, and its hashed assets), answers the permanent moves (301) and unknown paths (404)
 //! at the edge, and serves the operations routes and the GraphQL API (`/graphql`).
 
+pub mod analytics;
 pub mod config;
 mod edge;
 pub mod graphql;
@@ -99,6 +100,10 @@ pub fn router(state: GatewayState) -> Router {
     let readiness = Readiness { service: "gateway".to_owned(), pool: None, uses_broker: false };
     let edge = Router::new()
         .route("/api/tenant-config", get(edge::tenant_config))
+        .route(
+            "/api/analytics/events",
+            axum::routing::post(analytics::events).layer(DefaultBodyLimit::max(analytics::MAX_EVENT_BYTES)),
+        )
         .route("/graphql", axum::routing::any(graphql::http::graphql))
         .route("/media/deals/{*path}", get(edge::deals_media))
         .route("/media/videos/{*path}", get(edge::unlocks_media))

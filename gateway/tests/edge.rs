@@ -319,3 +319,48 @@ async fn the_signup_result_pages_carry_the_welcome_data_and_keep_it_for_an_hour(
     let denied = gw.get(&host, "/_signupdenial?siteId=3&reason=Card+expired").await;
     assert_eq!(bootstrap(&denied.text().await.unwrap())["user"]["welcome"]["reason"], "Card expired");
 }
+
+#[tokio::test]
+async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
+    let gw = spawn_gateway().await;
+    let host = brand_host("vixen");
+    // The first /metrics installs the recorder.
+    assert_eq!(gw.get(&host, "/metrics").await.status(), StatusCode::OK);
+    let post = |body: serde_json::Value, csrf: bool| {
+        let mut request = gw
+            .client
+            .post(format!("http://{}/api/analytics/events", gw.addr))
+            .header(header::HOST, &host)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(body.to_string());
+        if csrf {
+            request = request.header("x-paysite-csrf", "1");
+        }
+        request.send()
+    };
+    let view = serde_json::json!({ "event": "page_view", "label": "Homepage" });
+    assert_eq!(post(view.clone(), true).await.unwrap().status(), StatusCode::NO_CONTENT);
+    let leave =
+        serde_json::json!({ "event": "leave", "label": "Video", "ref": "video", "elm": "video-player", "to": "join" });
+    assert_eq!(post(leave, true).await.unwrap().status(), StatusCode::NO_CONTENT);
+    assert_eq!(post(view, false).await.unwrap().status(), StatusCode::FORBIDDEN);
+    let unknown = post(serde_json::json!({ "event": "purchase", "label": "Homepage" }), true).await.unwrap();
+    assert_eq!(unknown.status(), StatusCode::BAD_REQUEST);
+    let nowhere = post(serde_json::json!({ "event": "leave", "label": "Video" }), true).await.unwrap();
+    assert_eq!(nowhere.status(), StatusCode::BAD_REQUEST);
+
+    let metrics = gw.get(&host, "/metrics").await.text().await.unwrap();
+    let count = |event: &str| {
+        metrics
+            .lines()
+            .find(|l| {
+                l.starts_with("paysite_analytics_events_total")
+                    && l.contains(&format!("event=\"{event}\""))
+                    && l.contains("tenant=\"vixen\"")
+            })
+            .and_then(|l| l.rsplit(' ').next())
+            .map(str::to_owned)
+    };
+    assert_eq!(count("page_view").as_deref(), Some("1"), "{metrics}");
+    assert_eq!(count("leave").as_deref(), Some("1"));
+}

@@ -1,11 +1,13 @@
 import { Suspense } from 'react'
 import { Outlet, useNavigation } from 'react-router'
+import { usePageViews } from './analytics'
 import type { RoutingSession } from './session/bootstrap'
 import { SessionProvider } from './session/SessionContext'
 import { AppShell } from './shell/AppShell'
 
 export function RootLayout({ session, gemsModalAllowed }: { session: RoutingSession; gemsModalAllowed?: () => Promise<boolean> }) {
   const navigation = useNavigation()
+  usePageViews()
   return (
     <SessionProvider session={session}>
       <AppShell session={session} gemsModalAllowed={gemsModalAllowed}>

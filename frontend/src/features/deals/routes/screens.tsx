@@ -75,9 +75,7 @@ function DealsView() {
 
 export const DealsScreen = withScreenQuery(DealsView, dealsQuery)
 
-export function OffersScreen() {
-  return <Page title="Offers" />
-}
+export { OffersScreen } from './OffersScreen'
 
 export function OutgoingUpsellScreen() {
   return <Page title="One-Click Purchase" />

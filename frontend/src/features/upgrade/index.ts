@@ -1,2 +1,2 @@
 // What other features use of the upgrade prompts.
-export { UpgradeOverlay } from './components/UpgradeOverlay'
+export { UpgradeOverlaySlot as UpgradeOverlay } from './components/UpgradeOverlaySlot'

@@ -10,6 +10,7 @@ import { AppShell } from '../../../app/shell/AppShell'
 import { ModalProvider } from '../../../app/shell/ModalManager'
 import { scriptedGraphql, WithGraphql } from '../../../testing/graphql'
 import { UpgradeOverlay } from './UpgradeOverlay'
+import { UpgradeOverlay as UpgradeOverlayOnTheVideoPage } from '../index'
 
 afterEach(cleanup)
 
@@ -207,5 +208,28 @@ describe('the upgrade overlay', () => {
   it('tells an expired member to rejoin', () => {
     renderOverlay('expired', 'v-1')
     expect(screen.getByRole('button', { name: 'Rejoin now' })).toBeTruthy()
+  })
+})
+
+describe('the upgrade overlay on the video page', () => {
+  it('loads for the users who hold it and stays away for the others', async () => {
+    for (const [name, shown] of [
+      ['expired', true],
+      ['member', false],
+      ['visitor', false],
+    ] as const) {
+      render(
+        <SessionProvider session={sessionOf(name)}>
+          <ModalProvider>
+            <UpgradeOverlayOnTheVideoPage video={{ uuid: 'v-1' }} />
+            <p>the player</p>
+          </ModalProvider>
+        </SessionProvider>,
+      )
+      await screen.findByText('the player')
+      if (shown) expect((await screen.findByTestId('upgrade-overlay')).textContent).toContain('Upgrade to watch the full video')
+      else expect(screen.queryByTestId('upgrade-overlay')).toBeNull()
+      cleanup()
+    }
   })
 })

@@ -51,7 +51,8 @@ const purchase = (label: string, elm: string, campaign: string, reason?: 'expire
 /** Whose subscription has lapsed: the kind says expired, or a member or trial that is no longer active. */
 function hasExpired(profile: PromptFacts['profile']): boolean {
   if (!profile) return false
-  return profile.subscriptionKind === 'expired' || ((profile.subscriptionKind === 'member' || profile.subscriptionKind === 'trial') && !profile.isActive)
+  const { subscriptionKind, isActive } = profile
+  return subscriptionKind === 'expired' || ((subscriptionKind === 'member' || subscriptionKind === 'trial') && !isActive)
 }
 
 /** The upgrade bar, worded for the user's kind; null without the ability or on a barless page. */

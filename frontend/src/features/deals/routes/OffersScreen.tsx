@@ -46,9 +46,10 @@ function OffersView() {
     },
   })
 
+  const skipTo = view.kind === 'skip' ? view.to : null
   useEffect(() => {
-    if (view.kind === 'skip') void navigate(view.to, { replace: true })
-  }, [view.kind, view.kind === 'skip' ? view.to : null, navigate])
+    if (skipTo) void navigate(skipTo, { replace: true })
+  }, [skipTo, navigate])
 
   async function onContinue(to: string) {
     setBusy(true)

@@ -36,6 +36,19 @@ const upgradeBar = () => page.getByTestId('upgrade-bar')
 const pornPortalBar = () => page.getByTestId('porn-portal-bar')
 const pathname = () => new URL(page.url()).pathname
 
+/** Asks the gateway as the page does (same session, CSRF header); answers the error codes. */
+async function graphqlErrorCodes(query: string): Promise<string[]> {
+  return page.evaluate(async (body) => {
+    const response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paysite-csrf': '1' },
+      body: JSON.stringify({ query: body }),
+    })
+    const answer = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }> }
+    return (answer.errors ?? []).map((error) => error.extensions?.code ?? '')
+  }, query)
+}
+
 /** Expired members get the upgrade modal on every page load (§4); closes it when it is there. */
 async function closeExpiredUpgradeModal() {
   await page.waitForTimeout(400)
@@ -97,6 +110,8 @@ describe('an expired member', () => {
     expect(await page.getByTestId('offers-grid').getByRole('article').count()).toBeLessThanOrEqual(15)
     const interstitial = page.getByTestId('offers-interstitial')
     expect(await interstitial.getByRole('button', { name: 'Hide for one month' }).count()).toBe(0)
+    // Nor does the gateway let them, whatever the page shows.
+    expect(await graphqlErrorCodes('mutation { snoozeInterstitial(input: {}) { snoozed } }')).toEqual(['FORBIDDEN'])
     // On the offers page the porn-portal bar is the interstitial's: its campaign is -int-pp-bar.
     await pornPortalBar().getByRole('button', { name: 'See your options' }).click()
     const ppJoin = dialog().getByRole('link', { name: 'See membership options' })

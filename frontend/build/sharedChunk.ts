@@ -8,6 +8,9 @@ import type { GetManualChunk, ManualChunkMeta } from 'rollup'
 // Only our shared code is named; a library one feature imports stays with that feature (Rollup still moves into
 // `shared` what the shared code itself imports and the entry does not).
 const SHARED = /\/src\/(components|app)\//
+// The full CASL ability (7 kB gzip with its condition matcher) is for the few components that ask about a subject
+// instance (the upgrade overlay): it stays with them, out of the chunk every screen loads.
+const NOT_SHARED = /\/src\/app\/session\/ability\.ts$/
 
 /** The modules the entries import statically (transitively): these stay where Rollup puts them. */
 function staticallyFromEntries(meta: ManualChunkMeta): Set<string> {
@@ -29,6 +32,6 @@ export function sharedScreenCode(): GetManualChunk {
     // Rollup pulls the static imports of a manual chunk's modules into it unless they sit in a manual chunk too, so
     // the entry's own modules are named as well (same chunk as before: the entry, named `index`).
     if (entryModules.has(id)) return 'index'
-    return SHARED.test(id) ? 'shared' : null
+    return SHARED.test(id) && !NOT_SHARED.test(id) ? 'shared' : null
   }
 }

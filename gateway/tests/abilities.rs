@@ -174,3 +174,26 @@ async fn the_recommended_videos_shelf_is_for_who_may_see_it() {
     assert!(ask(&stack, VIXEN, None, home, json!({})).await.get("errors").is_none());
     stack.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_who_sees_the_hide_month_button_may_snooze_the_offers_interstitial() {
+    let stack = Stack::start(Options { seed_catalog: false, with_deals: true }).await;
+    let (member, trial) = (Uuid::now_v7(), Uuid::now_v7());
+    stack.member(member, &["vixen"], MembershipKind::Member, false).await;
+    stack.member(trial, &["vixen"], MembershipKind::Trial, false).await;
+    let snooze = "mutation { snoozeInterstitial(input: {}) { snoozed } }";
+    let go_on = "mutation { continueInterstitial(input: {}) { snoozed } }";
+
+    let body = ask(&stack, VIXEN, None, snooze, json!({})).await;
+    assert_eq!(codes(&body), ["UNAUTHENTICATED"], "{}", short(&body));
+    // A trial has no HideMonthInterstitialButton: it may go on past the interstitial, not hide it.
+    let trial = stack.token(trial, VIXEN, &[]);
+    let body = ask(&stack, VIXEN, Some(&trial), snooze, json!({})).await;
+    assert_eq!(codes(&body), ["FORBIDDEN"], "{}", short(&body));
+    let body = ask(&stack, VIXEN, Some(&trial), go_on, json!({})).await;
+    assert_eq!(body["data"]["continueInterstitial"]["snoozed"], false, "{}", short(&body));
+    // An active member of the brand does.
+    let body = ask(&stack, VIXEN, Some(&stack.token(member, VIXEN, &[])), snooze, json!({})).await;
+    assert_eq!(body["data"]["snoozeInterstitial"]["snoozed"], true, "{}", short(&body));
+    stack.cleanup().await;
+}

@@ -1,16 +1,32 @@
 // A link to the members host's join form, telling it where the visitor came from: ref (the page), elm (the
-// element, e.g. 'video-player'), and the stored nats value when there is one.
+// element, e.g. 'video-player'), the stored nats value when there is one, and the affiliate campaign of the link's
+// placement when it has one (app/routing/campaign.ts).
 import type { ReactNode } from 'react'
-import { joinUrl } from '../app/routing'
+import { campaignFor, campaignSource, joinUrl, type CampaignPlacement } from '../app/routing'
 import { useCurrentScreen } from '../app/shell/AutomaticModals'
 import { useSession } from '../app/session/SessionContext'
+import { isMobileViewport, useViewportType } from '../app/theme/useViewport'
 import { documentCookies, storedNats } from '../features/signup/affiliate'
 
-export function JoinLink({ elm, className, children }: { elm: string; className?: string; children: ReactNode }) {
+export interface JoinLinkProps {
+  elm: string
+  campaign?: CampaignPlacement
+  className?: string
+  children: ReactNode
+}
+
+export function JoinLink({ elm, campaign, className, children }: JoinLinkProps) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
+  const mobile = isMobileViewport(useViewportType())
+  const href = joinUrl(tenant.membersUrl, {
+    ref,
+    elm,
+    nats: storedNats(documentCookies()),
+    campaign: campaign ? campaignFor(campaignSource(tenant), campaign, mobile) : null,
+  })
   return (
-    <a className={className ?? 'button button--accent join-link'} href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()) })}>
+    <a className={className ?? 'button button--accent join-link'} href={href}>
       {children}
     </a>
   )

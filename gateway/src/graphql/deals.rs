@@ -7,7 +7,10 @@ use deals::api::{self as wire, FindDealsQuery, InterstitialAnswer};
 use proto_events::deals::{DealCarouselStep, DealType as WireDealType};
 use uuid::Uuid;
 
+use access::abilities::{action, subject};
+
 use super::{
+    abilities,
     context::{limit, request, upstreams},
     errors,
     limits::Bucket,
@@ -364,13 +367,15 @@ impl DealsQuery {
 
 #[Object]
 impl DealsMutation {
-    /// Hide the offers interstitial for one month (interstitial_snooze).
+    /// Hide the offers interstitial for one month (interstitial_snooze): for who sees the
+    /// HideMonthInterstitialButton (active subscribers with tenant access), FORBIDDEN otherwise.
     async fn snooze_interstitial(
         &self,
         ctx: &Context<'_>,
         input: InterstitialInput,
     ) -> async_graphql::Result<Interstitial> {
         request(ctx).viewer()?;
+        abilities::require(ctx, action::SEE, subject::HIDE_MONTH_INTERSTITIAL_BUTTON, None).await?;
         let answer = InterstitialAnswer {
             site: site_or_host(ctx, input.site),
             deal_id: input.deal_id.as_ref().map(uuid).transpose()?,

@@ -31,11 +31,18 @@ export function requireFeature(enabled: boolean | undefined): StopOutcome | unde
   return enabled === true ? undefined : notFound
 }
 
-/** {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known. */
-export function joinUrl(membersUrl: string, tracking: { ref?: string; elm?: string; nats?: string | null } = {}): string {
+/**
+ * {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known, and
+ * the affiliate campaign of the link's placement (campaign.ts).
+ */
+export function joinUrl(
+  membersUrl: string,
+  tracking: { ref?: string; elm?: string; nats?: string | null; campaign?: string | null } = {},
+): string {
   return withQuery(`${membersUrl.replace(/\/+$/, '')}/joinnow`, {
     ...(tracking.ref ? { ref: tracking.ref } : {}),
     ...(tracking.elm ? { elm: tracking.elm } : {}),
     ...(tracking.nats ? { nats: tracking.nats } : {}),
+    ...(tracking.campaign ? { campaign: tracking.campaign } : {}),
   })
 }

@@ -44,6 +44,8 @@ export interface TenantConfig {
   /** Brand key, e.g. 'tushy'. */
   tenant: string
   site: string
+  /** e.g. 'tsh' (account-payments-gems.md §1): the source of the affiliate campaigns (campaign.ts). */
+  abbreviation?: string
   /** Brand keys of the sister sites this tenant lists under /sites/{brand}/{type}. */
   standaloneSites: readonly string[]
   membersUrl: string

@@ -1,4 +1,5 @@
 export * from './access'
+export * from './campaign'
 export * from './constants'
 export type * from './context'
 export * from './errors'

@@ -11,6 +11,7 @@ export function tenantConfig(
   return {
     tenant: 'tushy',
     site: 'tushy',
+    abbreviation: 'tsh',
     standaloneSites: ['blacked', 'tushy', 'vixen'],
     membersUrl: 'https://members.tushy.com',
     tourUrl: 'https://www.tushy.com',

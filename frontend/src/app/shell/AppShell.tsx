@@ -1,4 +1,4 @@
-// The application shell around every page: header, the page, flash notifications, the modal on top, and the
+// The application shell around every page: header, the upgrade and porn-portal bars, the page, flash notifications, the modal on top, and the
 // automatic modals. While a modal is open the rest of the page is inert, so focus and screen readers stay in it.
 import type { ReactNode } from 'react'
 import type { RoutingSession } from '../session/bootstrap'
@@ -8,6 +8,7 @@ import { Footer } from './Footer'
 import { Header } from './Header'
 import { ModalHost } from './ModalHost'
 import { ModalProvider, useModals } from './ModalManager'
+import { PromptBarSlot } from './PromptBarSlot'
 import './shell.css'
 
 export interface AppShellProps {
@@ -23,6 +24,7 @@ function ShellFrame({ session, gemsModalAllowed, children }: AppShellProps) {
     <>
       <div className="shell" inert={modalOpen} aria-hidden={modalOpen || undefined}>
         <Header session={session} />
+        <PromptBarSlot session={session} />
         <div id="content" className="shell__content" tabIndex={-1}>
           {children}
         </div>

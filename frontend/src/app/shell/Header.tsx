@@ -1,9 +1,10 @@
 // The site header: the brand's wordmark and the navigation, one dropdown open at a time.
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from '../i18n'
-import { ABILITIES, joinUrl, loginUrl } from '../routing'
+import { ABILITIES, campaignFor, campaignSource, joinUrl, loginUrl } from '../routing'
 import type { RoutingSession } from '../session/bootstrap'
 import { documentCookies, storedNats } from '../../features/signup/affiliate'
+import { isMobileViewport, useViewportType } from '../theme/useViewport'
 import { useCurrentScreen } from './AutomaticModals'
 import { DropdownGroup, NavDropdown } from './NavDropdown'
 
@@ -14,8 +15,15 @@ export function Header({ session }: { session: RoutingSession }) {
   const { features } = tenant
   const [seeAction, channelsSubject] = ABILITIES.seeChannels
   const here = `${location.pathname}${location.search}`
-  // ref names the page the join started from, elm the element, nats the stored affiliate value (§2.2).
-  const joinHref = joinUrl(tenant.membersUrl, { ref: useCurrentScreen() ?? 'home', elm: 'header', nats: storedNats(documentCookies()) })
+  // ref names the page the join started from, elm the element, nats the stored affiliate value (§2.2), campaign the
+  // header's affiliate campaign ({src}-hdr, {src}-mbhdr on a phone).
+  const mobile = isMobileViewport(useViewportType())
+  const joinHref = joinUrl(tenant.membersUrl, {
+    ref: useCurrentScreen() ?? 'home',
+    elm: 'header',
+    nats: storedNats(documentCookies()),
+    campaign: campaignFor(campaignSource(tenant), 'header', mobile),
+  })
   const item = (to: string, label: string) => (
     <li>
       <NavLink to={to}>{label}</NavLink>

@@ -203,8 +203,21 @@ describe('navigation dropdowns', () => {
     const login = await screen.findByRole('link', { name: 'Log in' })
     expect(login.getAttribute('href')).toBe('https://members.tushy.com/oidc/login?uri=%2Foffers')
     expect(screen.getByRole('link', { name: 'Join now' }).getAttribute('href')).toBe(
-      'https://members.tushy.com/joinnow?ref=offers&elm=header',
+      'https://members.tushy.com/joinnow?ref=offers&elm=header&campaign=tsh-hdr',
     )
+  })
+
+  it("gives the header's join link the mobile header campaign on a phone", async () => {
+    const width = window.innerWidth
+    window.innerWidth = 360
+    try {
+      renderShell(session(), '/offers')
+      expect((await screen.findByRole('link', { name: 'Join now' })).getAttribute('href')).toBe(
+        'https://members.tushy.com/joinnow?ref=offers&elm=header&campaign=tsh-mbhdr',
+      )
+    } finally {
+      window.innerWidth = width
+    }
   })
 })
 

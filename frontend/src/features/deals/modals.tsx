@@ -1,6 +1,7 @@
 // The deals' modals: OneClickConsent (partnerName, price, oneClickUrl, src) and ConfirmOutgoingUpsell (component,
 // confirmationLink, confirmationTitle, description, price), account-payments-gems.md §3.
 import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import { leavePage } from './leavePage'
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null)
 const priceText = (value: unknown): string | null => {
@@ -25,7 +26,7 @@ export function OneClickConsent({ props, close }: ModalBodyProps) {
         account.
       </p>
       <div className="modal__actions">
-        <button type="button" className="button button--accent" disabled={!url} onClick={() => url && window.location.assign(url)}>
+        <button type="button" className="button button--accent" disabled={!url} onClick={() => url && leavePage(url)}>
           Yes, buy now
         </button>
         <button type="button" className="button" onClick={close}>
@@ -44,7 +45,7 @@ export function ConfirmOutgoingUpsell({ props, close }: ModalBodyProps) {
       {text(props.description) ? <p>{String(props.description)}</p> : null}
       {price ? <p data-testid="upsell-price">Price: {price}</p> : null}
       <div className="modal__actions">
-        <button type="button" className="button button--accent" disabled={!link} onClick={() => link && window.location.assign(link)}>
+        <button type="button" className="button button--accent" disabled={!link} onClick={() => link && leavePage(link)}>
           Confirm purchase
         </button>
         <button type="button" className="button" onClick={close}>

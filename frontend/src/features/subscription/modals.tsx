@@ -34,11 +34,11 @@ import {
 } from './purchase'
 import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
 
-function JoinButton({ elm, children }: { elm: string; children: string }) {
+function JoinButton({ elm, campaign, children }: { elm: string; campaign?: string | null; children: string }) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   return (
-    <a className="button button--accent" href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()) })}>
+    <a className="button button--accent" href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()), campaign })}>
       {children}
     </a>
   )
@@ -205,6 +205,9 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
   const profile = user.profile
   const kind = purchaseKind(profile ? { subscriptionKind: profile.subscriptionKind, isActive: profile.isActive } : null)
   const reason = props.reason === 'expired' ? 'expired' : props.singleSiteOnly === true ? 'denied' : 'upgrade'
+  // The element and affiliate campaign of what opened the modal (an upgrade or porn-portal bar, the overlay).
+  const openedBy = typeof props.elm === 'string' ? props.elm : null
+  const campaign = typeof props.campaign === 'string' ? props.campaign : null
   const { onAnswer, onError } = usePurchaseAnswer(kind, close)
   const [upgradeTrial, trial] = useMutation(InternalUpsellTrialUpgradeDocument)
   const [buyMultisite, multisite] = useMutation(InternalUpsellOneclickMultisiteDocument)
@@ -245,7 +248,7 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
                 variables: {
                   optionId: MULTISITE_2025_JOIN_OPTION_IDS[0],
                   ref,
-                  elm: 'purchase-modal',
+                  elm: openedBy ?? 'purchase-modal',
                   multisiteNatsCode: storedNats(documentCookies()),
                   consent: true,
                   idempotencyKey,
@@ -273,7 +276,9 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
         <p>Become a member of {tenant.site} to watch every video in full, download and unlock channels.</p>
       )}
       <div className="modal__actions">
-        <JoinButton elm={reason === 'expired' ? 'expired-modal' : 'purchase-modal'}>See membership options</JoinButton>
+        <JoinButton elm={openedBy ?? (reason === 'expired' ? 'expired-modal' : 'purchase-modal')} campaign={campaign}>
+          See membership options
+        </JoinButton>
       </div>
     </div>
   )

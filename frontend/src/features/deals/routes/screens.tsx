@@ -1,5 +1,5 @@
-// The deals page (carousel and listing, and the outgoing-upsell confirmation a query opens), offers and the one-click
-// upsell result pages.
+// The deals page (carousel and listing, and the outgoing-upsell confirmation a query opens); the offers page
+// (OffersScreen.tsx) and the one-click upsell pages (UpsellScreens.tsx).
 import { useMutation } from '@apollo/client/react'
 import { useEffect, useRef } from 'react'
 import type { DealsData } from '../../../app/routing'
@@ -75,18 +75,5 @@ function DealsView() {
 
 export const DealsScreen = withScreenQuery(DealsView, dealsQuery)
 
-export function OffersScreen() {
-  return <Page title="Offers" />
-}
-
-export function OutgoingUpsellScreen() {
-  return <Page title="One-Click Purchase" />
-}
-
-export function UpsellSuccessScreen() {
-  return <Page title="Purchase Complete" />
-}
-
-export function UpsellFailureScreen() {
-  return <Page title="Purchase Not Completed" />
-}
+export { OffersScreen } from './OffersScreen'
+export { OutgoingUpsellScreen, UpsellFailureScreen, UpsellSuccessScreen } from './UpsellScreens'

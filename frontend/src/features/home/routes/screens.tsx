@@ -52,7 +52,7 @@ function HomeScreenView() {
     <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
       {!user.isAuthenticated ? (
         <p className="home-join">
-          <JoinLink elm="home-banner">Join {tenant.site}</JoinLink>
+          <JoinLink elm="home-banner" campaign="homeBanner">Join {tenant.site}</JoinLink>
         </p>
       ) : null}
       <Shelf title="Latest videos" moreHref="/videos">

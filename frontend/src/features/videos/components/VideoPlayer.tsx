@@ -1,12 +1,13 @@
 // The player: a member's video from its tokens (one per quality, chosen by the viewer), else the trailer with the
 // way in — the join link for visitors, the purchase modal for members whose access does not cover the video.
 import { useQuery } from '@apollo/client/react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useSession } from '../../../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { JoinLink } from '../../../components/JoinLink'
 import { VideoTokensDocument } from '../../../gql/graphql'
 import { LockedVideo } from '../../unlocks'
+import { UpgradeOverlay } from '../../upgrade'
 import { defaultSource, isVideoFile, playableSources } from '../player'
 import './VideoPlayer.css'
 
@@ -19,7 +20,7 @@ export interface PlayerVideo {
   channel?: { name?: string | null } | null
 }
 
-export function Trailer({ video, autoPlay = false }: { video: PlayerVideo; autoPlay?: boolean }) {
+export function Trailer({ video, autoPlay = false, children }: { video: PlayerVideo; autoPlay?: boolean; children?: ReactNode }) {
   const { src, poster } = video.trailer
   return (
     <div className="player" data-testid="trailer">
@@ -30,6 +31,7 @@ export function Trailer({ video, autoPlay = false }: { video: PlayerVideo; autoP
       ) : (
         <img className="player__media" src={src} alt={`Trailer: ${video.title}`} width={1280} height={720} fetchPriority="high" />
       )}
+      {children}
     </div>
   )
 }
@@ -43,10 +45,13 @@ function MemberPlayer({ video }: { video: PlayerVideo }) {
   const source = sources.find((candidate) => candidate.quality === chosen) ?? defaultSource(sources, mobile)
   if (!source) {
     // FORBIDDEN: the account does not cover this video. The trailer stays; the way in follows §4's access-denied
-    // routing (a pack's unlock with gems, a credit, or a membership).
+    // routing (a pack's unlock with gems, a credit, or a membership); over the trailer, the upgrade overlay for those
+    // whose abilities hold it.
     return (
       <>
-        <Trailer video={video} />
+        <Trailer video={video}>
+          <UpgradeOverlay video={video} />
+        </Trailer>
         <LockedVideo video={video} onUnlocked={() => void refetch().catch(() => undefined)} />
       </>
     )

@@ -1,0 +1,127 @@
+// The outgoing one-click upsell (/oneclick/outgoing-upsell) and its result pages (/_upsell_signupsuccess,
+// /_upsell_signupdenial). The first asks outgoingUpsellOneclick: the confirmation step opens ConfirmOutgoingUpsell,
+// whose button comes back here with confirmed=1; then the member goes to the partner's member link (charged) or
+// the fallback. The result pages record the outcome with outgoingUpsellOneclickTracking and, when it answers a
+// redirectUrl, set outgoing_upsell_oneclick_success / _fallback to it and go there.
+import { useMutation } from '@apollo/client/react'
+import { useEffect, useRef, useState } from 'react'
+import { useLocation } from 'react-router'
+import { loginUrl, type OutgoingUpsellData, type UpsellResultData } from '../../../app/routing'
+import { useModals } from '../../../app/shell/ModalManager'
+import { usePageData } from '../../../app/useScreenQuery'
+import { useSession } from '../../../app/session/SessionContext'
+import { Page } from '../../../components/Page'
+import { OutgoingUpsellOneclickDocument, OutgoingUpsellOneclickTrackingDocument } from '../../../gql/graphql'
+import { documentCookies } from '../../signup/affiliate'
+import { leavePage } from '../leavePage'
+import { confirmationLinkFor, outgoingUpsellStep, outgoingUpsellVariables, upsellResultStep } from '../outgoingUpsell'
+
+function SignInFirst({ what }: { what: string }) {
+  const { tenant } = useSession()
+  const location = useLocation()
+  return (
+    <p>
+      Log in to {what}.{' '}
+      <a className="button button--accent" href={loginUrl(tenant.membersUrl, `${location.pathname}${location.search}`)}>
+        Log in
+      </a>
+    </p>
+  )
+}
+
+type OutgoingState = { kind: 'working' } | { kind: 'confirming' } | { kind: 'leaving'; url: string; success: boolean } | { kind: 'denied' }
+
+export function OutgoingUpsellScreen() {
+  const data = usePageData<OutgoingUpsellData>()
+  const { user } = useSession()
+  const location = useLocation()
+  const { open } = useModals()
+  const [buy] = useMutation(OutgoingUpsellOneclickDocument)
+  const [state, setState] = useState<OutgoingState>({ kind: 'working' })
+  const asked = useRef<string | null>(null)
+  const key = `${location.pathname}${location.search}`
+
+  useEffect(() => {
+    if (!user.isAuthenticated || asked.current === key) return
+    asked.current = key
+    buy({ variables: outgoingUpsellVariables(data) })
+      .then(({ data: answer }) => {
+        if (!answer) throw new Error('no answer')
+        const step = outgoingUpsellStep(answer.outgoingUpsellOneclick, confirmationLinkFor(location.pathname, location.search))
+        if (step.kind === 'confirm') {
+          setState({ kind: 'confirming' })
+          open('ConfirmOutgoingUpsell', step.modalProps)
+        } else if (step.kind === 'leave') {
+          setState({ kind: 'leaving', url: step.url, success: step.success })
+          leavePage(step.url)
+        } else {
+          setState({ kind: 'denied' })
+        }
+      })
+      .catch(() => setState({ kind: 'denied' }))
+  }, [user.isAuthenticated, key, data, buy, open, location.pathname, location.search])
+
+  return (
+    <Page title="One-Click Purchase">
+      {!user.isAuthenticated ? (
+        <SignInFirst what="buy with one click" />
+      ) : state.kind === 'working' ? (
+        <p role="status" aria-busy="true">
+          Preparing your purchase…
+        </p>
+      ) : state.kind === 'confirming' ? (
+        <p role="status">Please confirm your purchase.</p>
+      ) : state.kind === 'leaving' ? (
+        <p role="status">
+          {state.success ? 'Your purchase is complete. Taking you to your new membership…' : 'Taking you to the offer…'}{' '}
+          <a href={state.url}>Continue</a>
+        </p>
+      ) : (
+        <p role="alert">One-click upsell denied. Your membership cannot pay for this offer.</p>
+      )}
+    </Page>
+  )
+}
+
+function UpsellResult({ title, outcome }: { title: string; outcome: string }) {
+  const data = usePageData<UpsellResultData>()
+  const { user } = useSession()
+  const [track] = useMutation(OutgoingUpsellOneclickTrackingDocument)
+  const [next, setNext] = useState<string | null>(null)
+  const tracked = useRef(false)
+
+  useEffect(() => {
+    if (!user.isAuthenticated || tracked.current) return
+    tracked.current = true
+    track({ variables: { status: data.status } })
+      .then(({ data: answer }) => {
+        const step = upsellResultStep(data.cookieName, answer?.outgoingUpsellOneclickTracking ?? null)
+        if (!step) return
+        documentCookies().set(step.cookie.name, step.cookie.value, step.cookie.maxAgeSeconds)
+        setNext(step.url)
+        leavePage(step.url)
+      })
+      .catch(() => undefined)
+  }, [user.isAuthenticated, data.status, data.cookieName, track])
+
+  return (
+    <Page title={title}>
+      <p role={data.status ? 'status' : 'alert'}>{outcome}</p>
+      {next ? (
+        <p>
+          <a className="button button--accent" href={next}>
+            Continue
+          </a>
+        </p>
+      ) : null}
+    </Page>
+  )
+}
+
+export function UpsellSuccessScreen() {
+  return <UpsellResult title="Purchase Complete" outcome="Thank you! Your purchase is complete." />
+}
+
+export function UpsellFailureScreen() {
+  return <UpsellResult title="Purchase Not Completed" outcome="One-click upsell denied. Your purchase was not completed." />
+}

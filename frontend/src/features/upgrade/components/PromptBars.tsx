@@ -1,0 +1,41 @@
+// The upgrade bar and the porn-portal bar above the page, for the users whose abilities hold them (prompts.ts).
+// Loaded only for such users, so the first page of everyone else carries none of it.
+import { useCurrentScreen } from '../../../app/shell/AutomaticModals'
+import { useModals } from '../../../app/shell/ModalManager'
+import { useSession } from '../../../app/session/SessionContext'
+import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
+import { campaignSource } from '../../../app/routing'
+import { pornPortalBar, upgradeBar, type PromptBar, type PromptFacts } from '../prompts'
+import '../upgrade.css'
+
+function Bar({ bar, label, testId }: { bar: PromptBar; label: string; testId: string }) {
+  const { open } = useModals()
+  return (
+    <aside className={`prompt-bar prompt-bar--${bar.kind}`} aria-label={label} data-testid={testId}>
+      <p className="prompt-bar__message">{bar.message}</p>
+      <button type="button" className="button button--accent" onClick={() => open(bar.action.modal, bar.action.modalProps)}>
+        {bar.action.label}
+      </button>
+    </aside>
+  )
+}
+
+export default function PromptBars() {
+  const { user, tenant } = useSession()
+  const facts: PromptFacts = {
+    can: user.can,
+    profile: user.profile,
+    screen: useCurrentScreen(),
+    campaignSource: campaignSource(tenant),
+    mobile: isMobileViewport(useViewportType()),
+  }
+  const upgrade = upgradeBar(facts, tenant.site)
+  const pornPortal = pornPortalBar(facts, tenant.site)
+  if (!upgrade && !pornPortal) return null
+  return (
+    <div className="prompt-bars">
+      {upgrade ? <Bar bar={upgrade} label="Upgrade" testId="upgrade-bar" /> : null}
+      {pornPortal ? <Bar bar={pornPortal} label="Porn portal" testId="porn-portal-bar" /> : null}
+    </div>
+  )
+}

@@ -25,10 +25,16 @@ const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6
 /** From tushy's header to the join form, filled in with `option` chosen, then on to the biller's payment page. */
 async function joinUpToPayment(option: string, email: string, username: string): Promise<void> {
   await page.goto(brandUrl('tushy', '/'), { waitUntil: 'networkidle' })
-  await Promise.all([
+  // The click sends the analytics leave event (the gateway answers 204) before the browser goes.
+  const [leave] = await Promise.all([
+    page.waitForResponse(
+      (r) => r.url().endsWith('/api/analytics/events') && r.request().postDataJSON()?.event === 'leave',
+    ),
     page.waitForURL((url) => url.origin === brandOrigin('members') && url.pathname === '/joinnow'),
     page.locator('header a', { hasText: 'Join now' }).click(),
   ])
+  expect(leave.status()).toBe(204)
+  expect(leave.request().postDataJSON()).toMatchObject({ event: 'leave', to: 'join', ref: 'home', elm: 'header' })
   expect(new URL(page.url()).searchParams.get('ref')).toBe('home')
   await expect.poll(() => heading().textContent(), SETTLE).toBe('Join VIXENPLUS')
   await page.getByLabel(option, { exact: false }).first().check()

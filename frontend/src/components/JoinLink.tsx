@@ -1,8 +1,10 @@
 // A link to the members host's join form, telling it where the visitor came from: ref (the page), elm (the
 // element, e.g. 'video-player'), the stored nats value when there is one, and the affiliate campaign of the link's
-// placement when it has one (app/routing/campaign.ts).
-import type { ReactNode } from 'react'
-import { campaignFor, campaignSource, joinUrl, type CampaignPlacement } from '../app/routing'
+// placement when it has one (app/routing/campaign.ts). A plain click sends the analytics leave event first, and goes
+// once it is sent or after 300 ms at most.
+import type { MouseEvent, ReactNode } from 'react'
+import { leaveFor } from '../app/analytics'
+import { analyticsLabel, campaignFor, campaignSource, joinUrl, type CampaignPlacement } from '../app/routing'
 import { useCurrentScreen } from '../app/shell/AutomaticModals'
 import { useSession } from '../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../app/theme/useViewport'
@@ -25,8 +27,14 @@ export function JoinLink({ elm, campaign, className, children }: JoinLinkProps) 
     nats: storedNats(documentCookies()),
     campaign: campaign ? campaignFor(campaignSource(tenant), campaign, mobile) : null,
   })
+  function onClick(event: MouseEvent<HTMLAnchorElement>) {
+    // A new tab or window keeps this page: nothing is leaving.
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    event.preventDefault()
+    void leaveFor(href, { event: 'leave', label: analyticsLabel(ref), to: 'join', ref, elm })
+  }
   return (
-    <a className={className ?? 'button button--accent join-link'} href={href}>
+    <a className={className ?? 'button button--accent join-link'} href={href} onClick={onClick}>
       {children}
     </a>
   )

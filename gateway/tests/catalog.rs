@@ -1,9 +1,9 @@
 //! The catalog through the gateway, answered by the real catalog service (its own scratch
 //! schema on the real PostgreSQL, the demo catalog seeded): every query with its pagination
 //! bounds, filters, gates and empty results; comment and rating rules; moderator-only actions
-//! refused to others; favourites; the REST edge; and the DataLoader's promise that a page
-//! costs a fixed number of internal calls whatever it holds (a counter in front of the
-//! catalog sees every call).
+//! refused to others; comment authors' badges and types; favourites; the REST edge; and the
+//! DataLoader's promise that a page costs a fixed number of internal calls whatever it holds
+//! (counters in front of the catalog and the profile service see every call).
 
 mod support;
 
@@ -520,6 +520,89 @@ async fn comments_votes_and_moderation() {
     assert!(after["comments"].as_array().unwrap().iter().all(|c| c["id"] != last.as_str()));
     env.data(Some(&editor), remove, json!({"c": first_id})).await;
     assert_eq!(codes(&env.ask(Some(&editor), remove, json!({"c": Uuid::now_v7()})).await), ["NOT_FOUND"]);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn comment_authors_carry_their_badges_and_type_at_one_profile_call_a_page() {
+    let env = env().await;
+    let video = first_video(&env).await;
+    let days = |n| chrono::Utc::now() - chrono::Duration::days(n);
+    // A moderator (commenteditor, in the profile as in the token) and member of 400 days: gold.
+    let moderator = Uuid::now_v7();
+    env.member_since(moderator, &["vixen"], MembershipKind::Member, false, days(400)).await;
+    env.grant_group(moderator, "commenteditor").await;
+    let moderator_token = env.token(moderator, VIXEN, &["commenteditor"]);
+    // A member of 100 days: bronze.
+    let member = Uuid::now_v7();
+    env.member_since(member, &["vixen"], MembershipKind::Member, false, days(100)).await;
+    let member_token = env.token(member, VIXEN, &[]);
+    // Members of 40 days, each with a comment, so a page holds many authors.
+    let mut others = Vec::new();
+    for _ in 0..6 {
+        others.push(env.member(VIXEN, Uuid::now_v7(), &[]).await);
+    }
+    let add = "mutation($v: ID!, $t: String!) { addComment(videoId: $v, text: $t) { id author { badges userType } } }";
+    let by_moderator = env.data(Some(&moderator_token), add, json!({"v": video, "t": "Please keep it civil."})).await
+        ["addComment"]
+        .clone();
+    assert_eq!(by_moderator["author"], json!({"badges": ["gold", "moderator"], "userType": "moderator"}));
+    let by_member =
+        env.data(Some(&member_token), add, json!({"v": video, "t": "What a scene."})).await["addComment"].clone();
+    for (i, token) in others.iter().enumerate() {
+        env.data(Some(token), add, json!({"v": video, "t": format!("A newcomer's comment {i}")})).await;
+    }
+    for i in 0..4 {
+        env.data(Some(&member_token), add, json!({"v": video, "t": format!("More from a member {i}")})).await;
+    }
+
+    let list =
+        "query($v: ID!, $size: Int, $after: String) { comments(videoId: $v, size: $size, after: $after, sort: oldest) {
+        nextCursor comments { id authorName author { badges userType } } } }";
+    for size in [3, 11] {
+        env.take_profile_calls();
+        let page = env.data(None, list, json!({"v": video, "size": size})).await["comments"].clone();
+        let comments = page["comments"].as_array().unwrap().clone();
+        assert_eq!(comments.len(), size);
+        assert_eq!(env.take_profile_calls(), ["GET /internal/users/public"], "a page of {size} comments");
+        let author = |id: &Value| comments.iter().find(|c| c["id"] == *id).unwrap()["author"].clone();
+        assert_eq!(author(&by_moderator["id"]), json!({"badges": ["gold", "moderator"], "userType": "moderator"}));
+        assert_eq!(author(&by_member["id"]), json!({"badges": ["bronze"], "userType": "member"}));
+        if size == 11 {
+            let newcomers =
+                comments.iter().filter(|c| c["author"] == json!({"badges": [], "userType": "member"})).count();
+            assert_eq!(newcomers, 6, "members of 40 days: no badge yet");
+            // The next page: one more call (the loader's cache is the operation's).
+            env.data(None, list, json!({"v": video, "size": size, "after": page["nextCursor"]})).await;
+            assert_eq!(env.take_profile_calls(), ["GET /internal/users/public"]);
+        }
+    }
+    // Replies: one call a page too; a page that does not ask for authors makes none.
+    let reply = "mutation($c: ID!, $t: String!) { replyToComment(commentId: $c, text: $t) { id } }";
+    env.data(Some(&member_token), reply, json!({"c": by_moderator["id"], "t": "Agreed."})).await;
+    env.data(Some(&others[0]), reply, json!({"c": by_moderator["id"], "t": "Sure."})).await;
+    env.take_profile_calls();
+    let replies = env
+        .data(
+            None,
+            "query($c: ID!) { commentReplies(commentId: $c) { comments { author { badges userType } } } }",
+            json!({"c": by_moderator["id"]}),
+        )
+        .await["commentReplies"]["comments"]
+        .clone();
+    assert_eq!(
+        replies,
+        json!([{"author": {"badges": ["bronze"], "userType": "member"}}, {"author": {"badges": [], "userType": "member"}}])
+    );
+    assert_eq!(env.take_profile_calls(), ["GET /internal/users/public"]);
+    env.data(None, list, json!({"v": video, "size": 11})).await;
+    env.data(
+        None,
+        "query($v: ID!) { comments(videoId: $v, size: 11) { comments { id authorName } } }",
+        json!({"v": video}),
+    )
+    .await;
+    assert_eq!(env.take_profile_calls(), ["GET /internal/users/public"], "only the page that asks for authors");
     env.cleanup().await;
 }
 

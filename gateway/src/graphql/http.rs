@@ -91,8 +91,7 @@ async fn execute(state: &GatewayState, request: async_graphql::Request, ctx: Req
         tenant = ctx.tenant(),
         errors = tracing::field::Empty,
     );
-    let loaders =
-        super::catalog::loaders::CatalogLoaders::new(state.upstreams.clone(), super::catalog::caller_of(&ctx));
+    let loaders = super::catalog::loaders::CatalogLoaders::new(state.upstreams.clone(), &ctx);
     let request = request.data(ctx).data(loaders);
     let response = errors::finish(state.schema.execute(request).instrument(span.clone()).await);
     if !response.errors.is_empty() {

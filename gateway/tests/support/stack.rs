@@ -42,6 +42,8 @@ pub struct Stack {
     pub deals: Option<Scratch>,
     pub gw: Gateway,
     pub calls: Calls,
+    /// Every call the profile service received.
+    pub profile_calls: Calls,
     http: reqwest::Client,
     catalog_url: String,
     profile_url: String,
@@ -55,6 +57,18 @@ pub struct Options {
 
 pub fn media_dir() -> std::path::PathBuf {
     std::env::var("UNLOCKS_TEST_MEDIA_DIR").unwrap_or_else(|_| "/var/tmp/paysite-media-test".into()).into()
+}
+
+/// `app`, recording every call it receives in `calls`.
+fn counted(app: axum::Router, calls: Calls) -> axum::Router {
+    app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+        let calls = calls.clone();
+        async move {
+            calls.lock().unwrap().push(format!("{} {}", request.method(), request.uri().path()));
+            let response: Response = next.run(request).await;
+            response
+        }
+    }))
 }
 
 async fn serve(app: axum::Router) -> String {
@@ -94,7 +108,8 @@ impl Stack {
         };
         let profile_state = profile::State::load(profile.pool.clone(), profile.store.clone(), config).await.unwrap();
         let signer = profile_state.signer.clone();
-        let profile_url = serve(profile::router(profile_state.clone())).await;
+        let profile_calls: Calls = Arc::default();
+        let profile_url = serve(counted(profile::router(profile_state.clone()), profile_calls.clone())).await;
 
         let catalog = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 4).await;
         if options.seed_catalog {
@@ -112,16 +127,7 @@ impl Stack {
             catalog::CatalogConfig::default(),
         );
         let calls: Calls = Arc::default();
-        let counted = calls.clone();
-        let app = catalog::router(state).layer(axum::middleware::from_fn(move |request: Request, next: Next| {
-            let counted = counted.clone();
-            async move {
-                counted.lock().unwrap().push(format!("{} {}", request.method(), request.uri().path()));
-                let response: Response = next.run(request).await;
-                response
-            }
-        }));
-        let catalog_url = serve(app).await;
+        let catalog_url = serve(counted(catalog::router(state), calls.clone())).await;
 
         let wallet = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 2).await;
         let wallet_state = wallet::State::new(
@@ -187,6 +193,7 @@ impl Stack {
             deals,
             gw,
             calls,
+            profile_calls,
             http: reqwest::Client::new(),
             catalog_url,
             profile_url,
@@ -236,6 +243,18 @@ impl Stack {
     /// An account for `user` with an active subscription of `kind` to `sites` (the first is where
     /// they signed up).
     pub async fn member(&self, user: Uuid, sites: &[&str], kind: MembershipKind, free_limited_trial: bool) {
+        self.member_since(user, sites, kind, free_limited_trial, Utc::now() - chrono::Duration::days(40)).await;
+    }
+
+    /// As [`Stack::member`], active since `active_since` (badges by membership length).
+    pub async fn member_since(
+        &self,
+        user: Uuid,
+        sites: &[&str],
+        kind: MembershipKind,
+        free_limited_trial: bool,
+        active_since: chrono::DateTime<Utc>,
+    ) {
         self.account(user, sites[0]).await;
         let started = SubscriptionEvent::SubscriptionStarted {
             subscription_id: Uuid::now_v7(),
@@ -246,7 +265,7 @@ impl Stack {
             is_free_limited_trial: free_limited_trial,
             biller: "EPOCH".into(),
             transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-            active_since: Utc::now() - chrono::Duration::days(40),
+            active_since,
             nats_code: None,
         };
         self.subscription_event(&started).await;
@@ -342,6 +361,32 @@ impl Stack {
     /// The calls the catalog received since the last take.
     pub fn take_calls(&self) -> Vec<String> {
         std::mem::take(&mut *self.calls.lock().unwrap())
+    }
+
+    /// The calls the profile service received since the last take.
+    pub fn take_profile_calls(&self) -> Vec<String> {
+        std::mem::take(&mut *self.profile_calls.lock().unwrap())
+    }
+
+    /// Grants `group` (`commenteditor`, `admin`) to `user` in the profile service, as an operator.
+    pub async fn grant_group(&self, user: Uuid, group: &str) {
+        let admin = self.gw.signer.sign(&Claims::new(
+            Uuid::now_v7(),
+            "profile",
+            "vixen",
+            Uuid::now_v7(),
+            vec!["admin".into()],
+            std::time::Duration::from_secs(60),
+        ));
+        let response = self
+            .http
+            .post(format!("{}/internal/users/{user}/groups", self.profile_url))
+            .bearer_auth(admin)
+            .json(&json!({ "group": group, "granted": true }))
+            .send()
+            .await
+            .unwrap();
+        assert!(response.status().is_success(), "{}", response.text().await.unwrap());
     }
 
     pub async fn cleanup(self) {

@@ -7,6 +7,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+pub use crate::badges::Badge;
+pub use crate::user_type::UserType;
+
 /// findOneUserProfile: every field of account-payments-gems.md §3 "User profile".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
@@ -244,6 +247,16 @@ pub struct UserSummary {
     pub site: String,
     pub is_tandem_child_account: bool,
     pub tandem_parent_user_id: Option<Uuid>,
+}
+
+/// `GET /internal/users/public`: what anyone may see of a user beside their comments, and
+/// nothing else (no e-mail, no name, no subscription detail).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicProfile {
+    pub user_id: Uuid,
+    pub badges: Vec<Badge>,
+    pub user_type: UserType,
 }
 
 /// `POST /internal/accounts`: a biller approved a signup (the subscription service calls it).

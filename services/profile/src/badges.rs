@@ -1,6 +1,40 @@
 //! Badges (spec §3 "Badges", §9): by membership length, by role, and the founder badge.
 
 use chrono::{DateTime, Duration, Months, Utc};
+use serde::{Deserialize, Serialize};
+
+/// A badge, by the spec's names (`gold`, `silver`, …), in the order a user's badges are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, async_graphql::Enum)]
+#[serde(rename_all = "lowercase")]
+#[graphql(rename_items = "lowercase")]
+pub enum Badge {
+    Gold,
+    Silver,
+    Bronze,
+    Boss,
+    Moderator,
+    King,
+    Director,
+    Model,
+    Founder,
+}
+
+impl Badge {
+    /// The spec's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Badge::Gold => "gold",
+            Badge::Silver => "silver",
+            Badge::Bronze => "bronze",
+            Badge::Boss => "boss",
+            Badge::Moderator => "moderator",
+            Badge::King => "king",
+            Badge::Director => "director",
+            Badge::Model => "model",
+            Badge::Founder => "founder",
+        }
+    }
+}
 
 /// A membership that ended keeps its length badge this long (§9 "Badge grace period").
 pub const GRACE: Duration = Duration::days(7);
@@ -51,38 +85,38 @@ pub fn seniority_months(memberships: &[Membership], now: DateTime<Utc>) -> Optio
 }
 
 /// The length badge of a number of months: bronze 3–6, silver 6–12, gold 12–24, boss 24+.
-pub fn length_badge(months: u32) -> Option<&'static str> {
+pub fn length_badge(months: u32) -> Option<Badge> {
     match months {
         0..=2 => None,
-        3..=5 => Some("bronze"),
-        6..=11 => Some("silver"),
-        12..=23 => Some("gold"),
-        _ => Some("boss"),
+        3..=5 => Some(Badge::Bronze),
+        6..=11 => Some(Badge::Silver),
+        12..=23 => Some(Badge::Gold),
+        _ => Some(Badge::Boss),
     }
 }
 
-pub fn badges(facts: &BadgeFacts, launch: DateTime<Utc>, now: DateTime<Utc>) -> Vec<String> {
+pub fn badges(facts: &BadgeFacts, launch: DateTime<Utc>, now: DateTime<Utc>) -> Vec<Badge> {
     let mut out = Vec::new();
     if let Some(badge) = seniority_months(&facts.memberships, now).and_then(length_badge) {
         out.push(badge);
     }
     if facts.moderator {
-        out.push("moderator");
+        out.push(Badge::Moderator);
     }
     if facts.king {
-        out.push("king");
+        out.push(Badge::King);
     }
     if facts.director {
-        out.push("director");
+        out.push(Badge::Director);
     }
     if facts.model {
-        out.push("model");
+        out.push(Badge::Model);
     }
     let founders_until = launch.checked_add_months(Months::new(FOUNDER_MONTHS)).unwrap_or(launch);
     if facts.registered_at.is_some_and(|r| r >= launch && r < founders_until) {
-        out.push("founder");
+        out.push(Badge::Founder);
     }
-    out.into_iter().map(str::to_owned).collect()
+    out
 }
 
 #[cfg(test)]
@@ -106,10 +140,10 @@ mod tests {
             badges(&BadgeFacts { memberships: vec![active(since)], ..Default::default() }, day(2000, 1, 1), now)
         };
         assert!(badge(day(2026, 4, 2)).is_empty());
-        assert_eq!(badge(day(2026, 4, 1)), ["bronze"]);
-        assert_eq!(badge(day(2026, 1, 1)), ["silver"]);
-        assert_eq!(badge(day(2025, 7, 1)), ["gold"]);
-        assert_eq!(badge(day(2024, 7, 1)), ["boss"]);
+        assert_eq!(badge(day(2026, 4, 1)), [Badge::Bronze]);
+        assert_eq!(badge(day(2026, 1, 1)), [Badge::Silver]);
+        assert_eq!(badge(day(2025, 7, 1)), [Badge::Gold]);
+        assert_eq!(badge(day(2024, 7, 1)), [Badge::Boss]);
     }
 
     #[test]
@@ -125,8 +159,8 @@ mod tests {
         let founder = |registered| {
             badges(&BadgeFacts { registered_at: Some(registered), ..Default::default() }, launch, day(2027, 1, 1))
         };
-        assert_eq!(founder(day(2026, 1, 1)), ["founder"]);
-        assert_eq!(founder(day(2026, 6, 30)), ["founder"]);
+        assert_eq!(founder(day(2026, 1, 1)), [Badge::Founder]);
+        assert_eq!(founder(day(2026, 6, 30)), [Badge::Founder]);
         assert!(founder(day(2026, 7, 1)).is_empty());
         assert!(founder(day(2025, 12, 31)).is_empty());
     }
@@ -134,13 +168,18 @@ mod tests {
     #[test]
     fn role_badges_come_from_groups_and_attributes() {
         let facts = BadgeFacts { moderator: true, king: true, director: true, model: true, ..Default::default() };
-        assert_eq!(badges(&facts, day(2000, 1, 1), day(2026, 1, 1)), ["moderator", "king", "director", "model"]);
+        assert_eq!(
+            badges(&facts, day(2000, 1, 1), day(2026, 1, 1)),
+            [Badge::Moderator, Badge::King, Badge::Director, Badge::Model]
+        );
     }
 
     proptest! {
         #[test]
         fn the_length_badge_never_shrinks_as_months_pass(a in 0u32..60, b in 0u32..60) {
-            let rank = |m| ["none", "bronze", "silver", "gold", "boss"].iter().position(|x| *x == length_badge(m).unwrap_or("none"));
+            let rank = |m| [None, Some(Badge::Bronze), Some(Badge::Silver), Some(Badge::Gold), Some(Badge::Boss)]
+                .iter()
+                .position(|x| *x == length_badge(m));
             let (lo, hi) = (a.min(b), a.max(b));
             prop_assert!(rank(lo) <= rank(hi));
         }

@@ -168,6 +168,16 @@ impl ProfileClient {
         self.upstream.get("/internal/users", &[("ids", ids)], &CallContext::default()).await
     }
 
+    /// `GET /internal/users/public?ids=…`: many users' badges and user type in one call (at most
+    /// [`crate::http::MAX_PUBLIC_PROFILES`]); unknown ids are left out of the answer.
+    pub async fn public_profiles(&self, ctx: &CallContext, ids: &[Uuid]) -> Result<Vec<PublicProfile>, UpstreamError> {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let ids = ids.iter().map(Uuid::to_string).collect::<Vec<_>>().join(",");
+        self.upstream.get("/internal/users/public", &[("ids", ids)], ctx).await
+    }
+
     /// findOneUserProfile: `GET /internal/profile` for the user of `ctx`'s token.
     pub async fn find_one_user_profile(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
         self.upstream.get("/internal/profile", &[], ctx).await

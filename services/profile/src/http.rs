@@ -41,6 +41,7 @@ pub fn router(state: ProfileState) -> Router {
         .route("/internal/autologin-tokens", post(issue_autologin))
         .route("/internal/accounts", post(create_account))
         .route("/internal/users", get(users))
+        .route("/internal/users/public", get(public_profiles))
         .route("/internal/users/{user_id}/groups", post(set_group))
         .route("/internal/users/{user_id}/special-attributes", post(set_special_attributes))
         .route("/internal/profile", get(find_one_user_profile))
@@ -319,15 +320,37 @@ struct UsersQuery {
     ids: String,
 }
 
+impl UsersQuery {
+    /// The ids, each once; a malformed one, or more than `max`, is a bad request.
+    fn ids(&self, max: usize) -> Result<Vec<Uuid>, ApiError> {
+        let ids: Result<Vec<Uuid>, _> =
+            self.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(Uuid::parse_str).collect();
+        let mut ids = ids.map_err(|e| ApiError::BadRequest(format!("ids: {e}")))?;
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() > max {
+            return Err(ApiError::BadRequest(format!("at most {max} ids")));
+        }
+        Ok(ids)
+    }
+}
+
 /// `GET /internal/users?ids=a,b,c`: who many users are, in one call (at most 500 ids).
 async fn users(State(state): State<ProfileState>, Query(query): Query<UsersQuery>) -> Answer<Vec<UserSummary>> {
-    let ids: Result<Vec<Uuid>, _> =
-        query.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(Uuid::parse_str).collect();
-    let ids = ids.map_err(|e| ApiError::BadRequest(format!("ids: {e}")))?;
-    if ids.len() > 500 {
-        return Err(ApiError::BadRequest("at most 500 ids".into()));
-    }
-    Ok(Json(queries::user_summaries(&state.pool, &ids).await?))
+    Ok(Json(queries::user_summaries(&state.pool, &query.ids(500)?).await?))
+}
+
+/// The most users `GET /internal/users/public` answers in one call.
+pub const MAX_PUBLIC_PROFILES: usize = 200;
+
+/// `GET /internal/users/public?ids=a,b,c`: many users' badges and user type in one call (the
+/// authors of a page of comments), at most [`MAX_PUBLIC_PROFILES`]; unknown ids are left out.
+async fn public_profiles(
+    State(state): State<ProfileState>,
+    Query(query): Query<UsersQuery>,
+) -> Answer<Vec<PublicProfile>> {
+    let ids = query.ids(MAX_PUBLIC_PROFILES)?;
+    Ok(Json(queries::public_profiles(&state.pool, &state.config, &ids, Utc::now()).await?))
 }
 
 #[derive(Deserialize)]

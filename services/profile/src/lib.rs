@@ -1,7 +1,7 @@
 //! Users, credentials, sessions and profile settings; the identity provider of every brand host.
 //!
-//! The pure part: the validation rules ([`validation`]), the user decider ([`domain`]) and the
-//! badges ([`badges`]). Around it: the write path ([`commands`]), sessions and sign-in
+//! The pure part: the validation rules ([`validation`]), the user decider ([`domain`]), the
+//! badges ([`badges`]) and the user type others see ([`user_type`]). Around it: the write path ([`commands`]), sessions and sign-in
 //! ([`sessions`], [`login_page`]), the read models ([`projections`], [`queries`]), the internal
 //! API ([`http`]), its typed client ([`client`]), the demo users ([`seed`]) and the benchmark
 //! ([`bench`]).
@@ -22,6 +22,7 @@ pub mod queries;
 pub mod seed;
 pub mod sessions;
 pub mod tokens;
+pub mod user_type;
 pub mod validation;
 
 use std::sync::Arc;

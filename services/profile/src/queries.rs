@@ -10,6 +10,7 @@ use uuid::Uuid;
 use crate::api::*;
 use crate::badges::{self, BadgeFacts, Membership};
 use crate::config::{ProfileConfig, BRANDS};
+use crate::user_type::user_type;
 use crate::validation::is_internal_test_email;
 
 /// Defaults of the download quota when no download was counted yet (decisions table).
@@ -178,6 +179,33 @@ pub async fn find_one_user_profile(
     Ok(Some(assemble(facts, config, tenant, now)))
 }
 
+/// What a user's badges are computed from: their groups and special attributes, the
+/// memberships among the subscriptions that count for them (porn-portal is no membership), and
+/// when they registered.
+pub fn badge_facts(
+    groups: &[String],
+    attributes: &SpecialAttributes,
+    subs: &[SubscriptionRow],
+    registered_at: DateTime<Utc>,
+) -> BadgeFacts {
+    let in_group = |g: &str| groups.iter().any(|x| x == g);
+    BadgeFacts {
+        memberships: subs
+            .iter()
+            .filter(|s| s.kind != "porn-portal")
+            .map(|s| Membership {
+                active_since: s.active_since,
+                ended_at: (!s.active).then_some(s.ended_at.unwrap_or(s.updated_at)),
+            })
+            .collect(),
+        moderator: in_group("admin") || in_group("commenteditor"),
+        king: attributes.is_king_user,
+        director: attributes.is_director_user,
+        model: attributes.is_pornstar_user || attributes.model_id.is_some(),
+        registered_at: Some(registered_at),
+    }
+}
+
 /// What the profile is assembled from.
 pub struct Facts {
     pub row: ProfileRow,
@@ -217,27 +245,11 @@ pub fn assemble(f: Facts, config: &ProfileConfig, tenant: &str, now: DateTime<Ut
         Some(s) if !s.active && s.kind != "porn-portal" => "expired".to_owned(),
         Some(s) => s.kind.clone(),
     };
-    let memberships: Vec<Membership> = f
-        .subs
-        .iter()
-        .filter(|s| s.kind != "porn-portal")
-        .map(|s| Membership {
-            active_since: s.active_since,
-            ended_at: (!s.active).then_some(s.ended_at.unwrap_or(s.updated_at)),
-        })
-        .collect();
-    let seniority = badges::seniority_months(&memberships, now);
+    let facts = badge_facts(&f.groups, &attributes, &f.subs, row.registered_at);
+    let seniority = badges::seniority_months(&facts.memberships, now);
     let length_days =
         current.filter(|s| s.active).map(|s| (now - s.active_since).num_days().max(0) as u32).unwrap_or(0);
     let length_months = current.filter(|s| s.active).map(|s| badges::months_between(s.active_since, now)).unwrap_or(0);
-    let facts = BadgeFacts {
-        memberships,
-        moderator: is_admin || in_group("commenteditor"),
-        king: attributes.is_king_user,
-        director: attributes.is_director_user,
-        model: attributes.is_pornstar_user || attributes.model_id.is_some(),
-        registered_at: Some(row.registered_at),
-    };
 
     let mut tenants_state: BTreeMap<String, String> = BRANDS
         .iter()
@@ -339,7 +351,7 @@ pub fn assemble(f: Facts, config: &ProfileConfig, tenant: &str, now: DateTime<Ut
         username: row.username.clone(),
         display_name: row.display_name.clone(),
         active_since: current.map(|s| s.active_since),
-        badges: badges::badges(&facts, config.launch_date, now),
+        badges: badges::badges(&facts, config.launch_date, now).into_iter().map(|b| b.as_str().to_owned()).collect(),
         groups: f.groups.clone(),
         scopes: vec![if is_guest { "guest" } else { "member" }.to_owned()],
         ab_test_variant: ab_test_variant(user_id).to_owned(),
@@ -466,6 +478,54 @@ pub async fn user_summaries(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<UserSumma
             tandem_parent_user_id: r.tandem_parent_user_id,
         })
         .collect())
+}
+
+/// The public facts of many users at once, in one statement: their badges and user type (a
+/// page of comments costs one call). Unknown ids are left out. A tandem child's badges and type
+/// come from the parent's subscriptions, as the rest of their profile does.
+pub async fn public_profiles(
+    pool: &PgPool,
+    config: &ProfileConfig,
+    ids: &[Uuid],
+    now: DateTime<Utc>,
+) -> Result<Vec<PublicProfile>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        user_id: Uuid,
+        registered_at: DateTime<Utc>,
+        special_attributes: serde_json::Value,
+        groups: Vec<String>,
+        subs: serde_json::Value,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "select p.user_id, p.registered_at, p.special_attributes,
+                coalesce((select array_agg(g.group_name order by g.group_name) from user_group g
+                          where g.user_id = p.user_id), '{}') as groups,
+                coalesce((select jsonb_agg(to_jsonb(s))
+                          from (select site, sites, kind, is_free_limited_trial, biller, active_since, active,
+                                       cancelled, ended_at, updated_at
+                                from member_subscription
+                                where user_id = coalesce(p.tandem_parent_user_id, p.user_id)) s), '[]') as subs
+         from user_profile p
+         where p.user_id = any($1)
+         order by p.user_id",
+    )
+    .bind(ids)
+    .fetch_all(pool)
+    .await?;
+    let json = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
+    rows.into_iter()
+        .map(|r| {
+            let subs: Vec<SubscriptionRow> = serde_json::from_value(r.subs).map_err(json)?;
+            let attributes: SpecialAttributes = serde_json::from_value(r.special_attributes).unwrap_or_default();
+            let facts = badge_facts(&r.groups, &attributes, &subs, r.registered_at);
+            Ok(PublicProfile {
+                user_id: r.user_id,
+                badges: badges::badges(&facts, config.launch_date, now),
+                user_type: user_type(&r.groups, &subs),
+            })
+        })
+        .collect()
 }
 
 /// The account a login names: a username, or an e-mail.

@@ -388,3 +388,128 @@ async fn other_services_events_arrive_through_the_consumer_into_the_profile() {
     let _ = consumer.await;
     env.cleanup().await;
 }
+
+/// An operator's token, signed by the service's own key.
+fn admin_token(env: &TestEnv) -> String {
+    env.state.signer.sign(&runtime::auth::Claims::new(
+        Uuid::now_v7(),
+        "vixen.localhost",
+        "vixen",
+        Uuid::now_v7(),
+        vec!["admin".into()],
+        std::time::Duration::from_secs(60),
+    ))
+}
+
+#[tokio::test]
+async fn public_profiles_answer_many_users_badges_and_types_and_nothing_private() {
+    // Launched a month ago: every account made now is a founder.
+    let env = TestEnv::with_config("http://{brand}.localhost:8080", |c| {
+        c.launch_date = chrono::Utc::now() - chrono::Duration::days(30)
+    })
+    .await;
+    let client = ProfileClient::new(&env.base);
+    let admin = admin_token(&env);
+    let at = |days| chrono::Utc::now() - chrono::Duration::days(days);
+    let subscribe = |user, kind, since| {
+        let id = Uuid::now_v7();
+        let event = support::started(id, user, "vixen", kind, since);
+        (id, envelope("subscription", &event, &format!("subscription-{id}")))
+    };
+
+    // A member of 100 days: bronze.
+    let jane = env.account("jane").await;
+    env.feed(&subscribe(jane, MembershipKind::Member, at(100)).1).await;
+    // A moderator (commenteditor) and member of 400 days: gold and moderator.
+    let moderator = env.account("moderator").await;
+    env.feed(&subscribe(moderator, MembershipKind::Member, at(400)).1).await;
+    let granted = env
+        .http
+        .post(env.url(&format!("/internal/users/{moderator}/groups")))
+        .bearer_auth(&admin)
+        .json(&json!({ "group": "commenteditor", "granted": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(granted.status(), 200, "{}", granted.text().await.unwrap());
+    // A director on a new trial: no length badge yet.
+    let director = env.account("director").await;
+    env.feed(&subscribe(director, MembershipKind::Trial, at(10)).1).await;
+    let attributes = env
+        .http
+        .post(env.url(&format!("/internal/users/{director}/special-attributes")))
+        .bearer_auth(&admin)
+        .json(&json!({ "isPornstarUser": false, "isKingUser": false, "isDirectorUser": true, "isVipUser": false,
+                       "isOfficialUser": false }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(attributes.status(), 200, "{}", attributes.text().await.unwrap());
+    // A membership of 200 days that ended today keeps its silver badge (7-day grace); the type is expired.
+    let lapsed = env.account("lapsed").await;
+    let (subscription, started) = subscribe(lapsed, MembershipKind::Member, at(200));
+    env.feed(&started).await;
+    let expired = proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
+        subscription_id: subscription,
+        user_id: lapsed,
+        expired_at: chrono::Utc::now(),
+    };
+    env.feed(&envelope("subscription", &expired, &format!("subscription-{subscription}"))).await;
+    // A tandem child counts its parent's membership.
+    let ctx = as_user(&env.session("jane").await.access_token, "vixen");
+    let child =
+        TandemChildRequest { email: "kid@example.com".into(), password: PASSWORD.into(), username: Some("kid".into()) };
+    client.create_tandem_child_account(&ctx, &child).await.unwrap();
+    let kid: Uuid = sqlx::query_scalar("select user_id from user_profile where username = 'kid'")
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    // Nobody subscribed.
+    let visitor = env.account("visitor").await;
+
+    let unknown = Uuid::now_v7();
+    let asked = [jane, moderator, director, lapsed, kid, visitor, unknown, jane];
+    let mut answer = client.public_profiles(&Default::default(), &asked).await.unwrap();
+    answer.sort_by_key(|p| asked.iter().position(|id| *id == p.user_id));
+    let seen: Vec<(Uuid, Vec<Badge>, UserType)> =
+        answer.into_iter().map(|p| (p.user_id, p.badges, p.user_type)).collect();
+    use Badge::*;
+    assert_eq!(
+        seen,
+        [
+            (jane, vec![Bronze, Founder], UserType::Member),
+            (moderator, vec![Gold, Moderator, Founder], UserType::Moderator),
+            (director, vec![Director, Founder], UserType::Trial),
+            (lapsed, vec![Silver, Founder], UserType::Expired),
+            (kid, vec![Bronze, Founder], UserType::Member),
+            (visitor, vec![Founder], UserType::PornPortal),
+        ],
+        "each user once, the unknown one left out"
+    );
+
+    // Only public facts travel: no e-mail, no name, no subscription detail.
+    let raw: serde_json::Value = env
+        .http
+        .get(env.url("/internal/users/public"))
+        .query(&[("ids", format!("{moderator},{lapsed}"))])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    for entry in raw.as_array().unwrap() {
+        let mut keys: Vec<&str> = entry.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["badges", "userId", "userType"]);
+    }
+    assert!(raw.to_string().contains(r#""userType":"expired""#), "{raw}");
+
+    // At most 200 ids; a malformed id is a bad request.
+    let many: Vec<Uuid> = (0..=profile::http::MAX_PUBLIC_PROFILES).map(|_| Uuid::now_v7()).collect();
+    assert_eq!(refused(client.public_profiles(&Default::default(), &many).await.unwrap_err()).0, 400);
+    assert!(client.public_profiles(&Default::default(), &many[1..]).await.unwrap().is_empty());
+    let malformed = env.http.get(env.url("/internal/users/public?ids=nope")).send().await.unwrap();
+    assert_eq!(malformed.status(), 400);
+    env.cleanup().await;
+}

@@ -76,6 +76,28 @@ export const en = {
     duplicate: 'You have already made that comment',
     banned_word: 'Found banned word',
     add_failed: 'Failed to add your comment. Try refreshing page',
+    // Beside a comment's author (issue 12): their user type in words, and their badges.
+    author_fallback: 'Member',
+    badges: 'Badges',
+    user_type: {
+      admin: 'Admin',
+      moderator: 'Moderator',
+      member: 'Member',
+      trial: 'Trial',
+      pornPortal: 'Pay-per-video',
+      expired: 'Former member',
+    },
+    badge: {
+      gold: 'Gold',
+      silver: 'Silver',
+      bronze: 'Bronze',
+      boss: 'Boss',
+      moderator: 'Moderator',
+      king: 'King',
+      director: 'Director',
+      model: 'Model',
+      founder: 'Founder',
+    },
   },
   vip_modal: {
     title: 'VIP',

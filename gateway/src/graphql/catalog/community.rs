@@ -8,7 +8,7 @@ use catalog::api;
 
 use access::abilities::{action, subject};
 
-use super::{brand, caller, loaders::FavoriteKind, paging, refused, types::*, uuid};
+use super::{authors, brand, caller, loaders::FavoriteKind, paging, refused, types::*, uuid};
 use crate::graphql::{
     abilities,
     context::{limit, request, upstreams},
@@ -90,6 +90,7 @@ impl CommunityQuery {
             .comments(&caller(ctx), video, sort.key(), after.as_deref(), comment_size(size)?)
             .await
             .map_err(refused)?;
+        authors::prefetch(ctx, &p.comments).await;
         Ok(CommentPage::of(p, viewer_id(ctx)))
     }
 
@@ -109,6 +110,7 @@ impl CommunityQuery {
             .replies(&caller(ctx), comment, after.as_deref(), comment_size(size)?)
             .await
             .map_err(refused)?;
+        authors::prefetch(ctx, &p.comments).await;
         Ok(CommentPage::of(p, viewer_id(ctx)))
     }
 

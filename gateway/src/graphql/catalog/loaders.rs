@@ -1,8 +1,9 @@
-//! The request's DataLoaders: performers, channels and videos by id, and the signed-in
-//! user's favourites among them. Every field of a page that needs one of these asks its
-//! loader; the loader waits a moment, gathers the keys the whole page asked for and makes
-//! one batch call (`performers/batch`, `channels/batch`, `videos/batch`, `favourites/check`
-//! per kind), so a page costs a fixed number of internal calls whatever it holds.
+//! The request's DataLoaders: performers, channels and videos by id, the signed-in user's
+//! favourites among them, and comment authors' badges and types ([`super::authors`]). Every
+//! field of a page that needs one of these asks its loader; the loader waits a moment, gathers
+//! the keys the whole page asked for and makes one batch call (`performers/batch`,
+//! `channels/batch`, `videos/batch`, `favourites/check` per kind, the profile's
+//! `users/public`), so a page costs a fixed number of internal calls whatever it holds.
 //!
 //! Loaders are per operation (they carry the caller's tenant and token, and cache what they
 //! loaded for the rest of it): the `/graphql` handler builds them with the operation's data.
@@ -16,8 +17,11 @@ use async_graphql::{
 use catalog::{api, client::Caller};
 use uuid::Uuid;
 
-use super::refused;
-use crate::graphql::Upstreams;
+use super::{
+    authors::{AuthorLoader, MAX_PUBLIC_PROFILES},
+    refused,
+};
+use crate::graphql::{context::RequestCtx, Upstreams};
 
 /// The catalog's batch endpoints take at most this many ids.
 pub const MAX_BATCH_IDS: usize = 200;
@@ -51,13 +55,19 @@ pub struct CatalogLoaders {
     pub videos: DataLoader<VideoLoader, HashMapCache>,
     /// None for visitors: they have no favourites.
     pub favorites: Option<DataLoader<FavoriteLoader, HashMapCache>>,
+    /// Comment authors' badges and user types, from the profile service.
+    pub authors: DataLoader<AuthorLoader, HashMapCache>,
 }
 
 impl CatalogLoaders {
-    pub fn new(upstreams: Arc<Upstreams>, caller: Caller) -> Self {
-        let base = Base { upstreams, caller: Arc::new(caller) };
+    /// The loaders of one operation of `request`.
+    pub fn new(upstreams: Arc<Upstreams>, request: &RequestCtx) -> Self {
+        let authors = AuthorLoader::new(upstreams.clone(), request);
+        let base = Base { upstreams, caller: Arc::new(super::caller_of(request)) };
         let signed_in = base.caller.bearer.is_some();
         CatalogLoaders {
+            authors: DataLoader::with_cache(authors, tokio::spawn, HashMapCache::default())
+                .max_batch_size(MAX_PUBLIC_PROFILES),
             performers: DataLoader::with_cache(PerformerLoader(base.clone()), tokio::spawn, HashMapCache::default())
                 .max_batch_size(MAX_BATCH_IDS),
             channels: DataLoader::with_cache(ChannelLoader(base.clone()), tokio::spawn, HashMapCache::default())

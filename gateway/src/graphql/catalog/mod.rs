@@ -1,13 +1,15 @@
 //! The catalog (issue 7): videos, performers, categories, channels, picture sets, search,
 //! sister-brand lists, reels, showcases, angels, the curator wall and recommendation shelves
 //! ([`content`]), and the community around them: comments, ratings, the expert review and
-//! favourites ([`community`]). [`rest`] is the catalog's part of the REST edge.
+//! favourites ([`community`]), with each comment's author's badges and user type ([`authors`]).
+//! [`rest`] is the catalog's part of the REST edge.
 //!
 //! Every resolver calls the catalog service with the caller's tenant (the host's brand) and,
 //! when signed in, their access token; the catalog decides who may do what (moderators by the
 //! token's groups) and its refusals keep their code and the spec's message. Pages resolve
 //! their performers, channels and favourites through the request's loaders ([`loaders`]).
 
+pub mod authors;
 pub mod brand;
 pub mod community;
 pub mod content;

@@ -863,6 +863,7 @@ impl CommentVote {
 }
 
 #[derive(SimpleObject)]
+#[graphql(complex)]
 pub struct Comment {
     pub id: ID,
     pub video_id: ID,
@@ -878,6 +879,9 @@ pub struct Comment {
     pub user_vote: Option<String>,
     /// Written by the signed-in user.
     pub is_mine: bool,
+    /// Who wrote it (their badges and user type: `author`, see [`super::authors`]).
+    #[graphql(skip)]
+    pub author_id: uuid::Uuid,
 }
 
 impl Comment {
@@ -895,6 +899,7 @@ impl Comment {
             pinned: c.pinned,
             user_vote: c.user_vote,
             is_mine: viewer == Some(c.user_id),
+            author_id: c.user_id,
         }
     }
 }

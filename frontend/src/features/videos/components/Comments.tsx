@@ -1,4 +1,5 @@
-// A video's comments: newest, oldest or top first, ten at a time with "Load more"; members may add one.
+// A video's comments: newest, oldest or top first, ten at a time with "Load more"; members may add one. Each shows
+// its author's user type and badges (CommentAuthor).
 import { useMutation, useQuery } from '@apollo/client/react'
 import { useId, useState, type FormEvent } from 'react'
 import { useFlash } from '../../../app/shell/Flash'
@@ -13,6 +14,7 @@ import {
   type CommentSort,
 } from '../../../gql/graphql'
 import { commentErrorMessage } from '../comments'
+import { CommentAuthor } from './CommentAuthor'
 
 export const COMMENT_PAGE_SIZE = 10
 
@@ -62,21 +64,23 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
   isLast: boolean
   onMore: (cursor: string) => void
 }) {
-  const { data, loading, error } = useQuery(VideoCommentsDocument, {
+  const { data, loading } = useQuery(VideoCommentsDocument, {
     variables: { videoId, sort, after, size: COMMENT_PAGE_SIZE },
+    // An author's badges that could not be loaded leave that author plain; the comments still show.
+    errorPolicy: 'all',
   })
   if (loading) return <li className="muted">Loading comments…</li>
-  if (error || !data) return <li role="alert">Comments could not be loaded.</li>
+  if (!data?.comments) return <li role="alert">Comments could not be loaded.</li>
   const page = data.comments
   return (
     <>
       {page.comments.map((comment) => (
         <li key={comment.id} className="comment">
-          <p className="comment__meta">
-            <strong>{comment.authorName ?? 'Member'}</strong>{' '}
+          <div className="comment__meta">
+            <CommentAuthor comment={comment} />{' '}
             <span className="muted">{formatReleaseDate(comment.createdAt)}</span>
             {comment.pinned ? <span className="comment__pinned"> · Pinned</span> : null}
-          </p>
+          </div>
           <p className="comment__text">{comment.text}</p>
           <p className="comment__votes muted">
             <span aria-label={`${comment.likes} likes`}>▲ {comment.likes}</span>{' '}

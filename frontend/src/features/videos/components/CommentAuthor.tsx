@@ -1,0 +1,29 @@
+// Who wrote a comment (issue 12): the name in their user type's colour, the type in words (never colour alone), and
+// their badges, each with its own class and its name. The profile service decides both; an unknown author has none.
+import { t } from '../../../app/i18n'
+import type { Badge, CommentAuthor_CommentFragment, UserType } from '../../../gql/graphql'
+import './CommentAuthor.css'
+
+/** The class suffix of a user type or badge: `pornPortal` → `porn-portal`. */
+export const cssName = (name: UserType | Badge) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
+
+export function CommentAuthor({ comment }: { comment: CommentAuthor_CommentFragment }) {
+  const author = comment.author
+  const name = comment.authorName ?? t('comments.author_fallback')
+  if (!author) return <strong className="comment-author">{name}</strong>
+  return (
+    <span className={`comment-author comment-author--${cssName(author.userType)}`}>
+      <strong className="comment-author__name">{name}</strong>{' '}
+      <span className="comment-author__type">{t(`comments.user_type.${author.userType}`)}</span>
+      {author.badges.length > 0 ? (
+        <ul className="comment-author__badges" aria-label={t('comments.badges')}>
+          {author.badges.map((badge) => (
+            <li key={badge} className={`badge badge--${cssName(badge)}`}>
+              {t(`comments.badge.${badge}`)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </span>
+  )
+}

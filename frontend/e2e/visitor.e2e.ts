@@ -38,7 +38,7 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(await videoCards().count()).toBeGreaterThan(0)
     expect(await page.evaluate(() => document.documentElement.dataset.brand)).toBe(brand)
     const join = await page.locator('header a', { hasText: 'Join now' }).getAttribute('href')
-    expect(join).toMatch(/\/joinnow\?ref=home&elm=header$/)
+    expect(join).toMatch(/\/joinnow\?ref=home&elm=header&campaign=[a-z0-9]+-(hdr|mbhdr)$/)
     await page.setViewportSize(VIEWPORTS.mobile)
     expect(await scrollsSideways(page)).toBe(false)
     // The shelves after the first arrive once the page is painted (Deferred).

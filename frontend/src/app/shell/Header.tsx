@@ -1,11 +1,9 @@
 // The site header: the brand's wordmark and the navigation, one dropdown open at a time.
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from '../i18n'
-import { ABILITIES, campaignFor, campaignSource, joinUrl, loginUrl } from '../routing'
+import { ABILITIES, loginUrl } from '../routing'
 import type { RoutingSession } from '../session/bootstrap'
-import { documentCookies, storedNats } from '../../features/signup/affiliate'
-import { isMobileViewport, useViewportType } from '../theme/useViewport'
-import { useCurrentScreen } from './AutomaticModals'
+import { JoinLink } from '../../components/JoinLink'
 import { DropdownGroup, NavDropdown } from './NavDropdown'
 
 export function Header({ session }: { session: RoutingSession }) {
@@ -15,15 +13,6 @@ export function Header({ session }: { session: RoutingSession }) {
   const { features } = tenant
   const [seeAction, channelsSubject] = ABILITIES.seeChannels
   const here = `${location.pathname}${location.search}`
-  // ref names the page the join started from, elm the element, nats the stored affiliate value (§2.2), campaign the
-  // header's affiliate campaign ({src}-hdr, {src}-mbhdr on a phone).
-  const mobile = isMobileViewport(useViewportType())
-  const joinHref = joinUrl(tenant.membersUrl, {
-    ref: useCurrentScreen() ?? 'home',
-    elm: 'header',
-    nats: storedNats(documentCookies()),
-    campaign: campaignFor(campaignSource(tenant), 'header', mobile),
-  })
   const item = (to: string, label: string) => (
     <li>
       <NavLink to={to}>{label}</NavLink>
@@ -79,9 +68,9 @@ export function Header({ session }: { session: RoutingSession }) {
               <a className="site-nav__link" href={loginUrl(tenant.membersUrl, here)}>
                 {t('navigation.login')}
               </a>
-              <a className="site-nav__link site-nav__join" href={joinHref}>
+              <JoinLink elm="header" campaign="header" className="site-nav__link site-nav__join">
                 {t('navigation.join')}
-              </a>
+              </JoinLink>
             </>
           )}
         </nav>

@@ -231,6 +231,9 @@ impl MemberChanges {
             return Ok(());
         }
         let started: Vec<&MemberRow> = self.changes.values().filter_map(|(s, _)| s.as_ref()).collect();
+        // The ids again as an array: the planner cannot count a JSON record set's rows (it
+        // assumes 100) and would scan the whole table rather than look each row up.
+        let patched: Vec<Uuid> = self.changes.iter().filter(|(_, (_, p))| !p.is_empty()).map(|(id, _)| *id).collect();
         let patches: Vec<serde_json::Value> = self
             .changes
             .iter()
@@ -264,10 +267,11 @@ impl MemberChanges {
              from jsonb_to_recordset($2) as p(subscription_id uuid, kind text, is_free_limited_trial boolean,
                  active boolean, cancelled boolean, set_ended boolean, ended text, ended_at timestamptz,
                  updated_at timestamptz)
-             where m.subscription_id = p.subscription_id",
+             where m.subscription_id = p.subscription_id and m.subscription_id = any($3)",
         )
         .bind(Json(&started))
         .bind(Json(&patches))
+        .bind(&patched)
         .execute(&mut *tx)
         .await?;
         Ok(())

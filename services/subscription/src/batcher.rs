@@ -26,8 +26,10 @@ pub struct Batcher {
 
 /// Submissions in one transaction at most.
 pub const MAX_BATCH: usize = 64;
-/// Transactions in flight at once, unless `SUBSCRIPTION_POSTBACK_WORKERS` says otherwise.
-pub const WORKERS: usize = 8;
+/// Transactions in flight at once, unless `SUBSCRIPTION_POSTBACK_WORKERS` says otherwise. A batch
+/// costs the same few statements whatever its size, so fewer, larger batches do best on two cores
+/// (docs/benchmarks.md).
+pub const WORKERS: usize = 4;
 
 /// [`WORKERS`], or `SUBSCRIPTION_POSTBACK_WORKERS` (1 to 64) when set.
 pub fn workers() -> usize {

@@ -173,26 +173,7 @@ impl EventStore {
         }
         // Postgres keeps microseconds: what append returns must equal what load reads.
         let now = Utc::now().trunc_subsecs(6);
-        let envelopes: Vec<Envelope> = events
-            .iter()
-            .enumerate()
-            .map(|(i, pending)| {
-                let encoded = encode(pending.event);
-                Envelope {
-                    event_id: Uuid::now_v7(),
-                    stream_id: stream_id.to_owned(),
-                    stream_version: expected_version + 1 + i as i64,
-                    event_type: encoded.event_type,
-                    schema_version: encoded.schema_version,
-                    occurred_at: now,
-                    tenant: pending.meta.tenant.clone(),
-                    correlation_id: pending.meta.correlation_id,
-                    causation_id: pending.meta.causation_id,
-                    actor: pending.meta.actor.clone(),
-                    payload: encoded.payload,
-                }
-            })
-            .collect();
+        let envelopes = envelopes_of(stream_id, expected_version, events, now);
         let traces: Vec<Option<String>> = events.iter().map(|p| p.trace_context.clone()).collect();
         let actual = self.insert(tx, stream_id, expected_version, &envelopes, &traces).await.map_err(|e| match e {
             StoreError::Database(db) if is_version_clash(&db) => StoreError::Conflict {
@@ -280,6 +261,148 @@ impl EventStore {
     /// appended (`execute` does); without it the relay still finds them at its next poll.
     pub fn wake_relay(&self) {
         crate::relay::wake(&self.pool, &self.schema);
+    }
+}
+
+/// The envelopes of `events`, appended to `stream_id` at `expected_version`.
+fn envelopes_of<E: EventFamily>(
+    stream_id: &str,
+    expected_version: i64,
+    events: &[Pending<'_, E>],
+    now: DateTime<Utc>,
+) -> Vec<Envelope> {
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, pending)| {
+            let encoded = encode(pending.event);
+            Envelope {
+                event_id: Uuid::now_v7(),
+                stream_id: stream_id.to_owned(),
+                stream_version: expected_version + 1 + i as i64,
+                event_type: encoded.event_type,
+                schema_version: encoded.schema_version,
+                occurred_at: now,
+                tenant: pending.meta.tenant.clone(),
+                correlation_id: pending.meta.correlation_id,
+                causation_id: pending.meta.causation_id,
+                actor: pending.meta.actor.clone(),
+                payload: encoded.payload,
+            }
+        })
+        .collect()
+}
+
+/// Events for one stream of [`EventStore::append_streams`], which must be at `expected_version`.
+pub struct StreamAppend<'a, E> {
+    pub stream_id: String,
+    pub expected_version: i64,
+    pub events: Vec<Pending<'a, E>>,
+}
+
+impl EventStore {
+    /// [`Self::append_each`] for several streams at once (a batch of commands on different
+    /// streams decided in one transaction): every stream's version is checked, and the events
+    /// and their outbox rows written, in one statement. Should any stream have moved, nothing is
+    /// written and the first such stream's [`StoreError::Conflict`] is returned. Each stream
+    /// appears once. Returns each stream's envelopes, in the order given.
+    pub async fn append_streams<E: EventFamily>(
+        &self,
+        tx: &mut PgConnection,
+        appends: &[StreamAppend<'_, E>],
+    ) -> Result<Vec<Vec<Envelope>>, StoreError> {
+        let now = Utc::now().trunc_subsecs(6);
+        let written: Vec<Vec<Envelope>> =
+            appends.iter().map(|a| envelopes_of(&a.stream_id, a.expected_version, &a.events, now)).collect();
+        let total: usize = written.iter().map(Vec::len).sum();
+        if total == 0 {
+            return Ok(written);
+        }
+        let (stream_ids, expected): (Vec<&str>, Vec<i64>) =
+            appends.iter().filter(|a| !a.events.is_empty()).map(|a| (a.stream_id.as_str(), a.expected_version)).unzip();
+        let (mut ids, mut streams, mut versions, mut types) = (
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+        );
+        let (mut schema_versions, mut tenants, mut correlations, mut causations) = (
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+        );
+        let (mut actors, mut payloads, mut traces) =
+            (Vec::with_capacity(total), Vec::with_capacity(total), Vec::with_capacity(total));
+        for (append, envelopes) in appends.iter().zip(&written) {
+            for (e, pending) in envelopes.iter().zip(&append.events) {
+                ids.push(e.event_id);
+                streams.push(e.stream_id.as_str());
+                versions.push(e.stream_version);
+                types.push(e.event_type.as_str());
+                schema_versions.push(e.schema_version as i32);
+                tenants.push(e.tenant.as_deref());
+                correlations.push(e.correlation_id);
+                causations.push(e.causation_id);
+                actors.push(e.actor.to_string());
+                payloads.push(&e.payload);
+                traces.push(pending.trace_context.as_deref());
+            }
+        }
+        // As in `insert`: the checks, the events and the outbox rows in one round trip; a writer
+        // that raced past a check fails on the (stream_id, stream_version) key instead.
+        let moved: Option<(String, i64, i64)> = sqlx::query_as(
+            "with current as (
+                 select s.stream_id, s.expected,
+                        coalesce((select max(e.stream_version) from event e where e.stream_id = s.stream_id), 0)
+                            as version
+                 from unnest($1::text[], $2::bigint[]) as s(stream_id, expected)
+             ), inserted as (
+                 insert into event (event_id, stream_id, stream_version, event_type, schema_version, occurred_at,
+                                    tenant, correlation_id, causation_id, actor, payload, trace_context)
+                 select e.id, e.stream_id, e.version, e.type, e.schema_version, $3, e.tenant, e.correlation_id,
+                        e.causation_id, e.actor, e.payload, e.trace_context
+                 from unnest($4::uuid[], $5::text[], $6::bigint[], $7::text[], $8::int[], $9::text[], $10::uuid[],
+                             $11::uuid[], $12::text[], $13::jsonb[], $14::text[])
+                      as e(id, stream_id, version, type, schema_version, tenant, correlation_id, causation_id, actor,
+                           payload, trace_context)
+                 where not exists (select 1 from current where version <> expected)
+                 returning event_id
+             ), queued as (
+                 insert into outbox (event_id) select event_id from inserted
+             )
+             select stream_id, expected, version from current where version <> expected limit 1",
+        )
+        .bind(&stream_ids)
+        .bind(&expected)
+        .bind(now)
+        .bind(&ids)
+        .bind(&streams)
+        .bind(&versions)
+        .bind(&types)
+        .bind(&schema_versions)
+        .bind(&tenants)
+        .bind(&correlations)
+        .bind(&causations)
+        .bind(&actors)
+        .bind(&payloads)
+        .bind(&traces)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| match e {
+            // Which stream lost is not told by the key: the first is named.
+            db if is_version_clash(&db) => StoreError::Conflict {
+                stream_id: stream_ids[0].to_owned(),
+                expected: expected[0],
+                actual: expected[0] + 1,
+            },
+            other => StoreError::Database(other),
+        })?;
+        if let Some((stream_id, expected, actual)) = moved {
+            return Err(StoreError::Conflict { stream_id, expected, actual });
+        }
+        metrics::counter!("paysite_events_appended_total", "service" => self.schema.clone()).increment(total as u64);
+        Ok(written)
     }
 }
 

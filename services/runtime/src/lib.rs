@@ -20,4 +20,4 @@ pub mod telemetry;
 pub mod testing;
 
 pub use config::{Secret, Settings};
-pub use event_store::{Decider, EventStore, Executed, Pending, StoreError};
+pub use event_store::{Decider, EventStore, Executed, Pending, StoreError, StreamAppend};

@@ -125,3 +125,95 @@ async fn execute_decides_again_after_losing_a_race_so_every_command_lands() {
     assert_eq!(versions, (1..=20).collect::<Vec<_>>());
     env.cleanup().await;
 }
+
+fn pings<'a>(meta: &'a proto_events::EventMeta, events: &'a [ProbeEvent]) -> Vec<runtime::Pending<'a, ProbeEvent>> {
+    events.iter().map(|event| runtime::Pending { event, meta, trace_context: None }).collect()
+}
+
+#[tokio::test]
+async fn several_streams_append_together_each_at_its_version_with_their_outbox_rows() {
+    let env = TestEnv::new().await;
+    env.ping("old", 1).await;
+    let meta = TestEnv::meta();
+    let (one, two) = ([ProbeEvent::Pinged { n: 2 }, ProbeEvent::Pinged { n: 3 }], [ProbeEvent::Pinged { n: 9 }]);
+    let appends = vec![
+        runtime::StreamAppend { stream_id: "old".into(), expected_version: 1, events: pings(&meta, &one) },
+        runtime::StreamAppend { stream_id: "empty".into(), expected_version: 0, events: Vec::new() },
+        runtime::StreamAppend { stream_id: "new".into(), expected_version: 0, events: pings(&meta, &two) },
+    ];
+    let mut tx = env.pool.begin().await.unwrap();
+    let written = env.store.append_streams(&mut tx, &appends).await.unwrap();
+    tx.commit().await.unwrap();
+    let versions: Vec<Vec<i64>> = written.iter().map(|w| w.iter().map(|e| e.stream_version).collect()).collect();
+    assert_eq!(versions, vec![vec![2, 3], vec![], vec![1]]);
+    let old = env.store.load("old").await.unwrap();
+    assert_eq!(&old[1..], &written[0][..], "what append_streams returns is what load reads");
+    assert_eq!(env.store.load("new").await.unwrap(), written[2]);
+    assert_eq!(env.scalar("select count(*) from outbox").await, 4, "one outbox row per event");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn when_one_stream_of_several_moved_on_nothing_is_appended() {
+    let env = TestEnv::new().await;
+    env.ping("moved", 1).await;
+    env.ping("moved", 2).await;
+    let meta = TestEnv::meta();
+    let events = [ProbeEvent::Pinged { n: 7 }];
+    let appends = vec![
+        runtime::StreamAppend { stream_id: "fine".into(), expected_version: 0, events: pings(&meta, &events) },
+        runtime::StreamAppend { stream_id: "moved".into(), expected_version: 1, events: pings(&meta, &events) },
+    ];
+    let mut tx = env.pool.begin().await.unwrap();
+    let err = env.store.append_streams(&mut tx, &appends).await.unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Conflict { stream_id, expected: 1, actual: 2 } if stream_id == "moved"),
+        "{err}"
+    );
+    assert!(err.is_retryable());
+    tx.commit().await.unwrap();
+    assert_eq!(env.scalar("select count(*) from event").await, 2, "only the two pings before");
+    assert_eq!(env.scalar("select count(*) from outbox").await, 2);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn of_concurrent_multi_stream_appends_at_one_version_exactly_one_wins() {
+    let env = TestEnv::new().await;
+    let mut writers = tokio::task::JoinSet::new();
+    for n in 0..30u64 {
+        let (store, pool) = (env.store.clone(), env.pool.clone());
+        writers.spawn(async move {
+            let meta = TestEnv::meta();
+            let events = [ProbeEvent::Pinged { n }];
+            // Each writer adds a stream of its own beside the two shared ones.
+            let appends: Vec<_> = ["shared-a".to_owned(), format!("own-{n}"), "shared-b".to_owned()]
+                .into_iter()
+                .map(|stream_id| runtime::StreamAppend {
+                    stream_id,
+                    expected_version: 0,
+                    events: pings(&meta, &events),
+                })
+                .collect();
+            let mut tx = pool.begin().await.unwrap();
+            match store.append_streams(&mut tx, &appends).await {
+                Ok(_) => tx.commit().await.map_err(StoreError::from),
+                Err(e) => Err(e),
+            }
+        });
+    }
+    let (mut won, mut conflicts) = (0, 0);
+    while let Some(result) = writers.join_next().await {
+        match result.unwrap() {
+            Ok(()) => won += 1,
+            Err(e) => {
+                assert!(matches!(e, StoreError::Conflict { .. }), "not a clean conflict: {e}");
+                conflicts += 1;
+            }
+        }
+    }
+    assert_eq!((won, conflicts), (1, 29));
+    assert_eq!(env.scalar("select count(*) from event").await, 3, "the winner's three events, no more");
+    assert_eq!(env.scalar("select count(*) from outbox").await, 3);
+    env.cleanup().await;
+}

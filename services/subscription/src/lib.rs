@@ -7,6 +7,7 @@
 //! [`retention`]), the read models ([`projections`], [`queries`]), the internal API ([`http`]),
 //! the demo memberships ([`seed`]) and the postbacks benchmark ([`bench`]).
 
+pub mod batcher;
 pub mod bench;
 pub mod billers;
 pub mod client;
@@ -74,7 +75,7 @@ pub struct State {
     pub verifier: Verifier,
     pub clock: Arc<dyn Clock>,
     /// Group commit of postbacks (started with the state: call inside a Tokio runtime).
-    pub batcher: commands::Batcher,
+    pub batcher: batcher::Batcher,
     /// Hashes a join form's password (the profile service's hashing, at its cost).
     pub passwords: profile::passwords::Passwords,
 }
@@ -87,7 +88,7 @@ impl State {
         profile: ProfileClient,
         verifier: Verifier,
     ) -> Self {
-        let batcher = commands::Batcher::start(store.clone());
+        let batcher = batcher::Batcher::start(store.clone());
         let passwords = profile::passwords::Passwords::new(config.argon2);
         State { pool, store, config: Arc::new(config), profile, verifier, clock: clock::system(), batcher, passwords }
     }

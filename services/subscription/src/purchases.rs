@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::commands::{self, native_fact, FactRecord, Start};
+use crate::commands::{self, native_fact, FactRecord, Start, Submission};
 use crate::domain::{Identity, Step};
 use crate::view::SubscriptionRow;
 use crate::{State, NATIVE_BILLER};
@@ -250,9 +250,9 @@ async fn run(
                         commands::lock_subscription(&mut tx, first.subscription_id).await?;
                     }
                     let meta = commands::biller_meta(NATIVE_BILLER, Some(&buyer.tenant), None);
-                    for record in &plan.records {
-                        commands::record_in(&mut tx, &state.store, record, plan.start.as_ref(), &meta).await?;
-                    }
+                    let submission =
+                        Submission { records: plan.records.clone(), start: plan.start.clone(), meta, approves: None };
+                    commands::apply_in(&mut tx, &state.store, &submission).await?;
                     if let Some((member_id, subscription_id)) = &plan.welcome {
                         sqlx::query(
                             "insert into signup (signup_id, user_id, email, username, site, join_option_id, biller, status,

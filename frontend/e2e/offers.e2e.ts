@@ -83,11 +83,10 @@ describe('an expired member', () => {
     await expect.poll(() => pornPortalBar().textContent(), SETTLE).toContain('Miss VIXEN? Come back for every video')
     await screenshotAtBothWidths(page, 'expired-bars')
 
-    // The bar's button opens the purchase modal; its way to the join form carries the bar's campaign.
+    // The bar's button opens the purchase modal: an expired member reactivates the brand in one click there.
     await upgradeBar().getByRole('button', { name: 'Rejoin now' }).click()
-    const join = dialog().getByRole('link', { name: 'See membership options' })
-    await join.waitFor()
-    expect(await join.getAttribute('href')).toMatch(/[?&]elm=upgrade-bar&campaign=vxn-upgrade$/)
+    await dialog().getByRole('button', { name: 'Reactivate now' }).waitFor()
+    expect(await dialog().locator('[data-kind="reactivate"]').count()).toBe(1)
     await dialog().getByRole('button', { name: 'Close' }).click()
 
     // A video the lapsed membership no longer opens: the overlay over the trailer.

@@ -136,7 +136,12 @@ function ConsentedPurchase({ text, action, busy, onBuy }: { text: string; action
 const CHARGE_CONSENT = 'I agree to be charged with the payment method on file for my membership.'
 
 /** Reactivate (single site): one of the brand's own member options, charged in one click to the card on file. */
-function ReactivateSingleSite({ reason, onAnswer, onError }: { reason: string } & ReturnType<typeof usePurchaseAnswer>) {
+function ReactivateSingleSite({
+  reason,
+  elm,
+  onAnswer,
+  onError,
+}: { reason: string; elm: string } & ReturnType<typeof usePurchaseAnswer>) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   const { data, loading, error } = useQuery(JoinOptionsDocument)
@@ -179,7 +184,7 @@ function ReactivateSingleSite({ reason, onAnswer, onError }: { reason: string } 
               variables: {
                 joinOptionId: optionId,
                 ref,
-                elm: 'purchase-modal',
+                elm,
                 siteName: tenant.tenant,
                 natsCode: storedNats(documentCookies()),
                 consent: true,
@@ -265,7 +270,7 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
     )
   }
   if (user.isAuthenticated && kind === 'reactivate' && profile?.subscriptionKind === 'expired') {
-    return <ReactivateSingleSite reason={reason} onAnswer={onAnswer} onError={onError} />
+    return <ReactivateSingleSite reason={reason} elm={openedBy ?? 'purchase-modal'} onAnswer={onAnswer} onError={onError} />
   }
   // Visitors (and a user who never had a membership) go through the members host's join form, which lists the options.
   return (

@@ -840,29 +840,34 @@ pub async fn search_names(
     if q.is_empty() {
         return Ok((vec![], vec![]));
     }
-    let scope = site_scope(site);
-    let performers: Vec<(Uuid, String, String)> = sqlx::query_as(
-        "select performer_id, slug, name from performer
-         where $1 operator(public.<%) lower(name) and video_count > 0 and ($2 = '*' or sites @> array[$2])
-         order by public.word_similarity($1, lower(name)) desc, rating desc, slug limit 6",
+    // Both lists in one round trip (a search miss makes few enough already).
+    let rows: Vec<(i32, Option<Uuid>, String, String)> = sqlx::query_as(
+        "select kind, id, slug, name from (
+             (select 0 as kind, performer_id as id, slug, name,
+                     row_number() over (order by public.word_similarity($1, lower(name)) desc, rating desc, slug) as n
+              from performer
+              where $1 operator(public.<%) lower(name) and video_count > 0 and ($2 = '*' or sites @> array[$2])
+              order by n limit 6)
+             union all
+             (select 1, null, slug, name,
+                     row_number() over (order by public.word_similarity($1, lower(name)) desc, slug)
+              from category
+              where ($2 = '*' or sites @> array[$2]) and public.word_similarity($1, lower(name)) >= 0.5
+              order by 5 limit 6)
+         ) found order by kind, n",
     )
     .bind(&q)
-    .bind(&scope)
+    .bind(site_scope(site))
     .fetch_all(pool)
     .await?;
-    let categories: Vec<(String, String)> = sqlx::query_as(
-        "select slug, name from category
-         where ($2 = '*' or sites @> array[$2]) and public.word_similarity($1, lower(name)) >= 0.5
-         order by public.word_similarity($1, lower(name)) desc, slug limit 6",
-    )
-    .bind(&q)
-    .bind(&scope)
-    .fetch_all(pool)
-    .await?;
-    Ok((
-        performers.into_iter().map(|(id, slug, name)| api::PerformerRef { id, slug, name }).collect(),
-        categories.into_iter().map(|(slug, name)| api::CategoryRef { slug, name }).collect(),
-    ))
+    let (mut performers, mut categories) = (Vec::new(), Vec::new());
+    for (kind, id, slug, name) in rows {
+        match (kind, id) {
+            (0, Some(id)) => performers.push(api::PerformerRef { id, slug, name }),
+            _ => categories.push(api::CategoryRef { slug, name }),
+        }
+    }
+    Ok((performers, categories))
 }
 
 // ----- comments -----

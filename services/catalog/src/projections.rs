@@ -31,6 +31,7 @@ pub const TABLES: &[&str] = &[
     "video_category",
     "listing_count",
     "search_term",
+    "search_posting",
     "picture_set",
     "comment",
     "comment_vote",
@@ -178,6 +179,39 @@ async fn add_terms(tx: &mut PgConnection, terms: &[String]) -> sqlx::Result<()> 
     Ok(())
 }
 
+/// Removes the search postings of videos, found from the words their rows hold now: call it
+/// before those words (or the video's release date or publication) change.
+async fn drop_postings(tx: &mut PgConnection, ids: &[Uuid]) -> sqlx::Result<()> {
+    sqlx::query(
+        "delete from search_posting p using video v
+         where v.video_id = any($1) and p.term = any(v.title_words || v.other_words)
+           and p.in_title = any(array[true, false]) and p.release_date = v.release_date and p.video_id = v.video_id",
+    )
+    .bind(ids)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+/// Writes the search postings of videos from their rows (published ones only; the plain
+/// words, the combined brand's, not for channel videos). The same statement as the backfill
+/// of migration `0006_search_posting.sql`.
+async fn write_postings(tx: &mut PgConnection, ids: &[Uuid]) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into search_posting (term, video_id, release_date, in_title)
+         select x.w, v.video_id, v.release_date, bool_or(x.t)
+         from video v
+         cross join lateral (select unnest(v.title_words) as w, true as t
+                             union all select unnest(v.other_words), false) x
+         where v.video_id = any($1) and v.published and (v.site <> 'channels' or position(':' in x.w) > 0)
+         group by x.w, v.video_id, v.release_date",
+    )
+    .bind(ids)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
 /// The words a video is found by besides its title: performer names, category names, slugs.
 async fn other_words(tx: &mut PgConnection, video: &Video) -> sqlx::Result<Vec<String>> {
     let names: Vec<String> = sqlx::query_scalar(
@@ -260,6 +294,7 @@ async fn upsert_video(tx: &mut PgConnection, video: &Video, at: chrono::DateTime
     let title_words = words(&format!("{} {}", video.title, video.slug.replace('-', " ")));
     let other = other_words(tx, video).await?;
     let (indexed_title, indexed_other) = (indexed_words(&video.site, &title_words), indexed_words(&video.site, &other));
+    drop_postings(tx, &[video.video_id]).await?;
     let channel = video.channel.as_ref();
     let qualities: Vec<String> = video
         .qualities
@@ -307,6 +342,7 @@ async fn upsert_video(tx: &mut PgConnection, video: &Video, at: chrono::DateTime
     .bind(&indexed_other)
     .execute(&mut *tx)
     .await?;
+    write_postings(tx, &[video.video_id]).await?;
     sqlx::query("delete from video_category where video_id = $1").bind(video.video_id).execute(&mut *tx).await?;
     sqlx::query(
         "insert into video_category (site, category, video_id, release_date, rating)
@@ -378,11 +414,13 @@ async fn refresh_words(
             });
         }
         let other = other_words(tx, &v).await?;
+        drop_postings(tx, &[video_id]).await?;
         sqlx::query("update video set other_words = $2 where video_id = $1")
             .bind(video_id)
             .bind(indexed_words(&v.site, &other))
             .execute(&mut *tx)
             .await?;
+        write_postings(tx, &[video_id]).await?;
         add_terms(tx, &other).await?;
     }
     Ok(())
@@ -462,6 +500,7 @@ pub async fn apply(tx: &mut PgConnection, event: &CatalogEvent) -> anyhow::Resul
             .await?;
             if let Some(old) = old.filter(|o| o.0) {
                 unlist(tx, &old).await?;
+                drop_postings(tx, &[*video_id]).await?;
                 sqlx::query("delete from video_category where video_id = $1").bind(video_id).execute(&mut *tx).await?;
                 sqlx::query("update video set published = false where video_id = $1")
                     .bind(video_id)
@@ -996,6 +1035,7 @@ async fn flush_new_videos(
     }
     let ids = cols.video_id.clone();
     cols.insert(tx).await?;
+    write_postings(tx, &ids).await?;
     sqlx::query(
         "insert into video_category (site, category, video_id, release_date, rating)
          select v.site, c, v.video_id, v.release_date, v.rating from video v cross join unnest(v.category_slugs) c

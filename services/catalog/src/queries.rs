@@ -711,8 +711,61 @@ pub async fn expand_words(pool: &PgPool, words: &[String]) -> sqlx::Result<Vec<V
     Ok(out)
 }
 
+/// The hits of a search, off the postings: a video is a hit when it has a posting for some
+/// candidate of every word; its rank is, summed over the words, the best of 4 (the word itself
+/// in the title), 3 (a candidate in the title), 2 (the word itself in a name) and 1 (a
+/// candidate in a name). Binds `$1` the candidate terms, `$2` the index of the word each
+/// belongs to, `$3` whether it is the word itself, `$4` the number of words. When every word
+/// has one candidate, a video has at most one posting per word and the per-word best is that
+/// posting's score (`one_each`): one aggregation instead of two.
+fn search_hits(one_each: bool) -> String {
+    let score = "case when p.in_title then case when c.exact then 4 else 3 end
+                      else case when c.exact then 2 else 1 end end";
+    let per_word = if one_each {
+        format!(
+            "select p.video_id, p.release_date, {score} as score
+             from unnest($1::text[], $2::int[], $3::bool[]) as c(term, i, exact)
+             join search_posting p on p.term = c.term"
+        )
+    } else {
+        format!(
+            "select p.video_id, p.release_date, c.i, max({score}) as score
+             from unnest($1::text[], $2::int[], $3::bool[]) as c(term, i, exact)
+             join search_posting p on p.term = c.term
+             group by p.video_id, p.release_date, c.i"
+        )
+    };
+    format!(
+        "hit as (select video_id, release_date, sum(score) as rank from ({per_word}) w
+                 group by video_id, release_date having count(*) = $4)"
+    )
+}
+
+/// The candidates of every word as the parallel arrays [`search_hits`] binds, keyed to the
+/// scope's postings (a brand's `vixen:golden`, the combined brand's plain words).
+fn search_candidates(scope: &str, words: &[String], expanded: &[Vec<String>]) -> (Vec<String>, Vec<i32>, Vec<bool>) {
+    let keyed = |w: &String| if scope == "*" { w.clone() } else { format!("{scope}:{w}") };
+    let (mut terms, mut index, mut exact) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, (word, cands)) in words.iter().zip(expanded).enumerate() {
+        for cand in cands {
+            terms.push(keyed(cand));
+            index.push(i as i32);
+            exact.push(cand == word);
+        }
+    }
+    (terms, index, exact)
+}
+
+#[derive(sqlx::FromRow)]
+struct SearchHit {
+    #[sqlx(flatten)]
+    card: CardRow,
+    total: i64,
+}
+
 /// Videos matching every query word (or what it may have meant) in the title, performer
-/// names or category names; ranked title matches first, exact matches above corrected ones.
+/// names or category names; ranked title matches first, exact matches above corrected ones,
+/// then newest first.
 pub async fn search_videos(
     pool: &PgPool,
     site: &str,
@@ -721,64 +774,56 @@ pub async fn search_videos(
     offset: i64,
     limit: i64,
 ) -> sqlx::Result<(Vec<api::Video>, i64)> {
-    if expanded.is_empty() || expanded.iter().any(Vec::is_empty) {
+    if expanded.is_empty() || expanded.len() != words.len() || expanded.iter().any(Vec::is_empty) {
         return Ok((vec![], 0));
     }
-    // A brand reads its own postings (`vixen:golden`); the combined brand the plain words.
-    let scope = site_scope(site);
-    let keyed = |w: &String| if scope == "*" { w.clone() } else { format!("{scope}:{w}") };
-    let words: Vec<String> = words.iter().map(keyed).collect();
-    let expanded: Vec<Vec<String>> = expanded.iter().map(|c| c.iter().map(keyed).collect()).collect();
-    let (words, expanded) = (words.as_slice(), expanded.as_slice());
-    let mut q = QueryBuilder::new("with hit as (select v.video_id, v.release_date, (0");
-    for (word, cands) in words.iter().zip(expanded) {
-        q.push(" + case when v.title_words @> array[")
-            .push_bind(word.clone())
-            .push("::text] then 4 when v.title_words && ");
-        q.push_bind(cands.clone()).push(" then 3 when v.other_words @> array[").push_bind(word.clone());
-        q.push("::text] then 2 when v.other_words && ").push_bind(cands.clone()).push(" then 1 else 0 end");
-    }
-    q.push(") as rank from video v where v.published");
-    // A brand's words carry its prefix, so they alone pick its videos.
-    if site_scope(site) == "*" {
-        q.push(" and v.site <> 'channels'");
-    }
-    for cands in expanded {
-        q.push(" and (v.title_words && ")
-            .push_bind(cands.clone())
-            .push(" or v.other_words && ")
-            .push_bind(cands.clone())
-            .push(")");
-    }
-    q.push("), page as (select video_id, rank, release_date, count(*) over () as total from hit order by rank desc, release_date desc, video_id desc limit ");
-    q.push_bind(limit).push(" offset ").push_bind(offset);
-    q.push(format!(") select {CARD_COLUMNS}, page.total from page join video v using (video_id) order by page.rank desc, v.release_date desc, v.video_id desc"));
-    #[derive(sqlx::FromRow)]
-    struct Hit {
-        #[sqlx(flatten)]
-        card: CardRow,
-        total: i64,
-    }
-    let rows: Vec<Hit> = q.build_query_as().fetch_all(pool).await?;
+    let (terms, index, exact) = search_candidates(&site_scope(site), words, expanded);
+    let order = "order by page.rank desc, v.release_date desc, v.video_id desc";
+    let rows: Vec<SearchHit> = if let [term] = terms.as_slice() {
+        // One word with one candidate: every hit has one posting, whose key is the rank order
+        // (title first, then newest), so the page is the first entries of the term's range.
+        let rank =
+            if exact[0] { "case when in_title then 4 else 2 end" } else { "case when in_title then 3 else 1 end" };
+        sqlx::query_as(&format!(
+            "with page as (
+                 select video_id, {rank} as rank from search_posting where term = $1
+                 order by in_title desc, release_date desc, video_id desc limit $2 offset $3)
+             select {CARD_COLUMNS}, (select count(*) from search_posting where term = $1) as total
+             from page join video v using (video_id) {order}"
+        ))
+        .bind(term)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(pool)
+        .await?
+    } else {
+        sqlx::query_as(&format!(
+            "with {}, page as (
+                 select video_id, rank, release_date, count(*) over () as total from hit
+                 order by rank desc, release_date desc, video_id desc limit $5 offset $6)
+             select {CARD_COLUMNS}, page.total from page join video v using (video_id) {order}",
+            search_hits(terms.len() == words.len())
+        ))
+        .bind(&terms)
+        .bind(&index)
+        .bind(&exact)
+        .bind(words.len() as i64)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(pool)
+        .await?
+    };
     let total = match rows.first() {
         Some(h) => h.total,
         // Past the last page: the total still matters for the pager.
         None if offset > 0 => {
-            let mut c = QueryBuilder::new("select count(*) from video v where v.published");
-            let scope = site_scope(site);
-            if scope == "*" {
-                c.push(" and v.site <> 'channels'");
-            } else {
-                c.push(" and v.site = ").push_bind(scope);
-            }
-            for cands in expanded {
-                c.push(" and (v.title_words && ")
-                    .push_bind(cands.clone())
-                    .push(" or v.other_words && ")
-                    .push_bind(cands.clone())
-                    .push(")");
-            }
-            c.build_query_scalar().fetch_one(pool).await?
+            sqlx::query_scalar(&format!("with {} select count(*) from hit", search_hits(terms.len() == words.len())))
+                .bind(&terms)
+                .bind(&index)
+                .bind(&exact)
+                .bind(words.len() as i64)
+                .fetch_one(pool)
+                .await?
         }
         None => 0,
     };
@@ -795,29 +840,34 @@ pub async fn search_names(
     if q.is_empty() {
         return Ok((vec![], vec![]));
     }
-    let scope = site_scope(site);
-    let performers: Vec<(Uuid, String, String)> = sqlx::query_as(
-        "select performer_id, slug, name from performer
-         where $1 operator(public.<%) lower(name) and video_count > 0 and ($2 = '*' or sites @> array[$2])
-         order by public.word_similarity($1, lower(name)) desc, rating desc, slug limit 6",
+    // Both lists in one round trip (a search miss makes few enough already).
+    let rows: Vec<(i32, Option<Uuid>, String, String)> = sqlx::query_as(
+        "select kind, id, slug, name from (
+             (select 0 as kind, performer_id as id, slug, name,
+                     row_number() over (order by public.word_similarity($1, lower(name)) desc, rating desc, slug) as n
+              from performer
+              where $1 operator(public.<%) lower(name) and video_count > 0 and ($2 = '*' or sites @> array[$2])
+              order by n limit 6)
+             union all
+             (select 1, null, slug, name,
+                     row_number() over (order by public.word_similarity($1, lower(name)) desc, slug)
+              from category
+              where ($2 = '*' or sites @> array[$2]) and public.word_similarity($1, lower(name)) >= 0.5
+              order by 5 limit 6)
+         ) found order by kind, n",
     )
     .bind(&q)
-    .bind(&scope)
+    .bind(site_scope(site))
     .fetch_all(pool)
     .await?;
-    let categories: Vec<(String, String)> = sqlx::query_as(
-        "select slug, name from category
-         where ($2 = '*' or sites @> array[$2]) and public.word_similarity($1, lower(name)) >= 0.5
-         order by public.word_similarity($1, lower(name)) desc, slug limit 6",
-    )
-    .bind(&q)
-    .bind(&scope)
-    .fetch_all(pool)
-    .await?;
-    Ok((
-        performers.into_iter().map(|(id, slug, name)| api::PerformerRef { id, slug, name }).collect(),
-        categories.into_iter().map(|(slug, name)| api::CategoryRef { slug, name }).collect(),
-    ))
+    let (mut performers, mut categories) = (Vec::new(), Vec::new());
+    for (kind, id, slug, name) in rows {
+        match (kind, id) {
+            (0, Some(id)) => performers.push(api::PerformerRef { id, slug, name }),
+            _ => categories.push(api::CategoryRef { slug, name }),
+        }
+    }
+    Ok((performers, categories))
 }
 
 // ----- comments -----

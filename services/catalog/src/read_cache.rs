@@ -32,8 +32,11 @@ use crate::queries::site_scope;
 
 /// Scope of the performer and category fields a card shows (slug, name).
 pub const NAMES: &str = "names";
-/// Scope of the rest of performers and categories (ratings, counts, sites).
-pub const PEOPLE: &str = "people";
+/// Scope of the rest of the performers and categories on a site (ratings, counts, sites):
+/// what that site's search suggests by name (migration `0007_people_by_site.sql`).
+pub fn people(site_scope: &str) -> String {
+    format!("people:{site_scope}")
+}
 /// Scope of the search lexicon.
 pub const TERMS: &str = "terms";
 
@@ -84,12 +87,12 @@ impl Depends {
         }
     }
 
-    /// A search on a site: the listing's, the performers' and categories' suggestions and
-    /// the lexicon the words are corrected against.
+    /// A search on a site: the listing's, the site's performers' and categories' suggestions
+    /// and the lexicon the words are corrected against.
     pub fn search(site: &str) -> Depends {
         match Depends::listing(site) {
             Depends::Scopes(mut s) => {
-                s.extend([PEOPLE.to_owned(), TERMS.to_owned()]);
+                s.extend([people(&site_scope(site)), TERMS.to_owned()]);
                 Depends::Scopes(s)
             }
             Depends::Everything => Depends::Everything,
@@ -436,16 +439,27 @@ mod tests {
 
     #[test]
     fn a_listing_depends_on_its_site_and_the_names() {
-        let g = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 2), (PEOPLE, 11), (TERMS, 3)]);
+        let g = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 2), ("people:vixen", 11), (TERMS, 3)]);
         assert_eq!(Depends::listing("vixen").tag(&g), 7);
         assert_eq!(Depends::search("vixen").tag(&g), 5 + 2 + 11 + 3);
         assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND), Depends::Everything);
         assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND).tag(&g), 28);
         // A write on another site leaves the tag alone; one on the site or a name moves it.
-        let other = generations(&[("vixen", 5), ("tushy", 8), (NAMES, 2), (PEOPLE, 11), (TERMS, 3)]);
+        let other = generations(&[("vixen", 5), ("tushy", 8), (NAMES, 2), ("people:vixen", 11), (TERMS, 3)]);
         assert_eq!(Depends::listing("vixen").tag(&other), 7);
-        let renamed = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 3), (PEOPLE, 11), (TERMS, 3)]);
+        let renamed = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 3), ("people:vixen", 11), (TERMS, 3)]);
         assert_eq!(Depends::listing("vixen").tag(&renamed), 8);
+    }
+
+    #[test]
+    fn a_search_depends_on_its_own_sites_people_only() {
+        let g = generations(&[("tushy", 7), (NAMES, 2), ("people:tushy", 11), ("people:vixen", 4), (TERMS, 3)]);
+        assert_eq!(Depends::search("tushy").tag(&g), 7 + 2 + 11 + 3);
+        // A performer of vixen only re-rated: tushy's search keeps its tag, vixen's moves.
+        let rerated = generations(&[("tushy", 7), (NAMES, 2), ("people:tushy", 11), ("people:vixen", 5), (TERMS, 3)]);
+        assert_eq!(Depends::search("tushy").tag(&rerated), Depends::search("tushy").tag(&g));
+        assert_ne!(Depends::search("vixen").tag(&rerated), Depends::search("vixen").tag(&g));
+        assert_eq!(Depends::search(crate::domain::COMBINED_BRAND), Depends::Everything);
     }
 
     #[test]

@@ -582,9 +582,12 @@ pub async fn seed_scale(ctx: ServiceContext, n: usize) -> anyhow::Result<()> {
     let catalog = generate(Scale::videos(n));
     let (published, rated) = write(&ctx.store, &catalog, 2_000, true).await?;
     // The ratings rewrote every rated video row: vacuum so the indexes point at live rows only.
-    sqlx::query("vacuum analyze video, performer, video_rating, listing_count, search_term, picture_set, reel")
-        .execute(&ctx.pool)
-        .await?;
+    sqlx::query(
+        "vacuum analyze video, video_category, performer, video_rating, listing_count, search_term, search_posting,
+         picture_set, reel",
+    )
+    .execute(&ctx.pool)
+    .await?;
     println!(
         "catalog: {} events written ({} unchanged), {} ratings, in {:.1} s",
         published.written,

@@ -300,3 +300,55 @@ async fn the_cache_keeps_within_its_bounds() {
     tight.detach().await;
     env.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_performers_change_recomputes_only_the_searches_of_their_sites() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let cache = env.state.read_cache.clone();
+    let (tushy, vixen) = (env.visitor("tushy"), env.visitor("vixen"));
+    // A performer of tushy's, not on vixen, whom a tushy search for their name suggests.
+    let (id, name): (Uuid, String) = sqlx::query_as(
+        "select performer_id, name from performer
+         where sites @> array['tushy'] and not sites @> array['vixen'] and video_count > 0 order by slug limit 1",
+    )
+    .fetch_one(&env.pool)
+    .await
+    .unwrap();
+    let suggested = |r: &catalog::api::SearchResult| r.performers.iter().any(|p| p.id == id);
+    let on_tushy = c.search(&tushy, &name, &Paging::default()).await.unwrap();
+    assert!(suggested(&on_tushy), "{name}");
+    let on_vixen = c.search(&vixen, &name, &Paging::default()).await.unwrap();
+    assert!(!suggested(&on_vixen));
+
+    // Their rating moves (as a rating of one of their videos moves it): vixen's cached search
+    // cannot change and is still served; tushy's is recomputed.
+    sqlx::query("update performer set rating = rating + 0.5 where performer_id = $1")
+        .bind(id)
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    let before = cache.stats();
+    assert_eq!(c.search(&vixen, &name, &Paging::default()).await.unwrap(), on_vixen);
+    assert_eq!(cache.stats().since(&before).hits, 1, "another site's performer leaves vixen's search cached");
+    let before = cache.stats();
+    c.search(&tushy, &name, &Paging::default()).await.unwrap();
+    assert_eq!(cache.stats().since(&before).misses, 1, "tushy's search is recomputed");
+
+    // No videos left: tushy stops suggesting them at once.
+    sqlx::query("update performer set video_count = 0 where performer_id = $1")
+        .bind(id)
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    assert!(!suggested(&c.search(&tushy, &name, &Paging::default()).await.unwrap()));
+    // Moved to vixen: vixen suggests them at once, tushy no longer does.
+    sqlx::query("update performer set video_count = 3, sites = array['vixen'] where performer_id = $1")
+        .bind(id)
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    assert!(suggested(&c.search(&vixen, &name, &Paging::default()).await.unwrap()));
+    assert!(!suggested(&c.search(&tushy, &name, &Paging::default()).await.unwrap()));
+    env.cleanup().await;
+}

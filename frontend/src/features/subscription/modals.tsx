@@ -139,9 +139,10 @@ const CHARGE_CONSENT = 'I agree to be charged with the payment method on file fo
 function ReactivateSingleSite({
   reason,
   elm,
+  campaign,
   onAnswer,
   onError,
-}: { reason: string; elm: string } & ReturnType<typeof usePurchaseAnswer>) {
+}: { reason: string; elm: string; campaign: string | null } & ReturnType<typeof usePurchaseAnswer>) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   const { data, loading, error } = useQuery(JoinOptionsDocument)
@@ -187,6 +188,8 @@ function ReactivateSingleSite({
                 elm,
                 siteName: tenant.tenant,
                 natsCode: storedNats(documentCookies()),
+                // The affiliate campaign of what opened the modal (a bar, the overlay) rides with the sale.
+                tracking: campaign ? { marketing: { campaign } } : null,
                 consent: true,
                 idempotencyKey,
               },
@@ -270,7 +273,15 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
     )
   }
   if (user.isAuthenticated && kind === 'reactivate' && profile?.subscriptionKind === 'expired') {
-    return <ReactivateSingleSite reason={reason} elm={openedBy ?? 'purchase-modal'} onAnswer={onAnswer} onError={onError} />
+    return (
+      <ReactivateSingleSite
+        reason={reason}
+        elm={openedBy ?? 'purchase-modal'}
+        campaign={campaign}
+        onAnswer={onAnswer}
+        onError={onError}
+      />
+    )
   }
   // Visitors (and a user who never had a membership) go through the members host's join form, which lists the options.
   return (

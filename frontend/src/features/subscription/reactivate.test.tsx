@@ -59,7 +59,7 @@ const JOIN_OPTIONS = {
   },
 }
 
-function renderModal(subscriptionKind: string, answers: Record<string, Answer>) {
+function renderModal(subscriptionKind: string, answers: Record<string, Answer>, props: Record<string, unknown> = { reason: 'expired' }) {
   calls.length = 0
   const user = member({ profile: { subscriptionKind, isActive: false } as never })
   const closed: boolean[] = []
@@ -72,7 +72,7 @@ function renderModal(subscriptionKind: string, answers: Record<string, Answer>) 
             <SessionProvider session={{ tenant: tenantConfig(), user, isMembersArea: false }}>
               <FlashProvider>
                 <ModalProvider>
-                  <PurchaseMembership props={{ reason: 'expired' }} close={() => closed.push(true)} />
+                  <PurchaseMembership props={props} close={() => closed.push(true)} />
                 </ModalProvider>
               </FlashProvider>
             </SessionProvider>
@@ -104,7 +104,26 @@ describe('the purchase modal for an expired member', () => {
     await waitFor(() => expect(closed).toEqual([true]))
     const bought = calls.find((c) => c.operationName === 'InternalUpsellOneclickSinglesite')?.variables
     expect(bought).toMatchObject({ joinOptionId: 10201, siteName: 'tushy', elm: 'purchase-modal', consent: true })
+    expect(bought?.tracking).toBeNull()
     expect(typeof bought?.idempotencyKey).toBe('string')
+  })
+
+  it('carries the element and campaign of the bar that opened it', async () => {
+    renderModal(
+      'expired',
+      {
+        JoinOptions: JOIN_OPTIONS,
+        InternalUpsellOneclickSinglesite: {
+          data: { internalUpsellOneclickSinglesite: { __typename: 'OneclickPurchase', success: true, location: null } },
+        },
+      },
+      { reason: 'expired', elm: 'pp-bar', campaign: 'vxn-int-pp-bar' },
+    )
+    fireEvent.click(await screen.findByRole('checkbox'))
+    fireEvent.click(screen.getByRole('button', { name: 'Reactivate now' }))
+    await waitFor(() => expect(calls.some((c) => c.operationName === 'InternalUpsellOneclickSinglesite')).toBe(true))
+    const bought = calls.find((c) => c.operationName === 'InternalUpsellOneclickSinglesite')?.variables
+    expect(bought).toMatchObject({ elm: 'pp-bar', tracking: { marketing: { campaign: 'vxn-int-pp-bar' } } })
   })
 
   it('says the options could not be loaded when they cannot', async () => {

@@ -271,17 +271,18 @@ impl Stack {
         self.subscription_event(&started).await;
     }
 
+    /// An operator's (admin group) short-lived token for a service's internal admin endpoints.
+    fn operator_token(&self, audience: &str) -> String {
+        let groups = vec!["admin".into()];
+        let claims =
+            Claims::new(Uuid::now_v7(), audience, "vixen", Uuid::now_v7(), groups, std::time::Duration::from_secs(60));
+        self.gw.signer.sign(&claims)
+    }
+
     /// Publishes content in the catalog (through its admin endpoint) and hands the same events
     /// to the unlocks service's catalog consumer.
     pub async fn publish(&self, events: &[CatalogEvent]) {
-        let admin = self.gw.signer.sign(&Claims::new(
-            Uuid::now_v7(),
-            "catalog",
-            "vixen",
-            Uuid::now_v7(),
-            vec!["admin".into()],
-            std::time::Duration::from_secs(60),
-        ));
+        let admin = self.operator_token("catalog");
         let response = self
             .http
             .post(format!("{}/internal/admin/content", self.catalog_url))
@@ -370,14 +371,7 @@ impl Stack {
 
     /// Grants `group` (`commenteditor`, `admin`) to `user` in the profile service, as an operator.
     pub async fn grant_group(&self, user: Uuid, group: &str) {
-        let admin = self.gw.signer.sign(&Claims::new(
-            Uuid::now_v7(),
-            "profile",
-            "vixen",
-            Uuid::now_v7(),
-            vec!["admin".into()],
-            std::time::Duration::from_secs(60),
-        ));
+        let admin = self.operator_token("profile");
         let response = self
             .http
             .post(format!("{}/internal/users/{user}/groups", self.profile_url))

@@ -205,6 +205,9 @@ describe('signup success', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/_upgrademembership'))
     expect(await screen.findByRole('heading', { name: 'Upgrade Membership' })).toBeTruthy()
     expect(screen.getByText('$19.95 every 30 days')).toBeTruthy()
+    // The signup page's token is handed over: no second check (each would issue another token).
+    expect(screen.getByRole('link', { name: 'Continue with my trial' }).getAttribute('href')).toBe('/?al_token=al-123')
+    expect(calls.filter((c) => c.operationName === 'AccountCreationCheck')).toHaveLength(1)
   })
 
   it('takes a declined signup to signup denied with the reason', async () => {

@@ -231,7 +231,8 @@ function useAccountCreation(welcome: WelcomeData): CreationState {
         const step = nextAccountCreationStep(data.welcomeCheck, tries)
         if (step.kind === 'wait') timer = setTimeout(() => void ask(step.tries + 1), step.afterMs)
         else if (step.kind === 'timedOut') setState({ kind: 'timedOut', message: step.error })
-        else if (step.kind === 'upgrade') navigate('/_upgrademembership', { replace: true })
+        // The token rides along: asking welcomeCheck again would issue another.
+        else if (step.kind === 'upgrade') navigate('/_upgrademembership', { replace: true, state: { autologinId: step.autologinId } })
         else setState({ kind: 'welcome', autologinId: step.autologinId })
       } catch (error) {
         if (cancelled) return
@@ -370,7 +371,10 @@ function UpgradeMembershipView() {
   const idempotencyKey = useMemo(newIdempotencyKey, [])
   const [upgrade, { loading }] = useMutation(TrialUpgradeWelcomePageDocument)
   const client = useApolloClient()
-  const [autologinId, setAutologinId] = useState<string | null>(user.welcome.autologinId ?? null)
+  const location = useLocation()
+  // From the signup-success page's check; a fresh load of this page asks welcomeCheck itself.
+  const handedOver = (location.state as { autologinId?: string | null } | null)?.autologinId ?? null
+  const [autologinId, setAutologinId] = useState<string | null>(handedOver)
   const price = result.joinOptions.trialUpgrade
   const welcome = user.welcome
 

@@ -317,12 +317,12 @@ async fn sql_once(pool: &PgPool, ask: &Ask) -> bool {
         }
         Ask::Search { site, q, page } => {
             let words = queries::query_words(q);
-            let Ok(expanded) = queries::expand_words(pool, &words).await else { return false };
-            tokio::try_join!(
-                queries::search_videos(pool, site, &words, &expanded, (page - 1) * PAGE_SIZE, PAGE_SIZE),
-                queries::search_names(pool, site, q)
-            )
-            .is_ok()
+            let Ok(set) = queries::search_set(pool, site, q.trim(), &words).await else { return false };
+            let offset = (page - 1) * PAGE_SIZE;
+            match set.page(offset, PAGE_SIZE) {
+                Some(ids) => queries::published_cards(pool, ids).await.is_ok(),
+                None => queries::search_videos(pool, site, &words, &set.expanded, offset, PAGE_SIZE).await.is_ok(),
+            }
         }
     }
 }
@@ -459,12 +459,13 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
                 ratio: if sql_p95 > 0.0 { p95 / sql_p95 } else { 0.0 },
             });
             println!(
-                "{}: {} distinct keys; cache {} hits, {} coalesced, {} misses, {} generation checks, {} entries, {} KiB",
+                "{}: {} distinct keys; cache {} hits, {} coalesced, {} misses, {} evictions, {} generation checks, {} entries, {} KiB",
                 scenario.name(),
                 keys,
                 cache.hits,
                 cache.coalesced,
                 cache.misses,
+                cache.evictions,
                 cache.checks,
                 cache.entries,
                 cache.bytes / 1024

@@ -3,6 +3,7 @@
 //! `{code, message}` with a SCREAMING_SNAKE code and the spec's message.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use axum::{
     body::Bytes,
@@ -297,10 +298,26 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<T, ApiError>>,
 {
+    cached_under(state, key, depends, |_| compute()).await
+}
+
+/// [`cached`], with the generations the answer is kept under handed to `compute`, for the
+/// parts it reads through the cache itself.
+async fn cached_under<T, F, Fut>(
+    state: &AppState,
+    key: serde_json::Value,
+    depends: Depends,
+    compute: F,
+) -> Result<Response, ApiError>
+where
+    T: Serialize,
+    F: FnOnce(Arc<read_cache::Generations>) -> Fut,
+    Fut: Future<Output = Result<T, ApiError>>,
+{
     let body = state
         .read_cache
-        .get_or_compute(&state.pool, key.to_string(), &depends, || async {
-            let answer = compute().await?;
+        .get_or_compute(&state.pool, key.to_string(), &depends, |generations| async {
+            let answer = compute(generations).await?;
             Ok::<_, ApiError>(read_cache::encode(&answer)?)
         })
         .await?;
@@ -1100,13 +1117,26 @@ async fn search(
         .into_response());
     }
     let (key, depends) = (json!(["search", site, text, page, size]), Depends::search(&site));
-    cached(&state, key, depends, || async {
-        let expanded = queries::expand_words(&state.pool, &words).await?;
-        let ((videos, total_count), (performers, categories)) = tokio::try_join!(
-            queries::search_videos(&state.pool, &site, &words, &expanded, offset, limit),
-            queries::search_names(&state.pool, &site, &text)
-        )?;
-        let terms = expanded.iter().filter_map(|c| c.first().cloned()).collect();
+    let lower = text.trim().to_lowercase();
+    let set_key = json!(["search-set", site, lower]).to_string();
+    let state = &state;
+    cached_under(state, key, depends.clone(), |generations| async move {
+        // Every page (and spelling) of the query reads one set, ranked once.
+        let set = state
+            .read_cache
+            .get_or_compute_under(&generations, set_key, &depends, || async {
+                let set = queries::search_set(&state.pool, &site, &lower, &words).await?;
+                Ok::<_, ApiError>(read_cache::encode(&set)?)
+            })
+            .await?;
+        let set: queries::SearchSet = serde_json::from_slice(&set).map_err(anyhow::Error::from)?;
+        let (videos, total_count) = match set.page(offset, limit) {
+            Some(ids) => (queries::published_cards(&state.pool, ids).await?, set.total),
+            // Past the set's pages: ranked for this page alone.
+            None => queries::search_videos(&state.pool, &site, &words, &set.expanded, offset, limit).await?,
+        };
+        let terms = set.expanded.iter().filter_map(|c| c.first().cloned()).collect();
+        let (performers, categories) = (set.performers, set.categories);
         Ok(api::SearchResult { q: text, videos, total_count, page, size, performers, categories, terms })
     })
     .await

@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
 
@@ -10,15 +12,12 @@ use crate::api;
 use crate::domain::{COMBINED_BRAND, CRITERIA};
 use crate::media;
 
-/// The card columns of a video, with its performers and categories in one row.
+/// The card columns of a video, with its performers and categories in one row (kept on the
+/// row by the projection: migration `0008_card_refs.sql`).
 const CARD_COLUMNS: &str = "v.video_id, v.legacy_id, v.new_id, v.slug, v.site, v.title, v.description, v.release_date,
     v.duration_seconds, v.channel_id, v.channel_slug, v.channel_pack_id, v.channel_category, v.is_third_party_channel,
     v.is_free_limited_trial, v.award, v.rating, v.rating_count, v.qualities, v.published,
-    coalesce((select json_agg(json_build_object('id', p.performer_id, 'slug', p.slug, 'name', p.name)
-                              order by array_position(v.performer_ids, p.performer_id))
-              from performer p where p.performer_id = any(v.performer_ids)), '[]') as performers,
-    coalesce((select json_agg(json_build_object('slug', c.slug, 'name', c.name) order by array_position(v.category_slugs, c.slug))
-              from category c where c.slug = any(v.category_slugs)), '[]') as categories";
+    v.performer_refs as performers, v.category_refs as categories";
 
 #[derive(sqlx::FromRow)]
 pub struct CardRow {
@@ -42,8 +41,8 @@ pub struct CardRow {
     rating_count: i64,
     qualities: Vec<String>,
     published: bool,
-    performers: serde_json::Value,
-    categories: serde_json::Value,
+    performers: Json<Vec<api::PerformerRef>>,
+    categories: Json<Vec<api::CategoryRef>>,
 }
 
 fn round1(x: f64) -> f64 {
@@ -72,8 +71,8 @@ impl CardRow {
             description: self.description,
             release_date: self.release_date,
             duration: self.duration_seconds.max(0) as u32,
-            performers: serde_json::from_value(self.performers).unwrap_or_default(),
-            categories: serde_json::from_value(self.categories).unwrap_or_default(),
+            performers: self.performers.0,
+            categories: self.categories.0,
             channel: self.channel_id.map(|channel_id| api::VideoChannelRef {
                 channel_id,
                 slug: self.channel_slug.unwrap_or_default(),
@@ -830,6 +829,99 @@ pub async fn search_videos(
     Ok((rows.into_iter().map(|h| h.card.into_video()).collect(), total))
 }
 
+/// How many of a search's first hits its set keeps: twenty pages of twelve.
+pub const SEARCH_SET_SIZE: i64 = 240;
+
+/// What every page of one search on one site reads: the words as corrected, the first
+/// [`SEARCH_SET_SIZE`] hits in rank order with their total, and the name suggestions. Kept in
+/// the read cache per site and query (http.rs), so a reader paging through a search, or asking
+/// it in other spellings of the same text, runs the ranking once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSet {
+    pub expanded: Vec<Vec<String>>,
+    pub ids: Vec<Uuid>,
+    pub total: i64,
+    pub performers: Vec<api::PerformerRef>,
+    pub categories: Vec<api::CategoryRef>,
+}
+
+impl SearchSet {
+    /// The ids of a page, when the set holds all of them (else the page is past what it keeps).
+    pub fn page(&self, offset: i64, limit: i64) -> Option<&[Uuid]> {
+        let kept = self.ids.len() as i64;
+        if offset + limit <= kept || kept >= self.total {
+            let from = offset.clamp(0, kept) as usize;
+            let to = (offset + limit).clamp(0, kept) as usize;
+            Some(&self.ids[from..to])
+        } else {
+            None
+        }
+    }
+}
+
+/// A search's set: corrects the words, ranks the first hits (the same ranking as
+/// [`search_videos`]) and finds the name suggestions.
+pub async fn search_set(pool: &PgPool, site: &str, q: &str, words: &[String]) -> sqlx::Result<SearchSet> {
+    let expanded = expand_words(pool, words).await?;
+    let ((ids, total), (performers, categories)) =
+        tokio::try_join!(search_ids(pool, site, words, &expanded, SEARCH_SET_SIZE), search_names(pool, site, q))?;
+    Ok(SearchSet { expanded, ids, total, performers, categories })
+}
+
+/// The first `limit` hits of a search, in rank order, and their total.
+async fn search_ids(
+    pool: &PgPool,
+    site: &str,
+    words: &[String],
+    expanded: &[Vec<String>],
+    limit: i64,
+) -> sqlx::Result<(Vec<Uuid>, i64)> {
+    if expanded.is_empty() || expanded.len() != words.len() || expanded.iter().any(Vec::is_empty) {
+        return Ok((vec![], 0));
+    }
+    let (terms, index, exact) = search_candidates(&site_scope(site), words, expanded);
+    if let [term] = terms.as_slice() {
+        // One candidate: its postings' key order is the rank order.
+        return sqlx::query_as(
+            "select array(select video_id from search_posting where term = $1
+                          order by in_title desc, release_date desc, video_id desc limit $2),
+                    (select count(*) from search_posting where term = $1)",
+        )
+        .bind(term)
+        .bind(limit)
+        .fetch_one(pool)
+        .await;
+    }
+    let rows: Vec<(Uuid, i64)> = sqlx::query_as(&format!(
+        "with {} select video_id, count(*) over () as total from hit
+         order by rank desc, release_date desc, video_id desc limit $5",
+        search_hits(terms.len() == words.len())
+    ))
+    .bind(&terms)
+    .bind(&index)
+    .bind(&exact)
+    .bind(words.len() as i64)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    let total = rows.first().map_or(0, |r| r.1);
+    Ok((rows.into_iter().map(|r| r.0).collect(), total))
+}
+
+/// The cards of published videos by uuid, in the order asked.
+pub async fn published_cards(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<api::Video>> {
+    if ids.is_empty() {
+        return Ok(vec![]);
+    }
+    let rows: Vec<CardRow> =
+        sqlx::query_as(&format!("select {CARD_COLUMNS} from video v where v.video_id = any($1) and v.published"))
+            .bind(ids)
+            .fetch_all(pool)
+            .await?;
+    let mut by_id: HashMap<Uuid, api::Video> = rows.into_iter().map(|r| (r.video_id, r.into_video())).collect();
+    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+}
+
 /// Performers and categories whose names match the query (typo-tolerant).
 pub async fn search_names(
     pool: &PgPool,
@@ -1213,4 +1305,48 @@ pub async fn wall(pool: &PgPool, site: &str, limit: i64) -> sqlx::Result<Vec<api
             video: video_id.and_then(|v| videos.remove(&v)),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn set(hits: usize) -> (Vec<Uuid>, SearchSet) {
+        let all: Vec<Uuid> = (0..hits as u128).map(Uuid::from_u128).collect();
+        let kept = hits.min(SEARCH_SET_SIZE as usize);
+        let set = SearchSet {
+            expanded: vec![],
+            ids: all[..kept].to_vec(),
+            total: hits as i64,
+            performers: vec![],
+            categories: vec![],
+        };
+        (all, set)
+    }
+
+    #[test]
+    fn a_page_past_what_the_set_keeps_is_not_answered_from_it() {
+        let (_, s) = set(500);
+        assert_eq!(s.page(228, 12).map(<[Uuid]>::len), Some(12));
+        assert_eq!(s.page(232, 12), None);
+        assert_eq!(s.page(600, 12), None);
+        // A set that keeps every hit answers every page, past the end with none.
+        let (_, s) = set(30);
+        assert_eq!(s.page(24, 12).map(<[Uuid]>::len), Some(6));
+        assert_eq!(s.page(240, 12).map(<[Uuid]>::len), Some(0));
+    }
+
+    proptest! {
+        #[test]
+        fn a_page_from_the_set_is_that_page_of_every_hit(hits in 0usize..600, offset in 0i64..700, limit in 1i64..=100) {
+            let (all, s) = set(hits);
+            let expected = &all[(offset as usize).min(hits)..((offset + limit) as usize).min(hits)];
+            match s.page(offset, limit) {
+                Some(ids) => prop_assert_eq!(ids, expected),
+                // Only pages reaching past the kept hits, while there are more, are left out.
+                None => prop_assert!(offset + limit > SEARCH_SET_SIZE && hits as i64 > SEARCH_SET_SIZE),
+            }
+        }
+    }
 }

@@ -12,8 +12,11 @@
 //! stale answer after a write. Concurrent requests share one check ([`Clock`]): under load
 //! that is one tiny query per round trip, whatever the number of requests.
 //!
-//! Cost bounds. Entries are evicted least recently used first once their bytes (body and
-//! key) pass `max_bytes` or their number passes `max_entries`. Concurrent misses for the same
+//! Cost bounds. Bodies are kept LZ4-compressed (a page of cards, some 22 KiB of JSON that
+//! repeats its image addresses, keeps in a fraction of that; decompressing it on a hit costs a
+//! few microseconds), so the same memory holds several times the answers. Entries are
+//! evicted least recently used first once their bytes (compressed body and key) pass
+//! `max_bytes` or their number passes `max_entries`. Concurrent misses for the same
 //! key under the same generations are computed once (single flight): the others wait for
 //! that answer.
 
@@ -78,21 +81,21 @@ pub enum Depends {
 }
 
 impl Depends {
-    /// A video listing of a site: its videos, counts and category rows, and the names on
-    /// its cards.
+    /// A video listing of a site: its videos (the names on its cards included, migration
+    /// `0008_card_refs.sql`), counts and category rows.
     pub fn listing(site: &str) -> Depends {
         match site_scope(site).as_str() {
             "*" => Depends::Everything,
-            scope => Depends::Scopes(vec![scope.to_owned(), NAMES.to_owned()]),
+            scope => Depends::Scopes(vec![scope.to_owned()]),
         }
     }
 
-    /// A search on a site: the listing's, the site's performers' and categories' suggestions
-    /// and the lexicon the words are corrected against.
+    /// A search on a site: the listing's, the names and the site's performers' and
+    /// categories' suggestions, and the lexicon the words are corrected against.
     pub fn search(site: &str) -> Depends {
         match Depends::listing(site) {
             Depends::Scopes(mut s) => {
-                s.extend([people(&site_scope(site)), TERMS.to_owned()]);
+                s.extend([NAMES.to_owned(), people(&site_scope(site)), TERMS.to_owned()]);
                 Depends::Scopes(s)
             }
             Depends::Everything => Depends::Everything,
@@ -250,7 +253,8 @@ impl Stats {
 
 struct Entry {
     tag: i64,
-    body: Bytes,
+    /// The body, LZ4-compressed with its length in front.
+    packed: Bytes,
     size: usize,
 }
 
@@ -260,6 +264,15 @@ struct Store {
 }
 
 type Flight = Arc<OnceCell<Bytes>>;
+
+/// How a request got its answer.
+enum Outcome {
+    Hit,
+    /// It computed the answer.
+    Led,
+    /// It waited for another request's computation.
+    Waited,
+}
 
 /// The read cache of one process.
 pub struct ReadCache {
@@ -343,7 +356,8 @@ impl ReadCache {
 
     /// The answer for `key`: from the cache when it was computed under the generations
     /// `depends` names as they are now, else computed by `compute` (once for all concurrent
-    /// requests of the key) and kept.
+    /// requests of the key) and kept. `compute` is given the generations the answer is kept
+    /// under, for the parts it reads through [`ReadCache::get_or_compute_under`].
     pub async fn get_or_compute<E, F, Fut>(
         &self,
         pool: &PgPool,
@@ -353,16 +367,57 @@ impl ReadCache {
     ) -> Result<Bytes, E>
     where
         E: From<sqlx::Error>,
+        F: FnOnce(Arc<Generations>) -> Fut,
+        Fut: Future<Output = Result<Bytes, E>>,
+    {
+        if !self.enabled() {
+            return compute(Arc::default()).await;
+        }
+        let generations = self.clock.now(pool).await?;
+        let (body, outcome) = self.through(generations, key, depends, compute).await?;
+        match outcome {
+            Outcome::Hit => &self.hits,
+            Outcome::Led => &self.misses,
+            Outcome::Waited => &self.coalesced,
+        }
+        .fetch_add(1, Ordering::Relaxed);
+        Ok(body)
+    }
+
+    /// A part of an answer being computed under `generations` (the search's candidate set,
+    /// shared by its pages): cached like an answer, under the same generations as the answer
+    /// that asks (no check of its own), and not counted in [`Stats`], which counts answers.
+    pub async fn get_or_compute_under<E, F, Fut>(
+        &self,
+        generations: &Arc<Generations>,
+        key: String,
+        depends: &Depends,
+        compute: F,
+    ) -> Result<Bytes, E>
+    where
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<Bytes, E>>,
     {
         if !self.enabled() {
             return compute().await;
         }
-        let tag = depends.tag(&*self.clock.now(pool).await?);
+        Ok(self.through(generations.clone(), key, depends, |_| compute()).await?.0)
+    }
+
+    async fn through<E, F, Fut>(
+        &self,
+        generations: Arc<Generations>,
+        key: String,
+        depends: &Depends,
+        compute: F,
+    ) -> Result<(Bytes, Outcome), E>
+    where
+        F: FnOnce(Arc<Generations>) -> Fut,
+        Fut: Future<Output = Result<Bytes, E>>,
+    {
+        let tag = depends.tag(&generations);
         if let Some(body) = self.lookup(&key, tag) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(body);
+            return Ok((body, Outcome::Hit));
         }
         let flight_key = (key, tag);
         let flight = {
@@ -375,7 +430,7 @@ impl ReadCache {
             .get_or_try_init(|| {
                 led.store(true, Ordering::Relaxed);
                 async {
-                    let body = compute().await?;
+                    let body = compute(generations).await?;
                     if let Some((key, tag)) = &boarding.key {
                         self.insert(key, *tag, body.clone());
                     }
@@ -385,24 +440,25 @@ impl ReadCache {
             .await?
             .clone();
         drop(boarding);
-        if led.load(Ordering::Relaxed) {
-            self.misses.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.coalesced.fetch_add(1, Ordering::Relaxed);
-        }
-        Ok(body)
+        Ok((body, if led.load(Ordering::Relaxed) { Outcome::Led } else { Outcome::Waited }))
     }
 
     fn lookup(&self, key: &str, tag: i64) -> Option<Bytes> {
-        let mut store = self.lock_store();
-        match store.lru.get(key) {
-            Some(e) if e.tag == tag => Some(e.body.clone()),
-            _ => None,
-        }
+        let packed = {
+            let mut store = self.lock_store();
+            match store.lru.get(key) {
+                // Shared, so the lock is not held while decompressing.
+                Some(e) if e.tag == tag => e.packed.clone(),
+                _ => return None,
+            }
+        };
+        // Only this process wrote it; should it ever fail to decompress, recompute.
+        lz4_flex::decompress_size_prepended(&packed).ok().map(Bytes::from)
     }
 
     fn insert(&self, key: &str, tag: i64, body: Bytes) {
-        let size = key.len() + body.len() + ENTRY_OVERHEAD;
+        let packed = Bytes::from(lz4_flex::compress_prepend_size(&body));
+        let size = key.len() + packed.len() + ENTRY_OVERHEAD;
         // One answer may not take more than an eighth of the cache.
         if size > self.limits.max_bytes / 8 {
             return;
@@ -414,7 +470,7 @@ impl ReadCache {
                 return;
             }
         }
-        if let Some(old) = store.lru.put(key.to_owned(), Entry { tag, body, size }) {
+        if let Some(old) = store.lru.put(key.to_owned(), Entry { tag, packed, size }) {
             store.bytes -= old.size;
         }
         store.bytes += size;
@@ -438,17 +494,20 @@ mod tests {
     }
 
     #[test]
-    fn a_listing_depends_on_its_site_and_the_names() {
+    fn a_listing_depends_on_its_site_only() {
         let g = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 2), ("people:vixen", 11), (TERMS, 3)]);
-        assert_eq!(Depends::listing("vixen").tag(&g), 7);
+        assert_eq!(Depends::listing("vixen").tag(&g), 5);
         assert_eq!(Depends::search("vixen").tag(&g), 5 + 2 + 11 + 3);
         assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND), Depends::Everything);
         assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND).tag(&g), 28);
-        // A write on another site leaves the tag alone; one on the site or a name moves it.
+        // A write on another site leaves the tag alone. A rename moves the names scope, which
+        // the cards no longer read (the rename rewrites the named videos' rows, which moves
+        // their sites); the search's name suggestions still read it.
         let other = generations(&[("vixen", 5), ("tushy", 8), (NAMES, 2), ("people:vixen", 11), (TERMS, 3)]);
-        assert_eq!(Depends::listing("vixen").tag(&other), 7);
+        assert_eq!(Depends::listing("vixen").tag(&other), 5);
         let renamed = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 3), ("people:vixen", 11), (TERMS, 3)]);
-        assert_eq!(Depends::listing("vixen").tag(&renamed), 8);
+        assert_eq!(Depends::listing("vixen").tag(&renamed), 5);
+        assert_eq!(Depends::search("vixen").tag(&renamed), Depends::search("vixen").tag(&g) + 1);
     }
 
     #[test]
@@ -476,16 +535,45 @@ mod tests {
         assert_eq!(cache.stats().evictions, 1);
 
         let by_bytes = ReadCache::new(Limits { max_bytes: 4_000, max_entries: 1000 });
-        for i in 0..100 {
-            by_bytes.insert(&format!("{i:03}"), 1, Bytes::from(vec![b'x'; 100]));
+        by_bytes.insert("000", 1, incompressible(100, 0));
+        // Key, the body as kept (it does not shrink) and the overhead.
+        let each = by_bytes.stats().bytes;
+        assert!((3 + 100 + ENTRY_OVERHEAD..3 + 120 + ENTRY_OVERHEAD).contains(&each), "{each}");
+        for i in 1..100 {
+            by_bytes.insert(&format!("{i:03}"), 1, incompressible(100, i));
             assert!(by_bytes.stats().bytes <= 4_000);
         }
-        // 199 bytes an entry: 20 fit.
-        assert_eq!(by_bytes.stats().entries, 20);
-        assert!(by_bytes.lookup("099", 1).is_some() && by_bytes.lookup("079", 1).is_none());
+        let fit = 4_000 / each;
+        assert_eq!(by_bytes.stats().entries, fit);
+        assert!(by_bytes.lookup("099", 1).is_some() && by_bytes.lookup(&format!("{:03}", 99 - fit), 1).is_none());
         // Larger than an eighth of the cache: not kept.
-        by_bytes.insert("big", 1, Bytes::from(vec![b'x'; 600]));
+        by_bytes.insert("big", 1, incompressible(600, 7));
         assert!(by_bytes.lookup("big", 1).is_none());
+    }
+
+    /// Bytes LZ4 cannot shrink.
+    fn incompressible(len: usize, seed: u64) -> Bytes {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect::<Vec<u8>>()
+            .into()
+    }
+
+    #[test]
+    fn bodies_are_kept_compressed_and_come_back_whole() {
+        let cache = ReadCache::new(Limits::default());
+        let card = r#"{"slug":"golden-morning-1234","images":{"src":"/media/placeholder/video/golden-morning-1234.svg?w=640&h=360&t=Golden%20Morning"}}"#;
+        let page = Bytes::from(format!("[{}]", [card; 12].join(",")));
+        cache.insert("page", 1, page.clone());
+        assert_eq!(cache.lookup("page", 1), Some(page.clone()));
+        let kept = cache.stats().bytes;
+        assert!(kept < page.len() / 3, "{kept} bytes kept for {}", page.len());
     }
 
     #[test]

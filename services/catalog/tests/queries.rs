@@ -504,3 +504,76 @@ async fn every_paged_list_checks_its_bounds_and_answers_empty_past_the_end() {
     }
     env.cleanup().await;
 }
+
+/// Every video's card names as the cards used to read them: joined from the performers and
+/// categories at read time.
+async fn card_names_by_definition(pool: &sqlx::PgPool) -> Vec<(uuid::Uuid, serde_json::Value, serde_json::Value)> {
+    sqlx::query_as(
+        "select v.video_id,
+                coalesce((select jsonb_agg(jsonb_build_object('id', p.performer_id, 'slug', p.slug, 'name', p.name)
+                                           order by array_position(v.performer_ids, p.performer_id))
+                          from performer p where p.performer_id = any(v.performer_ids)), '[]'),
+                coalesce((select jsonb_agg(jsonb_build_object('slug', c.slug, 'name', c.name)
+                                           order by array_position(v.category_slugs, c.slug))
+                          from category c where c.slug = any(v.category_slugs)), '[]')
+         from video v order by v.video_id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+async fn card_names_kept(pool: &sqlx::PgPool) -> Vec<(uuid::Uuid, serde_json::Value, serde_json::Value)> {
+    sqlx::query_as("select video_id, performer_refs, category_refs from video order by video_id")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_names_kept_on_the_cards_follow_every_change_of_a_performer_or_category() {
+    let env = TestEnv::seeded().await;
+    let pool = &env.pool;
+    assert_eq!(card_names_kept(pool).await, card_names_by_definition(pool).await);
+    let vixen = env.visitor("vixen");
+    let first = env.client.videos(&vixen, &VideoListParams::default()).await.unwrap().videos[0].clone();
+    let (performer, category) = (first.performers[0].id, first.categories[0].slug.clone());
+    // Each change made by hand (another writer than the projection), checked against the
+    // definition and through the service (its read cache too).
+    let changes = [
+        format!("update performer set name = 'Someone Else' where performer_id = '{performer}'"),
+        format!("update category set name = 'Renamed Category' where slug = '{category}'"),
+        // Ratings move performers all the time; the cards are not rewritten for them.
+        format!("update performer set rating = 9.5 where performer_id = '{performer}'"),
+        format!("update category set slug = 'moved-away' where slug = '{category}'"),
+        format!("update category set slug = '{category}' where slug = 'moved-away'"),
+        format!("delete from performer where performer_id = '{performer}'"),
+        format!(
+            "insert into performer (performer_id, slug, name, sex, sites, published_at)
+             values ('{performer}', 'back-again', 'Back Again', 'F', '{{vixen}}', now())"
+        ),
+        // Another video of the performer unpublished; its row is kept and follows too.
+        format!(
+            "update video set published = false where video_id = (select video_id from video
+             where video_id <> '{}' and performer_ids @> array['{performer}'::uuid] limit 1)",
+            first.uuid
+        ),
+        format!("update performer set name = 'Unpublished Too' where performer_id = '{performer}'"),
+    ];
+    for change in &changes {
+        let before = card_names_kept(pool).await;
+        sqlx::query(change).execute(pool).await.unwrap();
+        let after = card_names_kept(pool).await;
+        assert_eq!(after, card_names_by_definition(pool).await, "after {change}");
+        if change.contains("rating") {
+            assert_eq!(after, before, "a rating rewrites no card");
+        }
+        let card = env.client.video(&vixen, &first.slug, 0, false).await.unwrap().video;
+        let listed = env.client.videos(&vixen, &VideoListParams::default()).await.unwrap().videos;
+        let shown = listed.iter().find(|v| v.uuid == first.uuid).unwrap();
+        assert_eq!((&shown.performers, &shown.categories), (&card.performers, &card.categories), "after {change}");
+    }
+    let shown = env.client.video(&vixen, &first.slug, 0, false).await.unwrap().video;
+    assert_eq!(shown.performers[0].name, "Unpublished Too");
+    env.cleanup().await;
+}

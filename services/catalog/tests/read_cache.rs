@@ -181,7 +181,7 @@ async fn concurrent_misses_of_one_key_compute_once() {
         let (cache, computed, pool) = (cache.clone(), computed.clone(), env.pool.clone());
         tasks.spawn(async move {
             cache
-                .get_or_compute(&pool, "the-key".into(), &Depends::listing("vixen"), || async {
+                .get_or_compute(&pool, "the-key".into(), &Depends::listing("vixen"), |_| async {
                     computed.fetch_add(1, Ordering::SeqCst);
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     Ok::<_, sqlx::Error>(axum::body::Bytes::from_static(b"{\"answer\":1}"))
@@ -201,13 +201,13 @@ async fn concurrent_misses_of_one_key_compute_once() {
 
     // A failed computation is not kept and not shared as a success: the next one runs.
     let failed: Result<_, sqlx::Error> = cache
-        .get_or_compute(&env.pool, "other".into(), &Depends::listing("vixen"), || async {
+        .get_or_compute(&env.pool, "other".into(), &Depends::listing("vixen"), |_| async {
             Err(sqlx::Error::Protocol("boom".into()))
         })
         .await;
     assert!(failed.is_err());
     let ok = cache
-        .get_or_compute(&env.pool, "other".into(), &Depends::listing("vixen"), || async {
+        .get_or_compute(&env.pool, "other".into(), &Depends::listing("vixen"), |_| async {
             Ok::<_, sqlx::Error>(axum::body::Bytes::from_static(b"2"))
         })
         .await
@@ -221,7 +221,7 @@ async fn a_generation_check_sees_every_write_committed_before_it_was_asked() {
     let env = TestEnv::new().await;
     let cache = ReadCache::new(Limits::default());
     let computed = AtomicUsize::new(0);
-    let compute = || async {
+    let compute = |_| async {
         computed.fetch_add(1, Ordering::SeqCst);
         Ok::<_, sqlx::Error>(axum::body::Bytes::from_static(b"{}"))
     };

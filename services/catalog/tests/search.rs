@@ -71,6 +71,11 @@ async fn same_answers(env: &TestEnv, sites: &[&str], queries_text: &[String]) {
             let (ids, total) = by_postings(&env.pool, site, &words, &expanded).await;
             assert_eq!(ids, expected, "{site}: {text:?} ({expanded:?})");
             assert_eq!(total, expected.len() as i64, "{site}: {text:?}");
+            // The set every page of the search reads: its first hits, in the same order.
+            let set = queries::search_set(&env.pool, site, &text.trim().to_lowercase(), &words).await.unwrap();
+            let kept = expected.len().min(queries::SEARCH_SET_SIZE as usize);
+            assert_eq!(set.ids, expected[..kept], "{site}: {text:?}");
+            assert_eq!((set.total, &set.expanded), (expected.len() as i64, &expanded), "{site}: {text:?}");
         }
     }
 }
@@ -109,6 +114,56 @@ async fn query_mix(env: &TestEnv) -> Vec<String> {
     out.sort();
     out.dedup();
     out
+}
+
+/// Every page of a search through the service (its read cache and search sets), at `size`.
+async fn through_the_service(env: &TestEnv, site: &str, text: &str, size: i64) -> (Vec<Uuid>, i64) {
+    let (mut ids, mut total, mut page) = (Vec::new(), -1, 1);
+    loop {
+        let paging = Paging { page: Some(page), size: Some(size) };
+        let found = env.client.search(&env.visitor(site), text, &paging).await.unwrap();
+        assert!(total == -1 || total == found.total_count, "every page reports the same total");
+        total = found.total_count;
+        if found.videos.is_empty() {
+            break;
+        }
+        ids.extend(found.videos.iter().map(|v| v.uuid));
+        page += 1;
+    }
+    (ids, total)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_of_a_search_read_its_set_and_past_it_rank_on_their_own() {
+    // A catalog large enough for words with more hits than a set keeps.
+    let env = TestEnv::new().await;
+    let ctx = runtime::service::ServiceContext {
+        pool: env.pool.clone(),
+        store: env.store.clone(),
+        settings: env.settings.clone(),
+    };
+    catalog::seed_scale(ctx, 2_000).await.unwrap();
+    // The combined brand's most common word: more hits than a set keeps.
+    let (word, hits): (String, i64) = sqlx::query_as(
+        "select term, count(*) from search_posting where position(':' in term) = 0
+         group by term order by count(*) desc, term limit 1",
+    )
+    .fetch_one(&env.pool)
+    .await
+    .unwrap();
+    assert!(hits > queries::SEARCH_SET_SIZE, "{word}: {hits} hits");
+    let site = "vixenplus";
+    for text in [word.clone(), word.to_uppercase(), format!("{word} {}", typo(&word))] {
+        let words = queries::query_words(&text);
+        let expanded = queries::expand_words(&env.pool, &words).await.unwrap();
+        let expected = by_definition(&env.pool, site, &words, &expanded).await;
+        for size in [7, 100] {
+            let (ids, total) = through_the_service(&env, site, &text, size).await;
+            assert_eq!(ids, expected, "{text:?} by {size}");
+            assert_eq!(total, expected.len() as i64, "{text:?} by {size}");
+        }
+    }
+    env.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

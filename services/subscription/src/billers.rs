@@ -203,6 +203,9 @@ pub fn parse_form(body: &[u8]) -> Result<BTreeMap<String, String>, Rejection> {
         let (Some(key), Some(value)) = (key, value) else {
             return Err(Rejection::Malformed("a field is not canonically encoded".into()));
         };
+        if key.contains('\0') || value.contains('\0') {
+            return Err(nul());
+        }
         if fields.insert(key, value).is_some() {
             return Err(Rejection::Malformed("a field is repeated".into()));
         }
@@ -435,8 +438,28 @@ pub fn ccbill_outcome(
     }))
 }
 
+/// A NUL character (`%00` in a form, `\u0000` in JSON): no stored text may hold one, so such
+/// a postback is refused as malformed (400) instead of failing when it is stored (a 500 the
+/// biller would retry for ever).
+fn nul() -> Rejection {
+    Rejection::Malformed("a field holds a NUL character".into())
+}
+
+fn holds_nul(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::String(s) => s.contains('\0'),
+        serde_json::Value::Array(items) => items.iter().any(holds_nul),
+        serde_json::Value::Object(fields) => fields.iter().any(|(k, v)| k.contains('\0') || holds_nul(v)),
+        _ => false,
+    }
+}
+
 fn read_ccbill(biller: &str, body: &[u8], ts: i64) -> Result<Postback, Rejection> {
-    let e: CcbillEvent = serde_json::from_slice(body).map_err(|e| Rejection::Malformed(e.to_string()))?;
+    let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| Rejection::Malformed(e.to_string()))?;
+    if holds_nul(&value) {
+        return Err(nul());
+    }
+    let e: CcbillEvent = serde_json::from_value(value).map_err(|e| Rejection::Malformed(e.to_string()))?;
     let outcome = ccbill_outcome(
         &e.event_type,
         e.is_trial,
@@ -774,6 +797,26 @@ mod tests {
                     (Err(reason), Outcome::Declined { reason: got }) => assert_eq!(reason, got),
                     other => panic!("{}: {other:?}", biller.name),
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_well_signed_postback_holding_a_nul_character_is_malformed() {
+        let c = config();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for biller in c.billers.values() {
+            for field in 0..3 {
+                let mut out = outgoing(&mut rng);
+                match field {
+                    0 => out.username = Some("jo\0".into()),
+                    1 => out.transaction_id.push('\0'),
+                    _ => out.email = Some("\0@example.com".into()),
+                }
+                let req = encode(biller, &out, NOW);
+                let refused = verify(biller, &received(&req), NOW).unwrap_err();
+                assert_eq!(refused, nul(), "{} #{field}", biller.name);
+                assert_eq!(refused.code(), "MALFORMED_POSTBACK");
             }
         }
     }

@@ -162,6 +162,24 @@ async fn out_of_order_repeated_postbacks_converge_over_http() {
     env.cleanup().await;
 }
 
+/// A NUL character cannot be stored as text: a well-signed postback holding one is a 400 the
+/// biller does not retry, not a 500 it retries for ever, and nothing is stored.
+#[tokio::test]
+async fn a_signed_postback_holding_a_nul_character_is_refused_as_malformed() {
+    let env = TestEnv::new().await;
+    let names: Vec<String> = env.state.config.billers.keys().cloned().collect();
+    for biller in &names {
+        let mut o = out(&format!("{biller}-NUL"), &format!("{biller}-NUL-T"), MEMBER, Uuid::now_v7());
+        o.username = Some("jo\0".into());
+        let (status, body) = env.send(biller, &env.signed(biller, &o)).await;
+        assert_eq!(status, 400, "{biller}: {body}");
+        assert!(body.contains("MALFORMED_POSTBACK"), "{biller}: {body}");
+    }
+    assert_eq!(postbacks_stored(&env).await, 0);
+    assert!(env.events().await.is_empty());
+    env.cleanup().await;
+}
+
 /// A sample of mutated requests over HTTP: none accepted, nothing stored; the valid ones all are.
 #[tokio::test]
 async fn mutated_postbacks_over_http_are_all_refused() {

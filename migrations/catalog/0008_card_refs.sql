@@ -53,30 +53,40 @@ create function refresh_card_refs(performers uuid[], categories text[]) returns 
     where v.video_id = n.video_id and (v.performer_refs, v.category_refs) is distinct from (n.p, n.c)
 $$;
 
+-- Only when some performer or category changed what a card shows: ratings and counts update
+-- performers on every rating, and those must not pay for a look-up.
 create function card_refs_by_performer() returns trigger language plpgsql as $$
+declare
+    changed uuid[];
 begin
     if tg_op = 'INSERT' then
-        perform refresh_card_refs(array(select performer_id from new_rows), '{}');
+        changed := array(select performer_id from new_rows);
     elsif tg_op = 'DELETE' then
-        perform refresh_card_refs(array(select performer_id from old_rows), '{}');
+        changed := array(select performer_id from old_rows);
     else
-        -- Ratings and counts change performers all the time; only slugs and names matter here.
-        perform refresh_card_refs(array(select n.performer_id from new_rows n join old_rows o using (performer_id)
-                                        where (n.slug, n.name) is distinct from (o.slug, o.name)), '{}');
+        changed := array(select n.performer_id from new_rows n join old_rows o using (performer_id)
+                         where (n.slug, n.name) is distinct from (o.slug, o.name));
+    end if;
+    if cardinality(changed) > 0 then
+        perform refresh_card_refs(changed, '{}');
     end if;
     return null;
 end $$;
 
 create function card_refs_by_category() returns trigger language plpgsql as $$
+declare
+    changed text[];
 begin
     if tg_op = 'INSERT' then
-        perform refresh_card_refs('{}', array(select slug from new_rows));
+        changed := array(select slug from new_rows);
     elsif tg_op = 'DELETE' then
-        perform refresh_card_refs('{}', array(select slug from old_rows));
+        changed := array(select slug from old_rows);
     else
-        perform refresh_card_refs('{}', array(select s from new_rows n join old_rows o using (category_id),
-                                                   unnest(array[n.slug, o.slug]) s
-                                              where (n.slug, n.name) is distinct from (o.slug, o.name)));
+        changed := array(select s from new_rows n join old_rows o using (category_id), unnest(array[n.slug, o.slug]) s
+                         where (n.slug, n.name) is distinct from (o.slug, o.name));
+    end if;
+    if cardinality(changed) > 0 then
+        perform refresh_card_refs('{}', changed);
     end if;
     return null;
 end $$;

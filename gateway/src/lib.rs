@@ -5,6 +5,7 @@
 //! at the edge, and serves the operations routes and the GraphQL API (`/graphql`).
 
 pub mod analytics;
+pub mod compression;
 pub mod config;
 mod edge;
 pub mod graphql;
@@ -117,7 +118,7 @@ pub fn router(state: GatewayState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))
         .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))
         .with_state(state);
-    edge.merge(ops_router(readiness)).layer(middleware::from_fn(correlate))
+    edge.layer(compression::layer()).merge(ops_router(readiness)).layer(middleware::from_fn(correlate))
 }
 
 /// Serves `state` on `listener` until `shutdown` resolves, then lets in-flight requests finish.

@@ -364,3 +364,56 @@ async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
     assert_eq!(count("page_view").as_deref(), Some("1"), "{metrics}");
     assert_eq!(count("leave").as_deref(), Some("1"));
 }
+
+#[tokio::test]
+async fn text_answers_are_compressed_for_browsers_that_accept_it() {
+    use std::io::Read;
+    let gw = spawn_gateway().await;
+    let ask = |encoding: Option<&'static str>| {
+        let mut request = gw
+            .client
+            .get(format!("http://{}/api/tenant-config", gw.addr))
+            .header(header::HOST, brand_host("vixen"));
+        if let Some(e) = encoding {
+            request = request.header(header::ACCEPT_ENCODING, e);
+        }
+        request.send()
+    };
+    let plain = ask(None).await.unwrap();
+    assert!(plain.headers().get(header::CONTENT_ENCODING).is_none(), "nothing asked, nothing encoded");
+    let plain = plain.bytes().await.unwrap();
+    assert!(plain.len() > gateway::compression::MIN_BYTES as usize, "{} bytes", plain.len());
+
+    let gzip = ask(Some("gzip")).await.unwrap();
+    assert_eq!(gzip.headers()[header::CONTENT_ENCODING], "gzip");
+    assert!(gzip.headers()[header::VARY].to_str().unwrap().to_ascii_lowercase().contains("accept-encoding"));
+    let packed = gzip.bytes().await.unwrap();
+    assert!(packed.len() < plain.len(), "{} → {}", plain.len(), packed.len());
+    let mut unpacked = Vec::new();
+    flate2::read::GzDecoder::new(&packed[..]).read_to_end(&mut unpacked).unwrap();
+    assert_eq!(unpacked, plain);
+
+    let br = ask(Some("br, gzip;q=0.5")).await.unwrap();
+    assert_eq!(br.headers()[header::CONTENT_ENCODING], "br");
+
+    // The page too; a small asset goes as it is.
+    let page = gw
+        .client
+        .get(format!("http://{}/videos", gw.addr))
+        .header(header::HOST, brand_host("vixen"))
+        .header(header::ACCEPT_ENCODING, "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.headers()[header::CONTENT_ENCODING], "gzip");
+    let asset = gw
+        .client
+        .get(format!("http://{}/assets/index-Ab12Cd.js", gw.addr))
+        .header(header::HOST, brand_host("vixen"))
+        .header(header::ACCEPT_ENCODING, "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert!(asset.headers().get(header::CONTENT_ENCODING).is_none());
+    assert_eq!(asset.text().await.unwrap(), ASSET);
+}

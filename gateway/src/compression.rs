@@ -6,8 +6,8 @@
 //! Only textual types are compressed: video and picture bytes are compressed already, and
 //! a range request's 206 must be the bytes of the range it named.
 
-use axum::http::{header, HeaderMap, StatusCode, Version};
 use axum::http::Extensions;
+use axum::http::{header, HeaderMap, StatusCode, Version};
 use tower_http::compression::predicate::{Predicate, SizeAbove};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
@@ -69,7 +69,8 @@ mod tests {
 
     #[test]
     fn text_answers_are_compressed_and_media_and_ranges_are_not() {
-        for t in ["application/json", "application/graphql-response+json", "text/html; charset=utf-8", "image/svg+xml"] {
+        for t in ["application/json", "application/graphql-response+json", "text/html; charset=utf-8", "image/svg+xml"]
+        {
             assert!(ok(&with(t)), "{t}");
         }
         for t in ["video/mp4", "image/jpeg", "application/octet-stream", "text/event-stream", "multipart/mixed"] {

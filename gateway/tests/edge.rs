@@ -370,10 +370,8 @@ async fn text_answers_are_compressed_for_browsers_that_accept_it() {
     use std::io::Read;
     let gw = spawn_gateway().await;
     let ask = |encoding: Option<&'static str>| {
-        let mut request = gw
-            .client
-            .get(format!("http://{}/api/tenant-config", gw.addr))
-            .header(header::HOST, brand_host("vixen"));
+        let mut request =
+            gw.client.get(format!("http://{}/api/tenant-config", gw.addr)).header(header::HOST, brand_host("vixen"));
         if let Some(e) = encoding {
             request = request.header(header::ACCEPT_ENCODING, e);
         }

@@ -39,11 +39,32 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(await page.evaluate(() => document.documentElement.dataset.brand)).toBe(brand)
     const join = await page.locator('header a', { hasText: 'Join now' }).getAttribute('href')
     expect(join).toMatch(/\/joinnow\?ref=home&elm=header&campaign=[a-z0-9]+-(hdr|mbhdr)$/)
+    // The first shelf's own join link carries the shelf's campaign.
+    const shelfJoin = await page.locator('main .shelf').first().locator('.join-cta a').getAttribute('href')
+    expect(shelfJoin).toMatch(/\/joinnow\?ref=home&elm=shelf1&campaign=[a-z0-9]+-(shelf1|mbshelf1)$/)
     await page.setViewportSize(VIEWPORTS.mobile)
     expect(await scrollsSideways(page)).toBe(false)
     // The shelves after the first arrive once the page is painted (Deferred).
     await page.locator('main .shelf').nth(1).waitFor()
     await screenshotAtBothWidths(page, `${brand}-home`)
+  })
+
+  it('gets the page and its GraphQL answers compressed', async () => {
+    const encodings: string[] = []
+    page.on('response', (response) => {
+      if (response.url().includes('/graphql') && response.status() === 200) {
+        encodings.push(response.headers()['content-encoding'] ?? 'none')
+      }
+    })
+    const response = await page.goto(brandUrl(brand, '/videos'), { waitUntil: 'networkidle' })
+    expect(['br', 'gzip']).toContain(response?.headers()['content-encoding'])
+    await expect.poll(() => encodings.length, SETTLE).toBeGreaterThan(0)
+    expect(encodings.every((e) => e === 'br' || e === 'gzip'), encodings.join(', ')).toBe(true)
+    // A visitor's join links under the grid and in the top banner carry their own campaigns.
+    const gridJoin = await page.locator('main .join-cta:not(.join-cta--banner) a').last().getAttribute('href')
+    expect(gridJoin).toMatch(/elm=grid&campaign=[a-z0-9]+-grid$/)
+    const banner = await page.locator('main .join-cta--banner a').getAttribute('href')
+    expect(banner).toMatch(/elm=top-banner&campaign=[a-z0-9]+-top-banner$/)
   })
 
   it('gets the brand’s icon, and the neutral one the page links answers', async () => {

@@ -534,6 +534,10 @@ async fn a_visitor_joins_through_the_gateway_and_the_sandbox_and_is_welcomed() {
         assert_eq!(codes(&refused), [code], "{}", short(&refused));
         assert_eq!(refused["errors"][0]["message"], message);
     }
+    // A signed-in caller is not a visitor: the join form is not theirs.
+    let signed_in = env.token(Uuid::now_v7());
+    let refused = env.gql(JOIN, join_input("b@example.com", "Secret12345", 10301, "EPOCH"), Some(&signed_in)).await;
+    assert_eq!(codes(&refused), ["ALREADY_SIGNED_IN"], "{}", short(&refused));
     assert_eq!(env.count("select count(*) from signup").await, 0);
 
     // A valid form: the signup is recorded and the browser goes to the biller's payment page.

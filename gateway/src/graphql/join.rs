@@ -141,6 +141,14 @@ impl JoinMutation {
     /// per e-mail address a minute (each join hashes a password).
     async fn join(&self, ctx: &Context<'_>, input: JoinInput) -> async_graphql::Result<JoinStarted> {
         let request = request(ctx);
+        // The join form is for visitors (§2: an authenticated user on /joinnow goes home); a
+        // member buys another brand through the purchase modal's one-click options.
+        if request.viewer().is_ok() {
+            return Err(errors::coded(
+                "ALREADY_SIGNED_IN",
+                "You are already signed in: log out to join with another account",
+            ));
+        }
         let email_key = input.email.trim().to_lowercase();
         ctx.data_unchecked::<RateLimiter>().check(Bucket::Join, &email_key)?;
         let join = JoinRequest {

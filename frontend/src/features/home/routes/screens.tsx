@@ -11,6 +11,7 @@ import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
 import { Deferred } from '../../../components/Deferred'
 import { JoinLink } from '../../../components/JoinLink'
+import { VisitorJoin } from '../../../components/VisitorJoin'
 import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
@@ -57,17 +58,29 @@ function HomeScreenView() {
       ) : null}
       <Shelf title="Latest videos" moreHref="/videos">
         <VideoGrid videos={result.latest.videos} priorityCount={priorityCards(viewport)} />
+        <VisitorJoin elm="shelf1" campaign="shelf1" lead="New videos every day.">
+          Join {tenant.site}
+        </VisitorJoin>
       </Shelf>
       {/* The shelves after the first come a frame later: the first paint is the heading and the latest videos. */}
       <Deferred>
         {recommended.length > 0 ? (
           <Shelf title="Recommended for you" moreHref="/recommended-videos">
             <VideoGrid videos={recommended} />
+            <VisitorJoin elm="shelf2" campaign="shelf2" lead="Watch them in full.">
+              Join {tenant.site}
+            </VisitorJoin>
           </Shelf>
         ) : null}
         {topRated.length > 0 ? (
           <Shelf title="Top rated" moreHref="/toprated">
             <VideoGrid videos={topRated} />
+            {/* The second shelf's link: here when there is no recommended shelf before it. */}
+            {recommended.length === 0 ? (
+              <VisitorJoin elm="shelf2" campaign="shelf2" lead="Watch them in full.">
+                Join {tenant.site}
+              </VisitorJoin>
+            ) : null}
           </Shelf>
         ) : null}
         {models.length > 0 ? (

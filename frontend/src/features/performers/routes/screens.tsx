@@ -4,10 +4,12 @@ import { PAGE_SIZE, type PerformersData } from '../../../app/routing'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
+import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { VisitorJoin } from '../../../components/VisitorJoin'
 import { PerformerListingDocument, PerformerPageDocument } from '../../../gql/graphql'
 import './performers.css'
 
@@ -68,6 +70,7 @@ const performerQuery = (data: { slug: string; page: number }) => ({
 function PerformerView() {
   const { page, result } = useScreenQuery(performerQuery)
   const { performer, videos } = result.performer
+  const { tenant } = useSession()
   return (
     <Page title={performer.name}>
       <div className="performer-profile">
@@ -76,11 +79,17 @@ function PerformerView() {
           {performer.videoCount} videos{performer.rating >= 0 ? ` · ★ ${performer.rating.toFixed(1)}` : ''}
           {performer.sites.length > 0 ? ` · ${performer.sites.map((site) => site.toUpperCase()).join(', ')}` : ''}
         </p>
+        <VisitorJoin elm="model-name" campaign="modelName">
+          Join {tenant.site} for {performer.name}
+        </VisitorJoin>
       </div>
       <h2>Videos</h2>
       <Listing page={page.page} totalCount={videos.totalCount}>
         <VideoGrid videos={videos.videos} />
       </Listing>
+      <VisitorJoin elm="model" campaign="model" lead={`All ${performer.videoCount} of ${performer.name}'s videos in full.`}>
+        Join {tenant.site}
+      </VisitorJoin>
     </Page>
   )
 }

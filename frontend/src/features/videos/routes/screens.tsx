@@ -5,6 +5,8 @@ import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
+import { VisitorJoin } from '../../../components/VisitorJoin'
+import { useSession } from '../../../app/session/SessionContext'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import type { VideoCardVideo } from '../../../components/VideoCard/VideoCard'
 import { AwardedVideosDocument, VideoListingDocument } from '../../../gql/graphql'
@@ -27,8 +29,12 @@ function VideosView() {
   const { page, result } = useScreenQuery(listingQuery)
   const { videos, getAllFilters } = result
   const title = page.search ? `Videos: ${page.search}` : 'Videos'
+  const { tenant } = useSession()
   return (
     <Page title={title}>
+      <VisitorJoin elm="top-banner" campaign="topBanner" className="join-cta join-cta--banner" lead="Every video in full.">
+        Join {tenant.site}
+      </VisitorJoin>
       <VideoFilters filter={page.filter} categories={page.categories} options={getAllFilters.categories} />
       {page.search ? (
         <p>
@@ -38,7 +44,18 @@ function VideosView() {
       <Listing page={page.page} totalCount={videos.totalCount} noun="videos">
         <VideoGrid videos={videos.videos} priorityCount={4} empty={<p>No videos match.</p>} />
       </Listing>
+      <GridJoin />
     </Page>
+  )
+}
+
+/** Under a grid of videos. */
+function GridJoin() {
+  const { tenant } = useSession()
+  return (
+    <VisitorJoin elm="grid" campaign="grid" lead="Watch every video in full.">
+      Join {tenant.site}
+    </VisitorJoin>
   )
 }
 
@@ -58,6 +75,7 @@ export function TopRatedScreen() {
       <Listing page={page} totalCount={totalCount} noun="videos">
         <VideoGrid videos={videos} priorityCount={4} empty={<p>No rated videos yet.</p>} />
       </Listing>
+      <GridJoin />
     </Page>
   )
 }
@@ -74,6 +92,7 @@ function AwardsView() {
       <Listing page={page.page} totalCount={result.getAwardedVideos.totalCount} noun="award-winning videos">
         <VideoGrid videos={result.getAwardedVideos.videos} priorityCount={4} empty={<p>No award winners yet.</p>} />
       </Listing>
+      <GridJoin />
     </Page>
   )
 }

@@ -33,7 +33,9 @@ use tokio::sync::{watch, OnceCell};
 
 use crate::queries::site_scope;
 
-/// Scope of the performer and category fields a card shows (slug, name).
+/// Scope of the performers' and categories' slugs and names: what the search's name
+/// suggestions show. (Cards keep their names on the video row since migration
+/// `0008_card_refs.sql`, so a rename moves the sites of the videos it rewrites too.)
 pub const NAMES: &str = "names";
 /// Scope of the rest of the performers and categories on a site (ratings, counts, sites):
 /// what that site's search suggests by name (migration `0007_people_by_site.sql`).

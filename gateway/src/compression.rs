@@ -3,8 +3,10 @@
 //! bytes. The built SPA's files are served precompressed (spa.rs) and keep their own
 //! `Content-Encoding`, which this layer leaves alone.
 //!
-//! Only textual types are compressed: video and picture bytes are compressed already, and
-//! a range request's 206 must be the bytes of the range it named.
+//! Only textual types are compressed, and never a range's 206. The media routes (video and
+//! picture bytes, the placeholder SVGs, with their ranges and validators) are outside the
+//! layer altogether (lib.rs): tower-http answers 406 when a request's `Accept-Encoding` rules
+//! out every encoding it has, which a range request must never get.
 
 use axum::http::Extensions;
 use axum::http::{header, HeaderMap, StatusCode, Version};

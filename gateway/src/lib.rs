@@ -106,19 +106,21 @@ pub fn router(state: GatewayState) -> Router {
             axum::routing::post(analytics::events).layer(DefaultBodyLimit::max(analytics::MAX_EVENT_BYTES)),
         )
         .route("/graphql", axum::routing::any(graphql::http::graphql))
-        .route("/media/deals/{*path}", get(edge::deals_media))
-        .route("/media/videos/{*path}", get(edge::unlocks_media))
-        .route("/media/{*path}", get(edge::catalog_media))
         .merge(session::router())
         .merge(graphql::catalog::rest::router())
         .merge(graphql::subscription::rest::router())
         .nest_service("/assets", state.spa.assets())
         .route_service("/favicon.ico", state.spa.favicon())
         .fallback(edge::page)
+        // Media goes as the services answer it (ranges, their validators), never re-encoded.
+        .layer(compression::layer())
+        .route("/media/deals/{*path}", get(edge::deals_media))
+        .route("/media/videos/{*path}", get(edge::unlocks_media))
+        .route("/media/{*path}", get(edge::catalog_media))
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))
         .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))
         .with_state(state);
-    edge.layer(compression::layer()).merge(ops_router(readiness)).layer(middleware::from_fn(correlate))
+    edge.merge(ops_router(readiness)).layer(middleware::from_fn(correlate))
 }
 
 /// Serves `state` on `listener` until `shutdown` resolves, then lets in-flight requests finish.

@@ -414,4 +414,18 @@ async fn text_answers_are_compressed_for_browsers_that_accept_it() {
         .unwrap();
     assert!(asset.headers().get(header::CONTENT_ENCODING).is_none());
     assert_eq!(asset.text().await.unwrap(), ASSET);
+
+    // Media is outside the layer: a request that rules out every encoding is never a 406 there
+    // (no service runs behind this gateway, so the answer is the proxy's own).
+    let media = gw
+        .client
+        .get(format!("http://{}/media/videos/some-video/1080p.mp4", gw.addr))
+        .header(header::HOST, brand_host("vixen"))
+        .header(header::ACCEPT_ENCODING, "identity;q=0, zstd")
+        .header(header::RANGE, "bytes=0-99")
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(media.status(), StatusCode::NOT_ACCEPTABLE);
+    assert!(media.headers().get(header::CONTENT_ENCODING).is_none());
 }

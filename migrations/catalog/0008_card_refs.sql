@@ -64,8 +64,10 @@ begin
     elsif tg_op = 'DELETE' then
         changed := array(select performer_id from old_rows);
     else
-        changed := array(select n.performer_id from new_rows n join old_rows o using (performer_id)
-                         where (n.slug, n.name) is distinct from (o.slug, o.name));
+        -- Rows whose id, slug or name differ on either side (an id changed by hand too).
+        changed := array(select performer_id from (
+                             (select performer_id, slug, name from new_rows except select performer_id, slug, name from old_rows)
+                             union (select performer_id, slug, name from old_rows except select performer_id, slug, name from new_rows)) d);
     end if;
     if cardinality(changed) > 0 then
         perform refresh_card_refs(changed, '{}');
@@ -82,8 +84,9 @@ begin
     elsif tg_op = 'DELETE' then
         changed := array(select slug from old_rows);
     else
-        changed := array(select s from new_rows n join old_rows o using (category_id), unnest(array[n.slug, o.slug]) s
-                         where (n.slug, n.name) is distinct from (o.slug, o.name));
+        changed := array(select slug from (
+                             (select category_id, slug, name from new_rows except select category_id, slug, name from old_rows)
+                             union (select category_id, slug, name from old_rows except select category_id, slug, name from new_rows)) d);
     end if;
     if cardinality(changed) > 0 then
         perform refresh_card_refs('{}', changed);
@@ -104,6 +107,22 @@ create trigger category_card_refs_update after update on category
     referencing old table as old_rows new table as new_rows for each statement execute function card_refs_by_category();
 create trigger category_card_refs_delete after delete on category
     referencing old table as old_rows for each statement execute function card_refs_by_category();
+
+-- Emptied at once (no row triggers fire): no card names anyone any more.
+create function card_refs_emptied() returns trigger language plpgsql as $$
+begin
+    if tg_table_name = 'performer' then
+        update video set performer_refs = '[]' where performer_refs <> '[]';
+    else
+        update video set category_refs = '[]' where category_refs <> '[]';
+    end if;
+    return null;
+end $$;
+
+create trigger performer_card_refs_truncate after truncate on performer
+    for each statement execute function card_refs_emptied();
+create trigger category_card_refs_truncate after truncate on category
+    for each statement execute function card_refs_emptied();
 
 -- The videos already written.
 update video set performer_refs = card_performers(performer_ids), category_refs = card_categories(category_slugs);

@@ -320,7 +320,7 @@ async fn sql_once(pool: &PgPool, ask: &Ask) -> bool {
             let Ok(set) = queries::search_set(pool, site, q.trim(), &words).await else { return false };
             let offset = (page - 1) * PAGE_SIZE;
             match set.page(offset, PAGE_SIZE) {
-                Some(ids) => queries::published_cards(pool, ids).await.is_ok(),
+                Some(ids) => queries::videos_by_ids(pool, ids).await.is_ok(),
                 None => queries::search_videos(pool, site, &words, &set.expanded, offset, PAGE_SIZE).await.is_ok(),
             }
         }

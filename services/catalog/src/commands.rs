@@ -329,6 +329,13 @@ pub async fn publish_all(
     let mut report = Published::default();
     for part in content.chunks(chunk.max(1)) {
         let mut tx = store.pool().begin().await?;
+        // One publisher at a time, before any row is read or locked: what a chunk derives from
+        // other content (its references, a card's performer and category names, the search
+        // words from their names) is then read after the previous publisher committed, so a
+        // rename and a video naming the renamed performer, published at once, cannot leave the
+        // video with the old name. Publishing is an editor's or the seed's work; members'
+        // writes (ratings, comments) do not take it.
+        sqlx::query("select pg_advisory_xact_lock(hashtextextended('catalog:content', 7))").execute(&mut *tx).await?;
         let mut known = known(&mut tx).await?;
         let streams: Vec<String> = part
             .iter()

@@ -1131,7 +1131,7 @@ async fn search(
             .await?;
         let set: queries::SearchSet = serde_json::from_slice(&set).map_err(anyhow::Error::from)?;
         let (videos, total_count) = match set.page(offset, limit) {
-            Some(ids) => (queries::published_cards(&state.pool, ids).await?, set.total),
+            Some(ids) => (queries::videos_by_ids(&state.pool, ids).await?, set.total),
             // Past the set's pages: ranked for this page alone.
             None => queries::search_videos(&state.pool, &site, &words, &set.expanded, offset, limit).await?,
         };

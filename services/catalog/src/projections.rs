@@ -23,11 +23,13 @@ use crate::domain::{item_key, CHANNELS_SITE};
 pub struct CatalogProjection;
 
 pub const TABLES: &[&str] = &[
+    // Videos first: a rebuild empties the tables in this order, and emptying performers or
+    // categories while videos name them would rewrite those videos' card names first.
+    "video",
     "performer",
     "category",
     "channel",
     "channel_pack",
-    "video",
     "video_category",
     "listing_count",
     "search_term",

@@ -847,6 +847,8 @@ pub struct SearchSet {
 
 impl SearchSet {
     /// The ids of a page, when the set holds all of them (else the page is past what it keeps).
+    /// Its cards are read like [`search_videos`] reads them: by id, whatever their state now
+    /// (the postings, which the projection drops with the publication, decide what is a hit).
     pub fn page(&self, offset: i64, limit: i64) -> Option<&[Uuid]> {
         let kept = self.ids.len() as i64;
         if offset + limit <= kept || kept >= self.total {
@@ -906,20 +908,6 @@ async fn search_ids(
     .await?;
     let total = rows.first().map_or(0, |r| r.1);
     Ok((rows.into_iter().map(|r| r.0).collect(), total))
-}
-
-/// The cards of published videos by uuid, in the order asked.
-pub async fn published_cards(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<api::Video>> {
-    if ids.is_empty() {
-        return Ok(vec![]);
-    }
-    let rows: Vec<CardRow> =
-        sqlx::query_as(&format!("select {CARD_COLUMNS} from video v where v.video_id = any($1) and v.published"))
-            .bind(ids)
-            .fetch_all(pool)
-            .await?;
-    let mut by_id: HashMap<Uuid, api::Video> = rows.into_iter().map(|r| (r.video_id, r.into_video())).collect();
-    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
 /// Performers and categories whose names match the query (typo-tolerant).

@@ -298,3 +298,72 @@ async fn ranking_and_typos_hold_and_postings_follow_every_write() {
     same_answers(&env, &["vixen", "tushy", "vixenplus"], &mix).await;
     env.cleanup().await;
 }
+
+/// Publishers run at once: one renames a performer again and again while another publishes
+/// videos naming her. Every video ends with her last name on its card and in its search words,
+/// as if they had run one after the other (publishing takes one lock per chunk).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_publishers_leave_names_as_one_after_the_other_would() {
+    let env = TestEnv::seeded().await;
+    let (performer, slug, sites): (Uuid, String, Vec<String>) =
+        sqlx::query_as("select performer_id, slug, sites from performer order by slug limit 1")
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+    let category: String =
+        sqlx::query_scalar("select slug from category order by slug limit 1").fetch_one(&env.pool).await.unwrap();
+    const ROUNDS: usize = 25;
+    let renames = {
+        let (store, slug, sites) = (env.store.clone(), slug.clone(), sites.clone());
+        tokio::spawn(async move {
+            let meta = EventMeta::new(Actor::Admin(Uuid::now_v7()));
+            for round in 0..ROUNDS {
+                let renamed = CatalogEvent::PerformerPublished {
+                    performer_id: performer,
+                    slug: slug.clone(),
+                    name: format!("Zelda Round{round}"),
+                    sex: "F".into(),
+                    sites: sites.clone(),
+                    published_at: Utc::now(),
+                };
+                catalog::commands::publish_all(&store, &meta, &[renamed], 10, false).await.unwrap();
+            }
+        })
+    };
+    let videos = {
+        let (store, category) = (env.store.clone(), category.clone());
+        tokio::spawn(async move {
+            let meta = EventMeta::new(Actor::Admin(Uuid::now_v7()));
+            for round in 0..ROUNDS {
+                let v = video("vixen", &format!("Concurrent clip {round}"), performer, &category, 1);
+                let event = CatalogEvent::VideoPublished { video: v, published_at: Utc::now() };
+                catalog::commands::publish_all(&store, &meta, &[event], 10, false).await.unwrap();
+            }
+        })
+    };
+    renames.await.unwrap();
+    videos.await.unwrap();
+    let last = format!("Zelda Round{}", ROUNDS - 1);
+    let names: Vec<serde_json::Value> =
+        sqlx::query_scalar("select performer_refs from video where performer_ids @> array[$1::uuid]")
+            .bind(performer)
+            .fetch_all(&env.pool)
+            .await
+            .unwrap();
+    assert!(names.len() >= ROUNDS);
+    for refs in &names {
+        let hers = refs.as_array().unwrap().iter().find(|p| p["id"] == performer.to_string().as_str());
+        assert_eq!(hers.map(|p| &p["name"]), Some(&serde_json::json!(last)), "{refs}");
+    }
+    let round_word = format!("round{}", ROUNDS - 1);
+    let found = queries::search_set(&env.pool, "vixen", &round_word, &queries::query_words(&round_word)).await.unwrap();
+    let on_vixen: i64 = sqlx::query_scalar(
+        "select count(*) from video where site = 'vixen' and published and performer_ids @> array[$1::uuid]",
+    )
+    .bind(performer)
+    .fetch_one(&env.pool)
+    .await
+    .unwrap();
+    assert_eq!(found.total, on_vixen, "every video of hers is found by her last name");
+    env.cleanup().await;
+}

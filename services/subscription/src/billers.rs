@@ -203,9 +203,6 @@ pub fn parse_form(body: &[u8]) -> Result<BTreeMap<String, String>, Rejection> {
         let (Some(key), Some(value)) = (key, value) else {
             return Err(Rejection::Malformed("a field is not canonically encoded".into()));
         };
-        if key.contains('\0') || value.contains('\0') {
-            return Err(nul());
-        }
         if fields.insert(key, value).is_some() {
             return Err(Rejection::Malformed("a field is repeated".into()));
         }
@@ -242,6 +239,14 @@ pub fn signature_header(secret: &str, t: i64, body: &[u8]) -> String {
 
 /// Checks a postback's authenticity and reads it. `now` is unix seconds.
 pub fn verify(biller: &Biller, received: &Received<'_>, now: i64) -> Result<Postback, Rejection> {
+    let postback = verify_and_read(biller, received, now)?;
+    if carries_nul(&postback) {
+        return Err(nul());
+    }
+    Ok(postback)
+}
+
+fn verify_and_read(biller: &Biller, received: &Received<'_>, now: i64) -> Result<Postback, Rejection> {
     let secret = biller.secret.expose();
     match biller.scheme {
         Scheme::Epoch => {
@@ -438,28 +443,29 @@ pub fn ccbill_outcome(
     }))
 }
 
-/// A NUL character (`%00` in a form, `\u0000` in JSON): no stored text may hold one, so such
-/// a postback is refused as malformed (400) instead of failing when it is stored (a 500 the
-/// biller would retry for ever).
+/// A NUL character (`%00` in a form, `\u0000` in JSON) in a field the postback carries on: no
+/// stored text or event may hold one, so such a postback is refused as malformed (400) instead
+/// of failing when it is stored (a 500 the biller would retry for ever). Fields nothing reads
+/// stay in the raw body, which keeps them escaped.
 fn nul() -> Rejection {
     Rejection::Malformed("a field holds a NUL character".into())
 }
 
-fn holds_nul(value: &serde_json::Value) -> bool {
-    match value {
-        serde_json::Value::String(s) => s.contains('\0'),
-        serde_json::Value::Array(items) => items.iter().any(holds_nul),
-        serde_json::Value::Object(fields) => fields.iter().any(|(k, v)| k.contains('\0') || holds_nul(v)),
-        _ => false,
-    }
+fn carries_nul(p: &Postback) -> bool {
+    let step_text = match &p.outcome {
+        Outcome::Declined { reason } => Some(reason.as_str()),
+        Outcome::Applied(Step::Reactivation { retention_offer_name, .. }) => retention_offer_name.as_deref(),
+        Outcome::Applied(_) => None,
+    };
+    [Some(p.biller.as_str()), Some(p.subscription_ref.as_str()), Some(p.transaction_id.as_str()), step_text]
+        .into_iter()
+        .chain([p.site.as_deref(), p.email.as_deref(), p.username.as_deref(), p.nats_code.as_deref()])
+        .flatten()
+        .any(|text| text.contains('\0'))
 }
 
 fn read_ccbill(biller: &str, body: &[u8], ts: i64) -> Result<Postback, Rejection> {
-    let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| Rejection::Malformed(e.to_string()))?;
-    if holds_nul(&value) {
-        return Err(nul());
-    }
-    let e: CcbillEvent = serde_json::from_value(value).map_err(|e| Rejection::Malformed(e.to_string()))?;
+    let e: CcbillEvent = serde_json::from_slice(body).map_err(|e| Rejection::Malformed(e.to_string()))?;
     let outcome = ccbill_outcome(
         &e.event_type,
         e.is_trial,

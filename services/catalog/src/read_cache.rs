@@ -12,6 +12,10 @@
 //! stale answer after a write. Concurrent requests share one check ([`Clock`]): under load
 //! that is one tiny query per round trip, whatever the number of requests.
 //!
+//! Metrics (`/metrics`): `paysite_catalog_read_cache_answers_total{outcome="hit|miss|coalesced"}`,
+//! `paysite_catalog_read_cache_checks_total`, `paysite_catalog_read_cache_evictions_total`, and
+//! the gauges `paysite_catalog_read_cache_entries` and `paysite_catalog_read_cache_bytes`.
+//!
 //! Cost bounds. Bodies are kept LZ4-compressed (a page of cards, some 22 KiB of JSON that
 //! repeats its image addresses, keeps in a fraction of that; decompressing it on a hit costs a
 //! few microseconds), so the same memory holds several times the answers. Entries are
@@ -186,6 +190,7 @@ impl Clock {
             }
             let covers = self.arrived.load(Ordering::SeqCst);
             self.checks.fetch_add(1, Ordering::Relaxed);
+            metrics::counter!("paysite_catalog_read_cache_checks_total").increment(1);
             let generations = Arc::new(Generations::read(pool).await?);
             lead.result = Some(Published { covers, generations: generations.clone() });
             return Ok(generations);
@@ -377,12 +382,13 @@ impl ReadCache {
         }
         let generations = self.clock.now(pool).await?;
         let (body, outcome) = self.through(generations, key, depends, compute).await?;
-        match outcome {
-            Outcome::Hit => &self.hits,
-            Outcome::Led => &self.misses,
-            Outcome::Waited => &self.coalesced,
-        }
-        .fetch_add(1, Ordering::Relaxed);
+        let (counter, name) = match outcome {
+            Outcome::Hit => (&self.hits, "hit"),
+            Outcome::Led => (&self.misses, "miss"),
+            Outcome::Waited => (&self.coalesced, "coalesced"),
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        metrics::counter!("paysite_catalog_read_cache_answers_total", "outcome" => name).increment(1);
         Ok(body)
     }
 
@@ -480,7 +486,10 @@ impl ReadCache {
             let Some((_, old)) = store.lru.pop_lru() else { break };
             store.bytes -= old.size;
             self.evictions.fetch_add(1, Ordering::Relaxed);
+            metrics::counter!("paysite_catalog_read_cache_evictions_total").increment(1);
         }
+        metrics::gauge!("paysite_catalog_read_cache_entries").set(store.lru.len() as f64);
+        metrics::gauge!("paysite_catalog_read_cache_bytes").set(store.bytes as f64);
     }
 }
 

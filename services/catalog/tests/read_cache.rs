@@ -352,3 +352,36 @@ async fn a_performers_change_recomputes_only_the_searches_of_their_sites() {
     assert!(!suggested(&c.search(&tushy, &name, &Paging::default()).await.unwrap()));
     env.cleanup().await;
 }
+
+/// The value of one series in the process's Prometheus text (0 before it is first recorded).
+fn series(name_and_labels: &str) -> f64 {
+    runtime::telemetry::install_metrics()
+        .render()
+        .lines()
+        .find(|l| l.split(' ').next() == Some(name_and_labels))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cache_reports_its_answers_checks_and_size_as_metrics() {
+    runtime::telemetry::install_metrics();
+    let env = TestEnv::seeded().await;
+    let vixen = env.visitor("vixen");
+    // Other tests of this binary may count too, so only growth is asserted.
+    let (hits, misses, checks) = (
+        series("paysite_catalog_read_cache_answers_total{outcome=\"hit\"}"),
+        series("paysite_catalog_read_cache_answers_total{outcome=\"miss\"}"),
+        series("paysite_catalog_read_cache_checks_total"),
+    );
+    let params = VideoListParams { page: Some(2), size: Some(5), ..Default::default() };
+    let first = env.client.videos(&vixen, &params).await.unwrap();
+    assert_eq!(env.client.videos(&vixen, &params).await.unwrap(), first);
+    assert!(series("paysite_catalog_read_cache_answers_total{outcome=\"miss\"}") >= misses + 1.0);
+    assert!(series("paysite_catalog_read_cache_answers_total{outcome=\"hit\"}") >= hits + 1.0);
+    assert!(series("paysite_catalog_read_cache_checks_total") >= checks + 1.0);
+    assert!(series("paysite_catalog_read_cache_entries") >= 1.0);
+    assert!(series("paysite_catalog_read_cache_bytes") > 0.0);
+    env.cleanup().await;
+}

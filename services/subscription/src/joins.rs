@@ -144,7 +144,7 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
         return Ok(Err(JoinError::MembershipUnavailable));
     }
     let email = v::normalize_email(&r.email);
-    let exists = crate::queries::account_by_email(&state.pool, &email).await?.is_some();
+    let exists = crate::queries::email_taken(&state.pool, &email).await?;
     if let Err(e) = check(state, r, exists) {
         return Ok(Err(e));
     }

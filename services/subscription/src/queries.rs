@@ -41,6 +41,18 @@ pub async fn account_by_email(pool: &PgPool, email: &str) -> Result<Option<Uuid>
     sqlx::query_scalar("select user_id from account where email = $1").bind(email).fetch_optional(pool).await
 }
 
+/// Whether the e-mail has an account or is about to: an approved signup's account is made at
+/// approval, but reaches this service's `account` table only by event, a moment later.
+pub async fn email_taken(pool: &PgPool, email: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "select exists (select 1 from account where email = $1)
+             or exists (select 1 from signup where email = $1 and status = 'approved')",
+    )
+    .bind(email)
+    .fetch_one(pool)
+    .await
+}
+
 /// What was bought and how it rebills, for a subscription.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Terms {

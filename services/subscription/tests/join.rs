@@ -92,6 +92,10 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     }
     let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
     assert_eq!(signup["status"], "approved");
+    // The account reaches this service by event, later; a second join with the address is
+    // already told to log in.
+    let (status, again) = env.post("/internal/joins", None, &join("new.joiner@EXAMPLE.com", 10301, "EPOCH")).await;
+    assert_eq!((status, again["code"].as_str()), (422, Some("ACCOUNT_EXISTS_LOG_IN")), "{again}");
     let welcome = &signup["welcome"];
     assert_eq!((welcome["memberid"].as_str(), welcome["isTrial"].as_bool()), (Some("CB-778"), Some(true)));
     assert_eq!(welcome["siteId"], 103);

@@ -87,7 +87,15 @@ function PerformerView() {
       <Listing page={page.page} totalCount={videos.totalCount}>
         <VideoGrid videos={videos.videos} />
       </Listing>
-      <VisitorJoin elm="model" campaign="model" lead={`All ${performer.videoCount} of ${performer.name}'s videos in full.`}>
+      <VisitorJoin
+        elm="model"
+        campaign="model"
+        lead={
+          performer.videoCount > 1
+            ? `All ${performer.videoCount} of ${performer.name}'s videos in full.`
+            : `${performer.name}'s videos in full.`
+        }
+      >
         Join {tenant.site}
       </VisitorJoin>
     </Page>

@@ -740,6 +740,17 @@ fn search_hits(one_each: bool) -> String {
     )
 }
 
+/// A statement over [`search_hits`] with its four parameters bound.
+fn hit_query<'q>(
+    sql: &'q str,
+    terms: &'q [String],
+    index: &'q [i32],
+    exact: &'q [bool],
+    words: i64,
+) -> sqlx::query::QueryAs<'q, Postgres, (Option<Uuid>, i64), sqlx::postgres::PgArguments> {
+    sqlx::query_as(sql).bind(terms).bind(index).bind(exact).bind(words)
+}
+
 /// The candidates of every word as the parallel arrays [`search_hits`] binds, keyed to the
 /// scope's postings (a brand's `vixen:golden`, the combined brand's plain words).
 fn search_candidates(scope: &str, words: &[String], expanded: &[Vec<String>]) -> (Vec<String>, Vec<i32>, Vec<bool>) {
@@ -755,16 +766,9 @@ fn search_candidates(scope: &str, words: &[String], expanded: &[Vec<String>]) ->
     (terms, index, exact)
 }
 
-#[derive(sqlx::FromRow)]
-struct SearchHit {
-    #[sqlx(flatten)]
-    card: CardRow,
-    total: i64,
-}
-
 /// Videos matching every query word (or what it may have meant) in the title, performer
 /// names or category names; ranked title matches first, exact matches above corrected ones,
-/// then newest first.
+/// then newest first. A page of the ranked ids, then their cards.
 pub async fn search_videos(
     pool: &PgPool,
     site: &str,
@@ -773,60 +777,8 @@ pub async fn search_videos(
     offset: i64,
     limit: i64,
 ) -> sqlx::Result<(Vec<api::Video>, i64)> {
-    if expanded.is_empty() || expanded.len() != words.len() || expanded.iter().any(Vec::is_empty) {
-        return Ok((vec![], 0));
-    }
-    let (terms, index, exact) = search_candidates(&site_scope(site), words, expanded);
-    let order = "order by page.rank desc, v.release_date desc, v.video_id desc";
-    let rows: Vec<SearchHit> = if let [term] = terms.as_slice() {
-        // One word with one candidate: every hit has one posting, whose key is the rank order
-        // (title first, then newest), so the page is the first entries of the term's range.
-        let rank =
-            if exact[0] { "case when in_title then 4 else 2 end" } else { "case when in_title then 3 else 1 end" };
-        sqlx::query_as(&format!(
-            "with page as (
-                 select video_id, {rank} as rank from search_posting where term = $1
-                 order by in_title desc, release_date desc, video_id desc limit $2 offset $3)
-             select {CARD_COLUMNS}, (select count(*) from search_posting where term = $1) as total
-             from page join video v using (video_id) {order}"
-        ))
-        .bind(term)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(pool)
-        .await?
-    } else {
-        sqlx::query_as(&format!(
-            "with {}, page as (
-                 select video_id, rank, release_date, count(*) over () as total from hit
-                 order by rank desc, release_date desc, video_id desc limit $5 offset $6)
-             select {CARD_COLUMNS}, page.total from page join video v using (video_id) {order}",
-            search_hits(terms.len() == words.len())
-        ))
-        .bind(&terms)
-        .bind(&index)
-        .bind(&exact)
-        .bind(words.len() as i64)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(pool)
-        .await?
-    };
-    let total = match rows.first() {
-        Some(h) => h.total,
-        // Past the last page: the total still matters for the pager.
-        None if offset > 0 => {
-            sqlx::query_scalar(&format!("with {} select count(*) from hit", search_hits(terms.len() == words.len())))
-                .bind(&terms)
-                .bind(&index)
-                .bind(&exact)
-                .bind(words.len() as i64)
-                .fetch_one(pool)
-                .await?
-        }
-        None => 0,
-    };
-    Ok((rows.into_iter().map(|h| h.card.into_video()).collect(), total))
+    let (ids, total) = ranked_ids(pool, site, words, expanded, offset, limit).await?;
+    Ok((videos_by_ids(pool, &ids).await?, total))
 }
 
 /// How many of a search's first hits its set keeps: twenty pages of twelve.
@@ -866,16 +818,17 @@ impl SearchSet {
 pub async fn search_set(pool: &PgPool, site: &str, q: &str, words: &[String]) -> sqlx::Result<SearchSet> {
     let expanded = expand_words(pool, words).await?;
     let ((ids, total), (performers, categories)) =
-        tokio::try_join!(search_ids(pool, site, words, &expanded, SEARCH_SET_SIZE), search_names(pool, site, q))?;
+        tokio::try_join!(ranked_ids(pool, site, words, &expanded, 0, SEARCH_SET_SIZE), search_names(pool, site, q))?;
     Ok(SearchSet { expanded, ids, total, performers, categories })
 }
 
-/// The first `limit` hits of a search, in rank order, and their total.
-async fn search_ids(
+/// The hits `offset..offset + limit` of a search, in rank order, and how many there are.
+async fn ranked_ids(
     pool: &PgPool,
     site: &str,
     words: &[String],
     expanded: &[Vec<String>],
+    offset: i64,
     limit: i64,
 ) -> sqlx::Result<(Vec<Uuid>, i64)> {
     if expanded.is_empty() || expanded.len() != words.len() || expanded.iter().any(Vec::is_empty) {
@@ -883,31 +836,36 @@ async fn search_ids(
     }
     let (terms, index, exact) = search_candidates(&site_scope(site), words, expanded);
     if let [term] = terms.as_slice() {
-        // One candidate: its postings' key order is the rank order.
+        // One word with one candidate: every hit has one posting, whose key is the rank order
+        // (title first, then newest), so the page is the first entries of the term's range.
         return sqlx::query_as(
             "select array(select video_id from search_posting where term = $1
-                          order by in_title desc, release_date desc, video_id desc limit $2),
+                          order by in_title desc, release_date desc, video_id desc limit $2 offset $3),
                     (select count(*) from search_posting where term = $1)",
         )
         .bind(term)
         .bind(limit)
+        .bind(offset)
         .fetch_one(pool)
         .await;
     }
-    let rows: Vec<(Uuid, i64)> = sqlx::query_as(&format!(
-        "with {} select video_id, count(*) over () as total from hit
-         order by rank desc, release_date desc, video_id desc limit $5",
-        search_hits(terms.len() == words.len())
-    ))
-    .bind(&terms)
-    .bind(&index)
-    .bind(&exact)
-    .bind(words.len() as i64)
-    .bind(limit)
-    .fetch_all(pool)
-    .await?;
-    let total = rows.first().map_or(0, |r| r.1);
-    Ok((rows.into_iter().map(|r| r.0).collect(), total))
+    let hits = search_hits(terms.len() == words.len());
+    let n = words.len() as i64;
+    // The page, each row with the total; past the last page, the total alone.
+    let page = format!(
+        "with {hits} select video_id, count(*) over () from hit
+         order by rank desc, release_date desc, video_id desc limit $5 offset $6"
+    );
+    let rows = hit_query(&page, &terms, &index, &exact, n).bind(limit).bind(offset).fetch_all(pool).await?;
+    let total = match rows.first() {
+        Some(r) => r.1,
+        None if offset > 0 => {
+            let count = format!("with {hits} select null::uuid, count(*) from hit");
+            hit_query(&count, &terms, &index, &exact, n).fetch_one(pool).await?.1
+        }
+        None => 0,
+    };
+    Ok((rows.into_iter().filter_map(|r| r.0).collect(), total))
 }
 
 /// Performers and categories whose names match the query (typo-tolerant).

@@ -99,8 +99,8 @@ pub fn check(event: &AnalyticsEvent) -> Result<(), Refusal> {
     }
 }
 
-fn refused(code: &str, message: String) -> Response {
-    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "code": code, "message": message }))).into_response()
+fn refused(status: StatusCode, code: &str, message: String) -> Response {
+    (status, Json(serde_json::json!({ "code": code, "message": message }))).into_response()
 }
 
 /// The handler: JSON with the CSRF header only (as `/graphql`), then [`check`], then counted and logged.
@@ -111,18 +111,16 @@ pub async fn events(
     body: Bytes,
 ) -> Response {
     if !crate::session::csrf_ok(&method, &headers) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(serde_json::json!({ "code": "CSRF_CHECK_FAILED", "message": "JSON with the x-paysite-csrf header only" })),
-        )
-            .into_response();
+        let message =
+            format!("The request needs content-type application/json and the {} header", crate::session::CSRF_HEADER);
+        return refused(StatusCode::FORBIDDEN, "CSRF_CHECK_FAILED", message);
     }
     let event: AnalyticsEvent = match serde_json::from_slice(&body) {
         Ok(event) => event,
-        Err(e) => return refused("BAD_REQUEST", format!("not an analytics event: {e}")),
+        Err(e) => return refused(StatusCode::BAD_REQUEST, "BAD_REQUEST", format!("not an analytics event: {e}")),
     };
     if let Err(refusal) = check(&event) {
-        return refused("BAD_REQUEST", refusal.to_string());
+        return refused(StatusCode::BAD_REQUEST, "BAD_REQUEST", refusal.to_string());
     }
     let tenant = site.tenant.tenant.clone();
     metrics::counter!("paysite_analytics_events_total", "tenant" => tenant.clone(), "event" => event.event.as_str())

@@ -71,7 +71,7 @@ pub async fn page(
         Edge::MovedPermanently(location) => return moved_permanently(&location),
     };
     let mut user = user_view(&state, &site, &headers).await;
-    let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers);
+    let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers, state.secure_cookies);
     user.welcome = welcome;
     let bootstrap = Bootstrap {
         tenant: &site.tenant,

@@ -123,7 +123,13 @@ pub fn refresh_cookie(state: &GatewayState) -> &'static str {
 }
 
 fn set_cookie(state: &GatewayState, name: &str, value: &str, max_age: u64) -> String {
-    let secure = if state.secure_cookies { "; Secure" } else { "" };
+    cookie_header(name, value, max_age, state.secure_cookies)
+}
+
+/// A `Set-Cookie` value as the gateway sets its cookies: whole site, HttpOnly, SameSite=Lax,
+/// and Secure when the site is served over https.
+pub(crate) fn cookie_header(name: &str, value: &str, max_age: u64, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
     format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}")
 }
 

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 pub const WELCOME_COOKIE: &str = "paysite_welcome";
 /// The cookie's life: the subscription service's autologin window.
-pub const WELCOME_COOKIE_MAX_AGE_SECS: u32 = 3600;
+pub const WELCOME_COOKIE_MAX_AGE_SECS: u64 = 3600;
 /// Longest value of a field kept (anything longer is not a biller's).
 const MAX_FIELD: usize = 200;
 
@@ -66,8 +66,9 @@ pub fn from_cookie(headers: &HeaderMap) -> Map<String, Value> {
     from_query(Some(&text))
 }
 
-/// The `Set-Cookie` that keeps `welcome` (as a query string, so reading it back runs the same checks).
-pub fn cookie(welcome: &Map<String, Value>) -> HeaderValue {
+/// The `Set-Cookie` that keeps `welcome` (as a query string, so reading it back runs the same
+/// checks), set like the session's cookies (`secure`: the site is served over https).
+pub fn cookie(welcome: &Map<String, Value>, secure: bool) -> HeaderValue {
     let query: Vec<String> = welcome
         .iter()
         .map(|(k, v)| {
@@ -79,15 +80,18 @@ pub fn cookie(welcome: &Map<String, Value>) -> HeaderValue {
         })
         .collect();
     let value = utf8_percent_encode(&query.join("&"), NON_ALPHANUMERIC).to_string();
-    HeaderValue::from_str(&format!(
-        "{WELCOME_COOKIE}={value}; Path=/; Max-Age={WELCOME_COOKIE_MAX_AGE_SECS}; HttpOnly; SameSite=Lax"
-    ))
-    .expect("percent-encoded")
+    HeaderValue::from_str(&crate::session::cookie_header(WELCOME_COOKIE, &value, WELCOME_COOKIE_MAX_AGE_SECS, secure))
+        .expect("percent-encoded")
 }
 
 /// What a result page gets: the query's welcome data (then also to keep, in the cookie), else
 /// the cookie's.
-pub fn for_page(path: &str, query: Option<&str>, headers: &HeaderMap) -> (Map<String, Value>, Option<HeaderValue>) {
+pub fn for_page(
+    path: &str,
+    query: Option<&str>,
+    headers: &HeaderMap,
+    secure: bool,
+) -> (Map<String, Value>, Option<HeaderValue>) {
     if !reads_welcome(path) {
         return (Map::new(), None);
     }
@@ -95,7 +99,7 @@ pub fn for_page(path: &str, query: Option<&str>, headers: &HeaderMap) -> (Map<St
     if fresh.is_empty() {
         return (from_cookie(headers), None);
     }
-    let keep = cookie(&fresh);
+    let keep = cookie(&fresh, secure);
     (fresh, Some(keep))
 }
 
@@ -135,9 +139,12 @@ mod tests {
     #[test]
     fn the_cookie_round_trips_and_is_http_only_for_an_hour() {
         let w = from_query(Some("memberid=EP+1&hashedMemberId=h%26x&username=j%C3%B6e&siteId=3&isTrial=false"));
-        let set = cookie(&w);
+        let set = cookie(&w, false);
         let text = set.to_str().unwrap();
         assert!(text.contains("HttpOnly") && text.contains("Max-Age=3600") && text.contains("SameSite=Lax"));
+        assert!(!text.contains("Secure"));
+        // Over https it holds an autologin's key: never sent in clear.
+        assert!(cookie(&w, true).to_str().unwrap().ends_with("; Secure"));
         let pair = text.split(';').next().unwrap().to_owned();
         let mut headers = HeaderMap::new();
         headers.insert(header::COOKIE, HeaderValue::from_str(&format!("other=1; {pair}")).unwrap());
@@ -146,17 +153,17 @@ mod tests {
 
     #[test]
     fn only_the_result_pages_read_it_and_the_query_wins_over_the_cookie() {
-        let old = cookie(&from_query(Some("memberid=OLD&hashedMemberId=h")));
+        let old = cookie(&from_query(Some("memberid=OLD&hashedMemberId=h")), false);
         let mut headers = HeaderMap::new();
         let pair = old.to_str().unwrap().split(';').next().unwrap().to_owned();
         headers.insert(header::COOKIE, HeaderValue::from_str(&pair).unwrap());
-        let (w, set) = for_page("/_upgrademembership", None, &headers);
+        let (w, set) = for_page("/_upgrademembership", None, &headers, false);
         assert_eq!(w["memberid"], "OLD");
         assert!(set.is_none());
-        let (w, set) = for_page("/_signupsuccess", Some("memberid=NEW&username=u"), &headers);
+        let (w, set) = for_page("/_signupsuccess", Some("memberid=NEW&username=u"), &headers, false);
         assert_eq!(w["memberid"], "NEW");
         assert!(set.is_some());
-        assert!(for_page("/videos", Some("memberid=NEW"), &headers).0.is_empty());
+        assert!(for_page("/videos", Some("memberid=NEW"), &headers, false).0.is_empty());
         assert!(reads_welcome("/_signup-extern/EPOCH"));
     }
 }

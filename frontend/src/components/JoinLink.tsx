@@ -13,11 +13,13 @@ import { documentCookies, storedNats } from '../features/signup/affiliate'
 export interface JoinLinkProps {
   elm: string
   campaign?: CampaignPlacement
+  /** A campaign already made (the bar's or banner's that opened a modal); wins over `campaign`. */
+  campaignCode?: string | null
   className?: string
   children: ReactNode
 }
 
-export function JoinLink({ elm, campaign, className, children }: JoinLinkProps) {
+export function JoinLink({ elm, campaign, campaignCode, className, children }: JoinLinkProps) {
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   const mobile = isMobileViewport(useViewportType())
@@ -25,7 +27,7 @@ export function JoinLink({ elm, campaign, className, children }: JoinLinkProps) 
     ref,
     elm,
     nats: storedNats(documentCookies()),
-    campaign: campaign ? campaignFor(campaignSource(tenant), campaign, mobile) : null,
+    campaign: campaignCode ?? (campaign ? campaignFor(campaignSource(tenant), campaign, mobile) : null),
   })
   function onClick(event: MouseEvent<HTMLAnchorElement>) {
     // A new tab or window keeps this page: nothing is leaving.

@@ -138,7 +138,9 @@ impl JoinMutation {
     /// join: the form's checks with the messages of §5 (codes INVALID_EMAIL, INVALID_PASSWORD,
     /// INVALID_USERNAME, INVALID_JOIN_OPTION, INVALID_PAYMENT_OPTION, MEMBERSHIP_UNAVAILABLE,
     /// ACCOUNT_EXISTS_LOG_IN), then the biller's payment page. At most [`Bucket::Join`]'s limit
-    /// per e-mail address a minute (each join hashes a password).
+    /// per e-mail address a minute: a form sent again and again for one address stops there.
+    /// It does not cap hashing across addresses (a sender can change the address each time);
+    /// that is a per-client limit, which the gateway cannot key on (it has no client address).
     async fn join(&self, ctx: &Context<'_>, input: JoinInput) -> async_graphql::Result<JoinStarted> {
         let request = request(ctx);
         // The join form is for visitors (§2: an authenticated user on /joinnow goes home); a

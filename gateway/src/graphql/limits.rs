@@ -20,7 +20,8 @@ pub enum Bucket {
     Upsell,
     /// Community writes: comments, votes, ratings, favourites.
     Write,
-    /// Join forms sent, per e-mail address (each hashes a password).
+    /// Join forms sent, per e-mail address (one address sent again and again; each form
+    /// hashes a password).
     Join,
 }
 

@@ -59,6 +59,10 @@ pub struct SubscriptionRow {
     pub updated_at: DateTime<Utc>,
 }
 
+/// The columns of a [`SubscriptionRow`], in every read of a user's subscriptions.
+const SUBSCRIPTION_COLUMNS: &str =
+    "site, sites, kind, is_free_limited_trial, biller, active_since, active, cancelled, ended_at, updated_at";
+
 const PROFILE_COLUMNS: &str = "user_id, email, username, display_name, site, registered_at, tandem_parent_user_id,
     has_tandem_child_account, autoplay_enabled, has_email_consent, email_consent_set, terms_consent_given,
     cams_consent_given, relationship_status, relationship_role, gems_intro_acknowledged_at, teaser_viewed,
@@ -74,10 +78,10 @@ pub async fn profile_row(conn: &mut PgConnection, user_id: Uuid) -> Result<Optio
 
 /// The subscriptions that count for a user: their own, or their tandem parent's.
 pub async fn subscriptions(conn: &mut PgConnection, user_id: Uuid) -> Result<Vec<SubscriptionRow>, sqlx::Error> {
-    sqlx::query_as(
-        "select site, sites, kind, is_free_limited_trial, biller, active_since, active, cancelled, ended_at, updated_at
-         from member_subscription where user_id = $1 order by updated_at desc, active_since desc",
-    )
+    sqlx::query_as(&format!(
+        "select {SUBSCRIPTION_COLUMNS} from member_subscription where user_id = $1
+         order by updated_at desc, active_since desc"
+    ))
     .bind(user_id)
     .fetch_all(conn)
     .await
@@ -142,8 +146,7 @@ pub async fn find_one_user_profile(
              (select to_jsonb(p) from p),
              coalesce((select jsonb_agg(group_name order by group_name) from user_group where user_id = $1), '[]'),
              coalesce((select jsonb_agg(to_jsonb(s) order by s.updated_at desc, s.active_since desc)
-                       from (select site, sites, kind, is_free_limited_trial, biller, active_since, active, cancelled,
-                                    ended_at, updated_at
+                       from (select {SUBSCRIPTION_COLUMNS}
                              from member_subscription where user_id = (select id from owner)) s), '[]'),
              (select credits from member_wallet where user_id = $1),
              (select last_acknowledgement_date from member_wallet where user_id = $1),
@@ -497,19 +500,18 @@ pub async fn public_profiles(
         groups: Vec<String>,
         subs: serde_json::Value,
     }
-    let rows: Vec<Row> = sqlx::query_as(
+    let rows: Vec<Row> = sqlx::query_as(&format!(
         "select p.user_id, p.registered_at, p.special_attributes,
                 coalesce((select array_agg(g.group_name order by g.group_name) from user_group g
-                          where g.user_id = p.user_id), '{}') as groups,
+                          where g.user_id = p.user_id), '{{}}') as groups,
                 coalesce((select jsonb_agg(to_jsonb(s))
-                          from (select site, sites, kind, is_free_limited_trial, biller, active_since, active,
-                                       cancelled, ended_at, updated_at
+                          from (select {SUBSCRIPTION_COLUMNS}
                                 from member_subscription
                                 where user_id = coalesce(p.tandem_parent_user_id, p.user_id)) s), '[]') as subs
          from user_profile p
          where p.user_id = any($1)
-         order by p.user_id",
-    )
+         order by p.user_id"
+    ))
     .bind(ids)
     .fetch_all(pool)
     .await?;

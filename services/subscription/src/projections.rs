@@ -26,15 +26,6 @@ pub async fn apply_subscription_event(tx: &mut PgConnection, event: &E) -> Resul
     changes.write(tx).await
 }
 
-/// Applies written envelopes (the append's own) to the read model, in one statement.
-pub async fn apply_envelopes(tx: &mut PgConnection, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
-    let mut changes = MemberChanges::default();
-    for envelope in envelopes {
-        changes.add(&proto_events::decode::<E>(envelope).map_err(|e| sqlx::Error::Decode(Box::new(e)))?);
-    }
-    changes.write(tx).await
-}
-
 /// A `member_subscription` row as `SubscriptionStarted` makes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 struct MemberRow {

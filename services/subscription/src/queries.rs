@@ -36,11 +36,6 @@ pub async fn read(pool: &PgPool, user_id: Uuid, tenant: &str, now: DateTime<Utc>
     Ok(view::read(user_id, &subs, parent, tenant, now))
 }
 
-/// The e-mail's account, if one exists.
-pub async fn account_by_email(pool: &PgPool, email: &str) -> Result<Option<Uuid>, sqlx::Error> {
-    sqlx::query_scalar("select user_id from account where email = $1").bind(email).fetch_optional(pool).await
-}
-
 /// Whether the e-mail has an account or is about to: an approved signup's account is made at
 /// approval, but reaches this service's `account` table only by event, a moment later.
 pub async fn email_taken(pool: &PgPool, email: &str) -> Result<bool, sqlx::Error> {

@@ -1,12 +1,12 @@
 // The membership modals: SubscriptionStatus (polling after a purchase), PurchaseMembership, ReactivateCancelledRebill,
 // UpgradeToYearlyMembership and the PromotionalVideo teaser (account-payments-gems.md §2, §4).
-// PurchaseMembership offers the trial upgrade and the multisite package in one click, and sends visitors and single-site
-// reactivations to the members host's join form (the gateway has no join-options query yet).
+// PurchaseMembership offers the trial upgrade and the multisite package in one click, an expired member the one-click
+// reactivation of their brand, and sends visitors to the members host's join form (JoinLink, with the leave event).
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
+import { JoinLink } from '../../components/JoinLink'
 import { REFRESH_PATH } from '../../app/api/sessionRefresh'
-import { joinUrl } from '../../app/routing'
 import { useCurrentScreen } from '../../app/shell/AutomaticModals'
 import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/ModalHost'
@@ -33,16 +33,6 @@ import {
   type PurchaseKind,
 } from './purchase'
 import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
-
-function JoinButton({ elm, campaign, children }: { elm: string; campaign?: string | null; children: string }) {
-  const { tenant } = useSession()
-  const ref = useCurrentScreen() ?? 'home'
-  return (
-    <a className="button button--accent" href={joinUrl(tenant.membersUrl, { ref, elm, nats: storedNats(documentCookies()), campaign })}>
-      {children}
-    </a>
-  )
-}
 
 export function SubscriptionStatus({ close }: ModalBodyProps) {
   const client = useApolloClient()
@@ -292,9 +282,13 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
         <p>Become a member of {tenant.site} to watch every video in full, download and unlock channels.</p>
       )}
       <div className="modal__actions">
-        <JoinButton elm={openedBy ?? (reason === 'expired' ? 'expired-modal' : 'purchase-modal')} campaign={campaign}>
+        <JoinLink
+          elm={openedBy ?? (reason === 'expired' ? 'expired-modal' : 'purchase-modal')}
+          campaignCode={campaign}
+          className="button button--accent"
+        >
           See membership options
-        </JoinButton>
+        </JoinLink>
       </div>
     </div>
   )
@@ -353,7 +347,7 @@ export function ReactivateCancelledRebill() {
             {reactivating.loading ? 'Reactivating…' : 'Reactivate my membership'}
           </button>
         ) : (
-          <JoinButton elm="reactivate-modal">Reactivate my membership</JoinButton>
+          <JoinLink elm="reactivate-modal" className="button button--accent">Reactivate my membership</JoinLink>
         )}
       </div>
     </div>
@@ -365,7 +359,7 @@ export function UpgradeToYearlyMembership() {
     <div className="upgrade-yearly">
       <p>Switch to a yearly membership of every site and pay less for each month.</p>
       <div className="modal__actions">
-        <JoinButton elm="upgrade-yearly">Upgrade to yearly</JoinButton>
+        <JoinLink elm="upgrade-yearly" className="button button--accent">Upgrade to yearly</JoinLink>
       </div>
     </div>
   )

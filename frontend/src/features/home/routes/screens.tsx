@@ -10,7 +10,6 @@ import { isMobileViewport, useViewportType } from '../../../app/theme/useViewpor
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
 import { Deferred } from '../../../components/Deferred'
-import { JoinLink } from '../../../components/JoinLink'
 import { VisitorJoin } from '../../../components/VisitorJoin'
 import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
@@ -43,7 +42,7 @@ function HomeScreenView() {
   const outcome = useLoaderData() as PageOutcome<HomeData> | undefined
   useHomeQueryEffects(outcome?.data)
   const { result } = useScreenQuery(homeQuery)
-  const { tenant, user } = useSession()
+  const { tenant } = useSession()
   const viewport = useViewportType()
   const size = shelfSize(viewport)
   const recommended = result.recommended.videos.slice(0, size)
@@ -51,11 +50,9 @@ function HomeScreenView() {
   const models = result.models.performers.slice(0, modelsShown(viewport))
   return (
     <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
-      {!user.isAuthenticated ? (
-        <p className="home-join">
-          <JoinLink elm="home-banner" campaign="homeBanner">Join {tenant.site}</JoinLink>
-        </p>
-      ) : null}
+      <VisitorJoin elm="home-banner" campaign="homeBanner" className="home-join">
+        Join {tenant.site}
+      </VisitorJoin>
       <Shelf title="Latest videos" moreHref="/videos">
         <VideoGrid videos={result.latest.videos} priorityCount={priorityCards(viewport)} />
         <VisitorJoin elm="shelf1" campaign="shelf1" lead="New videos every day.">

@@ -39,17 +39,15 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
   const { tenant } = useSession()
   const [optionId, setOptionId] = useState(options[0]?.id ?? 0)
   const option = options.find((o) => o.id === optionId) ?? options[0]
-  const [paymentOption, setPaymentOption] = useState(option?.paymentOptions[0] ?? '')
+  const [chosenPayment, setPaymentOption] = useState(option?.paymentOptions[0] ?? '')
+  // A payment method the newly chosen option does not offer falls back to its first.
+  const paymentOption = option?.paymentOptions.includes(chosenPayment) ? chosenPayment : (option?.paymentOptions[0] ?? '')
   const [email, setEmail] = useState('')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null)
   const [join, { loading }] = useMutation(JoinDocument)
   const tracking = joinTracking(new URLSearchParams(location.search))
-
-  useEffect(() => {
-    if (option && !option.paymentOptions.includes(paymentOption)) setPaymentOption(option.paymentOptions[0] ?? '')
-  }, [option, paymentOption])
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -359,10 +357,8 @@ export function upgradeBackgroundSrc(tenant: string, image: UpgradeMembershipDat
   return `/media/placeholder/upgrade/${encodeURIComponent(tenant)}-${image.size}.svg?w=${image.width}&h=${image.height}&t=Upgrade`
 }
 
-const trialPriceQuery = () => ({ query: JoinOptionsDocument, variables: {} })
-
 function UpgradeMembershipView() {
-  const { page, result } = useScreenQuery<JoinOptionsQuery, UpgradeMembershipData>(trialPriceQuery)
+  const { page, result } = useScreenQuery<JoinOptionsQuery, UpgradeMembershipData>(joinOptionsQuery)
   const { user, tenant } = useSession()
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -453,7 +449,7 @@ function UpgradeMembershipView() {
   )
 }
 
-export const UpgradeMembershipScreen = withScreenQuery(UpgradeMembershipView, trialPriceQuery)
+export const UpgradeMembershipScreen = withScreenQuery(UpgradeMembershipView, joinOptionsQuery)
 
 export function ParentRedirectScreen() {
   return <Page title="Redirecting" />

@@ -136,13 +136,14 @@ pub async fn deals_media(State(state): State<GatewayState>, method: Method, uri:
         return StatusCode::NOT_FOUND.into_response();
     }
     let url = format!("{}{}", state.upstreams.deals.base(), uri.path());
-    crate::proxy::pass_through(&state.media_http, &method, &url, &headers).await
+    crate::proxy::pass_through(&state.media_http, &method, &url, &headers, None).await
 }
 
 /// `GET /media/videos/...?token=`: the unlocks service's media (the token is checked there;
 /// Range requests and their 206 pass through).
 pub async fn unlocks_media(
     State(state): State<GatewayState>,
+    Extension(site): Extension<Arc<Site>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
@@ -150,9 +151,31 @@ pub async fn unlocks_media(
     if !crate::proxy::plain_path(uri.path(), "/media/videos/") {
         return StatusCode::NOT_FOUND.into_response();
     }
+    // A media token plays only for the user it was issued to: the request's session must be
+    // that user's. A URL copied into another browser, signed out or signed in as somebody
+    // else, is refused here; the unlocks service checks the forwarded token again, with the
+    // token's signature and what opened the video.
+    let holder = media_token(&uri).and_then(|t| ::unlocks::token::holder(&t));
+    let Some((claims, access_token)) = crate::session::media_user(&state, &site, &headers).await else {
+        return media_refused("sign in to play this video");
+    };
+    if holder != Some(claims.sub) {
+        return media_refused("the media token belongs to another user");
+    }
     let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or_else(|| uri.path());
     let url = format!("{}{path}", state.upstreams.unlocks_base);
-    crate::proxy::pass_through(&state.media_http, &method, &url, &headers).await
+    crate::proxy::pass_through(&state.media_http, &method, &url, &headers, Some(&access_token)).await
+}
+
+/// The `token` of a media URL's query.
+fn media_token(uri: &Uri) -> Option<String> {
+    let axum::extract::Query(mut query) =
+        axum::extract::Query::<std::collections::HashMap<String, String>>::try_from_uri(uri).ok()?;
+    query.remove("token")
+}
+
+fn media_refused(message: &str) -> Response {
+    (StatusCode::FORBIDDEN, Json(serde_json::json!({ "code": "FORBIDDEN", "message": message }))).into_response()
 }
 
 /// `GET /media/...` (what no other service claims): the catalog's placeholder images and
@@ -167,5 +190,5 @@ pub async fn catalog_media(
         return StatusCode::NOT_FOUND.into_response();
     }
     let url = format!("{}{}", state.upstreams.catalog_base, uri.path());
-    crate::proxy::pass_through(&state.media_http, &method, &url, &headers).await
+    crate::proxy::pass_through(&state.media_http, &method, &url, &headers, None).await
 }

@@ -35,12 +35,22 @@ pub fn plain_path(path: &str, prefix: &str) -> bool {
     })
 }
 
-/// GETs (or HEADs) `url` and streams the answer back.
-pub async fn pass_through(http: &reqwest::Client, method: &Method, url: &str, headers: &HeaderMap) -> Response {
+/// GETs (or HEADs) `url` and streams the answer back; with `bearer`, on the behalf of the
+/// user whose access token it is.
+pub async fn pass_through(
+    http: &reqwest::Client,
+    method: &Method,
+    url: &str,
+    headers: &HeaderMap,
+    bearer: Option<&str>,
+) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
     let mut request = http.request(method.clone(), url);
+    if let Some(token) = bearer {
+        request = request.bearer_auth(token);
+    }
     for name in FORWARDED_REQUEST {
         if let Some(value) = headers.get(&name) {
             request = request.header(name, value);

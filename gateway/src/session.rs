@@ -85,6 +85,23 @@ pub async fn current_user(state: &GatewayState, site: &Site, headers: &HeaderMap
     }
 }
 
+/// The signed-in user of a media request: as [`current_user`], but an access token that
+/// lapsed during playback still names its session for up to the play token's lifetime (the
+/// player's range requests go on for the length of a video; the page renews the cookie only
+/// every 48 minutes). Revocation of the session ends it as it ends every other request.
+pub async fn media_user(state: &GatewayState, site: &Site, headers: &HeaderMap) -> Option<(Claims, String)> {
+    const PLAYBACK_GRACE_SECS: u64 = 3600;
+    let token = cookie(headers, access_cookie(state))?;
+    match state.verifier.verify_with_leeway(&token, PLAYBACK_GRACE_SECS).await {
+        Ok(claims) if claims.aud == site.host => Some((claims, token)),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::debug!(error = %e, host = %site.host, "access cookie refused for media");
+            None
+        }
+    }
+}
+
 /// A cookie's value from the request's `Cookie` headers.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers

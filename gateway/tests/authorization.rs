@@ -151,12 +151,13 @@ fn unlock_video(caller: Caller) -> Answer {
 
 /// A pack of a channel vixen and tushy both carry, unlocked with gems by an active member with
 /// access to the host's brand: the owner (with gems) on vixen; not without a subscription, nor
-/// the vixen member on tushy (no access there); tushy's member may, but has no gems.
+/// the vixen member on tushy (no access there); tushy's member may, but has no gems. The
+/// unlocks service decides with the access rules and answers its own code.
 fn unlock_pack(caller: Caller) -> Answer {
     match caller {
         Caller::Owner => Allowed,
         Caller::Anonymous | Caller::ReplayedToken => Refused("UNAUTHENTICATED"),
-        Caller::AnotherUser | Caller::OwnerOnAnotherBrand => Refused("FORBIDDEN"),
+        Caller::AnotherUser | Caller::OwnerOnAnotherBrand => Refused("NO_TENANT_ACCESS"),
         Caller::AnotherBrandsAdmin => Refused("NOT_ENOUGH_GEMS"),
     }
 }

@@ -62,9 +62,13 @@ impl Env {
     }
 
     /// GETs a media URL (relative to the brand host) through the gateway.
-    async fn media(&self, url: &str, range: Option<&str>) -> reqwest::Response {
+    /// A media URL fetched by the browser whose session is `session`'s access token (none: signed out).
+    async fn media(&self, url: &str, range: Option<&str>, session: Option<&str>) -> reqwest::Response {
         assert!(url.starts_with("/media/videos/"), "{url}");
         let mut request = self.gw.client.get(format!("{}{url}", self.gw.base)).header(header::HOST, HOST);
+        if let Some(token) = session {
+            request = request.header(header::COOKIE, format!("paysite_at={token}"));
+        }
         if let Some(range) = range {
             request = request.header(header::RANGE, range);
         }
@@ -255,11 +259,11 @@ async fn get_token_opens_the_media_through_the_gateway_with_ranges_and_nothing_e
 
     let url = tokens["p270"]["url"].as_str().unwrap().to_owned();
     let file = std::fs::read(media_dir().join("demo/p270.mp4")).unwrap();
-    let full = env.media(&url, None).await;
+    let full = env.media(&url, None, Some(&token)).await;
     assert_eq!(full.status(), StatusCode::OK);
     assert_eq!(full.headers()[header::CONTENT_TYPE], "video/mp4");
     assert_eq!(full.bytes().await.unwrap().as_ref(), file.as_slice());
-    let part = env.media(&url, Some("bytes=100-199")).await;
+    let part = env.media(&url, Some("bytes=100-199"), Some(&token)).await;
     assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
     assert_eq!(part.headers()[header::CONTENT_RANGE], format!("bytes 100-199/{}", file.len()));
     assert_eq!(part.bytes().await.unwrap().as_ref(), &file[100..200]);
@@ -269,9 +273,13 @@ async fn get_token_opens_the_media_through_the_gateway_with_ranges_and_nothing_e
         Some(rest) => format!("{head}.B{rest}"),
         None => format!("{head}.A{}", &mac[1..]),
     };
-    assert_eq!(env.media(&flipped, None).await.status(), StatusCode::FORBIDDEN);
+    assert_eq!(env.media(&flipped, None, Some(&token)).await.status(), StatusCode::FORBIDDEN);
     let other = url.replace("/p270?", "/p360?");
-    assert_eq!(env.media(&other, None).await.status(), StatusCode::FORBIDDEN);
+    assert_eq!(env.media(&other, None, Some(&token)).await.status(), StatusCode::FORBIDDEN);
+    // The URL copied into a signed-out browser, or into another user's session.
+    assert_eq!(env.media(&url, Some("bytes=0-9"), None).await.status(), StatusCode::FORBIDDEN);
+    let strangers = env.token(stranger);
+    assert_eq!(env.media(&url, Some("bytes=0-9"), Some(&strangers)).await.status(), StatusCode::FORBIDDEN);
     // Sent raw: an HTTP client would resolve the dots itself.
     for dots in ["..", "%2e%2e", ".%2E"] {
         let escape = format!("/media/videos/{dots}/{dots}/internal/users/{member}/unlocks");
@@ -316,7 +324,7 @@ async fn downloads_count_against_the_quota_and_the_quota_error_keeps_its_message
     assert_eq!(d["resolution"]["size"], "p1080", "{}", short(&body));
     assert_eq!(d["downloadQuotas"]["downloadsNumber"], 1);
     let url = d["token"]["url"].as_str().unwrap().to_owned();
-    let file = env.media(&url, Some("bytes=0-9")).await;
+    let file = env.media(&url, Some("bytes=0-9"), Some(&token)).await;
     assert_eq!(file.status(), StatusCode::PARTIAL_CONTENT);
     assert!(file.headers()[header::CONTENT_DISPOSITION].to_str().unwrap().starts_with("attachment"));
 

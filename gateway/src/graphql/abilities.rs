@@ -54,42 +54,6 @@ fn facts_of(profile: &profile::api::UserProfile, viewer: &super::context::Viewer
     facts
 }
 
-/// The abilities that open a full video (play, download), with the unlocks the unlocks
-/// service holds added to the profile's: it records them, so a pack or video unlocked a moment
-/// ago opens at once, before the profile has heard of it.
-pub async fn for_content(ctx: &Context<'_>) -> async_graphql::Result<Ability> {
-    let request = request(ctx);
-    let Some(viewer) = &request.viewer else {
-        return Ok(of(ctx).await?.clone());
-    };
-    let call = request.call();
-    let unlocks_caller = ::unlocks::client::Caller {
-        bearer: call.bearer.clone(),
-        tenant: call.tenant.clone(),
-        correlation_id: call.correlation_id.as_deref().and_then(|c| uuid::Uuid::parse_str(c).ok()),
-    };
-    let upstreams = upstreams(ctx);
-    let (profile, held) =
-        futures::join!(upstreams.profile.find_one_user_profile(&call), upstreams.unlocks.unlock_state(&unlocks_caller));
-    let mut facts = facts_of(&profile.map_err(errors::upstream)?, viewer);
-    match held {
-        Ok(held) => {
-            let add = |have: &mut Vec<String>, ids: Vec<uuid::Uuid>| {
-                for id in ids.into_iter().map(|i| i.to_string()) {
-                    if !have.contains(&id) {
-                        have.push(id);
-                    }
-                }
-            };
-            add(&mut facts.unlocked_channel_pack_ids, held.unlocked_channel_pack_ids);
-            add(&mut facts.subscription.unlocked_video_ids, held.unlocked_video_ids);
-        }
-        // The profile's own list stands; the unlocks service answers the token call itself.
-        Err(error) => tracing::warn!(%error, "unlock state unavailable for the abilities"),
-    }
-    Ok(Ability::new(&UserFacts::signed_in(request.tenant(), facts), &request.site.features))
-}
-
 /// A video as the rules' conditions read it (the browser's `subject('Video', video)`).
 pub fn video_facts(video: &api::Video) -> ResourceFacts {
     ResourceFacts {

@@ -39,6 +39,8 @@ pub struct Stack {
     pub unlocks: Scratch,
     unlocks_state: unlocks::State,
     pub wallet: Scratch,
+    /// The subscription service: the owner of the reads the access rules take.
+    pub subscription: Scratch,
     pub deals: Option<Scratch>,
     pub gw: Gateway,
     pub calls: Calls,
@@ -139,9 +141,19 @@ impl Stack {
             },
         );
         let wallet_url = serve(wallet::router(wallet_state)).await;
+        let subscription = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 3).await;
+        let subscription_state = subscription::State::new(
+            subscription.pool.clone(),
+            subscription.store.clone(),
+            subscription::BillingConfig::from_lookup(|_| None, false).unwrap(),
+            profile::client::ProfileClient::new(profile_url.clone()),
+            signer.verifier(),
+        );
+        let subscription_url = serve(subscription::router(subscription_state)).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
         let config = UnlocksConfig {
             wallet_url,
+            subscription_url: subscription_url.clone(),
             media_dir: media_dir(),
             media_base_url: "/media/videos".into(),
             catalog_queue: format!("{}.catalog", unlocks.schema),
@@ -174,11 +186,12 @@ impl Stack {
             (None, "http://127.0.0.1:9".to_owned())
         };
 
-        let (c, p, u) = (catalog_url.clone(), profile_url.clone(), unlocks_url);
+        let (c, p, u, s) = (catalog_url.clone(), profile_url.clone(), unlocks_url, subscription_url);
         let upstreams = Upstreams::with_base(move |name, _| match name {
             "catalog" => c.clone(),
             "profile" => p.clone(),
             "unlocks" => u.clone(),
+            "subscription" => s.clone(),
             "deals" => deals_url.clone(),
             _ => "http://127.0.0.1:9".to_owned(),
         });
@@ -190,6 +203,7 @@ impl Stack {
             unlocks,
             unlocks_state,
             wallet,
+            subscription,
             deals,
             gw,
             calls,
@@ -221,8 +235,13 @@ impl Stack {
         assert!(response.status().is_success(), "{}", response.text().await.unwrap());
     }
 
-    /// Applies a subscription event to the profile and unlocks services, as their consumers do.
+    /// Records a subscription event in its owner (the subscription service's read model, as
+    /// its append writes it) and applies it to the profile and unlocks services, as their
+    /// consumers do.
     pub async fn subscription_event(&self, event: &SubscriptionEvent) {
+        let mut tx = self.subscription.pool.begin().await.unwrap();
+        subscription::projections::apply_subscription_event(&mut tx, event).await.unwrap();
+        tx.commit().await.unwrap();
         let envelope = envelope(event, "vixen");
         let mut tx = self.profile.pool.begin().await.unwrap();
         sqlx::query("insert into inbox (consumer, event_id, envelope) values ($1, $2, $3)")
@@ -388,6 +407,7 @@ impl Stack {
         self.profile.cleanup().await;
         self.unlocks.cleanup().await;
         self.wallet.cleanup().await;
+        self.subscription.cleanup().await;
         if let Some(deals) = self.deals {
             deals.cleanup().await;
         }

@@ -194,10 +194,21 @@ fn free_limited_trial(st: &Standing, rules: &mut Vec<Rule>) {
     prompts(rules, &[PURCHASE_MEMBERSHIP_MODAL, UPGRADE_BAR, TRIAL_DEALS, FREE_LIMITED_TRIAL_VIDEOS, UPGRADE_OVERLAY]);
     if st.active {
         rules.push(Rule::can_if(SEE, PICTURE_SET, vec![Cond::FreeLimitedTrial]));
-        rules.push(Rule::can_if(PLAY, VIDEO, vec![Cond::FreeLimitedTrial]));
-        rules.push(Rule::can_if(COMMENT_ON, VIDEO, vec![Cond::FreeLimitedTrial]));
-        // The trial's full videos (account-payments-gems.md §4: three, taken with UnlockVideo)
-        // are unlocks like any other: played and commented on while the trial runs.
+        // Free-limited-trial content is what the trial's three full videos
+        // (account-payments-gems.md §4) are taken from, with UnlockVideo: a flagged video of
+        // the trial's site, not a third party's channel, not taken yet. Once taken it is an
+        // unlock like any other, played and commented on while the trial runs. Playing every
+        // flagged video outright would make the three a formality (docs/decisions.md).
+        rules.push(Rule::can_if(
+            UNLOCK,
+            VIDEO,
+            vec![
+                Cond::SiteIn(st.access_sites.clone()),
+                Cond::IdNotIn(st.unlocked_videos.clone()),
+                Cond::FreeLimitedTrial,
+                Cond::NotThirdPartyChannel,
+            ],
+        ));
         rules.push(Rule::can_if(PLAY, VIDEO, unlocked(st)));
         rules.push(Rule::can_if(COMMENT_ON, VIDEO, unlocked(st)));
         prompts(rules, &[LOCKED_VIDEO, LOCKED_CHANNEL]);
@@ -218,6 +229,10 @@ fn expired_member(st: &Standing, rules: &mut Vec<Rule>) {
     prompts(rules, &[PORN_PORTAL_BAR, PURCHASE_MEMBERSHIP_MODAL, UPGRADE_BAR, UPGRADE_OVERLAY, EXPIRED_DEALS]);
     rules.push(Rule::can_if(UNLOCK, CHANNEL_VIDEO, in_locked_pack(st)));
     rules.push(Rule::can(SEE, LOCKED_CHANNEL));
+    // The row lets an expired member unlock a channel video: what they unlocked (with credits,
+    // for good) they play and comment on, as every other role that unlocks (docs/decisions.md).
+    rules.push(Rule::can_if(PLAY, VIDEO, unlocked(st)));
+    rules.push(Rule::can_if(COMMENT_ON, VIDEO, unlocked(st)));
 }
 
 fn porn_portal(st: &Standing, rules: &mut Vec<Rule>) {

@@ -61,6 +61,99 @@ pub struct ProfileFacts {
     pub state: ProfileState,
 }
 
+/// The facts the rules read, as their owners answer them (ARCHITECTURE.md, "Every rule and
+/// every fact has one owner"): the subscription service's read of the user, the unlocks
+/// service's holdings, the wallet's credits and the groups the access token carries.
+///
+/// Every process that decides access (the gateway for the browser's rule list, the unlocks
+/// service for tokens, downloads and unlocks) builds its [`ProfileFacts`] with
+/// [`ProfileFacts::from_owners`], so the same owners' answers give the same abilities
+/// everywhere.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OwnerFacts {
+    pub subscription: SubscriptionRead,
+    pub unlocked_channel_pack_ids: Vec<String>,
+    pub unlocked_video_ids: Vec<String>,
+    pub pay_per_video_credits: u64,
+    pub groups: Vec<Group>,
+}
+
+/// The part of the subscription service's read of a user (`/internal/subscription`,
+/// `/internal/users/{id}/subscription`) the rules read, with its wire names. A tandem child's
+/// read is its parent's subscriptions, marked as the child's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SubscriptionRead {
+    pub site_access_array: Vec<String>,
+    pub tenants_subscription_state: BTreeMap<String, String>,
+    pub subscription: SubscriptionReadCurrent,
+    pub has_active_multisite_subscription: bool,
+    pub is_free_limited_trial: bool,
+    pub tandem_subscription: TandemFacts,
+    pub subscriptions_status: Vec<SubscriptionStatus>,
+}
+
+/// The read's `subscription`: the one that counts on the request's tenant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SubscriptionReadCurrent {
+    #[serde(rename = "type")]
+    pub kind: SubscriptionKind,
+    pub active: bool,
+    pub cancelled: bool,
+    pub biller: Option<String>,
+    pub is_free_limited_trial: bool,
+}
+
+impl Default for SubscriptionReadCurrent {
+    fn default() -> Self {
+        let d = SubscriptionFacts::default();
+        SubscriptionReadCurrent {
+            kind: d.kind,
+            active: d.active,
+            cancelled: d.cancelled,
+            biller: d.biller,
+            is_free_limited_trial: d.is_free_limited_trial,
+        }
+    }
+}
+
+impl ProfileFacts {
+    /// The facts from their owners' answers (see [`OwnerFacts`]). The modal flags are the
+    /// profile's own and do not bear on content; they stay at their defaults here.
+    pub fn from_owners(owners: OwnerFacts) -> ProfileFacts {
+        let OwnerFacts {
+            subscription: read,
+            unlocked_channel_pack_ids,
+            unlocked_video_ids,
+            pay_per_video_credits,
+            groups,
+        } = owners;
+        let is_guest_user = groups.contains(&Group::GuestUser);
+        ProfileFacts {
+            groups,
+            site_access_array: read.site_access_array,
+            tenants_subscription_state: read.tenants_subscription_state,
+            has_active_multisite_subscription: read.has_active_multisite_subscription,
+            is_free_limited_trial: read.is_free_limited_trial,
+            unlocked_channel_pack_ids,
+            tandem_subscription: read.tandem_subscription,
+            subscription: SubscriptionFacts {
+                kind: read.subscription.kind,
+                active: read.subscription.active,
+                cancelled: read.subscription.cancelled,
+                biller: read.subscription.biller,
+                pay_per_video_credits,
+                unlocked_video_ids,
+                is_free_limited_trial: read.subscription.is_free_limited_trial,
+                is_guest_user,
+            },
+            user_subscriptions_state: UserSubscriptionsState { subscriptions_status: read.subscriptions_status },
+            state: ProfileState::default(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TandemFacts {

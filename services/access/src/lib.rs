@@ -20,7 +20,8 @@
 //! | action | subject | who (conditions) |
 //! |---|---|---|
 //! | play | Trailer | everyone `{denied: {$ne: true}}`; active subscriber also in access |
-//! | play, comment | Video | active subscriber in access; unlocked (`{id: {$in: unlocked}}`) for active subscriber, trial, active free limited trial, porn-portal on the plus tenant without full access; `{isFreeLimitedTrial: true}` for an active free limited trial |
+//! | play, comment | Video | active subscriber in access; unlocked (`{id: {$in: unlocked}}`) for active subscriber, trial, active free limited trial, porn-portal on the plus tenant without full access |
+//! | unlock | Video | active free limited trial: `{site: {$in: access}, id: {$nin: unlocked}, isFreeLimitedTrial: true, isThirdPartyChannel: {$ne: true}}` (one of its three full videos) |
 //! | play (inverted) | Video | porn-portal guest `{denied: true}` |
 //! | download | Video | active subscriber in access |
 //! | see | PictureSet | as play Video (not the porn-portal guest's denial) |
@@ -54,12 +55,15 @@ pub mod rules;
 
 pub use abilities::{abilities, can, Ability};
 pub use facts::{
-    is_moderator, role, shows_flag_or_preview, subscription_kind, Group, ProfileFacts, Role, StoredKind,
-    SubscriptionFacts, SubscriptionKind, SubscriptionStatus, TenantFeatures, UserFacts,
+    is_moderator, role, shows_flag_or_preview, subscription_kind, Group, OwnerFacts, ProfileFacts, Role, StoredKind,
+    SubscriptionFacts, SubscriptionKind, SubscriptionRead, SubscriptionStatus, TenantFeatures, UserFacts,
 };
 pub use modals::{opens_gems_intro, opens_promotional_teaser, opens_upgrade_modal, PageContext};
 pub use relationship::{may_edit_relationship, may_see_relationship_section, RelationshipFacts};
-pub use routing::{access_denied_route, channel_route_access, ChannelRoute, DeniedRoute, RouteAccess, VideoFacts};
+pub use routing::{
+    access_denied_route, channel_route_access, denied_reason, ChannelRoute, Denied, DeniedRoute, RouteAccess,
+    VideoFacts,
+};
 pub use rules::{evaluate, Cond, Conditions, ResourceFacts, Rule};
 
 #[cfg(test)]
@@ -109,6 +113,41 @@ mod tests {
         };
         assert!(may_see_relationship_section(child));
         assert!(!may_edit_relationship(child));
+    }
+
+    #[test]
+    fn the_owners_answers_make_the_facts_a_cancelled_member_and_a_tandem_child_play_with() {
+        // The subscription service's read, as its wire carries it (services/subscription view.rs).
+        let read = |cancelled: bool, child: bool| {
+            serde_json::from_value::<SubscriptionRead>(serde_json::json!({
+                "siteAccessArray": ["vixen"],
+                "tenantsSubscriptionState": {"vixen": "full", "tushy": "none", "channels": if child { "none" } else { "full" }},
+                "subscription": {"type": "member", "subscriptionType": "member", "active": true, "isActive": true,
+                                 "cancelled": cancelled, "biller": "RGNATIVE", "isFreeLimitedTrial": false},
+                "billerName": "RGNATIVE",
+                "hasActiveMultisiteSubscription": false,
+                "isFreeLimitedTrial": false,
+                "tandemSubscription": {"isTandemChildAccount": child, "tandemParentUserId": null},
+                "subscriptionsStatus": [{"isActive": true, "isTandemChildAccount": child, "tenant": "vixen", "type": "member"}],
+                "subscriptions": []
+            }))
+            .unwrap()
+        };
+        let video = ResourceFacts { id: Some("v".into()), site: Some("vixen".into()), ..Default::default() };
+        for (cancelled, child) in [(true, false), (false, true)] {
+            let facts =
+                ProfileFacts::from_owners(OwnerFacts { subscription: read(cancelled, child), ..Default::default() });
+            let user = UserFacts::signed_in("vixen", facts);
+            assert_eq!(role(&user), Role::ActiveSubscriber);
+            let ability = Ability::new(&user, &TenantFeatures::default());
+            assert!(ability.can(abilities::action::PLAY, abilities::subject::VIDEO, Some(&video)));
+            assert!(ability.can(abilities::action::DOWNLOAD, abilities::subject::VIDEO, Some(&video)));
+            assert_eq!(ability.can(abilities::action::SEE, abilities::subject::CHANNELS, None), !child);
+            assert_eq!(
+                ability.can(abilities::action::SEE, abilities::subject::REACTIVATE_CANCELLED_REBILL_MODAL, None),
+                cancelled
+            );
+        }
     }
 
     proptest! {

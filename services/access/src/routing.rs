@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::abilities::{action, can, subject};
+use crate::abilities::{action, can, subject, Ability};
 use crate::facts::{Role, Standing, TenantFeatures, UserFacts};
 use crate::rules::ResourceFacts;
 
@@ -40,6 +40,27 @@ pub fn access_denied_route(user: &UserFacts, video: &VideoFacts) -> DeniedRoute 
         DeniedRoute::UnlockOrUpgradeMembership
     } else {
         DeniedRoute::PurchaseMembership
+    }
+}
+
+/// Why a video a user asked to play or download does not open, as the API names it
+/// (getToken's `denied` extension, videoAccess's `deniedReason`). The browser picks the
+/// access-denied route from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Denied {
+    /// A channel video in a pack the user may unlock but has not: the unlock-channel modal.
+    ChannelPackLocked,
+    /// Nothing the user holds or may unlock opens it.
+    NoAccess,
+}
+
+/// The reason `video` is refused to a user with `ability` (asked only once it was refused).
+pub fn denied_reason(ability: &Ability, video: &ResourceFacts) -> Denied {
+    if video.channel_pack_id.is_some() && ability.can(action::UNLOCK, subject::CHANNEL_VIDEO, Some(video)) {
+        Denied::ChannelPackLocked
+    } else {
+        Denied::NoAccess
     }
 }
 

@@ -43,6 +43,8 @@ pub enum Cond {
     IdNotIn(Vec<String>),
     /// `{"isFreeLimitedTrial": true}`
     FreeLimitedTrial,
+    /// `{"isThirdPartyChannel": {"$ne": true}}`
+    NotThirdPartyChannel,
     /// `{"denied": true}`
     Denied,
     /// `{"denied": {"$ne": true}}`
@@ -57,6 +59,7 @@ impl Cond {
             Cond::ChannelPackIn(_) | Cond::ChannelPackNotIn(_) => "channelPackId",
             Cond::IdIn(_) | Cond::IdNotIn(_) => "id",
             Cond::FreeLimitedTrial => "isFreeLimitedTrial",
+            Cond::NotThirdPartyChannel => "isThirdPartyChannel",
             Cond::Denied | Cond::NotDenied => "denied",
         }
     }
@@ -70,6 +73,7 @@ impl Cond {
             Cond::IdIn(ids) => id_in(ids),
             Cond::IdNotIn(ids) => !id_in(ids),
             Cond::FreeLimitedTrial => r.is_free_limited_trial,
+            Cond::NotThirdPartyChannel => !r.is_third_party_channel,
             Cond::Denied => r.denied,
             Cond::NotDenied => !r.denied,
         }
@@ -107,7 +111,7 @@ impl Serialize for Conditions {
                 Cond::ChannelPackIn(v) => m.serialize_entry(f, &Op("$in", v))?,
                 Cond::ChannelPackNotIn(v) => m.serialize_entry(f, &Op("$nin", v))?,
                 Cond::FreeLimitedTrial | Cond::Denied => m.serialize_entry(f, &true)?,
-                Cond::NotDenied => m.serialize_entry(f, &Op("$ne", &true))?,
+                Cond::NotDenied | Cond::NotThirdPartyChannel => m.serialize_entry(f, &Op("$ne", &true))?,
             }
         }
         m.end()

@@ -29,7 +29,7 @@ proptest! {
     }
 
     #[test]
-    fn nobody_plays_a_video_outside_their_access_unless_unlocked_or_free_trial(
+    fn nobody_plays_a_video_outside_their_access_unless_unlocked(
         u in any_user(), f in any_features(), r in any_resource(),
     ) {
         if can(&u, &f, "play", "Video", Some(&r)) {
@@ -39,8 +39,9 @@ proptest! {
                 || p.tenants_subscription_state.get(&site).is_some_and(|v| v == "full");
             let pack_open = r.channel_pack_id.as_ref().is_none_or(|id| p.unlocked_channel_pack_ids.contains(id));
             let unlocked = p.subscription.unlocked_video_ids.contains(r.id.as_ref().unwrap());
-            prop_assert!((full && pack_open) || unlocked || r.is_free_limited_trial);
-            prop_assert!(p.subscription.active || p.subscription.kind == SubscriptionKind::PornPortal);
+            prop_assert!((full && pack_open) || unlocked);
+            // Without an active membership, only what was unlocked (bought for good) plays.
+            prop_assert!(p.subscription.active || p.subscription.kind == SubscriptionKind::PornPortal || unlocked);
         }
     }
 
@@ -121,6 +122,38 @@ proptest! {
         }
         if r.channel_pack_id.is_none() {
             prop_assert!(!can(&u, &f, "unlock", "ChannelVideo", Some(&r)));
+        }
+    }
+
+    /// The unlocks service asks content questions with the default features (it holds no
+    /// tenant configuration): they must not depend on the tenant's features.
+    #[test]
+    fn content_answers_do_not_read_the_tenants_features(
+        u in any_user(), f in any_features(), g in any_features(), r in any_resource(),
+    ) {
+        for (action, subject) in
+            [("play", "Video"), ("download", "Video"), ("unlock", "Video"), ("unlock", "ChannelVideo"), ("unlock", "ChannelPack")]
+        {
+            prop_assert_eq!(can(&u, &f, action, subject, Some(&r)), can(&u, &g, action, subject, Some(&r)), "{} {}", action, subject);
+        }
+    }
+
+    #[test]
+    fn the_free_limited_trial_plays_only_what_it_took(u in any_user(), f in any_features(), r in any_resource()) {
+        let took = u.profile.as_ref().is_some_and(|p| p.subscription.unlocked_video_ids.contains(r.id.as_ref().unwrap()));
+        if role(&u) == Role::FreeLimitedTrial && can(&u, &f, "play", "Video", Some(&r)) {
+            prop_assert!(took);
+        }
+        if can(&u, &f, "unlock", "Video", Some(&r)) {
+            prop_assert!(role(&u) == Role::FreeLimitedTrial && r.is_free_limited_trial && !r.is_third_party_channel && !took);
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_the_pack_only_when_the_user_may_unlock_it(u in any_user(), f in any_features(), r in any_resource()) {
+        let ability = access::Ability::new(&u, &f);
+        if access::denied_reason(&ability, &r) == access::Denied::ChannelPackLocked {
+            prop_assert!(r.channel_pack_id.is_some() && ability.can("unlock", "ChannelVideo", Some(&r)));
         }
     }
 }

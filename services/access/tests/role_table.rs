@@ -14,14 +14,16 @@ play Trailer tO                      |  Y    Y   Y    Y     Y   Y   Y  Y   Y   Y
 play Trailer tD                      |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
 play Video vS                        |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
 play Video vO                        |  .    .   .    .     .   .   .  .   .   Y    .    .   .   .     .    .
-play Video vU                        |  .    .   .    Y     .   .   Y  Y   Y   Y    Y    Y   Y   Y     Y    Y
-play Video vF                        |  .    Y   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
+play Video vU                        |  .    .   .    Y     Y   .   Y  Y   Y   Y    Y    Y   Y   Y     Y    Y
+play Video vF                        |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
 play Video cL                        |  .    .   .    .     .   .   .  .   .   .    .    .   .   .     .    .
 play Video cU                        |  .    .   .    .     .   .   .  .   Y   Y    Y    .   Y   .     .    .
-play Video                           |  .    Y   .    Y     .   .   Y  Y   Y   Y    Y    Y   Y   Y     Y    Y
+play Video                           |  .    Y   .    Y     Y   .   Y  Y   Y   Y    Y    Y   Y   Y     Y    Y
 comment Video vS                     |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
-comment Video vU                     |  .    .   .    Y     .   .   Y  Y   Y   Y    Y    Y   Y   Y     Y    Y
-comment Video vF                     |  .    Y   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
+comment Video vU                     |  .    .   .    Y     Y   .   Y  Y   Y   Y    Y    Y   Y   Y     Y    Y
+comment Video vF                     |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
+unlock Video vF                      |  .    Y   .    .     .   .   .  .   .   .    .    .   .   .     .    .
+unlock Video vS                      |  .    .   .    .     .   .   .  .   .   .    .    .   .   .     .    .
 download Video vS                    |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .
 download Video vU                    |  .    .   .    .     .   .   .  .   .   Y    .    .   .   .     .    .
 see PictureSet vS                    |  .    .   .    .     .   .   .  .   Y   .    Y    .   Y   Y     .    .

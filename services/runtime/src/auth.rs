@@ -242,6 +242,13 @@ impl Verifier {
     /// Checks signature, issuer and expiry; the audience is the caller's business
     /// ([`Self::verify_for`]).
     pub async fn verify(&self, token: &str) -> Result<Claims, AuthError> {
+        self.verify_with_leeway(token, 5).await
+    }
+
+    /// As [`Self::verify`], taking a token up to `leeway` seconds past its expiry. Only for
+    /// identifying the session of a long-running read (a video's range requests outlive the
+    /// short access token; the session's revocation still ends them).
+    pub async fn verify_with_leeway(&self, token: &str, leeway: u64) -> Result<Claims, AuthError> {
         let header = jsonwebtoken::decode_header(token).map_err(|_| AuthError::Invalid)?;
         if header.alg != Algorithm::EdDSA {
             return Err(AuthError::Invalid);
@@ -257,7 +264,7 @@ impl Verifier {
         let mut validation = Validation::new(Algorithm::EdDSA);
         validation.set_issuer(&[ISSUER]);
         validation.validate_aud = false;
-        validation.leeway = 5;
+        validation.leeway = leeway;
         validation.set_required_spec_claims(&["exp", "iss", "sub"]);
         match jsonwebtoken::decode::<Claims>(token, &key, &validation) {
             Ok(data) => Ok(data.claims),

@@ -1,19 +1,47 @@
 //! `paysite bench unlocks`: download grants (the quota-counted write, under the user's lock)
-//! and playback token issues (entitlement reads and eight signatures), against the real
-//! database in a scratch schema dropped afterwards. Pack unlocks need the wallet running
-//! and are measured by the tests' concurrency cases (see docs/benchmarks.md).
+//! and playback token issues (the subscription service's read over HTTP, the access rules,
+//! eight signatures), against the real database in scratch schemas dropped afterwards, with
+//! the real subscription service served beside. Pack unlocks need the wallet running and are
+//! measured by the tests' concurrency cases (see docs/benchmarks.md).
 
 use chrono::Utc;
 use proto_events::catalog::{CatalogEvent, Video};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::Signer;
+use runtime::auth::{Claims, Signer};
 use runtime::{db, EventStore};
 use uuid::Uuid;
 
+use crate::entitlement::Asker;
 use crate::projections::{apply_catalog_event, apply_subscription_event};
 use crate::quota::{QuotaRule, QuotaRules};
 use crate::{media, State, UnlocksConfig, MIGRATIONS};
+
+/// The subscription service, served on a free port of this machine in its own schema.
+struct Owner {
+    pool: sqlx::PgPool,
+    schema: String,
+    url: String,
+}
+
+async fn subscription_owner(database_url: &str, signer: &Signer) -> anyhow::Result<Owner> {
+    let schema = format!("bench_subscription_{}", &Uuid::new_v4().simple().to_string()[..12]);
+    let pool = db::connect(database_url, &schema, 8).await?;
+    db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("subscription", &subscription::MIGRATIONS)])
+        .await?;
+    let state = subscription::State::new(
+        pool.clone(),
+        EventStore::new(pool.clone(), &schema),
+        subscription::BillingConfig::from_lookup(|_| None, false)?,
+        profile::client::ProfileClient::new("http://127.0.0.1:9"),
+        signer.verifier(),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}", listener.local_addr()?);
+    let app = subscription::http::router(state);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Ok(Owner { pool, schema, url })
+}
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -78,30 +106,30 @@ pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
     let schema = format!("bench_unlocks_{}", &Uuid::new_v4().simple().to_string()[..12]);
     db::ensure_database(&options.database_url).await?;
     let pool = db::connect(&options.database_url, &schema, options.pool_size).await?;
+    let signer = Signer::generate("bench");
+    let owner = subscription_owner(&options.database_url, &signer).await?;
     let result = async {
         db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("unlocks", &MIGRATIONS)]).await?;
         // Quotas large enough never to refuse: the bench measures the counted write.
         let big = QuotaRule { max: u32::MAX, days: 7 };
         let config = UnlocksConfig {
             quotas: QuotaRules { site: big, channels: big, ..QuotaRules::default() },
+            subscription_url: owner.url.clone(),
             ..UnlocksConfig::default()
         };
-        let state = State::new(
-            pool.clone(),
-            EventStore::new(pool.clone(), &schema),
-            config,
-            Signer::generate("bench").verifier(),
-        );
+        let state = State::new(pool.clone(), EventStore::new(pool.clone(), &schema), config, signer.verifier());
         let video = setup(&state).await?;
         let mut rows = Vec::new();
         for scenario in [Scenario::DownloadsDistinctUsers, Scenario::DownloadsOneUser, Scenario::PlaybackTokens] {
-            rows.push(run(&state, options, scenario, video).await?);
+            rows.push(run(&state, &owner, &signer, options, scenario, video).await?);
         }
         anyhow::Ok(rows)
     }
     .await;
     let _ = sqlx::query(&format!("drop schema {schema} cascade")).execute(&pool).await;
     pool.close().await;
+    let _ = sqlx::query(&format!("drop schema {} cascade", owner.schema)).execute(&owner.pool).await;
+    owner.pool.close().await;
     let rows = result?;
     println!(
         "unlocks: {} clients, {} requests per scenario, {} connections",
@@ -147,50 +175,60 @@ async fn setup(state: &State) -> anyhow::Result<Uuid> {
     Ok(video_id)
 }
 
-async fn member(state: &State) -> anyhow::Result<Uuid> {
+/// A vixen member, as the subscription service records one (and this service hears of it).
+async fn member(state: &State, owner: &Owner) -> anyhow::Result<Uuid> {
     let user_id = Uuid::now_v7();
+    let started = SubscriptionEvent::SubscriptionStarted {
+        subscription_id: Uuid::now_v7(),
+        user_id,
+        site: "vixen".into(),
+        sites: vec!["vixen".into()],
+        kind: MembershipKind::Member,
+        is_free_limited_trial: false,
+        biller: "EPOCH".into(),
+        transaction_id: "bench".into(),
+        active_since: Utc::now(),
+        nats_code: None,
+    };
+    let mut tx = owner.pool.begin().await?;
+    subscription::projections::apply_subscription_event(&mut tx, &started).await?;
+    tx.commit().await?;
     let mut tx = state.pool.begin().await?;
-    apply_subscription_event(
-        &mut tx,
-        &SubscriptionEvent::SubscriptionStarted {
-            subscription_id: Uuid::now_v7(),
-            user_id,
-            site: "vixen".into(),
-            sites: vec!["vixen".into()],
-            kind: MembershipKind::Member,
-            is_free_limited_trial: false,
-            biller: "EPOCH".into(),
-            transaction_id: "bench".into(),
-            active_since: Utc::now(),
-            nats_code: None,
-        },
-    )
-    .await?;
+    apply_subscription_event(&mut tx, &started, Utc::now()).await?;
     tx.commit().await?;
     Ok(user_id)
 }
 
-async fn run(state: &State, options: &BenchOptions, scenario: Scenario, video: Uuid) -> anyhow::Result<BenchRow> {
-    let users: Vec<Uuid> = match scenario {
-        Scenario::DownloadsOneUser => vec![member(state).await?],
-        _ => {
-            let mut users = Vec::new();
-            for _ in 0..options.concurrency {
-                users.push(member(state).await?);
-            }
-            users
-        }
-    };
+async fn run(
+    state: &State,
+    owner: &Owner,
+    signer: &Signer,
+    options: &BenchOptions,
+    scenario: Scenario,
+    video: Uuid,
+) -> anyhow::Result<BenchRow> {
+    let count = if scenario == Scenario::DownloadsOneUser { 1 } else { options.concurrency };
+    let mut askers = Vec::new();
+    for _ in 0..count {
+        let user_id = member(state, owner).await?;
+        let claims = Claims::new(
+            user_id,
+            "vixen.localhost:8080",
+            "vixen",
+            Uuid::now_v7(),
+            vec![],
+            std::time::Duration::from_secs(3600),
+        );
+        askers.push(Asker::of(&claims, "vixen", Some(&signer.sign(&claims))));
+    }
     let shared = state.clone();
     let stats = runtime::bench::closed_loop(options.concurrency, options.requests, move |client| {
-        let (state, user_id) = (shared.clone(), users[client % users.len()]);
+        let (state, asker) = (shared.clone(), askers[client % askers.len()].clone());
         async move {
-            let meta = EventMeta::new(Actor::User(user_id));
+            let meta = EventMeta::new(Actor::User(asker.user_id));
             match scenario {
-                Scenario::PlaybackTokens => {
-                    media::video_tokens(&state, user_id, video, "desktop", Some("vixen"), &meta).await.is_ok()
-                }
-                _ => media::download(&state, user_id, video, "p1080", Some("vixen"), &meta).await.is_ok(),
+                Scenario::PlaybackTokens => media::video_tokens(&state, &asker, video, "desktop", &meta).await.is_ok(),
+                _ => media::download(&state, &asker, video, "p1080", &meta).await.is_ok(),
             }
         }
     })

@@ -29,6 +29,8 @@ pub struct UnlocksConfig {
     pub free_trial_videos: u32,
     /// `PAYSITE_WALLET_URL` (default the wallet's port on this machine).
     pub wallet_url: String,
+    /// `PAYSITE_SUBSCRIPTION_URL`: the owner of the subscription read the access rules need.
+    pub subscription_url: String,
     /// `UNLOCKS_MEDIA_SECRET`: the HMAC key of media tokens.
     pub media_secret: Secret,
     /// `UNLOCKS_MEDIA_BASE_URL`: the `cdn` of every token (default this service's own `/media/videos`).
@@ -63,6 +65,7 @@ impl Default for UnlocksConfig {
             video_credits: 1,
             free_trial_videos: FREE_TRIAL_VIDEOS,
             wallet_url: "http://127.0.0.1:8103".into(),
+            subscription_url: "http://127.0.0.1:8102".into(),
             media_secret: Secret::new(DEVELOPMENT_MEDIA_SECRET),
             media_base_url: "http://127.0.0.1:8104/media/videos".into(),
             media_dir: "/var/tmp/paysite-media".into(),
@@ -135,6 +138,7 @@ impl UnlocksConfig {
             video_credits: number("UNLOCKS_VIDEO_CREDITS", d.video_credits as u64)? as u32,
             free_trial_videos: number("UNLOCKS_FREE_TRIAL_VIDEOS", d.free_trial_videos as u64)? as u32,
             wallet_url: runtime::config::service_url_from(&lookup, "wallet", 8103),
+            subscription_url: runtime::config::service_url_from(&lookup, "subscription", 8102),
             media_secret,
             media_base_url: lookup("UNLOCKS_MEDIA_BASE_URL")
                 .filter(|v| !v.is_empty())

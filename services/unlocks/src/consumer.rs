@@ -11,8 +11,7 @@ use runtime::EventStore;
 use sqlx::PgConnection;
 
 use crate::domain::Command;
-use crate::entitlement::Standing;
-use crate::projections::{apply_subscription_event, decode_foreign};
+use crate::projections::{apply_subscription_event, decode_foreign, Standing};
 use crate::store;
 
 /// Routing keys of the catalog consumer: the facts the rules need.
@@ -61,7 +60,7 @@ impl SubscriptionEvents {
 impl Handler for SubscriptionEvents {
     async fn handle(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
         let Some(event) = decode_foreign::<SubscriptionEvent>(envelope)? else { return Ok(()) };
-        let before = apply_subscription_event(tx, &event).await?;
+        let before = apply_subscription_event(tx, &event, envelope.occurred_at).await?;
         let Some(reason) = forfeit_reason(&event, before) else { return Ok(()) };
         let command =
             Command::ForfeitPacks { subscription_id: event.subscription_id(), reason, now: chrono::Utc::now() };

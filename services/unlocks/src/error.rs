@@ -43,6 +43,9 @@ pub enum ApiError {
     BadRequest(String),
     #[error("the service is busy, try again")]
     Busy(#[source] crate::store::Failure),
+    /// The subscription service, whose read the access rules need, did not answer.
+    #[error("the subscription service is unavailable, try again")]
+    SubscriptionUnavailable(#[source] runtime::client::UpstreamError),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -57,7 +60,9 @@ impl ApiError {
             | ApiError::NoFreeTrialVideosLeft(_) => StatusCode::CONFLICT,
             ApiError::NoTenantAccess | ApiError::AccessDenied(_) => StatusCode::FORBIDDEN,
             ApiError::ReachedDownloadQuota(_) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::UnlockFailed { .. } | ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::UnlockFailed { .. } | ApiError::Busy(_) | ApiError::SubscriptionUnavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -77,7 +82,7 @@ impl ApiError {
             ApiError::UnlockFailed { .. } => "UNLOCK_FAILED",
             ApiError::Invalid(_) => "INVALID_REQUEST",
             ApiError::BadRequest(_) => "BAD_REQUEST",
-            ApiError::Busy(_) => "RETRY",
+            ApiError::Busy(_) | ApiError::SubscriptionUnavailable(_) => "RETRY",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -107,6 +112,7 @@ impl IntoResponse for ApiError {
                 body["downloadQuotas"] = json!(q);
             }
             ApiError::Busy(e) => tracing::warn!(error = %e, "unlocks request failed, retryable"),
+            ApiError::SubscriptionUnavailable(e) => tracing::warn!(error = %e, "subscription read unavailable"),
             ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "unlocks request failed"),
             _ => {}
         }

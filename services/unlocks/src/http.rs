@@ -15,6 +15,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::api::*;
+use crate::entitlement::Asker;
 use crate::error::ApiError;
 use crate::{media, queries, unlock, State};
 
@@ -45,6 +46,16 @@ fn tenant<'a>(headers: &'a HeaderMap, claims: &'a Claims) -> &'a str {
     headers.get(TENANT_HEADER).and_then(|v| v.to_str().ok()).filter(|t| !t.is_empty()).unwrap_or(&claims.tenant)
 }
 
+/// Who asks, as the access rules need them (the raw token is forwarded to the owners).
+fn asker(headers: &HeaderMap, claims: &Claims) -> Asker {
+    let bearer = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    Asker::of(claims, tenant(headers, claims), bearer)
+}
+
 fn meta(claims: &Claims, tenant: &str, correlation: Option<Extension<CorrelationId>>) -> EventMeta {
     let mut meta = EventMeta::new(Actor::User(claims.sub)).with_tenant(tenant);
     if let Some(Extension(CorrelationId(id))) = correlation {
@@ -62,9 +73,9 @@ async fn unlock_channel_pack(
     headers: HeaderMap,
 ) -> Result<Json<PackUnlockResponse>, ApiError> {
     let Path(channel_pack_id) = channel_pack_id?;
-    let tenant = tenant(&headers, &claims);
-    let meta = meta(&claims, tenant, correlation);
-    Ok(Json(unlock::unlock_channel_pack(&state, claims.sub, channel_pack_id, Some(tenant), &meta).await?))
+    let asker = asker(&headers, &claims);
+    let meta = meta(&claims, &asker.tenant, correlation);
+    Ok(Json(unlock::unlock_channel_pack(&state, &asker, channel_pack_id, &meta).await?))
 }
 
 #[tracing::instrument(name = "http_unlock_video", skip_all)]
@@ -76,9 +87,9 @@ async fn unlock_video(
     body: Result<Json<UnlockVideoInput>, JsonRejection>,
 ) -> Result<Json<UnlockVideoResponse>, ApiError> {
     let Json(input) = body?;
-    let tenant = tenant(&headers, &claims);
-    let meta = meta(&claims, tenant, correlation);
-    Ok(Json(unlock::unlock_video(&state, claims.sub, input, Some(tenant), &meta).await?))
+    let asker = asker(&headers, &claims);
+    let meta = meta(&claims, &asker.tenant, correlation);
+    Ok(Json(unlock::unlock_video(&state, &asker, input, &meta).await?))
 }
 
 /// Operator: debits that opened nothing (to refund).
@@ -138,6 +149,7 @@ async fn user_unlock_state(
 async fn video_access(
     AxumState(state): AxumState<State>,
     Authenticated(claims): Authenticated,
+    headers: HeaderMap,
     body: Result<Json<VideoAccessRequest>, JsonRejection>,
 ) -> Result<Json<VideoAccessResponse>, ApiError> {
     let Json(request) = body?;
@@ -145,7 +157,7 @@ async fn video_access(
         return Err(ApiError::Invalid(format!("at most {MAX_BATCH} videoIds")));
     }
     let found = queries::videos(&state.pool, &request.video_ids).await?;
-    let access = media::access_of(&state, claims.sub, &found).await?;
+    let access = media::access_of(&state, &asker(&headers, &claims), &found).await?;
     let videos = request.video_ids.iter().filter_map(|id| access.iter().find(|a| a.video_id == *id).cloned()).collect();
     Ok(Json(VideoAccessResponse { videos }))
 }
@@ -161,9 +173,9 @@ async fn video_tokens(
 ) -> Result<Json<TokenResponse>, ApiError> {
     let Path(video_id) = video_id?;
     let Json(request) = body?;
-    let tenant = tenant(&headers, &claims);
-    let meta = meta(&claims, tenant, correlation);
-    Ok(Json(media::video_tokens(&state, claims.sub, video_id, &request.device, Some(tenant), &meta).await?))
+    let asker = asker(&headers, &claims);
+    let meta = meta(&claims, &asker.tenant, correlation);
+    Ok(Json(media::video_tokens(&state, &asker, video_id, &request.device, &meta).await?))
 }
 
 async fn download_resolutions(
@@ -173,8 +185,7 @@ async fn download_resolutions(
     headers: HeaderMap,
 ) -> Result<Json<DownloadResolutionsResponse>, ApiError> {
     let Path(video_id) = video_id?;
-    let tenant = tenant(&headers, &claims);
-    Ok(Json(media::download_resolutions(&state, claims.sub, video_id, Some(tenant)).await?))
+    Ok(Json(media::download_resolutions(&state, &asker(&headers, &claims), video_id).await?))
 }
 
 #[tracing::instrument(name = "http_download", skip_all)]
@@ -188,9 +199,9 @@ async fn download(
 ) -> Result<Json<DownloadResponse>, ApiError> {
     let Path(video_id) = video_id?;
     let Json(request) = body?;
-    let tenant = tenant(&headers, &claims);
-    let meta = meta(&claims, tenant, correlation);
-    Ok(Json(media::download(&state, claims.sub, video_id, &request.size, Some(tenant), &meta).await?))
+    let asker = asker(&headers, &claims);
+    let meta = meta(&claims, &asker.tenant, correlation);
+    Ok(Json(media::download(&state, &asker, video_id, &request.size, &meta).await?))
 }
 
 #[derive(Deserialize)]

@@ -89,6 +89,8 @@ pub struct State {
     pub store: EventStore,
     pub config: Arc<UnlocksConfig>,
     pub wallet: wallet::WalletClient,
+    /// The subscription read of a user, for the access rules.
+    pub subscriptions: entitlement::SubscriptionReads,
     pub signer: token::TokenSigner,
     pub verifier: Verifier,
     /// Commands of one user, batched per transaction.
@@ -111,6 +113,10 @@ impl State {
     pub fn new(pool: PgPool, store: EventStore, config: UnlocksConfig, verifier: Verifier) -> Self {
         State {
             wallet: wallet::WalletClient::new(config.wallet_url.clone(), config.wallet_timeout),
+            subscriptions: entitlement::SubscriptionReads::new(
+                config.subscription_url.clone(),
+                std::time::Duration::from_secs(5),
+            ),
             in_flight: Default::default(),
             signer: token::TokenSigner::new(config.media_secret.expose().as_bytes()),
             book: store::Book::new(pool.clone(), store.clone()),

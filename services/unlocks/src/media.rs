@@ -1,6 +1,7 @@
 //! Video tokens, downloads against their quotas, and the media endpoint that serves a file
 //! only for a valid token.
 
+use access::abilities::action;
 use axum::body::Body;
 use axum::extract::{Path, Query, Request, State as AxumState};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -17,34 +18,26 @@ use crate::api::{
     VideoTokens,
 };
 use crate::domain::Command;
-use crate::entitlement::{self, Access, Holdings};
+use crate::entitlement::{self, Access, Asker};
 use crate::error::ApiError;
 use crate::queries::{self, CatalogVideo};
 use crate::quota::{self, DownloadQuotas, DownloadResolution};
-use crate::token::{MediaGrant, Purpose};
+use crate::token::{Ground, MediaGrant, Purpose};
 use crate::State;
 
-/// Whether `user_id` may watch each of `videos` now.
-pub async fn access_of(state: &State, user_id: Uuid, videos: &[CatalogVideo]) -> Result<Vec<VideoAccess>, ApiError> {
-    let subscriptions = queries::subscriptions(&state.pool, user_id).await?;
-    let video_ids: Vec<Uuid> = videos.iter().map(|v| v.video_id).collect();
-    let pack_ids: Vec<Uuid> = videos.iter().filter_map(|v| v.channel_pack_id).collect();
-    let (unlocked, packs) = queries::holdings(&state.pool, user_id, &video_ids, &pack_ids).await?;
+/// Whether the asker may watch each of `videos` now.
+pub async fn access_of(state: &State, asker: &Asker, videos: &[CatalogVideo]) -> Result<Vec<VideoAccess>, ApiError> {
+    let standing = entitlement::standing(state, asker).await?;
     Ok(videos
         .iter()
         .map(|video| {
-            let holdings = Holdings {
-                subscriptions: subscriptions.clone(),
-                pack_unlocked: video.channel_pack_id.is_some_and(|p| packs.contains(&p)),
-                video_unlock: unlocked.iter().find(|(v, _)| *v == video.video_id).map(|(_, k)| *k),
-            };
-            let verdict = entitlement::access(&video.facts(), &holdings);
+            let verdict = entitlement::verdict(&standing, video, action::PLAY);
             VideoAccess {
                 video_id: video.video_id,
                 denied: verdict.is_err(),
                 access: verdict.ok(),
                 denied_reason: verdict.err(),
-                unlocked: holdings.video_unlock.is_some(),
+                unlocked: standing.holdings.video(video.video_id).is_some(),
                 channel_pack_id: video.channel_pack_id,
                 is_free_limited_trial: video.is_free_limited_trial,
             }
@@ -52,12 +45,17 @@ pub async fn access_of(state: &State, user_id: Uuid, videos: &[CatalogVideo]) ->
         .collect())
 }
 
-async fn entitled(state: &State, user_id: Uuid, video: &CatalogVideo) -> Result<Access, ApiError> {
-    let verdict = access_of(state, user_id, std::slice::from_ref(video)).await?.remove(0);
-    match verdict.access {
-        Some(access) => Ok(access),
-        None => Err(ApiError::AccessDenied(verdict.denied_reason.unwrap_or(entitlement::Denied::NoAccess))),
-    }
+/// What a token for `video` rests on, if the asker may `act` on it (play, download).
+async fn entitled(state: &State, asker: &Asker, video: &CatalogVideo, act: &str) -> Result<Ground, ApiError> {
+    let standing = entitlement::standing(state, asker).await?;
+    let access = entitlement::verdict(&standing, video, act).map_err(ApiError::AccessDenied)?;
+    Ok(match access {
+        Access::Credits => Ground::Credits,
+        Access::ChannelPack => Ground::ChannelPack(video.channel_pack_id.expect("a pack opened it")),
+        Access::Subscription | Access::FreeLimitedTrial => {
+            Ground::Subscriptions(entitlement::grounds(&standing, video, access))
+        }
+    })
 }
 
 fn token_view(state: &State, grant: &MediaGrant) -> TokenView {
@@ -67,12 +65,28 @@ fn token_view(state: &State, grant: &MediaGrant) -> TokenView {
     TokenView { token, cdn, url }
 }
 
-fn grant(state: &State, user_id: Uuid, video_id: Uuid, quality: VideoQuality, purpose: Purpose) -> MediaGrant {
+fn grant(
+    state: &State,
+    user_id: Uuid,
+    video_id: Uuid,
+    quality: VideoQuality,
+    purpose: Purpose,
+    ground: &Ground,
+) -> MediaGrant {
     let ttl = match purpose {
         Purpose::Play => state.config.play_token_ttl,
         Purpose::Download => state.config.download_token_ttl,
     };
-    MediaGrant { user_id, video_id, quality, purpose, expires: state.now().timestamp() + ttl.as_secs() as i64 }
+    let issued = state.now().timestamp();
+    MediaGrant {
+        user_id,
+        video_id,
+        quality,
+        purpose,
+        issued,
+        expires: issued + ttl.as_secs() as i64,
+        ground: ground.clone(),
+    }
 }
 
 fn put(tokens: &mut VideoTokens, quality: VideoQuality, view: TokenView) {
@@ -93,29 +107,30 @@ fn put(tokens: &mut VideoTokens, quality: VideoQuality, view: TokenView) {
 /// download counted and download tokens for every downloadable size.
 pub async fn video_tokens(
     state: &State,
-    user_id: Uuid,
+    asker: &Asker,
     video_id: Uuid,
     device: &str,
-    tenant: Option<&str>,
     meta: &EventMeta,
 ) -> Result<TokenResponse, ApiError> {
     if device.is_empty() || device.len() > 32 {
         return Err(ApiError::Invalid("device must have 1 to 32 characters".into()));
     }
+    let (user_id, tenant) = (asker.user_id, Some(asker.tenant.as_str()));
     let video = queries::video(&state.pool, video_id).await?.ok_or_else(ApiError::video_not_found)?;
-    entitled(state, user_id, &video).await?;
+    let act = if device == "download" { action::DOWNLOAD } else { action::PLAY };
+    let ground = entitled(state, asker, &video, act).await?;
     let mut tokens = VideoTokens::default();
     if device == "download" {
         let best = video.qualities.iter().copied().filter(|q| quota::is_downloadable(*q)).max();
         let Some(best) = best else { return Err(ApiError::Invalid("the video has no downloadable size".into())) };
         let (_, quotas) = count_download(state, user_id, &video, best, tenant, meta).await?;
         for q in video.qualities.iter().copied().filter(|q| quota::is_downloadable(*q)) {
-            put(&mut tokens, q, token_view(state, &grant(state, user_id, video_id, q, Purpose::Download)));
+            put(&mut tokens, q, token_view(state, &grant(state, user_id, video_id, q, Purpose::Download, &ground)));
         }
         return Ok(TokenResponse { tokens, download_quotas: Some(quotas) });
     }
     for q in &video.qualities {
-        put(&mut tokens, *q, token_view(state, &grant(state, user_id, video_id, *q, Purpose::Play)));
+        put(&mut tokens, *q, token_view(state, &grant(state, user_id, video_id, *q, Purpose::Play, &ground)));
     }
     Ok(TokenResponse { tokens, download_quotas: None })
 }
@@ -159,12 +174,12 @@ async fn count_download(
 /// The REST download: one size, counted against the quota, with its token.
 pub async fn download(
     state: &State,
-    user_id: Uuid,
+    asker: &Asker,
     video_id: Uuid,
     size: &str,
-    tenant: Option<&str>,
     meta: &EventMeta,
 ) -> Result<DownloadResponse, ApiError> {
+    let (user_id, tenant) = (asker.user_id, Some(asker.tenant.as_str()));
     let quality = quota::quality_from_key(size)
         .filter(|q| quota::is_downloadable(*q))
         .ok_or_else(|| ApiError::Invalid(format!("size must be one of the download resolutions, got {size:?}")))?;
@@ -172,7 +187,7 @@ pub async fn download(
     if !video.qualities.contains(&quality) {
         return Err(ApiError::Invalid(format!("the video has no {size} download")));
     }
-    entitled(state, user_id, &video).await?;
+    let ground = entitled(state, asker, &video, action::DOWNLOAD).await?;
     let (download_id, quotas) = count_download(state, user_id, &video, quality, tenant, meta).await?;
     let spec = quota::spec_of(quality);
     Ok(DownloadResponse {
@@ -183,7 +198,7 @@ pub async fn download(
             width: spec.width,
             res: spec.res.into(),
         },
-        token: token_view(state, &grant(state, user_id, video_id, quality, Purpose::Download)),
+        token: token_view(state, &grant(state, user_id, video_id, quality, Purpose::Download, &ground)),
         download_quotas: quotas,
     })
 }
@@ -201,13 +216,15 @@ async fn standing_of(
     Ok(quota::standing(rule, bucket, &granted, now))
 }
 
+/// The sizes a user who may download the video may take, and the quota they count in.
 pub async fn download_resolutions(
     state: &State,
-    user_id: Uuid,
+    asker: &Asker,
     video_id: Uuid,
-    tenant: Option<&str>,
 ) -> Result<DownloadResolutionsResponse, ApiError> {
+    let (user_id, tenant) = (asker.user_id, Some(asker.tenant.as_str()));
     let video = queries::video(&state.pool, video_id).await?.ok_or_else(ApiError::video_not_found)?;
+    entitled(state, asker, &video, action::DOWNLOAD).await?;
     let (bucket, rule) = bucket_rule(state, &video, tenant);
     Ok(DownloadResolutionsResponse {
         resolutions: quota::download_resolutions(&video.qualities),
@@ -279,8 +296,10 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
 }
 
-/// Checks a media request's token for `video`/`quality` (and, when the request also carries
-/// the user's access token, that it is the token's user).
+/// Checks a media request: its token for `video`/`quality`, that the request comes from the
+/// token's user (the gateway forwards the session's access token), and that what opened the
+/// video was not taken away since the token was issued (a subscription ended, a pack
+/// forfeited): a revocation ends playback within seconds, not at the token's expiry.
 async fn check(
     state: &State,
     video_id: &str,
@@ -298,14 +317,34 @@ async fn check(
     })?;
     let bearer =
         headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-    if let Some(bearer) = bearer {
-        if let Ok(claims) = state.verifier.verify(bearer.trim()).await {
-            if claims.sub != grant.user_id {
-                return Err(forbidden("the media token belongs to another user"));
-            }
-        }
+    let Some(bearer) = bearer else { return Err(forbidden("the media token belongs to a signed-in user")) };
+    // The access token may have lapsed during playback (it lives minutes, a video longer):
+    // it still names its user for as long as a play token lasts.
+    let grace = state.config.play_token_ttl.as_secs();
+    match state.verifier.verify_with_leeway(bearer.trim(), grace).await {
+        Ok(claims) if claims.sub == grant.user_id => {}
+        Ok(_) => return Err(forbidden("the media token belongs to another user")),
+        Err(_) => return Err(forbidden("the media token belongs to a signed-in user")),
+    }
+    if revoked(state, &grant).await? {
+        return Err(forbidden("what opened the video has ended"));
     }
     Ok((video_id, quality, grant))
+}
+
+/// Whether the ground of `grant` was taken away since it was issued.
+async fn revoked(state: &State, grant: &MediaGrant) -> Result<bool, Response> {
+    let issued = DateTime::<Utc>::from_timestamp(grant.issued, 0).unwrap_or_default();
+    let (subscriptions, pack) = match &grant.ground {
+        Ground::Credits => return Ok(false),
+        Ground::Subscriptions(ids) => (ids.as_slice(), None),
+        Ground::ChannelPack(id) => (&[][..], Some(*id)),
+    };
+    queries::revoked_since(&state.pool, grant.user_id, subscriptions, pack, issued).await.map_err(|e| {
+        tracing::warn!(error = %e, "media revocation check failed");
+        let body = serde_json::json!({ "code": "RETRY", "message": "try again" });
+        (StatusCode::SERVICE_UNAVAILABLE, axum::Json(body)).into_response()
+    })
 }
 
 async fn serve_file(path: &std::path::Path, request: Request) -> Response {

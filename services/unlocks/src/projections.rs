@@ -12,7 +12,6 @@ use runtime::projection::{Projection, Source};
 use runtime::StoreError;
 use sqlx::PgConnection;
 
-use crate::entitlement::Standing;
 use crate::quota;
 
 /// The read models of the service's own events.
@@ -66,8 +65,8 @@ pub async fn apply_unlock_events(conn: &mut PgConnection, envelopes: &[Envelope]
                 };
                 sqlx::query(
                     "insert into pending_unlock (unlock_id, user_id, target_kind, target_id, channel_id, new_id, asset,
-                         amount, requested_at)
-                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                         amount, requested_at, tenant)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 )
                 .bind(unlock_id)
                 .bind(user_id)
@@ -78,6 +77,7 @@ pub async fn apply_unlock_events(conn: &mut PgConnection, envelopes: &[Envelope]
                 .bind(asset.as_str())
                 .bind(*amount as i32)
                 .bind(requested_at)
+                .bind(&envelope.tenant)
                 .execute(&mut *conn)
                 .await?;
             }
@@ -332,7 +332,19 @@ pub async fn apply_catalog_event(conn: &mut PgConnection, event: &CatalogEvent) 
     Ok(())
 }
 
-/// Subscriptions as entitlement facts, from subscription events.
+/// Where a subscription stands, as far as this service's own business goes: which ending
+/// forfeits the packs (a cancel, or an end not preceded by a cancel) and since when media
+/// tokens resting on it are void (`ended_at`). Whether it opens a video is not decided here:
+/// the subscription service's read answers that (see [`crate::entitlement`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Active,
+    Cancelled,
+    /// Expired, charged back or refunded.
+    Ended,
+}
+
+/// Subscriptions' standings and ends, from subscription events.
 pub struct SubscriptionProjection {
     pub queue: String,
 }
@@ -353,7 +365,7 @@ impl Projection for SubscriptionProjection {
 
     async fn apply(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
         let Some(event) = decode_foreign::<SubscriptionEvent>(envelope)? else { return Ok(()) };
-        apply_subscription_event(tx, &event).await?;
+        apply_subscription_event(tx, &event, envelope.occurred_at).await?;
         Ok(())
     }
 }
@@ -374,11 +386,12 @@ pub fn parse_standing(s: &str) -> Standing {
     }
 }
 
-/// Folds `event` into its subscription's row (locked first) and returns the standing before
-/// it (`None` for a subscription not heard of).
+/// Folds `event`, which its owner recorded at `recorded`, into its subscription's row (locked
+/// first) and returns the standing before it (`None` for a subscription not heard of).
 pub async fn apply_subscription_event(
     conn: &mut PgConnection,
     event: &SubscriptionEvent,
+    recorded: chrono::DateTime<chrono::Utc>,
 ) -> Result<Option<Standing>, sqlx::Error> {
     let id = event.subscription_id();
     let before: Option<String> =
@@ -423,10 +436,21 @@ pub async fn apply_subscription_event(
         SubscriptionEvent::SubscriptionReactivated { .. } => {
             set_standing(Standing::Active).execute(&mut *conn).await?;
         }
-        SubscriptionEvent::SubscriptionExpired { .. }
-        | SubscriptionEvent::SubscriptionChargedBack { .. }
-        | SubscriptionEvent::SubscriptionRefunded { .. } => {
-            set_standing(Standing::Ended).execute(&mut *conn).await?;
+        SubscriptionEvent::SubscriptionExpired { expired_at: at, .. }
+        | SubscriptionEvent::SubscriptionChargedBack { charged_back_at: at, .. }
+        | SubscriptionEvent::SubscriptionRefunded { refunded_at: at, .. } => {
+            // Media tokens issued before the owner recorded the end are void (a token asked
+            // for after it was refused by the owner's read). The biller's own time of the
+            // end may be earlier; a late postback must not leave tokens issued meanwhile.
+            sqlx::query(
+                "update member_subscription set standing = 'ended', ended_at = greatest(ended_at, $2, $3)
+                 where subscription_id = $1",
+            )
+            .bind(id)
+            .bind(at)
+            .bind(recorded)
+            .execute(&mut *conn)
+            .await?;
         }
         _ => {}
     }

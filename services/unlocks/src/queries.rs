@@ -5,8 +5,7 @@ use proto_events::catalog::{ChannelCategory, VideoQuality};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::entitlement::{Kind, Standing, SubscriptionFacts, VideoFacts, VideoUnlockKind};
-use crate::projections::parse_standing;
+use crate::entitlement::{Holdings, VideoUnlockKind};
 
 /// A published video as this service knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,16 +18,6 @@ pub struct CatalogVideo {
     pub is_third_party_channel: bool,
     pub is_free_limited_trial: bool,
     pub qualities: Vec<VideoQuality>,
-}
-
-impl CatalogVideo {
-    pub fn facts(&self) -> VideoFacts {
-        VideoFacts {
-            site: self.site.clone(),
-            channel_pack_id: self.channel_pack_id,
-            is_third_party_channel: self.is_third_party_channel,
-        }
-    }
 }
 
 fn from_wire<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
@@ -93,56 +82,48 @@ pub async fn channel_pack(pool: &PgPool, channel_pack_id: Uuid) -> Result<Option
         .await
 }
 
-/// Every subscription of a user, as entitlement facts.
-pub async fn subscriptions(pool: &PgPool, user_id: Uuid) -> Result<Vec<SubscriptionFacts>, sqlx::Error> {
-    let rows: Vec<(String, Vec<String>, bool, String)> = sqlx::query_as(
-        "select kind, sites, is_free_limited_trial, standing from member_subscription where user_id = $1",
-    )
-    .bind(user_id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(kind, sites, free, standing)| {
-            let kind = match kind.as_str() {
-                "member" => Kind::Member,
-                "trial" => Kind::Trial,
-                "porn-portal" => Kind::PornPortal,
-                _ => return None,
-            };
-            Some(SubscriptionFacts { kind, sites, is_free_limited_trial: free, standing: parse_standing(&standing) })
-        })
-        .collect())
-}
-
-/// The user's own unlocks of a set of videos and packs: (video -> how, packs held).
-pub async fn holdings(
-    pool: &PgPool,
-    user_id: Uuid,
-    video_ids: &[Uuid],
-    pack_ids: &[Uuid],
-) -> Result<(Vec<(Uuid, VideoUnlockKind)>, Vec<Uuid>), sqlx::Error> {
-    let videos: Vec<(Uuid, String)> =
-        sqlx::query_as("select video_id, paid_with from video_unlock where user_id = $1 and video_id = any($2)")
-            .bind(user_id)
-            .bind(video_ids)
-            .fetch_all(pool)
-            .await?;
+/// Every pack (not forfeited) and video the user unlocked.
+pub async fn held(pool: &PgPool, user_id: Uuid) -> Result<Holdings, sqlx::Error> {
     let packs: Vec<Uuid> = sqlx::query_scalar(
-        "select channel_pack_id from channel_pack_unlock
-         where user_id = $1 and channel_pack_id = any($2) and forfeited_at is null",
+        "select channel_pack_id from channel_pack_unlock where user_id = $1 and forfeited_at is null",
     )
     .bind(user_id)
-    .bind(pack_ids)
     .fetch_all(pool)
     .await?;
+    let videos: Vec<(Uuid, String)> = sqlx::query_as("select video_id, paid_with from video_unlock where user_id = $1")
+        .bind(user_id)
+        .fetch_all(pool)
+        .await?;
     let videos = videos
         .into_iter()
         .map(|(v, paid)| {
             (v, if paid == "credits" { VideoUnlockKind::Credits } else { VideoUnlockKind::FreeLimitedTrial })
         })
         .collect();
-    Ok((videos, packs))
+    Ok(Holdings { packs, videos })
+}
+
+/// Whether what opened a media token has been taken away since `issued` (unix seconds): a
+/// subscription it rests on ended (expiry, chargeback, refund), or its channel pack was
+/// forfeited. The media endpoint asks this of every request.
+pub async fn revoked_since(
+    pool: &PgPool,
+    user_id: Uuid,
+    subscriptions: &[Uuid],
+    channel_pack: Option<Uuid>,
+    issued: DateTime<Utc>,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "select exists (select 1 from member_subscription where subscription_id = any($2) and ended_at >= $4)
+             or exists (select 1 from channel_pack_unlock
+                        where user_id = $1 and channel_pack_id = $3 and forfeited_at >= $4)",
+    )
+    .bind(user_id)
+    .bind(subscriptions)
+    .bind(channel_pack)
+    .bind(issued)
+    .fetch_one(pool)
+    .await
 }
 
 /// A user's unlocks as the profile reads them.
@@ -200,11 +181,6 @@ pub async fn downloads_since(
         .bind(since)
         .fetch_all(pool)
         .await
-}
-
-/// Whether a user has any active subscription.
-pub fn any_active(subscriptions: &[SubscriptionFacts]) -> bool {
-    subscriptions.iter().any(|s| s.standing == Standing::Active)
 }
 
 /// A debit that went through but opened nothing (`UnlockDebitOrphaned`): for an operator to refund.

@@ -2,9 +2,11 @@
 //! bound to the user they were issued to.
 //!
 //! A token is `<payload>.<mac>`, both base64url: the payload is
-//! `v1:<user>:<video>:<quality>:<purpose>:<expires unix seconds>`. The media endpoint checks
-//! the MAC (in constant time), the expiry, and that the path's video and quality are the
-//! token's; entitlement was checked when the token was issued.
+//! `v2:<user>:<video>:<quality>:<purpose>:<issued>:<expires>:<ground>` (unix seconds). The
+//! media endpoint checks the MAC (in constant time), the expiry, that the path's video and
+//! quality are the token's, that the request comes from the token's user, and that what
+//! opened the video (the [`Ground`]: the subscriptions covering its site, or its channel pack)
+//! was not taken away since `issued`. Entitlement itself was decided when the token was issued.
 
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use hmac::{Hmac, KeyInit, Mac};
@@ -36,14 +38,55 @@ impl Purpose {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What opened the video when the token was issued; its end voids the token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ground {
+    /// The subscriptions (the user's or a tandem parent's) covering the video's site, or the
+    /// free limited trial whose video it is: void once any of them ends.
+    Subscriptions(Vec<Uuid>),
+    /// The unlocked channel pack: void once forfeited.
+    ChannelPack(Uuid),
+    /// Bought with credits, for good.
+    Credits,
+}
+
+impl Ground {
+    fn encode(&self) -> String {
+        match self {
+            Ground::Subscriptions(ids) => {
+                format!("s{}", ids.iter().map(Uuid::to_string).collect::<Vec<_>>().join(","))
+            }
+            Ground::ChannelPack(id) => format!("p{id}"),
+            Ground::Credits => "c".into(),
+        }
+    }
+
+    fn decode(text: &str) -> Option<Ground> {
+        if text == "c" {
+            return Some(Ground::Credits);
+        }
+        if let Some(id) = text.strip_prefix('p') {
+            return id.parse().ok().map(Ground::ChannelPack);
+        }
+        let ids = text.strip_prefix('s')?;
+        if ids.is_empty() {
+            return Some(Ground::Subscriptions(Vec::new()));
+        }
+        ids.split(',').map(|i| i.parse().ok()).collect::<Option<Vec<Uuid>>>().map(Ground::Subscriptions)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MediaGrant {
     pub user_id: Uuid,
     pub video_id: Uuid,
     pub quality: VideoQuality,
     pub purpose: Purpose,
     /// Unix seconds.
+    pub issued: i64,
+    /// Unix seconds.
     pub expires: i64,
+    pub ground: Ground,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -56,6 +99,16 @@ pub enum TokenError {
     Expired,
     #[error("the token is for another file")]
     OtherFile,
+}
+
+/// The user a token names, read without checking it (the gateway compares it with the
+/// request's session before passing the request on; the signature is this service's to check).
+pub fn holder(token: &str) -> Option<Uuid> {
+    let payload = URL_SAFE_NO_PAD.decode(token.split_once('.')?.0).ok()?;
+    let payload = String::from_utf8(payload).ok()?;
+    let mut parts = payload.split(':');
+    (parts.next()? == "v2").then_some(())?;
+    parts.next()?.parse().ok()
 }
 
 /// Signs and checks media tokens with one secret.
@@ -81,12 +134,14 @@ impl TokenSigner {
 
     pub fn sign(&self, grant: &MediaGrant) -> String {
         let payload = format!(
-            "v1:{}:{}:{}:{}:{}",
+            "v2:{}:{}:{}:{}:{}:{}:{}",
             grant.user_id,
             grant.video_id,
             quota::spec_of(grant.quality).key,
             grant.purpose.as_str(),
-            grant.expires
+            grant.issued,
+            grant.expires,
+            grant.ground.encode()
         );
         let mut mac = self.mac();
         mac.update(payload.as_bytes());
@@ -104,8 +159,10 @@ impl TokenSigner {
         mac.verify_slice(&tag).map_err(|_| TokenError::BadSignature)?;
         let payload = String::from_utf8(payload).map_err(|_| TokenError::Malformed)?;
         let parts: Vec<&str> = payload.split(':').collect();
-        let [version, user, video, quality, purpose, expires] = parts[..] else { return Err(TokenError::Malformed) };
-        if version != "v1" {
+        let [version, user, video, quality, purpose, issued, expires, ground] = parts[..] else {
+            return Err(TokenError::Malformed);
+        };
+        if version != "v2" {
             return Err(TokenError::Malformed);
         }
         let grant = MediaGrant {
@@ -117,7 +174,9 @@ impl TokenSigner {
                 "download" => Purpose::Download,
                 _ => return Err(TokenError::Malformed),
             },
+            issued: issued.parse().map_err(|_| TokenError::Malformed)?,
             expires: expires.parse().map_err(|_| TokenError::Malformed)?,
+            ground: Ground::decode(ground).ok_or(TokenError::Malformed)?,
         };
         if grant.expires <= now {
             return Err(TokenError::Expired);
@@ -152,7 +211,31 @@ mod tests {
             video_id: Uuid::from_u128(2),
             quality: VideoQuality::P1080,
             purpose: Purpose::Play,
+            issued: 1_000,
             expires: 2_000,
+            ground: Ground::Subscriptions(vec![Uuid::from_u128(4), Uuid::from_u128(5)]),
+        }
+    }
+
+    #[test]
+    fn the_holder_is_read_from_the_token_and_nothing_else_is() {
+        let s = TokenSigner::new(b"secret");
+        assert_eq!(holder(&s.sign(&grant())), Some(Uuid::from_u128(1)));
+        assert_eq!(holder("nonsense"), None);
+        assert_eq!(holder(&format!("{}.x", URL_SAFE_NO_PAD.encode("v1:x"))), None);
+    }
+
+    #[test]
+    fn every_ground_round_trips() {
+        let s = TokenSigner::new(b"secret");
+        for ground in [
+            Ground::Subscriptions(vec![]),
+            Ground::Subscriptions(vec![Uuid::from_u128(8)]),
+            Ground::ChannelPack(Uuid::from_u128(6)),
+            Ground::Credits,
+        ] {
+            let g = MediaGrant { ground: ground.clone(), ..grant() };
+            assert_eq!(s.verify(&s.sign(&g), 1_500).map(|g| g.ground), Ok(ground));
         }
     }
 
@@ -173,7 +256,7 @@ mod tests {
         assert_eq!(TokenSigner::new(b"other").verify(&t, 0), Err(TokenError::BadSignature));
         let (_, tag) = t.split_once('.').unwrap();
         let forged_payload =
-            URL_SAFE_NO_PAD.encode(format!("v1:{}:{}:p1080:play:99999", Uuid::from_u128(9), Uuid::from_u128(2)));
+            URL_SAFE_NO_PAD.encode(format!("v2:{}:{}:p1080:play:1000:99999:c", Uuid::from_u128(9), Uuid::from_u128(2)));
         assert_eq!(s.verify(&format!("{forged_payload}.{tag}"), 0), Err(TokenError::BadSignature));
         assert_eq!(s.verify("nonsense", 0), Err(TokenError::Malformed));
     }

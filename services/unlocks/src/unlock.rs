@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use crate::api::{PackUnlockResponse, UnlockVideoInput, UnlockVideoResponse};
 use crate::domain::{Command, Unlocks};
-use crate::entitlement::{may_take_free_trial_video, may_unlock_channel_pack};
+use crate::entitlement::{self, may_take_free_trial_video, may_unlock_channel_pack, Asker};
 use crate::error::{ApiError, PACK_UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
 use crate::wallet::Refusal;
 use crate::{queries, store, State};
@@ -92,21 +92,18 @@ fn in_flight(state: &State, unlock_id: Uuid) -> bool {
 /// user lost access is given up without a debit. A debit that still lands on an unlock given
 /// up meanwhile (a cross-process race only the wallet could close) is recorded by
 /// `CompleteUnlock` as `UnlockDebitOrphaned` when it cannot be honoured.
-pub async fn finish(
-    state: &State,
-    user_id: Uuid,
-    unlock_id: Uuid,
-    tenant: Option<&str>,
-    meta: &EventMeta,
-) -> Result<Finished, NotFinished> {
+pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventMeta) -> Result<Finished, NotFinished> {
     let _flight = InFlight::enter(state, unlock_id);
+    let (user_id, tenant) = (asker.user_id, Some(asker.tenant.as_str()).filter(|t| !t.is_empty()));
     let pending = match store::unlock_standing(&state.pool, user_id, unlock_id).await? {
         store::Standing::Pending(pending) => {
-            if matches!(pending.target, UnlockTarget::ChannelPack { .. }) && !may_unlock_pack(state, user_id).await? {
-                let command =
-                    Command::RefuseUnlock { unlock_id, reason: UnlockRefusal::NoTenantAccess, now: state.now() };
-                state.book.submit(user_id, command, meta).await.map_err(ApiError::from)?.map_err(ApiError::from)?;
-                return Err(NotFinished::NoAccess);
+            if let UnlockTarget::ChannelPack { channel_pack_id, .. } = pending.target {
+                if !may_unlock_pack(state, asker, channel_pack_id).await? {
+                    let command =
+                        Command::RefuseUnlock { unlock_id, reason: UnlockRefusal::NoTenantAccess, now: state.now() };
+                    state.book.submit(user_id, command, meta).await.map_err(ApiError::from)?.map_err(ApiError::from)?;
+                    return Err(NotFinished::NoAccess);
+                }
             }
             pending
         }
@@ -127,7 +124,9 @@ pub async fn finish(
         Ok(Ok(receipt)) => {
             (state.after_debit)(unlock_id);
             let may_unlock = match pending.target {
-                UnlockTarget::ChannelPack { .. } => may_unlock_pack(state, user_id).await?,
+                UnlockTarget::ChannelPack { channel_pack_id, .. } => {
+                    may_unlock_pack(state, asker, channel_pack_id).await?
+                }
                 UnlockTarget::Video { .. } => true,
             };
             let command = Command::CompleteUnlock { unlock_id, paid: pending.clone(), may_unlock, now: state.now() };
@@ -157,8 +156,13 @@ pub async fn finish(
     }
 }
 
-async fn may_unlock_pack(state: &State, user_id: Uuid) -> Result<bool, ApiError> {
-    Ok(may_unlock_channel_pack(&queries::subscriptions(&state.pool, user_id).await?))
+/// Whether the user may (still) unlock the pack: the access rules, asked with the owners'
+/// facts now. The pack being the one this unlock is for, it counts as not held yet.
+async fn may_unlock_pack(state: &State, asker: &Asker, channel_pack_id: Uuid) -> Result<bool, ApiError> {
+    let mut standing = entitlement::standing(state, asker).await?;
+    standing.holdings.packs.retain(|p| *p != channel_pack_id);
+    standing.ability = entitlement::ability_of(asker, &standing);
+    Ok(may_unlock_channel_pack(&standing, channel_pack_id))
 }
 
 async fn state_orphaned(state: &State, unlock_id: Uuid) -> Result<bool, ApiError> {
@@ -185,27 +189,26 @@ fn refusal_error(refusal: Refusal, failed: &'static str) -> ApiError {
 #[tracing::instrument(name = "unlock_channel_pack", skip(state, meta))]
 pub async fn unlock_channel_pack(
     state: &State,
-    user_id: Uuid,
+    asker: &Asker,
     channel_pack_id: Uuid,
-    tenant: Option<&str>,
     meta: &EventMeta,
 ) -> Result<PackUnlockResponse, ApiError> {
+    let user_id = asker.user_id;
     let channel_id = queries::channel_pack(&state.pool, channel_pack_id)
         .await?
         .ok_or(ApiError::NotFound { code: "CHANNEL_PACK_NOT_FOUND", message: "no such channel pack".into() })?;
-    let subscriptions = queries::subscriptions(&state.pool, user_id).await?;
     let command = Command::RequestPackUnlock {
         unlock_id: Uuid::now_v7(),
         channel_pack_id,
         channel_id,
         gems: state.config.pack_gems,
-        may_unlock: may_unlock_channel_pack(&subscriptions),
+        may_unlock: may_unlock_pack(state, asker, channel_pack_id).await?,
         now: state.now(),
     };
     let requested = state.book.submit(user_id, command, meta).await??;
     let target = UnlockTarget::ChannelPack { channel_pack_id, channel_id };
     let unlock_id = pending_of(&requested.state, &target)?;
-    match finish(state, user_id, unlock_id, tenant, meta).await {
+    match finish(state, asker, unlock_id, meta).await {
         Ok(finished) => {
             let unlocked_at = unlocked_at(state, user_id, channel_pack_id).await?;
             Ok(PackUnlockResponse {
@@ -245,11 +248,11 @@ async fn unlocked_at(state: &State, user_id: Uuid, channel_pack_id: Uuid) -> Res
 #[tracing::instrument(name = "unlock_video", skip(state, input, meta), fields(video_id = %input.video_id))]
 pub async fn unlock_video(
     state: &State,
-    user_id: Uuid,
+    asker: &Asker,
     input: UnlockVideoInput,
-    tenant: Option<&str>,
     meta: &EventMeta,
 ) -> Result<UnlockVideoResponse, ApiError> {
+    let user_id = asker.user_id;
     if input.video_new_id.is_empty() || input.video_new_id.len() > 100 {
         return Err(ApiError::Invalid("videoNewId must have 1 to 100 characters".into()));
     }
@@ -260,7 +263,7 @@ pub async fn unlock_video(
     if video.new_id != input.video_new_id {
         return Err(ApiError::Invalid("videoNewId is not the video's newId".into()));
     }
-    let subscriptions = queries::subscriptions(&state.pool, user_id).await?;
+    let standing = entitlement::standing(state, asker).await?;
     let response = |unlock_id, paid_with: &str, credits, free_left, unlocked_at| UnlockVideoResponse {
         status: "success".into(),
         unlock_id,
@@ -272,7 +275,7 @@ pub async fn unlock_video(
         free_videos_left: free_left,
         unlocked_at,
     };
-    if may_take_free_trial_video(&video.facts(), &subscriptions) {
+    if may_take_free_trial_video(&standing, &video) {
         let now = state.now();
         let command = Command::TakeFreeTrialVideo {
             unlock_id: Uuid::now_v7(),
@@ -305,7 +308,7 @@ pub async fn unlock_video(
     let requested = state.book.submit(user_id, command, meta).await??;
     let target = UnlockTarget::Video { video_id: video.video_id, new_id: video.new_id.clone() };
     let unlock_id = pending_of(&requested.state, &target)?;
-    match finish(state, user_id, unlock_id, tenant, meta).await {
+    match finish(state, asker, unlock_id, meta).await {
         Ok(finished) => Ok(response(unlock_id, "credits", Some(finished.balance_after), None, state.now())),
         Err(NotFinished::Refused(refusal)) => Err(refusal_error(refusal, VIDEO_UNLOCK_FAILED)),
         Err(NotFinished::NoAccess) => Err(ApiError::NoTenantAccess),
@@ -320,6 +323,7 @@ pub async fn unlock_video(
 struct Stale {
     unlock_id: Uuid,
     user_id: Uuid,
+    tenant: Option<String>,
     attempts: i32,
 }
 
@@ -355,7 +359,7 @@ impl Reconciler {
         let now = state.now();
         let before = now - chrono::Duration::from_std(state.config.reconcile_after)?;
         let stale: Vec<Stale> = sqlx::query_as(
-            "select p.unlock_id, p.user_id, coalesce(a.attempts, 0) as attempts
+            "select p.unlock_id, p.user_id, p.tenant, coalesce(a.attempts, 0) as attempts
              from pending_unlock p left join reconcile_attempt a using (unlock_id)
              where p.requested_at <= $1 and (a.next_attempt_at is null or a.next_attempt_at <= $2)
              order by coalesce(a.next_attempt_at, p.requested_at) limit 500",
@@ -371,7 +375,8 @@ impl Reconciler {
                 pass.left += 1;
                 continue;
             }
-            let failed = match finish(state, row.user_id, row.unlock_id, None, &meta).await {
+            let asker = Asker::system(row.user_id, row.tenant.as_deref().unwrap_or_default());
+            let failed = match finish(state, &asker, row.unlock_id, &meta).await {
                 Ok(_) => {
                     tracing::info!(unlock_id = %row.unlock_id, user_id = %row.user_id, "reconciler finished an unlock");
                     pass.finished += 1;

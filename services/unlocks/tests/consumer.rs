@@ -64,6 +64,7 @@ async fn catalog_facts_and_subscriptions_arrive_and_a_cancel_forfeits_once() {
         &started(subscription, user, MembershipKind::Member, &["vixen"], false),
         format!("subscription-{subscription}"),
     );
+    env.owner_records(&[started(subscription, user, MembershipKind::Member, &["vixen"], false)]).await;
     env.publish("subscription", &[start]).await;
     env.wait_for("select count(*) from member_subscription", 1, Duration::from_secs(20)).await;
     env.fund_gems(user, 10).await;

@@ -1,5 +1,6 @@
 //! Tokens and the media endpoint: only a valid, unexpired token of the right user, video
-//! and quality gets the bytes (with Range); downloads never pass their quota.
+//! and quality, asked for by that user, gets the bytes (with Range), and only while what
+//! opened the video holds; downloads never pass their quota.
 
 mod support;
 
@@ -8,7 +9,7 @@ use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use unlocks::api::{DownloadQuotasResponse, DownloadResolutionsResponse, DownloadResponse, TokenResponse};
-use unlocks::token::{MediaGrant, Purpose};
+use unlocks::token::{Ground, MediaGrant, Purpose};
 use uuid::Uuid;
 
 use support::{cancelled, pack_event, published, video, TestEnv};
@@ -49,39 +50,54 @@ async fn a_valid_token_gets_the_bytes_with_ranges_and_any_other_gets_403() {
     let p270 = t.p270.clone().unwrap();
     let client = env.http();
     let file = std::fs::read(support::media_dir().join("demo/p270.mp4")).unwrap();
-    let full = client.get(url(&env, a.video_id, "p270", &p270.token)).send().await.unwrap();
+    let full = client.get(url(&env, a.video_id, "p270", &p270.token)).bearer_auth(&token).send().await.unwrap();
     assert_eq!(full.status(), StatusCode::OK);
     assert_eq!(full.headers()["content-type"], "video/mp4");
     assert_eq!(full.bytes().await.unwrap().as_ref(), file.as_slice());
     // The player's Range requests.
-    let part =
-        client.get(url(&env, a.video_id, "p270", &p270.token)).header("range", "bytes=100-199").send().await.unwrap();
+    let part = client
+        .get(url(&env, a.video_id, "p270", &p270.token))
+        .bearer_auth(&token)
+        .header("range", "bytes=100-199")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
     assert_eq!(part.headers()["content-range"], format!("bytes 100-199/{}", file.len()));
     assert_eq!(part.bytes().await.unwrap().as_ref(), &file[100..200]);
     // HLS: a playlist whose segments carry the token, and the segment itself.
     let hls = t.hls.clone().unwrap();
-    let playlist = client.get(&hls.url).send().await.unwrap();
+    let playlist = client.get(&hls.url).bearer_auth(&token).send().await.unwrap();
     assert_eq!(playlist.headers()["content-type"], "application/vnd.apple.mpegurl");
     let playlist = playlist.text().await.unwrap();
     let segment = playlist.lines().find(|l| l.starts_with("hls/")).unwrap().to_owned();
     assert!(segment.ends_with(&format!("?token={}", hls.token)), "{playlist}");
-    let ts = client.get(format!("{}/media/videos/{}/{segment}", env.base, a.video_id)).send().await.unwrap();
+    let ts = client
+        .get(format!("{}/media/videos/{}/{segment}", env.base, a.video_id))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!((ts.status(), ts.headers()["content-type"].to_str().unwrap()), (StatusCode::OK, "video/mp2t"));
     assert_eq!(ts.bytes().await.unwrap()[0], 0x47);
     let wrong = client
         .get(format!("{}/media/videos/{}/hls/segment0.ts?token={}", env.base, a.video_id, p270.token))
+        .bearer_auth(&token)
         .send()
         .await
         .unwrap();
     assert_eq!(wrong.status(), StatusCode::FORBIDDEN, "a segment needs the hls token");
-    // The caller's own access token beside the media token: fine.
-    let mine = client.get(url(&env, a.video_id, "p270", &p270.token)).bearer_auth(&token).send().await.unwrap();
-    assert_eq!(mine.status(), StatusCode::OK);
-
     let now = chrono::Utc::now().timestamp();
     let sign = |user_id, video_id, quality, expires| {
-        env.state.signer.sign(&MediaGrant { user_id, video_id, quality, purpose: Purpose::Play, expires })
+        env.state.signer.sign(&MediaGrant {
+            user_id,
+            video_id,
+            quality,
+            purpose: Purpose::Play,
+            issued: now - 60,
+            expires,
+            ground: Ground::Credits,
+        })
     };
     let expired = sign(user, a.video_id, VideoQuality::P270, now - 1);
     let mut tampered = p270.token.clone().into_bytes();
@@ -93,16 +109,21 @@ async fn a_valid_token_gets_the_bytes_with_ranges_and_any_other_gets_403() {
         video_id: a.video_id,
         quality: VideoQuality::P270,
         purpose: Purpose::Play,
+        issued: now,
         expires: now + 600,
+        ground: Ground::Credits,
     });
+    let mine = Some(token.clone());
     let refused = [
-        ("expired", url(&env, a.video_id, "p270", &expired), None),
-        ("tampered", url(&env, a.video_id, "p270", &tampered), None),
-        ("another secret", url(&env, a.video_id, "p270", &foreign_secret), None),
-        ("another video's", url(&env, b.video_id, "p270", &p270.token), None),
-        ("another quality's", url(&env, a.video_id, "p1080", &p270.token), None),
+        ("expired", url(&env, a.video_id, "p270", &expired), mine.clone()),
+        ("tampered", url(&env, a.video_id, "p270", &tampered), mine.clone()),
+        ("another secret", url(&env, a.video_id, "p270", &foreign_secret), mine.clone()),
+        ("another video's", url(&env, b.video_id, "p270", &p270.token), mine.clone()),
+        ("another quality's", url(&env, a.video_id, "p1080", &p270.token), mine.clone()),
+        ("no token", format!("{}/media/videos/{}/p270", env.base, a.video_id), mine.clone()),
+        // A media URL copied elsewhere: another user's session, or none at all.
         ("another user's", url(&env, a.video_id, "p270", &p270.token), Some(env.token(other))),
-        ("no token", format!("{}/media/videos/{}/p270", env.base, a.video_id), None),
+        ("anonymous", url(&env, a.video_id, "p270", &p270.token), None),
     ];
     for (what, u, bearer) in refused {
         let mut request = client.get(u);
@@ -115,7 +136,7 @@ async fn a_valid_token_gets_the_bytes_with_ranges_and_any_other_gets_403() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn tokens_follow_entitlement_and_stop_after_a_cancel_or_a_chargeback() {
+async fn tokens_follow_entitlement_through_a_cancel_an_expiry_and_a_chargeback() {
     let env = TestEnv::new().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
     let (vixen, tushy, in_pack) =
@@ -170,17 +191,42 @@ async fn tokens_follow_entitlement_and_stop_after_a_cancel_or_a_chargeback() {
     assert_eq!(denied, [false, true, false]);
     assert_eq!(access["videos"][2]["access"], "channel_pack");
 
+    // A cancel keeps the paid period (spec §1: only gems and unlocked channels are lost): the
+    // site's videos still play, the pack's do not, and a token issued for the pack dies now.
+    let (_, pack_tokens) = tokens(&env, &token, in_pack.video_id, "desktop").await;
+    let pack_url = pack_tokens["tokens"]["p270"]["url"].as_str().unwrap().to_owned();
+    let (_, vixen_tokens) = tokens(&env, &token, vixen.video_id, "desktop").await;
+    let vixen_url = vixen_tokens["tokens"]["p270"]["url"].as_str().unwrap().to_owned();
+    let play = |u: String, bearer: String| {
+        let client = env.http();
+        async move { client.get(u).bearer_auth(bearer).header("range", "bytes=0-99").send().await.unwrap().status() }
+    };
+    assert_eq!(play(pack_url.clone(), token.clone()).await, StatusCode::PARTIAL_CONTENT);
     env.subscription(&[cancelled(subscription, member)]).await;
     assert_eq!(
         tokens(&env, &token, vixen.video_id, "desktop").await.0,
-        StatusCode::FORBIDDEN,
-        "no new token after a cancel"
+        StatusCode::OK,
+        "a cancelled member plays until the period ends"
     );
     assert_eq!(
         tokens(&env, &token, in_pack.video_id, "desktop").await.0,
         StatusCode::FORBIDDEN,
-        "the pack went with it"
+        "the pack went with the cancel"
     );
+    assert_eq!(play(pack_url, token.clone()).await, StatusCode::FORBIDDEN, "the pack's token died with it");
+    assert_eq!(play(vixen_url.clone(), token.clone()).await, StatusCode::PARTIAL_CONTENT, "the site's did not");
+    // The period's end: no new token, and the one issued before stops.
+    env.subscription(&[SubscriptionEvent::SubscriptionExpired {
+        subscription_id: subscription,
+        user_id: member,
+        expired_at: chrono::Utc::now(),
+    }])
+    .await;
+    assert_eq!(tokens(&env, &token, vixen.video_id, "desktop").await.0, StatusCode::FORBIDDEN, "expired");
+    assert_eq!(play(vixen_url, token.clone()).await, StatusCode::FORBIDDEN, "the token issued before stops");
+    let other_token = env.token(other);
+    let (_, other_tokens) = tokens(&env, &other_token, vixen.video_id, "desktop").await;
+    let other_url = other_tokens["tokens"]["p270"]["url"].as_str().unwrap().to_owned();
     env.subscription(&[SubscriptionEvent::SubscriptionChargedBack {
         subscription_id: other_subscription,
         user_id: other,
@@ -189,10 +235,11 @@ async fn tokens_follow_entitlement_and_stop_after_a_cancel_or_a_chargeback() {
     }])
     .await;
     assert_eq!(
-        tokens(&env, &env.token(other), vixen.video_id, "desktop").await.0,
+        tokens(&env, &other_token, vixen.video_id, "desktop").await.0,
         StatusCode::FORBIDDEN,
         "nor after a chargeback"
     );
+    assert_eq!(play(other_url, other_token).await, StatusCode::FORBIDDEN, "a chargeback stops the token at once");
     env.cleanup().await;
 }
 
@@ -260,7 +307,7 @@ async fn a_hundred_concurrent_downloads_against_a_quota_of_twenty_get_exactly_tw
         (g.resolution.label.as_str(), g.resolution.res.as_str(), g.resolution.width),
         ("HD MP4 1080P", "1080", 1920)
     );
-    let file = client.get(&g.token.url).send().await.unwrap();
+    let file = client.get(&g.token.url).bearer_auth(&token).send().await.unwrap();
     assert_eq!(file.status(), StatusCode::OK);
     assert!(file.headers()["content-disposition"].to_str().unwrap().starts_with("attachment"));
 

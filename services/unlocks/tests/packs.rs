@@ -205,7 +205,7 @@ async fn an_unlock_the_wallet_did_not_answer_is_finished_by_the_reconciler_exact
     assert_eq!(env.debits().await, 0);
 
     // The reconciler, with the wallet reachable, finishes it; a second pass changes nothing.
-    let config = support::test_config(&env.schema, &env.wallet_url);
+    let config = support::test_config(&env.schema, &env.wallet_url, &env.subscription_url);
     let reconciling = unlocks::State::new(env.pool.clone(), env.store.clone(), config, env.signer.verifier());
     let reconciler = unlocks::unlock::Reconciler::new(reconciling);
     assert_eq!(reconciler.pass().await.unwrap().finished, 1);
@@ -235,9 +235,6 @@ async fn a_cancel_forfeits_the_unlocked_packs_and_a_later_expiry_takes_nothing_m
     assert_eq!(s.percentage_of_unlocked_channel_packs, 0);
     let forfeits = env.scalar("select count(*) from event where event_type = 'ChannelPacksForfeited'").await;
     assert_eq!(forfeits, 1);
-    // No access any more: a new unlock is refused.
-    let (status, body) = unlock(&env, &env.http(), &token, ids[2]).await;
-    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("NO_TENANT_ACCESS")));
     env.subscription(&[proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
         subscription_id: subscription,
         user_id: user,
@@ -245,5 +242,8 @@ async fn a_cancel_forfeits_the_unlocked_packs_and_a_later_expiry_takes_nothing_m
     }])
     .await;
     assert_eq!(env.scalar("select count(*) from event where event_type = 'ChannelPacksForfeited'").await, 1);
+    // The period over, no access any more: a new unlock is refused before any debit.
+    let (status, body) = unlock(&env, &env.http(), &token, ids[2]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("NO_TENANT_ACCESS")));
     env.cleanup().await;
 }

@@ -49,7 +49,7 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     })
     .await;
     let (pack_a, pack_b, channel) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
-    let videos: Vec<_> = (0..3).map(|_| video("vixen", None, None)).collect();
+    let videos: Vec<_> = (0..3).map(|_| support::free_trial_video("vixen")).collect();
     let bts = video("vixen", Some((pack_a, channel)), Some(ChannelCategory::BehindTheScenes));
     let mut events: Vec<_> = videos.iter().map(published).collect();
     events.push(CatalogEvent::ChannelPublished {
@@ -73,17 +73,17 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     env.fund_gems(member, 30).await;
 
     // Through a service whose wallet answers: unlocks, trial videos, downloads.
-    let config = support::test_config(&env.schema, &env.wallet_url);
+    let config = support::test_config(&env.schema, &env.wallet_url, &env.subscription_url);
     let live = unlocks::State::new(env.pool.clone(), env.store.clone(), config, env.signer.verifier());
     let meta = proto_events::EventMeta::new(proto_events::Actor::User(member));
-    unlocks::unlock::unlock_channel_pack(&live, member, pack_a, Some("vixen"), &meta).await.unwrap();
+    unlocks::unlock::unlock_channel_pack(&live, &env.asker(member), pack_a, &meta).await.unwrap();
     for v in &videos[..2] {
         let input = serde_json::from_value(json!({ "videoId": v.video_id, "videoNewId": v.new_id })).unwrap();
-        unlocks::unlock::unlock_video(&live, trial_user, input, Some("vixen"), &meta).await.unwrap();
+        unlocks::unlock::unlock_video(&live, &env.asker(trial_user), input, &meta).await.unwrap();
     }
     for size in ["p270", "p1080"] {
-        unlocks::media::download(&live, member, videos[0].video_id, size, Some("vixen"), &meta).await.unwrap();
-        unlocks::media::download(&live, member, bts.video_id, size, Some("vixen"), &meta).await.unwrap();
+        unlocks::media::download(&live, &env.asker(member), videos[0].video_id, size, &meta).await.unwrap();
+        unlocks::media::download(&live, &env.asker(member), bts.video_id, size, &meta).await.unwrap();
     }
     // Through the one whose wallet does not: a pending unlock stays.
     let r = env

@@ -14,7 +14,7 @@ use support::{cancelled, pack_event, TestEnv};
 
 /// The env's own state talks to no wallet; this one to the real wallet.
 fn reachable(env: &TestEnv) -> unlocks::State {
-    let config = support::test_config(&env.schema, &env.wallet_url);
+    let config = support::test_config(&env.schema, &env.wallet_url, &env.subscription_url);
     unlocks::State::new(env.pool.clone(), env.store.clone(), config, env.signer.verifier())
 }
 
@@ -53,22 +53,22 @@ async fn a_refused_unlock_is_never_debited_later_by_a_stale_reconciler() {
     let user = Uuid::now_v7();
     env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
     // The wallet is slow (here: unreachable): U1 stays pending.
-    let first = unlock::unlock_channel_pack(&env.state, user, pack, Some("vixen"), &meta(user)).await;
+    let first = unlock::unlock_channel_pack(&env.state, &env.asker(user), pack, &meta(user)).await;
     assert!(matches!(first, Err(ApiError::UnlockFailed { .. })));
     let u1 = pending_id(&env, user).await;
     // The user retries with no gems: joins U1, is refused, U1 is given up.
     let wallet = reachable(&env);
-    let retry = unlock::unlock_channel_pack(&wallet, user, pack, Some("vixen"), &meta(user)).await;
+    let retry = unlock::unlock_channel_pack(&wallet, &env.asker(user), pack, &meta(user)).await;
     assert!(matches!(retry, Err(ApiError::NotEnoughGems { .. })), "{retry:?}");
     assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0);
     // Buys gems and unlocks as U2.
     env.fund_gems(user, 30).await;
-    let u2 = unlock::unlock_channel_pack(&wallet, user, pack, Some("vixen"), &meta(user)).await.unwrap();
+    let u2 = unlock::unlock_channel_pack(&wallet, &env.asker(user), pack, &meta(user)).await.unwrap();
     assert_ne!(u2.unlock_id, u1);
     assert_eq!(env.debits().await, 1);
     // The reconciler, working through a list read before the refusal, reaches U1: it
     // re-reads U1 under the user's lock, sees it given up, and does not debit it.
-    let stale = unlock::finish(&wallet, user, u1, None, &meta(user)).await;
+    let stale = unlock::finish(&wallet, &env.asker(user), u1, &meta(user)).await;
     assert!(matches!(stale, Err(NotFinished::GivenUp)));
     assert_eq!((env.debits().await, env.gems(user).await), (1, 20));
     assert_eq!(env.scalar("select count(*) from channel_pack_unlock").await, 1);
@@ -83,7 +83,7 @@ async fn a_cancel_gives_up_a_pending_pack_unlock_and_the_reconciler_does_not_deb
     let user = Uuid::now_v7();
     let subscription = env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
     env.fund_gems(user, 30).await;
-    let first = unlock::unlock_channel_pack(&env.state, user, pack, Some("vixen"), &meta(user)).await;
+    let first = unlock::unlock_channel_pack(&env.state, &env.asker(user), pack, &meta(user)).await;
     assert!(matches!(first, Err(ApiError::UnlockFailed { .. })));
     env.subscription(&[cancelled(subscription, user)]).await;
     assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0, "the cancel gives it up");
@@ -107,15 +107,16 @@ async fn a_pending_pack_unlock_of_a_user_who_lost_access_is_refused_before_any_d
     let user = Uuid::now_v7();
     let subscription = env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
     env.fund_gems(user, 30).await;
-    let _ = unlock::unlock_channel_pack(&env.state, user, pack, Some("vixen"), &meta(user)).await;
+    let _ = unlock::unlock_channel_pack(&env.state, &env.asker(user), pack, &meta(user)).await;
     let u1 = pending_id(&env, user).await;
-    // The subscription row says cancelled, the forfeit has not run (its consumer is behind).
-    sqlx::query("update member_subscription set standing = 'cancelled' where subscription_id = $1")
-        .bind(subscription)
-        .execute(&env.pool)
-        .await
-        .unwrap();
-    let late = unlock::finish(&reachable(&env), user, u1, None, &meta(user)).await;
+    // Its owner recorded the end of the subscription; this service has not heard of it yet.
+    env.owner_records(&[proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
+        subscription_id: subscription,
+        user_id: user,
+        expired_at: chrono::Utc::now(),
+    }])
+    .await;
+    let late = unlock::finish(&reachable(&env), &env.asker(user), u1, &meta(user)).await;
     assert!(matches!(late, Err(NotFinished::NoAccess)));
     assert_eq!((env.debits().await, env.scalar("select count(*) from pending_unlock").await), (0, 0));
     env.cleanup().await;
@@ -127,7 +128,7 @@ async fn a_pending_unlock_the_wallet_never_answers_backs_off_and_does_not_block_
     let pack = one_pack(&env).await;
     let stuck = Uuid::now_v7();
     env.subscribe(stuck, MembershipKind::Member, &["vixen"], false).await;
-    let _ = unlock::unlock_channel_pack(&env.state, stuck, pack, Some("vixen"), &meta(stuck)).await;
+    let _ = unlock::unlock_channel_pack(&env.state, &env.asker(stuck), pack, &meta(stuck)).await;
     // The reconciler of the env also cannot reach the wallet: one try, then a wait.
     let reconciler = Reconciler::new(env.state.clone());
     assert_eq!(reconciler.pass().await.unwrap().left, 1);
@@ -139,7 +140,7 @@ async fn a_pending_unlock_the_wallet_never_answers_backs_off_and_does_not_block_
     let other = Uuid::now_v7();
     env.subscribe(other, MembershipKind::Member, &["vixen"], false).await;
     env.fund_gems(other, 10).await;
-    let _ = unlock::unlock_channel_pack(&env.state, other, pack, Some("vixen"), &meta(other)).await;
+    let _ = unlock::unlock_channel_pack(&env.state, &env.asker(other), pack, &meta(other)).await;
     let pass = Reconciler::new(reachable(&env)).pass().await.unwrap();
     assert_eq!(pass.finished, 1);
     assert_eq!(env.scalar("select count(*) from channel_pack_unlock").await, 1);
@@ -162,12 +163,12 @@ async fn the_free_trial_joins_a_pending_credits_unlock_of_the_video_instead_of_o
         video_new_id: v.new_id.clone(),
     };
     // A credits unlock whose debit was not answered: pending.
-    let first = unlock::unlock_video(&env.state, user, input(), Some("vixen"), &meta(user)).await;
+    let first = unlock::unlock_video(&env.state, &env.asker(user), input(), &meta(user)).await;
     assert!(matches!(first, Err(ApiError::UnlockFailed { .. })));
     let pending = pending_id(&env, user).await;
     // Then a free limited trial starts; unlocking again joins the pending credits unlock.
     env.subscribe(user, MembershipKind::Trial, &["vixen"], true).await;
-    let again = unlock::unlock_video(&reachable(&env), user, input(), Some("vixen"), &meta(user)).await.unwrap();
+    let again = unlock::unlock_video(&reachable(&env), &env.asker(user), input(), &meta(user)).await.unwrap();
     assert_eq!((again.unlock_id, again.paid_with.as_str()), (pending, "credits"));
     // The reconciler has nothing left, and nothing failed: one unlock, one debit.
     assert_eq!(Reconciler::new(reachable(&env)).pass().await.unwrap(), Pass::default());

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use unlocks::api::UnlockStateResponse;
 use uuid::Uuid;
 
-use support::{cancelled, published, video, TestEnv};
+use support::{cancelled, free_trial_video, published, video, TestEnv};
 
 async fn unlock(env: &TestEnv, token: &str, body: Value) -> (StatusCode, Value) {
     let r = env
@@ -90,12 +90,17 @@ async fn credits_unlock_videos_one_each_until_they_run_out() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     let env = TestEnv::new().await;
-    let videos: Vec<_> = (0..4).map(|_| video("vixen", None, None)).collect();
-    env.catalog(&videos.iter().map(published).collect::<Vec<_>>()).await;
+    let videos: Vec<_> = (0..4).map(|_| free_trial_video("vixen")).collect();
+    let unflagged = video("vixen", None, None);
+    let mut events: Vec<_> = videos.iter().map(published).collect();
+    events.push(published(&unflagged));
+    env.catalog(&events).await;
     let user = Uuid::now_v7();
     let trial = env.subscribe(user, MembershipKind::Trial, &["vixen"], true).await;
     let token = env.token(user);
     assert_eq!(play(&env, &token, videos[0].video_id).await, StatusCode::FORBIDDEN);
+    // Only free-limited-trial content is taken as one of the three: another video takes credits.
+    assert_eq!(unlock(&env, &token, input(&unflagged)).await.1["code"], "NOT_ENOUGH_CREDITS");
     for (n, left) in [(0, 2), (1, 1), (2, 0)] {
         let (status, body) = unlock(&env, &token, input(&videos[n])).await;
         assert_eq!(status, StatusCode::OK, "{body}");
@@ -110,6 +115,13 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     assert_eq!(env.debits().await, 0, "the trial's videos cost nothing");
     assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::OK);
     env.subscription(&[cancelled(trial, user)]).await;
-    assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::FORBIDDEN, "no new token after the cancel");
+    assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::OK, "a cancel keeps the paid period");
+    env.subscription(&[proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
+        subscription_id: trial,
+        user_id: user,
+        expired_at: chrono::Utc::now(),
+    }])
+    .await;
+    assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::FORBIDDEN, "no token once the trial ended");
     env.cleanup().await;
 }

@@ -184,6 +184,7 @@ pub const VOCABULARY: &[(&str, &str)] = &[
     ("play", "Video"),
     ("comment", "Video"),
     ("download", "Video"),
+    ("unlock", "Video"),
     ("see", "PictureSet"),
     ("unlock", "ChannelVideo"),
     ("unlock", "ChannelPack"),

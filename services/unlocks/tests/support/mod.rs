@@ -1,5 +1,6 @@
-//! Test harness: the unlocks service and the real wallet service, each in its own scratch
-//! schema of `paysite_test` (see `runtime::testing`), both served over HTTP on free ports.
+//! Test harness: the unlocks service, and the real wallet and subscription services it asks,
+//! each in its own scratch schema of `paysite_test` (see `runtime::testing`), all served over
+//! HTTP on free ports.
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -15,6 +16,7 @@ use runtime::consumer;
 use runtime::consumer::Handler;
 use runtime::testing::Scratch;
 use tokio_util::sync::CancellationToken;
+use unlocks::entitlement::Asker;
 use unlocks::{State, UnlocksConfig};
 use uuid::Uuid;
 
@@ -29,6 +31,9 @@ pub fn media_dir() -> std::path::PathBuf {
 pub struct TestEnv {
     pub scratch: Scratch,
     pub wallet_scratch: Scratch,
+    /// The subscription service's schema: the owner of the reads the access rules take.
+    pub subscription_scratch: Scratch,
+    pub subscription_url: String,
     pub state: State,
     pub wallet: wallet::State,
     pub wallet_url: String,
@@ -56,9 +61,10 @@ fn serve_on(listener: tokio::net::TcpListener, app: axum::Router) -> String {
     format!("http://{addr}")
 }
 
-pub fn test_config(schema: &str, wallet_url: &str) -> UnlocksConfig {
+pub fn test_config(schema: &str, wallet_url: &str, subscription_url: &str) -> UnlocksConfig {
     UnlocksConfig {
         wallet_url: wallet_url.to_owned(),
+        subscription_url: subscription_url.to_owned(),
         media_dir: media_dir(),
         catalog_queue: format!("{schema}.catalog"),
         subscriptions_queue: format!("{schema}.subscriptions"),
@@ -87,20 +93,41 @@ impl TestEnv {
             },
         );
         let wallet_url = serve(wallet::router(wallet.clone())).await;
+        let signer = Signer::generate("test");
+        let subscription_scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 8).await;
+        let subscription_state = subscription::State::new(
+            subscription_scratch.pool.clone(),
+            subscription_scratch.store.clone(),
+            subscription::BillingConfig::from_lookup(|_| None, false).unwrap(),
+            profile::client::ProfileClient::new("http://127.0.0.1:9"),
+            signer.verifier(),
+        );
+        let subscription_url = serve(subscription::router(subscription_state)).await;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let mut config = test_config(&scratch.schema, &wallet_url);
+        let mut config = test_config(&scratch.schema, &wallet_url, &subscription_url);
         config.media_base_url = format!("http://{}/media/videos", listener.local_addr().unwrap());
         let config = tune(config);
         scratch.track_queue(&config.catalog_queue);
         scratch.track_queue(&config.subscriptions_queue);
-        let signer = Signer::generate("test");
         let clock: Arc<Mutex<Option<DateTime<Utc>>>> = Arc::default();
         let c = clock.clone();
         let state = State::new(scratch.pool.clone(), scratch.store.clone(), config, signer.verifier())
             .with_clock(move || c.lock().unwrap().unwrap_or_else(Utc::now));
         let base = serve_on(listener, unlocks::router(state.clone()));
         unlocks::demo::ensure(&media_dir()).unwrap();
-        TestEnv { scratch, wallet_scratch, state, wallet, wallet_url, base, signer, clock, serial: AtomicI64::new(0) }
+        TestEnv {
+            scratch,
+            wallet_scratch,
+            subscription_scratch,
+            subscription_url,
+            state,
+            wallet,
+            wallet_url,
+            base,
+            signer,
+            clock,
+            serial: AtomicI64::new(0),
+        }
     }
 
     /// Stops time at `at` (None: the real clock).
@@ -110,9 +137,17 @@ impl TestEnv {
 
     /// An access token for `user` on the vixen brand.
     pub fn token(&self, user: Uuid) -> String {
-        let claims =
-            Claims::new(user, "vixen.localhost:8080", "vixen", Uuid::now_v7(), vec![], Duration::from_secs(3600));
-        self.signer.sign(&claims)
+        self.signer.sign(&Self::claims(user))
+    }
+
+    fn claims(user: Uuid) -> Claims {
+        Claims::new(user, "vixen.localhost:8080", "vixen", Uuid::now_v7(), vec![], Duration::from_secs(3600))
+    }
+
+    /// `user` asking on the vixen brand, with their access token (what the HTTP handlers build).
+    pub fn asker(&self, user: Uuid) -> Asker {
+        let claims = Self::claims(user);
+        Asker::of(&claims, "vixen", Some(&self.signer.sign(&claims)))
     }
 
     pub fn http(&self) -> reqwest::Client {
@@ -166,11 +201,24 @@ impl TestEnv {
         self.feed(&specs[0].queue, specs[0].handler.as_ref(), &envelopes).await;
     }
 
+    /// Subscription events: recorded by their owner (its read model, as its append writes
+    /// it), then heard by this service's consumer.
     pub async fn subscription(&self, events: &[SubscriptionEvent]) {
+        self.owner_records(events).await;
         let specs = unlocks::consumers(&self.state);
         let envelopes: Vec<Envelope> =
             events.iter().map(|e| self.envelope(e, format!("subscription-{}", e.subscription_id()))).collect();
         self.feed(&specs[1].queue, specs[1].handler.as_ref(), &envelopes).await;
+    }
+
+    /// Subscription events as their owner records them (its read model, as its append writes
+    /// it), whether or not this service has heard of them yet.
+    pub async fn owner_records(&self, events: &[SubscriptionEvent]) {
+        let mut tx = self.subscription_scratch.pool.begin().await.unwrap();
+        for event in events {
+            subscription::projections::apply_subscription_event(&mut tx, event).await.unwrap();
+        }
+        tx.commit().await.unwrap();
     }
 
     /// Publishes envelopes of `domain` on the test's exchange, with confirms.
@@ -247,6 +295,7 @@ impl TestEnv {
     }
 
     pub async fn cleanup(self) {
+        self.subscription_scratch.cleanup().await;
         self.scratch.cleanup().await;
         self.wallet_scratch.cleanup().await;
     }
@@ -294,6 +343,11 @@ pub const ALL_QUALITIES: [VideoQuality; 8] = [
 ];
 
 /// A published video of `site`, in `pack` when given, of a channel of `category` when given.
+/// A video flagged for the free limited trial (what its three full videos are taken from).
+pub fn free_trial_video(site: &str) -> Video {
+    Video { is_free_limited_trial: true, ..video(site, None, None) }
+}
+
 pub fn video(site: &str, pack: Option<(Uuid, Uuid)>, category: Option<ChannelCategory>) -> Video {
     let video_id = Uuid::now_v7();
     Video {

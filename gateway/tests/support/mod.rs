@@ -77,4 +77,5 @@ pub fn codes(body: &Value) -> Vec<String> {
         .map(|errors| errors.iter().map(|e| e["extensions"]["code"].as_str().unwrap_or("").to_owned()).collect())
         .unwrap_or_default()
 }
+pub mod content;
 pub mod stack;

@@ -290,6 +290,87 @@ impl Stack {
         self.subscription_event(&started).await;
     }
 
+    /// An account for `user` with a subscription of `kind` to `sites` billed by `biller`,
+    /// started forty days ago; its id.
+    pub async fn subscribe_with(
+        &self,
+        user: Uuid,
+        sites: &[&str],
+        kind: MembershipKind,
+        free_limited_trial: bool,
+        biller: &str,
+    ) -> Uuid {
+        self.account(user, sites[0]).await;
+        let subscription_id = Uuid::now_v7();
+        self.subscription_event(&SubscriptionEvent::SubscriptionStarted {
+            subscription_id,
+            user_id: user,
+            site: sites[0].into(),
+            sites: sites.iter().map(|s| (*s).to_owned()).collect(),
+            kind,
+            is_free_limited_trial: free_limited_trial,
+            biller: biller.into(),
+            transaction_id: format!("{biller}-{}", Uuid::now_v7()),
+            active_since: Utc::now() - chrono::Duration::days(40),
+            nats_code: None,
+        })
+        .await;
+        subscription_id
+    }
+
+    /// The member or biller cancels (the paid period runs on).
+    pub async fn cancel(&self, subscription_id: Uuid, user: Uuid) {
+        self.subscription_event(&SubscriptionEvent::SubscriptionCancelled {
+            subscription_id,
+            user_id: user,
+            transaction_id: format!("CANCEL-{}", Uuid::now_v7()),
+            cancelled_at: Utc::now(),
+        })
+        .await;
+    }
+
+    /// The paid period ran out.
+    pub async fn expire(&self, subscription_id: Uuid, user: Uuid) {
+        self.subscription_event(&SubscriptionEvent::SubscriptionExpired {
+            subscription_id,
+            user_id: user,
+            expired_at: Utc::now(),
+        })
+        .await;
+    }
+
+    /// A tandem child account of `parent` (an active member), made through the profile
+    /// service's own command, its link heard by the subscription service as its consumer does.
+    pub async fn tandem_child(&self, parent: Uuid, host: &str) -> Uuid {
+        let email = format!("child-{}@example.com", Uuid::now_v7().simple());
+        let response = self
+            .http
+            .post(format!("{}/internal/profile/tandem-child", self.profile_url))
+            .bearer_auth(self.token(parent, host, &[]))
+            .header("x-paysite-tenant", host.split('.').next().unwrap())
+            .json(&json!({ "email": email, "password": "Secret12345" }))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or_default();
+        assert!(status.is_success(), "{status}: {}", short(&body));
+        let child: Uuid = sqlx::query_scalar("select user_id from profile where tandem_parent_user_id = $1")
+            .bind(parent)
+            .fetch_one(&self.profile.pool)
+            .await
+            .unwrap();
+        let link = proto_events::profile::ProfileEvent::TandemChildAccountCreated {
+            parent_user_id: parent,
+            child_user_id: child,
+            created_at: Utc::now(),
+        };
+        let mut tx = self.subscription.pool.begin().await.unwrap();
+        subscription::projections::apply_profile_event(&mut tx, &envelope(&link, "vixen")).await.unwrap();
+        tx.commit().await.unwrap();
+        child
+    }
+
     /// An operator's (admin group) short-lived token for a service's internal admin endpoints.
     fn operator_token(&self, audience: &str) -> String {
         let groups = vec!["admin".into()];

@@ -10,6 +10,7 @@
 //! - [`routing`]: access-denied routing and channel routes.
 //! - [`modals`]: modal auto-opening on page load.
 //! - [`relationship`]: the relationship-status section.
+//! - [`casl`]: the serialised list read back as the browser reads it (for tests).
 //!
 //! # Vocabulary
 //!
@@ -47,6 +48,7 @@
 //! | remove, pin, unpin | Comment | moderators (admin, commenteditor) |
 
 pub mod abilities;
+pub mod casl;
 pub mod facts;
 pub mod modals;
 pub mod relationship;

@@ -84,6 +84,12 @@ enum Scenario {
     DownloadsOneUser,
     /// getToken for a member: subscriptions and unlocks read, eight tokens signed.
     PlaybackTokens,
+    /// A player's range request (64 KiB) of a file served as it is, with no check at all: the
+    /// baseline of the next one, same file, same HTTP stack, same run.
+    MediaUnchecked,
+    /// The same range request through the media endpoint: the media token's signature, the
+    /// holder's access token, and what opened the video not revoked since (issue 19).
+    MediaChecked,
 }
 
 impl Scenario {
@@ -92,6 +98,8 @@ impl Scenario {
             Scenario::DownloadsDistinctUsers => "downloads, distinct users",
             Scenario::DownloadsOneUser => "downloads, one user",
             Scenario::PlaybackTokens => "playback tokens (8 qualities)",
+            Scenario::MediaUnchecked => "media range, unchecked",
+            Scenario::MediaChecked => "media range, checked",
         }
     }
 }
@@ -123,6 +131,13 @@ pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
         for scenario in [Scenario::DownloadsDistinctUsers, Scenario::DownloadsOneUser, Scenario::PlaybackTokens] {
             rows.push(run(&state, &owner, &signer, options, scenario, video).await?);
         }
+        // The media check's cost: the two side by side, interleaved twice, in one run.
+        let media = MediaBench::start(&state, &owner, &signer, video).await?;
+        for scenario in
+            [Scenario::MediaUnchecked, Scenario::MediaChecked, Scenario::MediaUnchecked, Scenario::MediaChecked]
+        {
+            rows.push(media.run(options, scenario).await?);
+        }
         anyhow::Ok(rows)
     }
     .await;
@@ -145,7 +160,89 @@ pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
             r.scenario, r.requests, r.failed, r.per_second, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms
         );
     }
+    let pick = |name: &str| rows.iter().filter(|r| r.scenario == name).collect::<Vec<_>>();
+    let (checked, unchecked) = (pick("media range, checked"), pick("media range, unchecked"));
+    if let (Some(c), Some(u)) = (checked.last(), unchecked.last()) {
+        println!(
+            "media check: p50 +{:.2} ms, p99 +{:.2} ms per range request (last pair; target: p99 +1 ms at most); throughput checked/unchecked {:.2}",
+            c.p50_ms - u.p50_ms,
+            c.p99_ms - u.p99_ms,
+            c.per_second / u.per_second
+        );
+    }
     Ok(rows)
+}
+
+/// The media endpoint and a plain file server of the same file, both on loopback.
+struct MediaBench {
+    checked_url: String,
+    unchecked_url: String,
+    bearer: String,
+    http: reqwest::Client,
+}
+
+impl MediaBench {
+    async fn start(state: &State, owner: &Owner, signer: &Signer, video: Uuid) -> anyhow::Result<MediaBench> {
+        crate::demo::ensure(&state.config.media_dir)?;
+        let user_id = member(state, owner).await?;
+        let claims = Claims::new(
+            user_id,
+            "vixen.localhost:8080",
+            "vixen",
+            Uuid::now_v7(),
+            vec![],
+            std::time::Duration::from_secs(3600),
+        );
+        let bearer = signer.sign(&claims);
+        let asker = Asker::of(&claims, "vixen", Some(&bearer));
+        let meta = EventMeta::new(Actor::User(user_id));
+        let tokens = media::video_tokens(state, &asker, video, "desktop", &meta)
+            .await
+            .map_err(|e| anyhow::anyhow!("no token for the bench: {e}"))?;
+        let token = tokens.tokens.p1080.ok_or_else(|| anyhow::anyhow!("no p1080 token"))?.token;
+        let serve = |app: axum::Router| async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+            let base = format!("http://{}", listener.local_addr()?);
+            tokio::spawn(async move { axum::serve(listener, app).await });
+            anyhow::Ok(base)
+        };
+        let checked = serve(crate::router(state.clone())).await?;
+        let file = media::media_file(&state.config.media_dir, video, proto_events::catalog::VideoQuality::P1080)
+            .ok_or_else(|| anyhow::anyhow!("no demo file"))?;
+        let plain = axum::Router::new().route_service("/file", tower_http::services::ServeFile::new(file));
+        let unchecked = serve(plain).await?;
+        Ok(MediaBench {
+            checked_url: format!("{checked}/media/videos/{video}/p1080?token={token}"),
+            unchecked_url: format!("{unchecked}/file"),
+            bearer,
+            http: reqwest::Client::builder().pool_max_idle_per_host(256).build()?,
+        })
+    }
+
+    async fn run(&self, options: &BenchOptions, scenario: Scenario) -> anyhow::Result<BenchRow> {
+        let url = if scenario == Scenario::MediaChecked { &self.checked_url } else { &self.unchecked_url };
+        let (http, url, bearer) = (self.http.clone(), url.clone(), self.bearer.clone());
+        let stats = runtime::bench::closed_loop(options.concurrency, options.requests, move |_| {
+            let request = http.get(&url).bearer_auth(&bearer).header("range", "bytes=0-65535");
+            async move {
+                match request.send().await {
+                    Ok(r) if r.status() == reqwest::StatusCode::PARTIAL_CONTENT => r.bytes().await.is_ok(),
+                    _ => false,
+                }
+            }
+        })
+        .await?;
+        Ok(BenchRow {
+            scenario: scenario.name(),
+            requests: stats.requests,
+            failed: stats.failed,
+            per_second: stats.per_second,
+            p50_ms: stats.p50_ms,
+            p95_ms: stats.p95_ms,
+            p99_ms: stats.p99_ms,
+            max_ms: stats.max_ms,
+        })
+    }
 }
 
 /// One published vixen video with every quality.

@@ -8,7 +8,7 @@ use unlocks::bench::{bench, BenchOptions};
 async fn the_benchmark_reports_every_scenario() {
     let options = BenchOptions { database_url: support::database_url(), concurrency: 4, requests: 40, pool_size: 4 };
     let rows = bench(&options).await.unwrap();
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 7);
     for row in rows {
         assert_eq!((row.requests, row.failed), (40, 0), "{}", row.scenario);
         assert!(row.p99_ms >= row.p50_ms && row.per_second > 0.0);

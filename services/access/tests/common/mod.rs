@@ -224,59 +224,10 @@ pub const VOCABULARY: &[(&str, &str)] = &[
     ("unpin", "Comment"),
 ];
 
-// ---- A CASL evaluator over the JSON rules (the MongoDB subset the crate emits). ----
+// ---- The browser's reading of the JSON rules: the crate's own (`access::casl`). ----
 
-fn field<'a>(object: &'a Value, name: &str) -> &'a Value {
-    object.get(name).unwrap_or(&Value::Null)
-}
-
-fn op_holds(value: &Value, op: &str, arg: &Value) -> bool {
-    match op {
-        "$in" => arg.as_array().expect("$in takes an array").contains(value),
-        "$nin" => !arg.as_array().expect("$nin takes an array").contains(value),
-        "$ne" => value != arg,
-        "$eq" => value == arg,
-        other => panic!("operator {other} is outside the subset"),
-    }
-}
-
-/// MongoDB query semantics on a flat object: every field's test holds; a missing field is null.
-pub fn matches_query(query: &Value, object: &Value) -> bool {
-    query.as_object().expect("conditions are an object").iter().all(|(name, test)| {
-        let value = field(object, name);
-        match test {
-            Value::Object(ops) if ops.keys().all(|k| k.starts_with('$')) => {
-                ops.iter().all(|(op, arg)| op_holds(value, op, arg))
-            }
-            literal => value == literal,
-        }
-    })
-}
-
-/// @casl/ability's `can`: the last relevant rule decides; on a subject type, conditional
-/// rules count as grants and conditional inverted rules do not count.
-pub fn casl_can(rules: &Value, action: &str, subject: &str, object: Option<&Value>) -> bool {
-    for rule in rules.as_array().expect("a rule list").iter().rev() {
-        let names = |key: &str, wanted: &str, wildcard: &str| match &rule[key] {
-            Value::String(s) => s == wanted || s == wildcard,
-            Value::Array(items) => items.iter().any(|i| i == wanted || i == wildcard),
-            _ => false,
-        };
-        if !names("action", action, "manage") || !names("subject", subject, "all") {
-            continue;
-        }
-        let inverted = rule.get("inverted").and_then(Value::as_bool).unwrap_or(false);
-        let relevant = match (rule.get("conditions"), object) {
-            (None, _) => true,
-            (Some(_), None) => !inverted,
-            (Some(q), Some(o)) => matches_query(q, o),
-        };
-        if relevant {
-            return !inverted;
-        }
-    }
-    false
-}
+#[allow(unused_imports)]
+pub use access::casl::{can as casl_can, matches_query};
 
 pub fn resource_json(r: &ResourceFacts) -> Value {
     let v = serde_json::to_value(r).unwrap();

@@ -16,6 +16,7 @@ pub mod session;
 pub mod slugs;
 pub mod spa;
 pub mod tenants;
+pub mod user_profile;
 pub mod viewer;
 pub mod welcome;
 

@@ -2,8 +2,9 @@
 //! resolvers themselves: the browser renders from the same rules, but never decides.
 //!
 //! A visitor's abilities cost nothing; a signed-in user's are computed from their profile
-//! (findOneUserProfile, with the groups their access token carries) the first time a resolver
-//! of the operation asks, and reused by every other field of it.
+//! (findOneUserProfile as its owners answer it, shared with the operation's other resolvers,
+//! with the groups their access token carries) the first time a resolver of the operation
+//! asks, and reused by every other field of it.
 
 use std::sync::Arc;
 
@@ -16,7 +17,7 @@ use catalog::api;
 use tokio::sync::OnceCell;
 
 use super::{
-    context::{request, upstreams, RequestCtx},
+    context::{request, RequestCtx},
     errors,
 };
 
@@ -33,16 +34,12 @@ async fn compute(ctx: &Context<'_>, request: &RequestCtx) -> async_graphql::Resu
     let tenant = request.tenant();
     let user = match &request.viewer {
         None => UserFacts::anonymous(tenant),
-        Some(viewer) => {
-            let profile =
-                upstreams(ctx).profile.find_one_user_profile(&request.call()).await.map_err(errors::upstream)?;
-            UserFacts::signed_in(tenant, facts_of(&profile, viewer))
-        }
+        Some(viewer) => UserFacts::signed_in(tenant, facts_of(super::profile::of(ctx).await?, viewer)),
     };
     Ok(Ability::new(&user, &request.site.features))
 }
 
-fn facts_of(profile: &profile::api::UserProfile, viewer: &super::context::Viewer) -> access::ProfileFacts {
+fn facts_of(profile: &crate::user_profile::UserProfile, viewer: &super::context::Viewer) -> access::ProfileFacts {
     let mut facts = crate::viewer::profile_facts(profile);
     // The token's groups are the profile service's own, signed: a group granted since the
     // profile was read counts as well.
@@ -54,40 +51,11 @@ fn facts_of(profile: &profile::api::UserProfile, viewer: &super::context::Viewer
     facts
 }
 
-/// The abilities that open a full video (play, download), with the unlocks the unlocks
-/// service holds added to the profile's: it records them, so a pack or video unlocked a moment
-/// ago opens at once, before the profile has heard of it.
+/// The abilities that open a full video (play, download). The profile they are computed from
+/// carries the unlocks service's own list of unlocked packs and videos (asked this operation),
+/// so a pack or video unlocked a moment ago opens at once.
 pub async fn for_content(ctx: &Context<'_>) -> async_graphql::Result<Ability> {
-    let request = request(ctx);
-    let Some(viewer) = &request.viewer else {
-        return Ok(of(ctx).await?.clone());
-    };
-    let call = request.call();
-    let unlocks_caller = ::unlocks::client::Caller {
-        bearer: call.bearer.clone(),
-        tenant: call.tenant.clone(),
-        correlation_id: call.correlation_id.as_deref().and_then(|c| uuid::Uuid::parse_str(c).ok()),
-    };
-    let upstreams = upstreams(ctx);
-    let (profile, held) =
-        futures::join!(upstreams.profile.find_one_user_profile(&call), upstreams.unlocks.unlock_state(&unlocks_caller));
-    let mut facts = facts_of(&profile.map_err(errors::upstream)?, viewer);
-    match held {
-        Ok(held) => {
-            let add = |have: &mut Vec<String>, ids: Vec<uuid::Uuid>| {
-                for id in ids.into_iter().map(|i| i.to_string()) {
-                    if !have.contains(&id) {
-                        have.push(id);
-                    }
-                }
-            };
-            add(&mut facts.unlocked_channel_pack_ids, held.unlocked_channel_pack_ids);
-            add(&mut facts.subscription.unlocked_video_ids, held.unlocked_video_ids);
-        }
-        // The profile's own list stands; the unlocks service answers the token call itself.
-        Err(error) => tracing::warn!(%error, "unlock state unavailable for the abilities"),
-    }
-    Ok(Ability::new(&UserFacts::signed_in(request.tenant(), facts), &request.site.features))
+    Ok(of(ctx).await?.clone())
 }
 
 /// A video as the rules' conditions read it (the browser's `subject('Video', video)`).

@@ -6,3 +6,5 @@ drop table if exists unlocked_video;
 drop table if exists download_quota;
 drop table if exists channel_pack;
 
+-- The gateway's revocation set loads the sessions revoked within an access token's lifetime.
+create index session_family_revoked on session_family (revoked_at) where revoked_at is not null;

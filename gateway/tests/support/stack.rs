@@ -37,6 +37,8 @@ pub type Calls = Arc<Mutex<Vec<String>>>;
 pub type UnlocksClock = Arc<Mutex<Option<chrono::DateTime<Utc>>>>;
 
 pub struct Stack {
+    /// Stops the relay and the gateway's session follower at cleanup.
+    background: tokio_util::sync::CancellationToken,
     pub catalog: Scratch,
     pub profile: Scratch,
     pub profile_state: profile::State,
@@ -69,6 +71,9 @@ pub struct Options {
     pub with_deals: bool,
     /// When the wallet's weekly gems arrive (default: Fridays, midnight UTC).
     pub gems_calendar: Option<wallet::calendar::GemsCalendar>,
+    /// The profile's events go out through its relay, and the gateway follows the session
+    /// events (its revocation set), as in service.
+    pub follow_sessions: bool,
     /// The SPA's page is served (a bare one), with its inline session.
     pub serve_page: bool,
 }
@@ -218,7 +223,19 @@ impl Stack {
             _ => "http://127.0.0.1:9".to_owned(),
         });
         let gw = spawn_serving(upstreams, signer, options.serve_page.then(bare_dist)).await;
+        let background = tokio_util::sync::CancellationToken::new();
+        if options.follow_sessions {
+            let relay = runtime::relay::RelaySettings {
+                poll_interval: std::time::Duration::from_millis(50),
+                ..runtime::relay::RelaySettings::new("profile", &profile.schema, &profile.settings)
+            };
+            tokio::spawn(runtime::relay::run(profile.pool.clone(), relay, background.clone()));
+            let source = gateway::revocations::Source::from_settings(&profile.settings);
+            gateway::follow_sessions(&gw.state, source, background.clone()).await;
+            assert!(gw.state.revocations.is_loaded(), "the gateway loaded the revoked sessions");
+        }
         Stack {
+            background,
             catalog,
             profile,
             profile_state,
@@ -530,6 +547,7 @@ impl Stack {
     }
 
     pub async fn cleanup(self) {
+        self.background.cancel();
         self.catalog.cleanup().await;
         self.profile.cleanup().await;
         self.subscription.cleanup().await;

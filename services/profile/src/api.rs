@@ -321,3 +321,22 @@ pub struct UsernameRequest {
 
 /// A mutation's answer: the profile after it.
 pub type Updated = OwnProfile;
+
+/// `GET /internal/sessions/revoked`: the sessions ended recently enough that an access token
+/// of theirs may still be unexpired, so a gateway (re)starting knows what to refuse before the
+/// session events reach it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevokedSessions {
+    /// How long an access token lives (`PROFILE_ACCESS_TOKEN_TTL_SECS`): a session revoked
+    /// longer ago than this has no live access token left.
+    pub access_token_ttl_secs: u64,
+    pub sessions: Vec<RevokedSession>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevokedSession {
+    pub session_id: Uuid,
+    pub revoked_at: DateTime<Utc>,
+}

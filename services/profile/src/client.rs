@@ -125,6 +125,11 @@ impl ProfileClient {
         self.post::<_, serde_json::Value>("/internal/oidc/logout", &body, &CallContext::default()).await.map(|_| ())
     }
 
+    /// `GET /internal/sessions/revoked`: the sessions whose access tokens are to be refused.
+    pub async fn revoked_sessions(&self) -> Result<RevokedSessions, UpstreamError> {
+        self.upstream.get("/internal/sessions/revoked", &[], &CallContext::default()).await
+    }
+
     /// `POST /internal/autologin-tokens` (the subscription service after a signup or an upgrade).
     pub async fn issue_autologin(&self, user_id: Uuid, site: &str) -> Result<AutologinIssued, UpstreamError> {
         let body = AutologinRequest { user_id, site: site.to_owned() };

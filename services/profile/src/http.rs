@@ -38,6 +38,7 @@ pub fn router(state: ProfileState) -> Router {
         .route("/internal/oidc/autologin", post(autologin))
         .route("/internal/oidc/xsite", post(cross_site))
         .route("/internal/oidc/parent-redirect", post(parent_redirect))
+        .route("/internal/sessions/revoked", get(revoked_sessions))
         .route("/internal/autologin-tokens", post(issue_autologin))
         .route("/internal/accounts", post(create_account))
         .route("/internal/users", get(users))
@@ -184,6 +185,11 @@ fn user_meta(claims: &Claims, correlation: Option<Extension<CorrelationId>>) -> 
 
 async fn jwks(State(state): State<ProfileState>) -> Json<JwkSet> {
     Json(JwkSet { keys: vec![state.signer.jwk()] })
+}
+
+/// The sessions revoked within the access-token lifetime (the gateway's revocation set, at start).
+async fn revoked_sessions(State(state): State<ProfileState>) -> Answer<RevokedSessions> {
+    Ok(Json(sessions::recently_revoked(&state).await?))
 }
 
 async fn token(

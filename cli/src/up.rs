@@ -125,6 +125,9 @@ pub async fn start_gateway(
         _ => std::env::var(key).ok(),
     })?;
     let state = gateway::GatewayState::load(&config)?;
+    // Sessions ended anywhere are refused here within seconds (docs/decisions.md).
+    let source = gateway::revocations::Source::from_settings(&runtime::Settings::from_env()?);
+    gateway::follow_sessions(&state, source, cancel.clone()).await;
     let hosts = state.sites().hosts().into_iter().map(str::to_owned).collect();
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

@@ -91,11 +91,11 @@ pub async fn page(
 /// abilities and no profile; the page still loads, and the API answers for itself.
 async fn user_view(state: &GatewayState, site: &Site, headers: &HeaderMap) -> UserView {
     let rules = |profile| crate::viewer::rules(site, profile).into_iter().map(rule_json).collect();
-    let Some((_, token)) = crate::session::current_user(state, site, headers).await else {
+    let Some((claims, token)) = crate::session::current_user(state, site, headers).await else {
         return UserView { abilities: rules(None), ..UserView::anonymous() };
     };
     let call = crate::session::call_context(site, &token, headers);
-    match state.upstreams.profile.find_one_user_profile(&call).await {
+    match crate::user_profile::load(&state.upstreams, &call, claims.sub).await {
         Ok(profile) => UserView {
             is_authenticated: true,
             abilities: rules(Some(&profile)),

@@ -11,11 +11,13 @@ mod edge;
 pub mod graphql;
 pub mod hosts;
 mod proxy;
+pub mod revocations;
 pub mod routes;
 pub mod session;
 pub mod slugs;
 pub mod spa;
 pub mod tenants;
+pub mod user_profile;
 pub mod viewer;
 pub mod welcome;
 
@@ -51,6 +53,8 @@ pub struct GatewayState {
     pub secure_cookies: bool,
     /// Behind a proxy that appends the client address to `x-forwarded-for`.
     pub trust_forwarded_for: bool,
+    /// The sessions whose access tokens are refused ([`revocations::follow`] keeps it current).
+    pub revocations: Arc<revocations::Revocations>,
 }
 
 impl GatewayState {
@@ -87,6 +91,7 @@ impl GatewayState {
                 .expect("http client"),
             secure_cookies: config.brand_origin.is_https(),
             trust_forwarded_for: config.trust_forwarded_for,
+            revocations: revocations::Revocations::new(),
         })
     }
 
@@ -135,9 +140,32 @@ pub async fn serve(
         .await
 }
 
+/// How long a starting gateway waits for the profile's list of revoked sessions before it
+/// serves anyway (it keeps trying, and refuses what it learns from then on).
+pub const REVOCATIONS_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Starts following the session events for `state` (until `cancel`), and waits a moment for
+/// the profile's list of revoked sessions, so that a restarted gateway is not blind to them.
+pub async fn follow_sessions(
+    state: &GatewayState,
+    source: revocations::Source,
+    cancel: tokio_util::sync::CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let task =
+        tokio::spawn(revocations::follow(state.revocations.clone(), state.upstreams.profile.clone(), source, cancel));
+    if !state.revocations.wait_loaded(REVOCATIONS_WAIT).await {
+        tracing::warn!("serving before the list of revoked sessions could be loaded; still trying");
+    }
+    task
+}
+
 /// Loads the configuration's tenants, binds its address and serves until `shutdown`.
 pub async fn run(config: GatewayConfig, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
     let state = GatewayState::load(&config)?;
+    let settings = runtime::Settings::from_env()?;
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let _sessions = follow_sessions(&state, revocations::Source::from_settings(&settings), cancel.clone()).await;
+    let _stop_following = cancel.drop_guard();
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("binding the gateway to {}", config.addr))?;

@@ -73,10 +73,17 @@ pub fn access_cookie(state: &GatewayState) -> &'static str {
 }
 
 /// The signed-in user of a request on `site` and their access token, when the access cookie
-/// holds a valid token issued for this host.
+/// holds a valid token issued for this host whose session has not ended. A token of an ended
+/// session (logout, logout everywhere, password change, …) reads as no token at all, as an
+/// expired one does: GraphQL answers UNAUTHENTICATED and the browser's refresh then fails
+/// with `invalid_grant`.
 pub async fn current_user(state: &GatewayState, site: &Site, headers: &HeaderMap) -> Option<(Claims, String)> {
     let token = cookie(headers, access_cookie(state))?;
     match state.verifier.verify_for(&token, &site.host).await {
+        Ok(claims) if state.revocations.is_revoked(claims.sid, chrono::Utc::now()) => {
+            tracing::debug!(session = %claims.sid, host = %site.host, "access cookie of an ended session refused");
+            None
+        }
         Ok(claims) => Some((claims, token)),
         Err(e) => {
             tracing::debug!(error = %e, host = %site.host, "access cookie refused");

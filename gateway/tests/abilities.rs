@@ -33,7 +33,7 @@ const VIDEO: &str =
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_videos_picture_sets_and_trailers_follow_the_abilities() {
-    let stack = Stack::start(Options { seed_catalog: true, with_deals: false }).await;
+    let stack = Stack::start(Options { seed_catalog: true, with_deals: false, ..Default::default() }).await;
     stack.sync_catalog_to_unlocks().await;
     let (member, trial, stranger) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
     stack.member(member, &["vixen"], MembershipKind::Member, false).await;
@@ -110,7 +110,7 @@ async fn full_videos_picture_sets_and_trailers_follow_the_abilities() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn internal_channels_the_expert_review_and_channel_trailers_show_by_flag_or_preview_role() {
-    let stack = Stack::start(Options { seed_catalog: true, with_deals: false }).await;
+    let stack = Stack::start(Options { seed_catalog: true, with_deals: false, ..Default::default() }).await;
     // A brand that carries an internal channel but has the internal channels, channel trailers
     // and expert review flags off.
     let brands = ["blackedraw", "milfy", "tushyraw", "deeper", "wifey"];
@@ -158,7 +158,7 @@ async fn internal_channels_the_expert_review_and_channel_trailers_show_by_flag_o
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_recommended_videos_shelf_is_for_who_may_see_it() {
-    let stack = Stack::start(Options { seed_catalog: true, with_deals: false }).await;
+    let stack = Stack::start(Options { seed_catalog: true, with_deals: false, ..Default::default() }).await;
     let (member, trial) = (Uuid::now_v7(), Uuid::now_v7());
     stack.member(member, &["vixen"], MembershipKind::Member, false).await;
     stack.member(trial, &["vixen"], MembershipKind::Trial, false).await;
@@ -177,7 +177,7 @@ async fn the_recommended_videos_shelf_is_for_who_may_see_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_who_sees_the_hide_month_button_may_snooze_the_offers_interstitial() {
-    let stack = Stack::start(Options { seed_catalog: false, with_deals: true }).await;
+    let stack = Stack::start(Options { seed_catalog: false, with_deals: true, ..Default::default() }).await;
     let (member, trial) = (Uuid::now_v7(), Uuid::now_v7());
     stack.member(member, &["vixen"], MembershipKind::Member, false).await;
     stack.member(trial, &["vixen"], MembershipKind::Trial, false).await;

@@ -199,7 +199,7 @@ struct Row {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_on_a_brands_resource_answers_each_caller_as_expected() {
-    let stack = Stack::start(Options { seed_catalog: true, with_deals: true }).await;
+    let stack = Stack::start(Options { seed_catalog: true, with_deals: true, ..Default::default() }).await;
     stack.sync_catalog_to_unlocks().await;
     let people =
         People { member: Uuid::now_v7(), ppv: Uuid::now_v7(), another: Uuid::now_v7(), tushy_operator: Uuid::now_v7() };

@@ -32,7 +32,7 @@ impl std::ops::Deref for Env {
 }
 
 async fn env() -> Env {
-    Env { stack: Stack::start(Options { seed_catalog: true, with_deals: false }).await }
+    Env { stack: Stack::start(Options { seed_catalog: true, with_deals: false, ..Default::default() }).await }
 }
 
 impl Env {

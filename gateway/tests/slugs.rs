@@ -15,7 +15,7 @@ async fn first(stack: &Stack, sql: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slug_the_brand_does_not_have_is_404_and_one_it_has_is_200() {
-    let stack = Stack::start(Options { seed_catalog: true, with_deals: false }).await;
+    let stack = Stack::start(Options { seed_catalog: true, with_deals: false, ..Default::default() }).await;
     let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
     let get = |path: String| {
         let request = client.get(format!("{}{path}", stack.gw.base)).header(header::HOST, VIXEN);

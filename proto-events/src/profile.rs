@@ -166,6 +166,11 @@ pub enum ProfileEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kept_session_id: Option<Uuid>,
         revoked_at: DateTime<Utc>,
+        /// The sessions this ended (every open one but `kept_session_id`), so that a reader
+        /// refusing their access tokens needs no list of its own. Absent in events written
+        /// before it was added: those name no session.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        session_ids: Vec<Uuid>,
     },
     /// The permanent username was chosen (3 to 20 lower-case letters and digits).
     UsernameChosen {

@@ -29,6 +29,7 @@ fn samples() -> Vec<E> {
             reason: SessionsRevokedReason::PasswordChanged,
             kept_session_id: Some(id(0x5e55)),
             revoked_at: at,
+            session_ids: vec![id(0x5e56), id(0x5e57)],
         },
         E::UsernameChosen { user_id, username: "janedoe42".into(), chosen_at: at },
         E::DisplayNameSet { user_id, display_name: "Jane D.".into(), set_at: at },

@@ -2,8 +2,9 @@
 //! resolvers themselves: the browser renders from the same rules, but never decides.
 //!
 //! A visitor's abilities cost nothing; a signed-in user's are computed from their profile
-//! (findOneUserProfile, with the groups their access token carries) the first time a resolver
-//! of the operation asks, and reused by every other field of it.
+//! (findOneUserProfile as its owners answer it, shared with the operation's other resolvers,
+//! with the groups their access token carries) the first time a resolver of the operation
+//! asks, and reused by every other field of it.
 
 use std::sync::Arc;
 
@@ -16,7 +17,7 @@ use catalog::api;
 use tokio::sync::OnceCell;
 
 use super::{
-    context::{request, upstreams, RequestCtx},
+    context::{request, RequestCtx},
     errors,
 };
 
@@ -33,16 +34,12 @@ async fn compute(ctx: &Context<'_>, request: &RequestCtx) -> async_graphql::Resu
     let tenant = request.tenant();
     let user = match &request.viewer {
         None => UserFacts::anonymous(tenant),
-        Some(viewer) => {
-            let profile =
-                upstreams(ctx).profile.find_one_user_profile(&request.call()).await.map_err(errors::upstream)?;
-            UserFacts::signed_in(tenant, facts_of(&profile, viewer))
-        }
+        Some(viewer) => UserFacts::signed_in(tenant, facts_of(super::profile::of(ctx).await?, viewer)),
     };
     Ok(Ability::new(&user, &request.site.features))
 }
 
-fn facts_of(profile: &profile::api::UserProfile, viewer: &super::context::Viewer) -> access::ProfileFacts {
+fn facts_of(profile: &crate::user_profile::UserProfile, viewer: &super::context::Viewer) -> access::ProfileFacts {
     let mut facts = crate::viewer::profile_facts(profile);
     // The token's groups are the profile service's own, signed: a group granted since the
     // profile was read counts as well.

@@ -32,17 +32,23 @@ pub struct RequestCtx {
     pub correlation_id: Option<String>,
     /// The caller's abilities, computed when a resolver first asks (see [`super::abilities`]).
     pub ability: super::abilities::AbilityCell,
+    /// The signed-in user's findOneUserProfile, asked of its owners when a resolver (or the
+    /// abilities) first needs it, then shared (see [`super::profile::of`]).
+    pub profile: ProfileCell,
 }
+
+/// One operation's profile, loaded on first use.
+pub type ProfileCell = Arc<tokio::sync::OnceCell<crate::user_profile::UserProfile>>;
 
 impl RequestCtx {
     pub fn new(site: Arc<Site>, viewer: Option<Viewer>, correlation_id: Option<String>) -> Self {
-        RequestCtx { site, viewer, correlation_id, ability: Default::default() }
+        RequestCtx { site, viewer, correlation_id, ability: Default::default(), profile: Default::default() }
     }
 
-    /// The same caller for another operation of a batch (whose abilities are its own: an
-    /// earlier operation may have changed the profile).
+    /// The same caller for another operation of a batch (whose profile and abilities are its
+    /// own: an earlier operation may have changed them).
     pub fn for_next_operation(&self) -> Self {
-        RequestCtx { ability: Default::default(), ..self.clone() }
+        RequestCtx { ability: Default::default(), profile: Default::default(), ..self.clone() }
     }
 
     /// The brand key of the host (`vixen`).

@@ -1,17 +1,20 @@
 //! The profile domain's queries and mutations (issue 3): findOneUserProfile and the profile
 //! settings. Every operation acts for the signed-in user (the access token forwarded to the
-//! profile service decides who); none takes a user id. The answers are the profile service's
-//! own types (`profile::api`), so a field added there is a field here.
+//! services decides who); none takes a user id. findOneUserProfile is put together from the
+//! owners of its facts ([`crate::user_profile`]); a settings change answers the profile
+//! service's part after the change, with the other owners' parts asked at once.
 
 use async_graphql::{Context, Object};
 use chrono::{DateTime, Utc};
-use profile::api::{ChangePasswordRequest, EmailConsentRequest, TandemChildRequest, UserProfile};
+use profile::api::{ChangePasswordRequest, EmailConsentRequest, OwnProfile, TandemChildRequest};
+use runtime::client::UpstreamError;
 
 use super::{
     context::{limit, request, upstreams},
     errors,
     limits::Bucket,
 };
+use crate::user_profile::{self, UserProfile};
 
 #[derive(Default)]
 pub struct ProfileQuery;
@@ -19,14 +22,35 @@ pub struct ProfileQuery;
 #[derive(Default)]
 pub struct ProfileMutation;
 
+/// The signed-in user's profile, asked of its owners once per operation (the abilities and
+/// every resolver share it); UNAUTHENTICATED for a visitor.
+pub async fn of<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<&'a UserProfile> {
+    let request = request(ctx);
+    let viewer = request.viewer()?;
+    request
+        .profile
+        .get_or_try_init(|| async {
+            user_profile::load(upstreams(ctx), &request.call(), viewer.id()).await.map_err(errors::upstream)
+        })
+        .await
+}
+
 #[Object]
 impl ProfileQuery {
     /// The signed-in user's whole profile (account-payments-gems.md §3), on this brand.
     async fn find_one_user_profile(&self, ctx: &Context<'_>) -> async_graphql::Result<UserProfile> {
-        let request = request(ctx);
-        request.viewer()?;
-        upstreams(ctx).profile.find_one_user_profile(&request.call()).await.map_err(errors::upstream)
+        Ok(of(ctx).await?.clone())
     }
+}
+
+/// The whole profile after a change, from the profile service's answer.
+async fn changed(
+    ctx: &Context<'_>,
+    call: &runtime::client::CallContext,
+    own: Result<OwnProfile, UpstreamError>,
+) -> async_graphql::Result<UserProfile> {
+    let own = own.map_err(errors::upstream)?;
+    user_profile::after_change(upstreams(ctx), call, own).await.map_err(errors::upstream)
 }
 
 /// The signed-in user's call context, after counting one write against their limit.
@@ -41,7 +65,7 @@ fn writing(ctx: &Context<'_>) -> async_graphql::Result<runtime::client::CallCont
 impl ProfileMutation {
     async fn set_display_name(&self, ctx: &Context<'_>, display_name: String) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.set_display_name(&call, &display_name).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.set_display_name(&call, &display_name).await).await
     }
 
     async fn update_user_autoplay(
@@ -50,7 +74,7 @@ impl ProfileMutation {
         autoplay_enabled: bool,
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.update_user_autoplay(&call, autoplay_enabled).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.update_user_autoplay(&call, autoplay_enabled).await).await
     }
 
     /// `site` defaults to this brand; the consent text shown is kept as evidence.
@@ -63,7 +87,7 @@ impl ProfileMutation {
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
         let body = EmailConsentRequest { email_consent, site: site.map(|s| s.to_lowercase()), consent_html_snippet };
-        upstreams(ctx).profile.set_email_consent(&call, &body).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.set_email_consent(&call, &body).await).await
     }
 
     async fn set_relationship(
@@ -73,11 +97,12 @@ impl ProfileMutation {
         relationship_role: String,
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx)
-            .profile
-            .set_relationship(&call, &relationship_status, &relationship_role)
-            .await
-            .map_err(errors::upstream)
+        changed(
+            ctx,
+            &call,
+            upstreams(ctx).profile.set_relationship(&call, &relationship_status, &relationship_role).await,
+        )
+        .await
     }
 
     async fn acknowledge_gems_intro(
@@ -86,12 +111,12 @@ impl ProfileMutation {
         when: DateTime<Utc>,
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.acknowledge_gems_intro(&call, when).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.acknowledge_gems_intro(&call, when).await).await
     }
 
     async fn acknowledge_promotional_teaser_viewed(&self, ctx: &Context<'_>) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.acknowledge_promotional_teaser_viewed(&call).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.acknowledge_promotional_teaser_viewed(&call).await).await
     }
 
     /// `TX` or `AL` (`US-TX`, `US-AL` too).
@@ -101,17 +126,18 @@ impl ProfileMutation {
         usa_health_warning_state_code: String,
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx)
-            .profile
-            .acknowledge_health_warning(&call, &usa_health_warning_state_code)
-            .await
-            .map_err(errors::upstream)
+        changed(
+            ctx,
+            &call,
+            upstreams(ctx).profile.acknowledge_health_warning(&call, &usa_health_warning_state_code).await,
+        )
+        .await
     }
 
     /// The permanent username: 'invalid username', 'already taken'.
     async fn choose_username(&self, ctx: &Context<'_>, username: String) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.choose_username(&call, &username).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.choose_username(&call, &username).await).await
     }
 
     /// Ends the user's other sessions; this one stays.
@@ -124,7 +150,7 @@ impl ProfileMutation {
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
         let body = ChangePasswordRequest { old_password, new_password, confirm_password };
-        upstreams(ctx).profile.change_password(&call, &body).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.change_password(&call, &body).await).await
     }
 
     async fn create_tandem_child_account(
@@ -136,16 +162,16 @@ impl ProfileMutation {
     ) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
         let body = TandemChildRequest { email, password, username };
-        upstreams(ctx).profile.create_tandem_child_account(&call, &body).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.create_tandem_child_account(&call, &body).await).await
     }
 
     async fn give_terms_consent(&self, ctx: &Context<'_>) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.give_terms_consent(&call).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.give_terms_consent(&call).await).await
     }
 
     async fn give_cams_consent(&self, ctx: &Context<'_>) -> async_graphql::Result<UserProfile> {
         let call = writing(ctx)?;
-        upstreams(ctx).profile.give_cams_consent(&call).await.map_err(errors::upstream)
+        changed(ctx, &call, upstreams(ctx).profile.give_cams_consent(&call).await).await
     }
 }

@@ -9,8 +9,8 @@
 //! against the upsell rate limit. The welcome page's reads and its trial upgrade may come
 //! before any session: the member's signed `hashedMemberId` proves who they are.
 
+use crate::user_profile::{UpgradeOptions, XSiteInfo};
 use async_graphql::{Context, InputObject, Json, Object, SimpleObject};
-use profile::api::{UpgradeOptions, XSiteInfo};
 use serde_json::Value;
 use subscription::outgoing::OutgoingUpsellRequest;
 use subscription::purchases::{MultisitePurchase, PurchaseAnswer, SinglesitePurchase, Tracking, TrialUpgradePurchase};
@@ -762,7 +762,7 @@ pub mod rest {
             tenant: Some(site.tenant.tenant.clone()),
             correlation_id: correlation.map(|axum::Extension(c)| c.0.to_string()),
         };
-        let profile = match state.upstreams.profile.find_one_user_profile(&call).await {
+        let profile = match state.upstreams.profile.own_profile(&call).await {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!(error = %e, "cams: the profile could not be read");

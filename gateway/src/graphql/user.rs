@@ -3,10 +3,7 @@
 
 use async_graphql::{Context, Object, SimpleObject};
 
-use super::{
-    context::{request, upstreams},
-    errors,
-};
+use super::context::request;
 use crate::viewer;
 
 #[derive(Default)]
@@ -52,12 +49,10 @@ impl UserQuery {
     async fn user(&self, ctx: &Context<'_>) -> async_graphql::Result<User> {
         let request = request(ctx);
         let profile = match request.viewer {
-            Some(_) => {
-                Some(upstreams(ctx).profile.find_one_user_profile(&request.call()).await.map_err(errors::upstream)?)
-            }
+            Some(_) => Some(super::profile::of(ctx).await?),
             None => None,
         };
-        let rules = viewer::rules(&request.site, profile.as_ref());
+        let rules = viewer::rules(&request.site, profile);
         Ok(User { is_authenticated: profile.is_some(), abilities: rules.into_iter().map(AbilityRule::from).collect() })
     }
 }

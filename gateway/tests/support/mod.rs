@@ -14,6 +14,7 @@ pub struct Gateway {
     pub base: String,
     pub client: reqwest::Client,
     pub signer: Signer,
+    pub state: GatewayState,
 }
 
 pub async fn spawn(upstreams: Upstreams) -> Gateway {
@@ -21,18 +22,32 @@ pub async fn spawn(upstreams: Upstreams) -> Gateway {
 }
 
 pub async fn spawn_with(upstreams: Upstreams, signer: Signer) -> Gateway {
+    spawn_serving(upstreams, signer, None).await
+}
+
+/// A dist directory with a bare `index.html`, for tests that read the page's inline session.
+pub fn bare_dist() -> PathBuf {
+    let dist = std::env::temp_dir().join(format!("gateway-test-dist-{}", std::process::id()));
+    std::fs::create_dir_all(dist.join("assets")).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><html><head></head><body></body></html>").unwrap();
+    dist
+}
+
+/// As [`spawn_with`], serving the SPA's page from `dist` when given.
+pub async fn spawn_serving(upstreams: Upstreams, signer: Signer, dist: Option<PathBuf>) -> Gateway {
     let tenants = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
+    let dist = dist.map_or_else(|| "/nonexistent".to_owned(), |d| d.to_str().unwrap().to_owned());
     let config = GatewayConfig::from_lookup(|key| match key {
         "PAYSITE_TENANTS_DIR" => Some(tenants.to_str().unwrap().to_owned()),
-        "PAYSITE_DIST_DIR" => Some("/nonexistent".to_owned()),
+        "PAYSITE_DIST_DIR" => Some(dist.clone()),
         _ => None,
     })
     .unwrap();
     let state = GatewayState::with(&config, Arc::new(upstreams), signer.verifier()).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(gateway::serve(listener, state, std::future::pending()));
-    Gateway { base: format!("http://{addr}"), client: reqwest::Client::new(), signer }
+    tokio::spawn(gateway::serve(listener, state.clone(), std::future::pending()));
+    Gateway { base: format!("http://{addr}"), client: reqwest::Client::new(), signer, state }
 }
 
 pub fn nowhere() -> Upstreams {

@@ -1,8 +1,9 @@
 //! The services a page's abilities need, real and each on its own scratch schema, with a
 //! gateway in front: the catalog (its calls counted), the profile service (whose signing key
-//! signs the test's tokens, so it reads the same users), the unlocks service paying through
-//! the wallet, and optionally the deals service. Subscriptions and published content reach
-//! each service the way their consumers apply them.
+//! signs the test's tokens, so it reads the same users), the subscription service, the unlocks
+//! service paying through the wallet, and optionally the deals service. findOneUserProfile is
+//! put together from the profile, subscription, wallet and unlocks services. Subscriptions,
+//! accounts and published content reach each service the way their consumers apply them.
 #![allow(dead_code)]
 
 use std::{
@@ -27,20 +28,29 @@ use unlocks::{
 };
 use uuid::Uuid;
 
-use super::{short, spawn_with, Gateway};
+use super::{bare_dist, short, spawn_serving, Gateway};
 
 /// Every call the catalog received, as `METHOD /path`.
 pub type Calls = Arc<Mutex<Vec<String>>>;
 
+/// A settable clock: `None` tells the system time.
+pub type UnlocksClock = Arc<Mutex<Option<chrono::DateTime<Utc>>>>;
+
 pub struct Stack {
+    /// Stops the relay and the gateway's session follower at cleanup.
+    background: tokio_util::sync::CancellationToken,
     pub catalog: Scratch,
     pub profile: Scratch,
-    profile_state: profile::State,
-    pub unlocks: Scratch,
-    unlocks_state: unlocks::State,
-    pub wallet: Scratch,
-    /// The subscription service: the owner of the reads the access rules take.
+    pub profile_state: profile::State,
     pub subscription: Scratch,
+    subscription_state: subscription::State,
+    pub unlocks: Scratch,
+    pub unlocks_state: unlocks::State,
+    /// The unlocks service's time: `None` is the system clock.
+    pub unlocks_clock: UnlocksClock,
+    pub wallet: Scratch,
+    pub wallet_config: wallet::WalletConfig,
+    wallet_state: wallet::State,
     pub deals: Option<Scratch>,
     pub gw: Gateway,
     pub calls: Calls,
@@ -48,13 +58,24 @@ pub struct Stack {
     pub profile_calls: Calls,
     http: reqwest::Client,
     catalog_url: String,
-    profile_url: String,
+    pub profile_url: String,
+    pub subscription_url: String,
+    pub unlocks_url: String,
+    pub wallet_url: String,
 }
 
+#[derive(Default)]
 pub struct Options {
     /// The demo catalog seeded.
     pub seed_catalog: bool,
     pub with_deals: bool,
+    /// When the wallet's weekly gems arrive (default: Fridays, midnight UTC).
+    pub gems_calendar: Option<wallet::calendar::GemsCalendar>,
+    /// The profile's events go out through its relay, and the gateway follows the session
+    /// events (its revocation set), as in service.
+    pub follow_sessions: bool,
+    /// The SPA's page is served (a bare one), with its inline session.
+    pub serve_page: bool,
 }
 
 pub fn media_dir() -> std::path::PathBuf {
@@ -131,28 +152,29 @@ impl Stack {
         let calls: Calls = Arc::default();
         let catalog_url = serve(counted(catalog::router(state), calls.clone())).await;
 
-        let wallet = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 2).await;
-        let wallet_state = wallet::State::new(
-            wallet.pool.clone(),
-            wallet.store.clone(),
-            wallet::WalletConfig {
-                subscriptions_queue: format!("{}.subscriptions", wallet.schema),
-                ..Default::default()
-            },
-        );
-        let wallet_url = serve(wallet::router(wallet_state)).await;
         let subscription = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 3).await;
+        let mut billing = subscription::BillingConfig::from_lookup(|_| None, false).unwrap();
+        billing.profiles_queue = format!("{}.profiles", subscription.schema);
         let subscription_state = subscription::State::new(
             subscription.pool.clone(),
             subscription.store.clone(),
-            subscription::BillingConfig::from_lookup(|_| None, false).unwrap(),
+            billing,
             profile::client::ProfileClient::new(profile_url.clone()),
             signer.verifier(),
         );
-        let subscription_url = serve(subscription::router(subscription_state)).await;
+        let subscription_url = serve(subscription::router(subscription_state.clone())).await;
+
+        let wallet = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 2).await;
+        let wallet_config = wallet::WalletConfig {
+            calendar: options.gems_calendar.unwrap_or_default(),
+            subscriptions_queue: format!("{}.subscriptions", wallet.schema),
+            ..Default::default()
+        };
+        let wallet_state = wallet::State::new(wallet.pool.clone(), wallet.store.clone(), wallet_config.clone());
+        let wallet_url = serve(wallet::router(wallet_state.clone())).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
         let config = UnlocksConfig {
-            wallet_url,
+            wallet_url: wallet_url.clone(),
             subscription_url: subscription_url.clone(),
             media_dir: media_dir(),
             media_base_url: "/media/videos".into(),
@@ -167,10 +189,14 @@ impl Stack {
         };
         unlocks.track_queue(&config.catalog_queue);
         unlocks.track_queue(&config.subscriptions_queue);
-        let unlocks_state = unlocks::State::new(unlocks.pool.clone(), unlocks.store.clone(), config, signer.verifier());
+        let unlocks_clock: UnlocksClock = Arc::default();
+        let clock = unlocks_clock.clone();
+        let unlocks_state = unlocks::State::new(unlocks.pool.clone(), unlocks.store.clone(), config, signer.verifier())
+            .with_clock(move || clock.lock().unwrap().unwrap_or_else(Utc::now));
         let dir = media_dir();
         tokio::task::spawn_blocking(move || unlocks::demo::ensure(&dir)).await.unwrap().unwrap();
         let unlocks_url = serve(unlocks::router(unlocks_state.clone())).await;
+        let unlocks_base = unlocks_url.clone();
 
         let (deals, deals_url) = if options.with_deals {
             let deals = Scratch::new(&[("deals", &deals::MIGRATIONS)], 2).await;
@@ -186,24 +212,42 @@ impl Stack {
             (None, "http://127.0.0.1:9".to_owned())
         };
 
-        let (c, p, u, s) = (catalog_url.clone(), profile_url.clone(), unlocks_url, subscription_url);
+        let (c, p, u) = (catalog_url.clone(), profile_url.clone(), unlocks_url);
+        let (sub, w) = (subscription_url.clone(), wallet_url.clone());
         let upstreams = Upstreams::with_base(move |name, _| match name {
             "catalog" => c.clone(),
             "profile" => p.clone(),
             "unlocks" => u.clone(),
-            "subscription" => s.clone(),
+            "subscription" => sub.clone(),
+            "wallet" => w.clone(),
             "deals" => deals_url.clone(),
             _ => "http://127.0.0.1:9".to_owned(),
         });
-        let gw = spawn_with(upstreams, signer).await;
+        let gw = spawn_serving(upstreams, signer, options.serve_page.then(bare_dist)).await;
+        let background = tokio_util::sync::CancellationToken::new();
+        if options.follow_sessions {
+            let relay = runtime::relay::RelaySettings {
+                poll_interval: std::time::Duration::from_millis(50),
+                ..runtime::relay::RelaySettings::new("profile", &profile.schema, &profile.settings)
+            };
+            tokio::spawn(runtime::relay::run(profile.pool.clone(), relay, background.clone()));
+            let source = gateway::revocations::Source::from_settings(&profile.settings);
+            gateway::follow_sessions(&gw.state, source, background.clone()).await;
+            assert!(gw.state.revocations.is_loaded(), "the gateway loaded the revoked sessions");
+        }
         Stack {
+            background,
             catalog,
             profile,
             profile_state,
+            subscription,
+            subscription_state,
             unlocks,
             unlocks_state,
+            unlocks_clock,
             wallet,
-            subscription,
+            wallet_config,
+            wallet_state,
             deals,
             gw,
             calls,
@@ -211,6 +255,9 @@ impl Stack {
             http: reqwest::Client::new(),
             catalog_url,
             profile_url,
+            subscription_url,
+            unlocks_url: unlocks_base,
+            wallet_url,
         }
     }
 
@@ -218,6 +265,42 @@ impl Stack {
     pub fn token(&self, user: Uuid, host: &str, groups: &[&str]) -> String {
         let tenant = host.split('.').next().unwrap();
         self.gw.token_in(user, host.split(':').next().unwrap(), tenant, groups)
+    }
+
+    /// The demo users of `paysite seed` (profile) and their memberships (subscription, through
+    /// the billers' postbacks), handed to the other services as their consumers receive them.
+    pub async fn seed_demo_users(&self) {
+        profile::seed::seed_demo_users(&self.profile_state).await.unwrap();
+        for user in profile::DEMO_USERS {
+            self.sync_profile_to_subscription(profile::demo_user_id(user.username)).await;
+        }
+        subscription::seed::seed_demo_memberships(&self.subscription_state).await.unwrap();
+        self.sync_subscriptions().await;
+    }
+
+    /// Hands every event of the subscription service's store to the profile, unlocks and
+    /// wallet services, in order, as their consumers receive them.
+    pub async fn sync_subscriptions(&self) {
+        let streams: Vec<String> =
+            sqlx::query_scalar("select stream_id from event group by stream_id order by min(global_position)")
+                .fetch_all(&self.subscription.pool)
+                .await
+                .unwrap();
+        let unlocks = unlocks::consumers(&self.unlocks_state);
+        let wallet = wallet::consumers(&self.wallet_state);
+        for stream in streams {
+            for envelope in self.subscription.store.load(&stream).await.unwrap() {
+                let mut tx = self.profile.pool.begin().await.unwrap();
+                profile::projections::apply_member_event(&mut tx, &envelope).await.unwrap();
+                tx.commit().await.unwrap();
+                let mut tx = self.unlocks.pool.begin().await.unwrap();
+                unlocks[1].handler.handle(&mut tx, &envelope).await.unwrap();
+                tx.commit().await.unwrap();
+                let mut tx = self.wallet.pool.begin().await.unwrap();
+                wallet[0].handler.handle(&mut tx, &envelope).await.unwrap();
+                tx.commit().await.unwrap();
+            }
+        }
     }
 
     /// An account for `user`, signed up on `site`.
@@ -233,11 +316,23 @@ impl Stack {
         let response =
             self.http.post(format!("{}/internal/accounts", self.profile_url)).json(&request).send().await.unwrap();
         assert!(response.status().is_success(), "{}", response.text().await.unwrap());
+        self.sync_profile_to_subscription(user).await;
     }
 
-    /// Records a subscription event in its owner (the subscription service's read model, as
-    /// its append writes it) and applies it to the profile and unlocks services, as their
-    /// consumers do.
+    /// Hands `user`'s profile events (the account, a tandem child's link to its parent) to the
+    /// subscription service, as its profile-events consumer receives them.
+    pub async fn sync_profile_to_subscription(&self, user: Uuid) {
+        let specs = subscription::consumers(&self.subscription_state);
+        let events = self.profile.store.load(&proto_events::profile::stream_id(user)).await.unwrap();
+        let mut tx = self.subscription.pool.begin().await.unwrap();
+        for envelope in events {
+            specs[0].handler.handle(&mut tx, &envelope).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+    }
+
+    /// Records a subscription event in the subscription service (its read model, as its append
+    /// writes it) and applies it to the profile and unlocks services, as their consumers do.
     pub async fn subscription_event(&self, event: &SubscriptionEvent) {
         let mut tx = self.subscription.pool.begin().await.unwrap();
         subscription::projections::apply_subscription_event(&mut tx, event).await.unwrap();
@@ -288,6 +383,56 @@ impl Stack {
             nats_code: None,
         };
         self.subscription_event(&started).await;
+    }
+
+    /// Signs `login` in on `brand_host` (`vixen.localhost:8080`) as a browser does: the login
+    /// form on the members host, then the brand host's callback. Answers the session cookies
+    /// (`name=value`), the refresh cookie last.
+    pub async fn sign_in(&self, login: &str, password: &str, brand_host: &str) -> Vec<String> {
+        let members = "members.localhost:8080";
+        let brand_origin = format!("http://{brand_host}");
+        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let uri = format!("{brand_origin}/");
+        let form = http
+            .get(format!("{}/oidc/login", self.gw.base))
+            .query(&[("uri", uri.as_str())])
+            .header(reqwest::header::HOST, members)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(form.status(), 200);
+        let csrf_cookie =
+            form.headers()[reqwest::header::SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
+        let csrf = csrf_cookie.split_once('=').unwrap().1.to_owned();
+        let body = [("username", login), ("password", password), ("uri", uri.as_str()), ("csrf", csrf.as_str())]
+            .iter()
+            .map(|(k, v)| format!("{k}={}", profile::sessions::encode_component(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let posted = http
+            .post(format!("{}/oidc/login", self.gw.base))
+            .header(reqwest::header::HOST, members)
+            .header(reqwest::header::COOKIE, csrf_cookie)
+            .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(posted.status(), 303, "{login} signs in");
+        let location = posted.headers()[reqwest::header::LOCATION].to_str().unwrap().to_owned();
+        let path = location.strip_prefix(&brand_origin).expect("the callback is on the brand host").to_owned();
+        let callback =
+            http.get(format!("{}{path}", self.gw.base)).header(reqwest::header::HOST, brand_host).send().await.unwrap();
+        assert_eq!(callback.status(), 302);
+        let mut cookies: Vec<String> = callback
+            .headers()
+            .get_all(reqwest::header::SET_COOKIE)
+            .iter()
+            .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_owned())
+            .collect();
+        cookies.sort_by_key(|c| c.starts_with("paysite_rt="));
+        assert_eq!(cookies.len(), 2, "{cookies:?}");
+        cookies
     }
 
     /// An account for `user` with a subscription of `kind` to `sites` billed by `biller`,
@@ -355,19 +500,12 @@ impl Stack {
         let status = response.status();
         let body: Value = response.json().await.unwrap_or_default();
         assert!(status.is_success(), "{status}: {}", short(&body));
-        let child: Uuid = sqlx::query_scalar("select user_id from profile where tandem_parent_user_id = $1")
+        let child: Uuid = sqlx::query_scalar("select user_id from user_profile where tandem_parent_user_id = $1")
             .bind(parent)
             .fetch_one(&self.profile.pool)
             .await
             .unwrap();
-        let link = proto_events::profile::ProfileEvent::TandemChildAccountCreated {
-            parent_user_id: parent,
-            child_user_id: child,
-            created_at: Utc::now(),
-        };
-        let mut tx = self.subscription.pool.begin().await.unwrap();
-        subscription::projections::apply_profile_event(&mut tx, &envelope(&link, "vixen")).await.unwrap();
-        tx.commit().await.unwrap();
+        self.sync_profile_to_subscription(child).await;
         child
     }
 
@@ -484,11 +622,12 @@ impl Stack {
     }
 
     pub async fn cleanup(self) {
+        self.background.cancel();
         self.catalog.cleanup().await;
         self.profile.cleanup().await;
+        self.subscription.cleanup().await;
         self.unlocks.cleanup().await;
         self.wallet.cleanup().await;
-        self.subscription.cleanup().await;
         if let Some(deals) = self.deals {
             deals.cleanup().await;
         }

@@ -1,8 +1,6 @@
 //! Request and answer shapes of the internal API, shared by the handlers ([`crate::http`]) and
 //! the typed client ([`crate::client`]). Answers use the spec's names (camelCase).
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -10,54 +8,40 @@ use uuid::Uuid;
 pub use crate::badges::Badge;
 pub use crate::user_type::UserType;
 
-/// findOneUserProfile: every field of account-payments-gems.md §3 "User profile".
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
+/// The profile service's part of findOneUserProfile (account-payments-gems.md §3): the facts
+/// it owns, named as the spec names them. The gateway puts the whole profile together from
+/// this and the other owners' answers (subscription: the subscription fields; wallet: credits,
+/// `daysUntilRefreshGems`, `state.gems`; unlocks: unlocked packs and videos, recent unlocks,
+/// `downloadQuotas`), so no fact is kept here that another service owns.
+///
+/// Badges and `relationshipInfo` are the profile's own rules; they read the memberships the
+/// profile keeps from the subscription service's events (its `member_subscription`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct UserProfile {
+pub struct OwnProfile {
     pub user_id: Uuid,
-    pub id: Uuid,
-    pub uuid: Uuid,
     pub email: String,
     pub username: Option<String>,
     pub display_name: Option<String>,
-    pub active_since: Option<DateTime<Utc>>,
+    /// When the account was registered.
+    pub registered_at: DateTime<Utc>,
     pub badges: Vec<String>,
     pub groups: Vec<String>,
     pub scopes: Vec<String>,
     pub ab_test_variant: String,
     pub is_telemetry_enabled: bool,
     pub autoplay_enabled: bool,
-    pub biller_name: Option<String>,
-    pub biller: Option<Biller>,
-    pub days_until_refresh_gems: u32,
-    pub unlocked_channel_pack_ids: Vec<Uuid>,
-    pub percentage_of_unlocked_channel_packs: u32,
-    pub has_active_multisite_subscription: bool,
-    pub multisite_type: Option<String>,
-    pub site_access_array: Vec<String>,
     pub relationship_status: Option<String>,
     pub relationship_role: Option<String>,
     pub relationship_info: RelationshipInfo,
-    pub is_free_limited_trial: bool,
     pub has_email_consent: bool,
     pub tandem_subscription: TandemSubscription,
     pub special_attributes: SpecialAttributesView,
     pub gdpr: Consent,
-    pub subscription: SubscriptionView,
-    pub user_subscriptions_state: UserSubscriptionsState,
-    /// One value per brand key plus `channels`; `full` means full access, `none` none.
-    pub tenants_subscription_state: BTreeMap<String, String>,
-    pub download_quotas: DownloadQuotas,
-    pub state: ProfileState,
-    pub iterate: IterateProfile,
-    pub customer_survey: CustomerSurvey,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct Biller {
-    pub name: String,
-    pub url: String,
+    /// The user is a guest (`subscription.isGuestUser`).
+    pub is_guest_user: bool,
+    /// `state.modals`.
+    pub modals: ModalFlags,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
@@ -104,94 +88,6 @@ pub struct Consent {
     pub has_email_consent: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-#[graphql(name = "UserSubscription")]
-pub struct SubscriptionView {
-    /// member, trial, porn-portal or expired.
-    #[serde(rename = "type")]
-    #[graphql(name = "type")]
-    pub kind: String,
-    pub subscription_type: String,
-    pub biller: Option<String>,
-    pub porn_portal: bool,
-    pub pay_per_video_credits: u64,
-    pub unlocked_video_ids: Vec<Uuid>,
-    pub unlocked_videos: Vec<UnlockedVideo>,
-    pub active: bool,
-    pub is_active: bool,
-    pub active_since: Option<DateTime<Utc>>,
-    pub join_date: DateTime<Utc>,
-    /// Whole months of membership (with the 7-day grace), if any.
-    pub seniority: Option<u32>,
-    pub x_site_info: Option<XSiteInfo>,
-    pub cancelled: bool,
-    pub is_free_limited_trial: bool,
-    pub is_guest_user: bool,
-    pub upgrade_options: UpgradeOptions,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-#[graphql(name = "ProfileUnlockedVideo")]
-pub struct UnlockedVideo {
-    pub video_id: Uuid,
-    pub new_id: String,
-    pub unlocked_at: DateTime<Utc>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct XSiteInfo {
-    pub site: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradeOptions {
-    pub is_upgradeable_to_vixen_plus_yearly: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct UserSubscriptionsState {
-    pub subscriptions_status: Vec<SubscriptionStatus>,
-    pub unlocked_videos: Vec<UnlockedVideo>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct SubscriptionStatus {
-    pub is_active: bool,
-    pub is_tandem_child_account: bool,
-    pub tenant: String,
-    #[serde(rename = "type")]
-    #[graphql(name = "type")]
-    pub kind: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-#[graphql(name = "ProfileDownloadQuotas")]
-pub struct DownloadQuotas {
-    pub threshold_reached: bool,
-    pub downloads_number: u32,
-    pub download_quota_max: u32,
-    pub download_days_period: u32,
-    pub quota_left: u32,
-    pub remaining_days: u32,
-    pub zero_quota: bool,
-    pub site: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct ProfileState {
-    pub user_id: Uuid,
-    pub modals: ModalFlags,
-    pub gems: GemsState,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 #[graphql(name = "ProfileModals")]
@@ -200,39 +96,6 @@ pub struct ModalFlags {
     pub teaser_viewed: bool,
     pub texas_health_warning_acknowledged: bool,
     pub alabama_health_warning_acknowledged: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-#[graphql(name = "ProfileGemsState")]
-pub struct GemsState {
-    pub last_acknowledgement_date: Option<DateTime<Utc>>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct IterateProfile {
-    pub user_id: Uuid,
-    pub email: String,
-    pub last_channel_pack_unlock_date: Option<DateTime<Utc>>,
-    pub active_since: Option<DateTime<Utc>>,
-    pub has_active_multisite_subscription: bool,
-    pub tenants_subscription_state: BTreeMap<String, String>,
-    pub subscription_type: String,
-    pub subscription_active: bool,
-    pub subscription_length_in_months: u32,
-    pub subscription_length_in_days: u32,
-    /// multi-site, trial, single-site, inactive or expired.
-    pub site_type: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomerSurvey {
-    pub user_id: Uuid,
-    pub has_unlocked_channel_pack_in_last_two_weeks: bool,
-    pub subscription_length_in_months: u32,
-    pub subscription_length_in_days: u32,
 }
 
 /// Who a user is, for other services (comment authors, partner calls).
@@ -457,4 +320,23 @@ pub struct UsernameRequest {
 }
 
 /// A mutation's answer: the profile after it.
-pub type Updated = UserProfile;
+pub type Updated = OwnProfile;
+
+/// `GET /internal/sessions/revoked`: the sessions ended recently enough that an access token
+/// of theirs may still be unexpired, so a gateway (re)starting knows what to refuse before the
+/// session events reach it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevokedSessions {
+    /// How long an access token lives (`PROFILE_ACCESS_TOKEN_TTL_SECS`): a session revoked
+    /// longer ago than this has no live access token left.
+    pub access_token_ttl_secs: u64,
+    pub sessions: Vec<RevokedSession>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevokedSession {
+    pub session_id: Uuid,
+    pub revoked_at: DateTime<Utc>,
+}

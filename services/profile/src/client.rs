@@ -125,6 +125,11 @@ impl ProfileClient {
         self.post::<_, serde_json::Value>("/internal/oidc/logout", &body, &CallContext::default()).await.map(|_| ())
     }
 
+    /// `GET /internal/sessions/revoked`: the sessions whose access tokens are to be refused.
+    pub async fn revoked_sessions(&self) -> Result<RevokedSessions, UpstreamError> {
+        self.upstream.get("/internal/sessions/revoked", &[], &CallContext::default()).await
+    }
+
     /// `POST /internal/autologin-tokens` (the subscription service after a signup or an upgrade).
     pub async fn issue_autologin(&self, user_id: Uuid, site: &str) -> Result<AutologinIssued, UpstreamError> {
         let body = AutologinRequest { user_id, site: site.to_owned() };
@@ -178,12 +183,13 @@ impl ProfileClient {
         self.upstream.get("/internal/users/public", &[("ids", ids)], ctx).await
     }
 
-    /// findOneUserProfile: `GET /internal/profile` for the user of `ctx`'s token.
-    pub async fn find_one_user_profile(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+    /// The profile's part of findOneUserProfile: `GET /internal/profile` for the user of
+    /// `ctx`'s token.
+    pub async fn own_profile(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
         self.upstream.get("/internal/profile", &[], ctx).await
     }
 
-    pub async fn set_display_name(&self, ctx: &CallContext, display_name: &str) -> Result<UserProfile, UpstreamError> {
+    pub async fn set_display_name(&self, ctx: &CallContext, display_name: &str) -> Result<OwnProfile, UpstreamError> {
         let body = DisplayNameRequest { display_name: display_name.to_owned() };
         self.post("/internal/profile/display-name", &body, ctx).await
     }
@@ -192,7 +198,7 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         autoplay_enabled: bool,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/autoplay", &AutoplayRequest { autoplay_enabled }, ctx).await
     }
 
@@ -201,15 +207,15 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         request: &EmailConsentRequest,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/email-consent", request, ctx).await
     }
 
-    pub async fn give_terms_consent(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+    pub async fn give_terms_consent(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/terms-consent", &serde_json::json!({}), ctx).await
     }
 
-    pub async fn give_cams_consent(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+    pub async fn give_cams_consent(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/cams-consent", &serde_json::json!({}), ctx).await
     }
 
@@ -218,7 +224,7 @@ impl ProfileClient {
         ctx: &CallContext,
         relationship_status: &str,
         relationship_role: &str,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         let body = RelationshipRequest {
             relationship_status: relationship_status.to_owned(),
             relationship_role: relationship_role.to_owned(),
@@ -230,11 +236,11 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         when: chrono::DateTime<chrono::Utc>,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/gems-intro", &GemsIntroRequest { when }, ctx).await
     }
 
-    pub async fn acknowledge_promotional_teaser_viewed(&self, ctx: &CallContext) -> Result<UserProfile, UpstreamError> {
+    pub async fn acknowledge_promotional_teaser_viewed(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/promotional-teaser", &serde_json::json!({}), ctx).await
     }
 
@@ -243,12 +249,12 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         state_code: &str,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         let body = HealthWarningRequest { usa_health_warning_state_code: state_code.to_owned() };
         self.post("/internal/profile/health-warning", &body, ctx).await
     }
 
-    pub async fn choose_username(&self, ctx: &CallContext, username: &str) -> Result<UserProfile, UpstreamError> {
+    pub async fn choose_username(&self, ctx: &CallContext, username: &str) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/username", &UsernameRequest { username: username.to_owned() }, ctx).await
     }
 
@@ -256,7 +262,7 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         request: &ChangePasswordRequest,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/password", request, ctx).await
     }
 
@@ -264,7 +270,7 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         request: &TandemChildRequest,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/tandem-child", request, ctx).await
     }
 
@@ -273,7 +279,7 @@ impl ProfileClient {
         &self,
         ctx: &CallContext,
         request: &VipCredentialsRequest,
-    ) -> Result<UserProfile, UpstreamError> {
+    ) -> Result<OwnProfile, UpstreamError> {
         self.post("/internal/profile/vip-credentials", request, ctx).await
     }
 }

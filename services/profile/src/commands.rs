@@ -105,7 +105,7 @@ async fn apply_security_effects(
             .execute(&mut *tx)
             .await?;
         }
-        ProfileEvent::SessionsRevoked { user_id, reason, kept_session_id, revoked_at } => {
+        ProfileEvent::SessionsRevoked { user_id, reason, kept_session_id, revoked_at, .. } => {
             sqlx::query(
                 "update session_family set revoked_at = $3, revoked_reason = $4
                  where user_id = $1 and revoked_at is null and session_id is distinct from $2",

@@ -435,6 +435,7 @@ pub fn decide(user: &User, command: Command) -> Result<Vec<ProfileEvent>, Domain
                     reason: SessionsRevokedReason::PasswordChanged,
                     kept_session_id: session_id,
                     revoked_at: at,
+                    session_ids: ended_sessions(user, session_id),
                 },
             ]
         }
@@ -472,6 +473,7 @@ pub fn decide(user: &User, command: Command) -> Result<Vec<ProfileEvent>, Domain
                     reason: SessionsRevokedReason::VipUserConverted,
                     kept_session_id: session_id,
                     revoked_at: at,
+                    session_ids: ended_sessions(user, session_id),
                 },
             ]
         }
@@ -486,10 +488,16 @@ pub fn decide(user: &User, command: Command) -> Result<Vec<ProfileEvent>, Domain
             }
         }
         Command::RevokeSessions { reason, kept_session_id, at } => {
-            vec![ProfileEvent::SessionsRevoked { user_id, reason, kept_session_id, revoked_at: at }]
+            let session_ids = ended_sessions(user, kept_session_id);
+            vec![ProfileEvent::SessionsRevoked { user_id, reason, kept_session_id, revoked_at: at, session_ids }]
         }
     };
     Ok(events)
+}
+
+/// The open sessions a revocation keeping `kept` ends.
+fn ended_sessions(user: &User, kept: Option<Uuid>) -> Vec<Uuid> {
+    user.open_sessions.iter().copied().filter(|s| Some(*s) != kept).collect()
 }
 
 pub fn evolve(mut user: User, event: &ProfileEvent) -> User {
@@ -740,15 +748,17 @@ mod tests {
             at: now(),
         };
         let user = run(run(user, start(a)).unwrap(), start(b)).unwrap();
-        let user = run(
-            user,
-            Command::RevokeSessions {
-                reason: SessionsRevokedReason::PasswordChanged,
-                kept_session_id: Some(a),
-                at: now(),
-            },
-        )
-        .unwrap();
+        let revoke = Command::RevokeSessions {
+            reason: SessionsRevokedReason::PasswordChanged,
+            kept_session_id: Some(a),
+            at: now(),
+        };
+        let events = decide(&user, revoke.clone()).unwrap();
+        assert!(
+            matches!(&events[..], [ProfileEvent::SessionsRevoked { session_ids, .. }] if *session_ids == vec![b]),
+            "the event names the sessions it ends: {events:?}"
+        );
+        let user = run(user, revoke).unwrap();
         assert_eq!(user.open_sessions.iter().copied().collect::<Vec<_>>(), vec![a]);
         assert_eq!(
             decide(&user, Command::EndSession { session_id: b, reason: SignOutReason::Logout, at: now() }),

@@ -38,6 +38,7 @@ pub fn router(state: ProfileState) -> Router {
         .route("/internal/oidc/autologin", post(autologin))
         .route("/internal/oidc/xsite", post(cross_site))
         .route("/internal/oidc/parent-redirect", post(parent_redirect))
+        .route("/internal/sessions/revoked", get(revoked_sessions))
         .route("/internal/autologin-tokens", post(issue_autologin))
         .route("/internal/accounts", post(create_account))
         .route("/internal/users", get(users))
@@ -184,6 +185,11 @@ fn user_meta(claims: &Claims, correlation: Option<Extension<CorrelationId>>) -> 
 
 async fn jwks(State(state): State<ProfileState>) -> Json<JwkSet> {
     Json(JwkSet { keys: vec![state.signer.jwk()] })
+}
+
+/// The sessions revoked within the access-token lifetime (the gateway's revocation set, at start).
+async fn revoked_sessions(State(state): State<ProfileState>) -> Answer<RevokedSessions> {
+    Ok(Json(sessions::recently_revoked(&state).await?))
 }
 
 async fn token(
@@ -398,18 +404,19 @@ async fn set_special_attributes(
     queries::user_summaries(&state.pool, &[user_id]).await?.pop().map(Json).ok_or(ApiError::NotFound("no such user"))
 }
 
-async fn profile_of(state: &ProfileState, claims: &Claims) -> Answer<UserProfile> {
-    queries::find_one_user_profile(&state.pool, &state.config, claims.sub, &claims.tenant, Utc::now())
+async fn profile_of(state: &ProfileState, claims: &Claims) -> Answer<OwnProfile> {
+    queries::own_profile(&state.pool, &state.config, claims.sub, Utc::now())
         .await?
         .map(Json)
         .ok_or(ApiError::NotFound("no such user"))
 }
 
-/// findOneUserProfile: the signed-in user's own profile, on the token's brand.
+/// The profile's part of findOneUserProfile for the signed-in user (the gateway adds the
+/// other owners' parts).
 async fn find_one_user_profile(
     State(state): State<ProfileState>,
     Authenticated(claims): Authenticated,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     profile_of(&state, &claims).await
 }
 
@@ -419,7 +426,7 @@ async fn for_user(
     claims: &Claims,
     correlation: Option<Extension<CorrelationId>>,
     command: Command,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     commands::execute(&state.store, claims.sub, &user_meta(claims, correlation), command, None).await?;
     profile_of(state, claims).await
 }
@@ -429,7 +436,7 @@ async fn set_display_name(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<DisplayNameRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let command = Command::SetDisplayName { display_name: request.display_name, at: Utc::now() };
     for_user(&state, &claims, correlation, command).await
@@ -440,7 +447,7 @@ async fn update_user_autoplay(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<AutoplayRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let command = Command::SetAutoplay { autoplay_enabled: request.autoplay_enabled, at: Utc::now() };
     for_user(&state, &claims, correlation, command).await
@@ -451,7 +458,7 @@ async fn set_email_consent(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<EmailConsentRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let snippet = request.consent_html_snippet.unwrap_or_default();
     if snippet.len() > 10_000 {
@@ -470,7 +477,7 @@ async fn give_terms_consent(
     State(state): State<ProfileState>,
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let command = Command::GiveTermsConsent { site: claims.tenant.clone(), at: Utc::now() };
     for_user(&state, &claims, correlation, command).await
 }
@@ -479,7 +486,7 @@ async fn give_cams_consent(
     State(state): State<ProfileState>,
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let command = Command::GiveCamsConsent { site: claims.tenant.clone(), at: Utc::now() };
     for_user(&state, &claims, correlation, command).await
 }
@@ -489,7 +496,7 @@ async fn set_relationship(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<RelationshipRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let user = sessions::load_user(&state, claims.sub).await?;
     let mut conn = state.pool.acquire().await?;
@@ -512,7 +519,7 @@ async fn acknowledge_gems_intro(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<GemsIntroRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     for_user(&state, &claims, correlation, Command::AcknowledgeGemsIntro { when: request.when }).await
 }
@@ -521,7 +528,7 @@ async fn acknowledge_promotional_teaser_viewed(
     State(state): State<ProfileState>,
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     for_user(&state, &claims, correlation, Command::ViewPromotionalTeaser { at: Utc::now() }).await
 }
 
@@ -539,7 +546,7 @@ async fn acknowledge_health_warning(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<HealthWarningRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let state_code = health_warning_state(&request.usa_health_warning_state_code)
         .ok_or_else(|| ApiError::BadRequest("usaHealthWarningStateCode must be TX or AL".into()))?;
@@ -552,7 +559,7 @@ async fn choose_username(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<UsernameRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     for_user(&state, &claims, correlation, Command::ChooseUsername { username: request.username, at: Utc::now() }).await
 }
@@ -571,7 +578,7 @@ async fn change_password(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<ChangePasswordRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let old_password_correct =
         state.passwords.verify(&request.old_password, stored_hash(&state, claims.sub).await?).await?;
@@ -602,7 +609,7 @@ async fn create_tandem_child_account(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<TandemChildRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let email = v::normalize_email(&request.email);
     if !v::is_valid_email(&email) {
@@ -638,7 +645,7 @@ async fn convert_vip_user(
     Authenticated(claims): Authenticated,
     correlation: Option<Extension<CorrelationId>>,
     request: Result<Json<VipCredentialsRequest>, JsonRejection>,
-) -> Answer<UserProfile> {
+) -> Answer<OwnProfile> {
     let request = body(request)?;
     let new_email = v::normalize_email(&request.new_email);
     let password_valid = v::is_valid_password(&request.new_password);

@@ -84,7 +84,7 @@ impl FromRef<State> for Verifier {
     }
 }
 
-/// The consumer of other services' events (subscriptions, credits, unlocks, channel packs).
+/// The consumer of the subscription service's events (the memberships badges read).
 pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
     vec![ConsumerSpec {
         queue: state.config.projections_queue.clone(),

@@ -1,14 +1,13 @@
 //! Read models kept from events: the profile's own (`user_profile`, `user_group`, written in the
-//! append's transaction) and what findOneUserProfile needs of other services (written by the
-//! `profile.projections` consumer). The live writers call the same functions as a rebuild, so
-//! a rebuilt model equals the live one.
+//! append's transaction) and the memberships its badges and relationship rules read
+//! (`member_subscription`, written by the `profile.projections` consumer from the subscription
+//! service's events). The live writers call the same functions as a rebuild, so a rebuilt
+//! model equals the live one. Credits, gems, unlocks and download quotas are not kept here:
+//! the gateway asks their owners (docs/decisions.md, "One owner per fact").
 
 use async_trait::async_trait;
-use proto_events::catalog::CatalogEvent;
 use proto_events::profile::{HealthWarningState, ProfileEvent};
 use proto_events::subscription::SubscriptionEvent;
-use proto_events::unlocks::{DownloadQuotaBucket, UnlockEvent};
-use proto_events::wallet::WalletEvent;
 use proto_events::{Envelope, EventFamily};
 use runtime::consumer::Handler;
 use runtime::projection::{Projection, Source};
@@ -193,8 +192,8 @@ pub async fn apply_profile_event(tx: &mut PgConnection, envelope: &Envelope) -> 
     Ok(())
 }
 
-/// What other services tell the profile: subscriptions, credits and the gems acknowledgement,
-/// unlocks, downloads and the number of channel packs. Fed by the `profile.projections` consumer.
+/// What the subscription service tells the profile: the memberships badges and the
+/// relationship section read. Fed by the `profile.projections` consumer.
 pub struct MemberProjection {
     queue: String,
 }
@@ -205,15 +204,9 @@ impl MemberProjection {
     }
 }
 
-/// Routing keys the consumer binds.
-pub const BINDINGS: &[&str] = &[
-    "subscription.*",
-    "wallet.CreditsGranted",
-    "wallet.CreditsDebited",
-    "wallet.NewGemsBalanceAcknowledged",
-    "unlocks.*",
-    "catalog.ChannelPackPublished",
-];
+/// Routing keys the consumer binds. (A queue declared by an older build keeps its other
+/// bindings until it is deleted; their events are of no interest and are acknowledged.)
+pub const BINDINGS: &[&str] = &["subscription.*"];
 
 #[async_trait]
 impl Projection for MemberProjection {
@@ -226,14 +219,7 @@ impl Projection for MemberProjection {
     }
 
     fn tables(&self) -> &[&'static str] {
-        &[
-            "member_subscription",
-            "member_wallet",
-            "unlocked_channel_pack",
-            "unlocked_video",
-            "download_quota",
-            "channel_pack",
-        ]
+        &["member_subscription"]
     }
 
     async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
@@ -251,31 +237,11 @@ impl Handler for MemberEvents {
     }
 }
 
-fn family_of(envelope: &Envelope) -> Option<&'static str> {
-    [SubscriptionEvent::DOMAIN, WalletEvent::DOMAIN, UnlockEvent::DOMAIN, CatalogEvent::DOMAIN].into_iter().find(
-        |domain| match *domain {
-            "subscription" => SubscriptionEvent::schema_version(&envelope.event_type).is_some(),
-            "wallet" => WalletEvent::schema_version(&envelope.event_type).is_some(),
-            "unlocks" => UnlockEvent::schema_version(&envelope.event_type).is_some(),
-            _ => CatalogEvent::schema_version(&envelope.event_type).is_some(),
-        },
-    )
-}
-
 pub async fn apply_member_event(tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-    match family_of(envelope) {
-        Some("subscription") => apply_subscription(tx, &proto_events::decode(envelope)?).await?,
-        Some("wallet") => apply_wallet(tx, &proto_events::decode(envelope)?).await?,
-        Some("unlocks") => apply_unlock(tx, &proto_events::decode(envelope)?).await?,
-        Some(_) => {
-            if let CatalogEvent::ChannelPackPublished { channel_pack_id, .. } = proto_events::decode(envelope)? {
-                sqlx::query("insert into channel_pack (channel_pack_id) values ($1) on conflict do nothing")
-                    .bind(channel_pack_id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        None => tracing::debug!(event_type = %envelope.event_type, "event of no interest to the profile"),
+    if SubscriptionEvent::schema_version(&envelope.event_type).is_some() {
+        apply_subscription(tx, &proto_events::decode(envelope)?).await?;
+    } else {
+        tracing::debug!(event_type = %envelope.event_type, "event of no interest to the profile");
     }
     Ok(())
 }
@@ -348,106 +314,6 @@ async fn apply_subscription(tx: &mut PgConnection, event: &SubscriptionEvent) ->
                 .await?;
         }
         SubscriptionEvent::PayPerVideoCreditsPurchased { .. } => {}
-    }
-    Ok(())
-}
-
-async fn apply_wallet(tx: &mut PgConnection, event: &WalletEvent) -> Result<(), sqlx::Error> {
-    match event {
-        WalletEvent::CreditsGranted { user_id, balance_after, .. }
-        | WalletEvent::CreditsDebited { user_id, balance_after, .. } => {
-            sqlx::query(
-                "insert into member_wallet (user_id, credits) values ($1, $2)
-                 on conflict (user_id) do update set credits = excluded.credits",
-            )
-            .bind(user_id)
-            .bind(*balance_after as i64)
-            .execute(&mut *tx)
-            .await?;
-        }
-        WalletEvent::NewGemsBalanceAcknowledged { user_id, at } => {
-            sqlx::query(
-                "insert into member_wallet (user_id, last_acknowledgement_date) values ($1, $2)
-                 on conflict (user_id) do update set last_acknowledgement_date = excluded.last_acknowledgement_date",
-            )
-            .bind(user_id)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        // Gems balances are the wallet's to answer (getGemsBalance); only credits are in the profile.
-        WalletEvent::GemsGranted { .. } | WalletEvent::GemsDebited { .. } | WalletEvent::GemsForfeited { .. } => {}
-    }
-    Ok(())
-}
-
-/// The download quota bucket's key: the site's own, or the shared channel-category one.
-pub fn bucket_key(bucket: &DownloadQuotaBucket) -> String {
-    match bucket {
-        DownloadQuotaBucket::Site { site } => format!("site:{site}"),
-        DownloadQuotaBucket::ChannelCategory { .. } => "channel_categories".to_owned(),
-    }
-}
-
-async fn apply_unlock(tx: &mut PgConnection, event: &UnlockEvent) -> Result<(), sqlx::Error> {
-    match event {
-        UnlockEvent::ChannelPackUnlocked { user_id, channel_pack_id, unlocked_at, .. } => {
-            sqlx::query(
-                "insert into unlocked_channel_pack (user_id, channel_pack_id, unlocked_at) values ($1, $2, $3)
-                 on conflict (user_id, channel_pack_id) do update set unlocked_at = excluded.unlocked_at",
-            )
-            .bind(user_id)
-            .bind(channel_pack_id)
-            .bind(unlocked_at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        UnlockEvent::ChannelPacksForfeited { user_id, channel_pack_ids, .. } => {
-            sqlx::query("delete from unlocked_channel_pack where user_id = $1 and channel_pack_id = any($2)")
-                .bind(user_id)
-                .bind(channel_pack_ids)
-                .execute(&mut *tx)
-                .await?;
-        }
-        UnlockEvent::VideoUnlocked { user_id, video_id, new_id, unlocked_at, .. } => {
-            sqlx::query(
-                "insert into unlocked_video (user_id, video_id, new_id, unlocked_at) values ($1, $2, $3, $4)
-                 on conflict do nothing",
-            )
-            .bind(user_id)
-            .bind(video_id)
-            .bind(new_id)
-            .bind(unlocked_at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        UnlockEvent::DownloadGranted {
-            user_id,
-            quota,
-            downloads_in_window,
-            quota_max,
-            window_days,
-            window_started_at,
-            ..
-        } => {
-            sqlx::query(
-                "insert into download_quota (user_id, bucket, downloads_in_window, quota_max, window_days, window_started_at)
-                 values ($1, $2, $3, $4, $5, $6)
-                 on conflict (user_id, bucket) do update set downloads_in_window = excluded.downloads_in_window,
-                     quota_max = excluded.quota_max, window_days = excluded.window_days,
-                     window_started_at = excluded.window_started_at",
-            )
-            .bind(user_id)
-            .bind(bucket_key(quota))
-            .bind(*downloads_in_window as i32)
-            .bind(*quota_max as i32)
-            .bind(*window_days as i32)
-            .bind(window_started_at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        // Requests and refusals change nothing the profile shows.
-        _ => {}
     }
     Ok(())
 }

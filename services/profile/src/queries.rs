@@ -1,23 +1,16 @@
-//! Read-side SQL: findOneUserProfile and the identity reads other services make.
+//! Read-side SQL: the profile's part of findOneUserProfile and the identity reads other
+//! services make.
 
-use std::collections::BTreeMap;
-
-use chrono::{DateTime, Datelike, Duration, Utc};
+use chrono::{DateTime, Utc};
 use proto_events::profile::SpecialAttributes;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::api::*;
 use crate::badges::{self, BadgeFacts, Membership};
-use crate::config::{ProfileConfig, BRANDS};
+use crate::config::ProfileConfig;
 use crate::user_type::user_type;
 use crate::validation::is_internal_test_email;
-
-/// Defaults of the download quota when no download was counted yet (decisions table).
-pub const DEFAULT_DOWNLOAD_QUOTA: u32 = 20;
-pub const DEFAULT_DOWNLOAD_DAYS: u32 = 7;
-/// 'Recent' (§9): 14 days.
-pub const RECENT: Duration = Duration::days(14);
 
 #[derive(sqlx::FromRow, serde::Deserialize, Clone, Debug)]
 pub struct ProfileRow {
@@ -101,15 +94,6 @@ pub fn has_active_access(subs: &[SubscriptionRow], brand: &str) -> bool {
     site_access(subs).iter().any(|s| s == brand)
 }
 
-/// Days until the next weekly gems (Friday, UTC); 7 on a Friday.
-pub fn days_until_refresh_gems(now: DateTime<Utc>) -> u32 {
-    let today = now.weekday().num_days_from_monday(); // Friday = 4
-    match (4 + 7 - today) % 7 {
-        0 => 7,
-        n => n,
-    }
-}
-
 /// `a` or `b`, stable per user.
 pub fn ab_test_variant(user_id: Uuid) -> &'static str {
     if user_id.as_bytes()[15].is_multiple_of(2) {
@@ -119,26 +103,14 @@ pub fn ab_test_variant(user_id: Uuid) -> &'static str {
     }
 }
 
-/// findOneUserProfile for `user_id` on `tenant` (the brand of the request): one statement.
-pub async fn find_one_user_profile(
+/// The profile's part of findOneUserProfile for `user_id`: one statement.
+pub async fn own_profile(
     pool: &PgPool,
     config: &ProfileConfig,
     user_id: Uuid,
-    tenant: &str,
     now: DateTime<Utc>,
-) -> Result<Option<UserProfile>, sqlx::Error> {
-    type Parts = (
-        Option<serde_json::Value>,
-        serde_json::Value,
-        serde_json::Value,
-        Option<i64>,
-        Option<DateTime<Utc>>,
-        serde_json::Value,
-        i64,
-        serde_json::Value,
-        Option<serde_json::Value>,
-        Option<String>,
-    );
+) -> Result<Option<OwnProfile>, sqlx::Error> {
+    type Parts = (Option<serde_json::Value>, serde_json::Value, serde_json::Value, Option<String>);
     let parts: Parts = sqlx::query_as(&format!(
         "with p as (select {PROFILE_COLUMNS} from user_profile where user_id = $1),
               owner as (select coalesce((select tandem_parent_user_id from p), $1) as id)
@@ -148,38 +120,22 @@ pub async fn find_one_user_profile(
              coalesce((select jsonb_agg(to_jsonb(s) order by s.updated_at desc, s.active_since desc)
                        from (select {SUBSCRIPTION_COLUMNS}
                              from member_subscription where user_id = (select id from owner)) s), '[]'),
-             (select credits from member_wallet where user_id = $1),
-             (select last_acknowledgement_date from member_wallet where user_id = $1),
-             coalesce((select jsonb_agg(jsonb_build_array(channel_pack_id, unlocked_at) order by unlocked_at)
-                       from unlocked_channel_pack where user_id = $1), '[]'),
-             (select count(*) from channel_pack),
-             coalesce((select jsonb_agg(jsonb_build_array(video_id, new_id, unlocked_at) order by unlocked_at)
-                       from unlocked_video where user_id = $1), '[]'),
-             (select jsonb_build_array(downloads_in_window, quota_max, window_days, window_started_at)
-              from download_quota where user_id = $1 and bucket = $2),
              (select coalesce(display_name, username) from user_profile
               where user_id = (select tandem_parent_user_id from p))"
     ))
     .bind(user_id)
-    .bind(format!("site:{tenant}"))
     .fetch_one(pool)
     .await?;
-    let (profile, groups, subs, credits, last_ack, packs, total_packs, videos, quota, parent_name) = parts;
+    let (profile, groups, subs, parent_name) = parts;
     let Some(profile) = profile else { return Ok(None) };
     let json = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
     let facts = Facts {
         row: serde_json::from_value(profile).map_err(json)?,
         groups: serde_json::from_value(groups).map_err(json)?,
         subs: serde_json::from_value(subs).map_err(json)?,
-        credits: credits.unwrap_or(0).max(0) as u64,
-        last_ack,
-        packs: serde_json::from_value(packs).map_err(json)?,
-        total_packs: total_packs.max(0) as u64,
-        videos: serde_json::from_value(videos).map_err(json)?,
-        quota: quota.map(serde_json::from_value).transpose().map_err(json)?,
         parent_name,
     };
-    Ok(Some(assemble(facts, config, tenant, now)))
+    Ok(Some(assemble(facts, config, now)))
 }
 
 /// What a user's badges are computed from: their groups and special attributes, the
@@ -209,22 +165,17 @@ pub fn badge_facts(
     }
 }
 
-/// What the profile is assembled from.
+/// What the profile's part is made from: its own rows, and the memberships (badges, the
+/// relationship section) it keeps from the subscription service's events.
 pub struct Facts {
     pub row: ProfileRow,
     pub groups: Vec<String>,
     pub subs: Vec<SubscriptionRow>,
-    pub credits: u64,
-    pub last_ack: Option<DateTime<Utc>>,
-    pub packs: Vec<(Uuid, DateTime<Utc>)>,
-    pub total_packs: u64,
-    pub videos: Vec<(Uuid, String, DateTime<Utc>)>,
-    pub quota: Option<(i32, i32, i32, DateTime<Utc>)>,
     pub parent_name: Option<String>,
 }
 
-/// The profile from its facts: pure, so the rules are unit tests.
-pub fn assemble(f: Facts, config: &ProfileConfig, tenant: &str, now: DateTime<Utc>) -> UserProfile {
+/// The profile's part from its facts: pure, so the rules are unit tests.
+pub fn assemble(f: Facts, config: &ProfileConfig, now: DateTime<Utc>) -> OwnProfile {
     let row = &f.row;
     let user_id = row.user_id;
     let in_group = |g: &str| f.groups.iter().any(|x| x == g);
@@ -233,152 +184,46 @@ pub fn assemble(f: Facts, config: &ProfileConfig, tenant: &str, now: DateTime<Ut
     let is_tandem_child = row.tandem_parent_user_id.is_some();
     let attributes: SpecialAttributes = serde_json::from_value(row.special_attributes.clone()).unwrap_or_default();
 
-    let access = site_access(&f.subs);
-    let active: Vec<&SubscriptionRow> = f.subs.iter().filter(|s| s.active).collect();
-    let current = active
-        .iter()
-        .copied()
-        .find(|s| s.sites.iter().any(|x| x == tenant))
-        .or_else(|| active.first().copied())
-        .or_else(|| f.subs.first());
-    let multisite = active.iter().find(|s| s.sites.len() > 1);
-    let is_active = current.is_some_and(|s| s.active);
-    let kind = match current {
-        None => "porn-portal".to_owned(),
-        Some(s) if !s.active && s.kind != "porn-portal" => "expired".to_owned(),
-        Some(s) => s.kind.clone(),
-    };
-    let facts = badge_facts(&f.groups, &attributes, &f.subs, row.registered_at);
-    let seniority = badges::seniority_months(&facts.memberships, now);
-    let length_days =
-        current.filter(|s| s.active).map(|s| (now - s.active_since).num_days().max(0) as u32).unwrap_or(0);
-    let length_months = current.filter(|s| s.active).map(|s| badges::months_between(s.active_since, now)).unwrap_or(0);
-
-    let mut tenants_state: BTreeMap<String, String> = BRANDS
-        .iter()
-        .map(|b| ((*b).to_owned(), if access.iter().any(|a| a == b) { "full" } else { "none" }.to_owned()))
-        .collect();
-    let channels_full = active.iter().any(|s| s.kind == "member") && !is_tandem_child;
-    tenants_state.insert("channels".into(), if channels_full { "full" } else { "none" }.into());
-
-    let wifey_active = access.iter().any(|a| a == "wifey");
+    let wifey_active = has_active_access(&f.subs, "wifey");
     let relationship_info = RelationshipInfo {
         relationship_status: row.relationship_status.clone(),
         relationship_role: row.relationship_role.clone(),
         is_visible: is_admin || wifey_active,
         is_editable: is_admin || (wifey_active && !is_tandem_child),
     };
-
-    let unlocked_videos: Vec<UnlockedVideo> = f
-        .videos
-        .iter()
-        .map(|(video_id, new_id, at)| UnlockedVideo { video_id: *video_id, new_id: new_id.clone(), unlocked_at: *at })
-        .collect();
-    let biller = current.map(|s| Biller { name: s.biller.clone(), url: format!("/{}", s.biller.to_lowercase()) });
-
     let request_email = !row.email_consent_set && !is_internal_test_email(&row.email);
     let request_terms = (is_guest || is_tandem_child) && !row.terms_consent_given;
     let request_cams = !row.cams_consent_given;
-
-    let downloads = match f.quota {
-        Some((n, max, days, started)) if now < started + Duration::days(days as i64) => {
-            let left = (max - n).max(0) as u32;
-            let remaining = ((started + Duration::days(days as i64)) - now).num_seconds();
-            DownloadQuotas {
-                threshold_reached: left == 0,
-                downloads_number: n.max(0) as u32,
-                download_quota_max: max.max(0) as u32,
-                download_days_period: days.max(0) as u32,
-                quota_left: left,
-                remaining_days: ((remaining + 86_399) / 86_400) as u32,
-                zero_quota: max <= 0,
-                site: tenant.to_owned(),
-            }
-        }
-        Some((_, max, days, _)) => DownloadQuotas {
-            threshold_reached: max <= 0,
-            downloads_number: 0,
-            download_quota_max: max.max(0) as u32,
-            download_days_period: days.max(0) as u32,
-            quota_left: max.max(0) as u32,
-            remaining_days: 0,
-            zero_quota: max <= 0,
-            site: tenant.to_owned(),
-        },
-        None => DownloadQuotas {
-            threshold_reached: false,
-            downloads_number: 0,
-            download_quota_max: DEFAULT_DOWNLOAD_QUOTA,
-            download_days_period: DEFAULT_DOWNLOAD_DAYS,
-            quota_left: DEFAULT_DOWNLOAD_QUOTA,
-            remaining_days: 0,
-            zero_quota: false,
-            site: tenant.to_owned(),
-        },
-    };
-    let site_type = match current {
-        Some(s) if s.active && s.sites.len() > 1 => "multi-site",
-        Some(s) if s.active && s.kind == "trial" => "trial",
-        Some(s) if s.active && s.kind == "member" => "single-site",
-        _ if kind == "expired" => "expired",
-        _ => "inactive",
-    };
-    let percentage = (f.packs.len() as u64 * 100).checked_div(f.total_packs).map_or(0, |p| p.min(100) as u32);
-    let last_pack = f.packs.iter().map(|(_, at)| *at).max();
-    let special_attributes = SpecialAttributesView {
-        is_pornstar_user: attributes.is_pornstar_user,
-        model_id: attributes.model_id,
-        is_king_user: attributes.is_king_user,
-        is_director_user: attributes.is_director_user,
-        is_vip_user: attributes.is_vip_user || (row.vip_invited && !row.vip_converted),
-        is_official_user: attributes.is_official_user,
-    };
-    let subscription_status = f
-        .subs
-        .iter()
-        .flat_map(|s| {
-            s.sites.iter().map(move |site| SubscriptionStatus {
-                is_active: s.active,
-                is_tandem_child_account: is_tandem_child,
-                tenant: site.clone(),
-                kind: s.kind.clone(),
-            })
-        })
-        .collect();
-
-    UserProfile {
+    let facts = badge_facts(&f.groups, &attributes, &f.subs, row.registered_at);
+    OwnProfile {
         user_id,
-        id: user_id,
-        uuid: user_id,
         email: row.email.clone(),
         username: row.username.clone(),
         display_name: row.display_name.clone(),
-        active_since: current.map(|s| s.active_since),
+        registered_at: row.registered_at,
         badges: badges::badges(&facts, config.launch_date, now).into_iter().map(|b| b.as_str().to_owned()).collect(),
         groups: f.groups.clone(),
         scopes: vec![if is_guest { "guest" } else { "member" }.to_owned()],
         ab_test_variant: ab_test_variant(user_id).to_owned(),
         is_telemetry_enabled: !is_internal_test_email(&row.email),
         autoplay_enabled: row.autoplay_enabled,
-        biller_name: current.map(|s| s.biller.clone()),
-        biller,
-        days_until_refresh_gems: days_until_refresh_gems(now),
-        unlocked_channel_pack_ids: f.packs.iter().map(|(id, _)| *id).collect(),
-        percentage_of_unlocked_channel_packs: percentage,
-        has_active_multisite_subscription: multisite.is_some(),
-        multisite_type: multisite.map(|s| s.site.clone()),
-        site_access_array: access.clone(),
         relationship_status: row.relationship_status.clone(),
         relationship_role: row.relationship_role.clone(),
         relationship_info,
-        is_free_limited_trial: current.is_some_and(|s| s.active && s.is_free_limited_trial),
         has_email_consent: row.has_email_consent,
         tandem_subscription: TandemSubscription {
             has_tandem_child_account: row.has_tandem_child_account,
             is_tandem_child_account: is_tandem_child,
             tandem_parent_display_name: f.parent_name.clone(),
         },
-        special_attributes,
+        special_attributes: SpecialAttributesView {
+            is_pornstar_user: attributes.is_pornstar_user,
+            model_id: attributes.model_id,
+            is_king_user: attributes.is_king_user,
+            is_director_user: attributes.is_director_user,
+            is_vip_user: attributes.is_vip_user || (row.vip_invited && !row.vip_converted),
+            is_official_user: attributes.is_official_user,
+        },
         gdpr: Consent {
             should_request_terms_consent: request_terms,
             should_request_email_consent: request_email,
@@ -388,60 +233,12 @@ pub fn assemble(f: Facts, config: &ProfileConfig, tenant: &str, now: DateTime<Ut
             request_cams_consent: request_cams,
             has_email_consent: row.has_email_consent,
         },
-        subscription: SubscriptionView {
-            kind: kind.clone(),
-            subscription_type: kind.clone(),
-            biller: current.map(|s| s.biller.clone()),
-            porn_portal: kind == "porn-portal",
-            pay_per_video_credits: f.credits,
-            unlocked_video_ids: unlocked_videos.iter().map(|v| v.video_id).collect(),
-            unlocked_videos: unlocked_videos.clone(),
-            active: is_active,
-            is_active,
-            active_since: current.map(|s| s.active_since),
-            join_date: row.registered_at,
-            seniority,
-            x_site_info: current.map(|s| XSiteInfo { site: s.site.clone() }),
-            cancelled: current.is_some_and(|s| s.cancelled),
-            is_free_limited_trial: current.is_some_and(|s| s.is_free_limited_trial),
-            is_guest_user: is_guest,
-            upgrade_options: UpgradeOptions {
-                is_upgradeable_to_vixen_plus_yearly: is_active
-                    && kind == "member"
-                    && !access.iter().any(|a| a == "vixenplus"),
-            },
-        },
-        user_subscriptions_state: UserSubscriptionsState { subscriptions_status: subscription_status, unlocked_videos },
-        tenants_subscription_state: tenants_state.clone(),
-        download_quotas: downloads,
-        state: ProfileState {
-            user_id,
-            modals: ModalFlags {
-                gems_intro: row.gems_intro_acknowledged_at.is_some(),
-                teaser_viewed: row.teaser_viewed,
-                texas_health_warning_acknowledged: row.texas_health_warning_acknowledged,
-                alabama_health_warning_acknowledged: row.alabama_health_warning_acknowledged,
-            },
-            gems: GemsState { last_acknowledgement_date: f.last_ack },
-        },
-        iterate: IterateProfile {
-            user_id,
-            email: row.email.clone(),
-            last_channel_pack_unlock_date: last_pack,
-            active_since: current.map(|s| s.active_since),
-            has_active_multisite_subscription: multisite.is_some(),
-            tenants_subscription_state: tenants_state,
-            subscription_type: kind,
-            subscription_active: is_active,
-            subscription_length_in_months: length_months,
-            subscription_length_in_days: length_days,
-            site_type: site_type.to_owned(),
-        },
-        customer_survey: CustomerSurvey {
-            user_id,
-            has_unlocked_channel_pack_in_last_two_weeks: last_pack.is_some_and(|at| now - at < RECENT),
-            subscription_length_in_months: length_months,
-            subscription_length_in_days: length_days,
+        is_guest_user: is_guest,
+        modals: ModalFlags {
+            gems_intro: row.gems_intro_acknowledged_at.is_some(),
+            teaser_viewed: row.teaser_viewed,
+            texas_health_warning_acknowledged: row.texas_health_warning_acknowledged,
+            alabama_health_warning_acknowledged: row.alabama_health_warning_acknowledged,
         },
     }
 }
@@ -590,18 +387,7 @@ mod tests {
     }
 
     fn facts(row: ProfileRow, groups: &[&str], subs: Vec<SubscriptionRow>) -> Facts {
-        Facts {
-            row,
-            groups: groups.iter().map(|g| (*g).to_owned()).collect(),
-            subs,
-            credits: 0,
-            last_ack: None,
-            packs: vec![],
-            total_packs: 0,
-            videos: vec![],
-            quota: None,
-            parent_name: None,
-        }
+        Facts { row, groups: groups.iter().map(|g| (*g).to_owned()).collect(), subs, parent_name: None }
     }
 
     fn now() -> DateTime<Utc> {
@@ -609,68 +395,63 @@ mod tests {
     }
 
     #[test]
-    fn nobody_subscribed_is_an_inactive_porn_portal_user() {
-        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), "vixen", now());
-        assert_eq!(p.subscription.kind, "porn-portal");
-        assert!(!p.subscription.is_active);
-        assert_eq!(p.iterate.site_type, "inactive");
+    fn a_new_account_has_the_defaults() {
+        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), now());
         assert!(p.autoplay_enabled);
+        assert_eq!(p.scopes, ["member"]);
+        assert!(!p.is_guest_user);
+        assert!(p.badges.is_empty());
     }
 
     #[test]
-    fn a_lapsed_member_is_expired_and_a_member_has_full_access() {
-        let p = assemble(
+    fn badges_count_the_memberships_kept_from_subscription_events() {
+        let lapsed = assemble(
             facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", false)]),
             &ProfileConfig::default(),
-            "vixen",
             now(),
         );
-        assert_eq!(p.subscription.kind, "expired");
-        assert_eq!(p.tenants_subscription_state["vixen"], "none");
-        let p = assemble(
+        let member = assemble(
             facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", true)]),
             &ProfileConfig::default(),
-            "vixen",
             now(),
         );
-        assert_eq!(p.subscription.kind, "member");
-        assert_eq!(p.tenants_subscription_state["vixen"], "full");
-        assert_eq!(p.site_access_array, ["vixen"]);
-        assert_eq!(p.badges, ["silver"]);
+        assert_eq!(member.badges, ["silver"]);
+        assert_ne!(lapsed.badges, member.badges);
     }
 
     #[test]
     fn the_relationship_section_follows_section_6() {
         let cfg = ProfileConfig::default();
-        let member =
-            assemble(facts(row(Uuid::now_v7()), &[], vec![sub("wifey", "member", true)]), &cfg, "wifey", now());
+        let member = assemble(facts(row(Uuid::now_v7()), &[], vec![sub("wifey", "member", true)]), &cfg, now());
         assert!(member.relationship_info.is_visible && member.relationship_info.is_editable);
         let mut child_row = row(Uuid::now_v7());
         child_row.tandem_parent_user_id = Some(Uuid::now_v7());
-        let child = assemble(facts(child_row, &[], vec![sub("wifey", "member", true)]), &cfg, "wifey", now());
+        let child = assemble(facts(child_row, &[], vec![sub("wifey", "member", true)]), &cfg, now());
         assert!(child.relationship_info.is_visible && !child.relationship_info.is_editable);
-        let other = assemble(facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", true)]), &cfg, "vixen", now());
+        assert!(child.tandem_subscription.is_tandem_child_account);
+        assert!(child.gdpr.should_request_terms_consent, "a tandem child is asked for the terms");
+        let other = assemble(facts(row(Uuid::now_v7()), &[], vec![sub("vixen", "member", true)]), &cfg, now());
         assert!(!other.relationship_info.is_visible && !other.relationship_info.is_editable);
-        let admin = assemble(facts(row(Uuid::now_v7()), &["admin"], vec![]), &cfg, "vixen", now());
+        let admin = assemble(facts(row(Uuid::now_v7()), &["admin"], vec![]), &cfg, now());
         assert!(admin.relationship_info.is_visible && admin.relationship_info.is_editable);
         assert!(admin.badges.contains(&"moderator".to_owned()));
+    }
+
+    #[test]
+    fn a_guest_is_scoped_as_one() {
+        let p =
+            assemble(facts(row(Uuid::now_v7()), &["@paysites/guest-user"], vec![]), &ProfileConfig::default(), now());
+        assert_eq!(p.scopes, ["guest"]);
+        assert!(p.is_guest_user);
     }
 
     #[test]
     fn test_domain_accounts_are_not_asked_for_email_consent() {
         let mut r = row(Uuid::now_v7());
         r.email = "member@paysite.test".into();
-        let p = assemble(facts(r, &[], vec![]), &ProfileConfig::default(), "vixen", now());
+        let p = assemble(facts(r, &[], vec![]), &ProfileConfig::default(), now());
         assert!(!p.gdpr.should_request_email_consent);
-        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), "vixen", now());
+        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), now());
         assert!(p.gdpr.should_request_email_consent);
-    }
-
-    #[test]
-    fn gems_refresh_on_friday() {
-        // 2026-01-07 is a Wednesday.
-        assert_eq!(days_until_refresh_gems(now()), 2);
-        assert_eq!(days_until_refresh_gems(now() + Duration::days(2)), 7);
-        assert_eq!(days_until_refresh_gems(now() + Duration::days(3)), 6);
     }
 }

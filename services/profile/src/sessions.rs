@@ -17,7 +17,7 @@ use runtime::auth::Claims;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::api::{AutologinIssued, TokenResponse};
+use crate::api::{AutologinIssued, RevokedSession, RevokedSessions, TokenResponse};
 use crate::commands::{execute_in, CommandError};
 use crate::config::ProfileConfig;
 use crate::domain::{Command, User};
@@ -374,6 +374,20 @@ pub async fn session_live(state: &State, session_id: Uuid) -> Result<bool, sqlx:
             .fetch_optional(&state.pool)
             .await?;
     Ok(matches!(revoked, Some(None)))
+}
+
+/// `GET /internal/sessions/revoked`: every session revoked within the access-token lifetime.
+pub async fn recently_revoked(state: &State) -> Result<RevokedSessions, sqlx::Error> {
+    let ttl = state.config.access_ttl;
+    let rows: Vec<(Uuid, DateTime<Utc>)> =
+        sqlx::query_as("select session_id, revoked_at from session_family where revoked_at > $1 order by revoked_at")
+            .bind(Utc::now() - secs(ttl))
+            .fetch_all(&state.pool)
+            .await?;
+    Ok(RevokedSessions {
+        access_token_ttl_secs: ttl.as_secs(),
+        sessions: rows.into_iter().map(|(session_id, revoked_at)| RevokedSession { session_id, revoked_at }).collect(),
+    })
 }
 
 /// `POST /internal/autologin-tokens`: a single-use, short-lived token for `/?al_token=`.

@@ -1,12 +1,13 @@
-//! findOneUserProfile and the profile commands over real HTTP, through the typed client;
-//! account creation, VIP conversion, tandem accounts, the seed, and rebuild = live.
+//! The profile's part of findOneUserProfile and the profile commands over real HTTP, through
+//! the typed client; account creation, VIP conversion, tandem accounts, the seed, and
+//! rebuild = live. (The whole profile, put together from its owners, is the gateway's:
+//! gateway/tests/profile_facts.rs.)
 
 mod support;
 
 use profile::api::*;
 use profile::client::{as_user, ProfileClient};
 use proto_events::subscription::MembershipKind;
-use proto_events::unlocks::UnlockEvent;
 use runtime::client::UpstreamError;
 use serde_json::json;
 use support::{envelope, TestEnv, PASSWORD};
@@ -28,14 +29,10 @@ async fn a_new_member_reads_their_own_profile_and_changes_it() {
     let tokens = env.session("jane").await;
     let ctx = as_user(&tokens.access_token, "vixen");
 
-    let p = client.find_one_user_profile(&ctx).await.unwrap();
+    let p = client.own_profile(&ctx).await.unwrap();
     assert_eq!((p.user_id, p.username.as_deref(), p.email.as_str()), (jane, Some("jane"), "jane@example.com"));
     assert!(p.autoplay_enabled);
-    assert_eq!(p.subscription.kind, "member");
-    assert!(p.subscription.is_active);
-    assert_eq!(p.site_access_array, ["vixen"]);
-    assert_eq!(p.tenants_subscription_state["vixen"], "full");
-    assert_eq!(p.badges, ["bronze"]);
+    assert_eq!(p.badges, ["bronze"], "badges count the membership kept from the subscription's events");
     assert!(p.gdpr.should_request_email_consent);
 
     let p = client.set_display_name(&ctx, "  Jane D.  ").await.unwrap();
@@ -48,10 +45,10 @@ async fn a_new_member_reads_their_own_profile_and_changes_it() {
     let p = client.set_email_consent(&ctx, &consent).await.unwrap();
     assert!(p.has_email_consent && !p.gdpr.should_request_email_consent);
     let when = chrono::Utc::now();
-    assert!(client.acknowledge_gems_intro(&ctx, when).await.unwrap().state.modals.gems_intro);
-    assert!(client.acknowledge_promotional_teaser_viewed(&ctx).await.unwrap().state.modals.teaser_viewed);
+    assert!(client.acknowledge_gems_intro(&ctx, when).await.unwrap().modals.gems_intro);
+    assert!(client.acknowledge_promotional_teaser_viewed(&ctx).await.unwrap().modals.teaser_viewed);
     let p = client.acknowledge_health_warning(&ctx, "TX").await.unwrap();
-    assert!(p.state.modals.texas_health_warning_acknowledged && !p.state.modals.alabama_health_warning_acknowledged);
+    assert!(p.modals.texas_health_warning_acknowledged && !p.modals.alabama_health_warning_acknowledged);
     assert_eq!(refused(client.acknowledge_health_warning(&ctx, "CA").await.unwrap_err()).0, 400);
     assert!(!client.give_cams_consent(&ctx).await.unwrap().gdpr.should_request_cams_consent);
     // The username is permanent.
@@ -104,7 +101,7 @@ async fn no_operation_reads_or_changes_another_users_profile() {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
-    let mine = client.find_one_user_profile(&ctx).await.unwrap();
+    let mine = client.own_profile(&ctx).await.unwrap();
     assert_eq!((mine.user_id, mine.display_name.as_deref()), (jane, Some("Mallory")));
     let johns_name: Option<String> = sqlx::query_scalar("select display_name from user_profile where user_id = $1")
         .bind(john)
@@ -123,7 +120,7 @@ async fn no_operation_reads_or_changes_another_users_profile() {
         std::time::Duration::from_secs(60),
     ));
     assert_eq!(env.http.get(env.url("/internal/profile")).bearer_auth(forged).send().await.unwrap().status(), 401);
-    let wrong_tenant = client.find_one_user_profile(&as_user(&tokens.access_token, "tushy")).await.unwrap_err();
+    let wrong_tenant = client.own_profile(&as_user(&tokens.access_token, "tushy")).await.unwrap_err();
     assert_eq!(refused(wrong_tenant).0, 401);
     // Group changes are for admins only.
     let grant = env
@@ -159,10 +156,9 @@ async fn the_relationship_section_is_for_admins_and_active_non_child_wifey_membe
     let again = client.create_tandem_child_account(&ctx, &child).await.unwrap_err();
     assert_eq!(refused(again).1, "TANDEM_CHILD_EXISTS");
     let kid_ctx = as_user(&env.session("kid").await.access_token, "vixen");
-    let kid = client.find_one_user_profile(&kid_ctx).await.unwrap();
+    let kid = client.own_profile(&kid_ctx).await.unwrap();
     assert!(kid.tandem_subscription.is_tandem_child_account);
     assert_eq!(kid.tandem_subscription.tandem_parent_display_name.as_deref(), Some("wife"));
-    assert_eq!(kid.site_access_array, ["wifey"], "a child shares the parent's membership");
     assert!(kid.relationship_info.is_visible && !kid.relationship_info.is_editable);
     assert_eq!(refused(client.set_relationship(&kid_ctx, "married", "wife").await.unwrap_err()).0, 403);
     assert_eq!(refused(client.create_tandem_child_account(&kid_ctx, &child).await.unwrap_err()).0, 403);
@@ -229,7 +225,7 @@ async fn a_vip_user_converts_with_their_own_email_and_password() {
     env.account("taken").await;
     let (mine, other) = (env.session("vip").await, env.session("vip").await);
     let ctx = as_user(&mine.access_token, "vixen");
-    assert!(client.find_one_user_profile(&ctx).await.unwrap().special_attributes.is_vip_user);
+    assert!(client.own_profile(&ctx).await.unwrap().special_attributes.is_vip_user);
     let convert =
         |email: &str, password: &str| VipCredentialsRequest { new_email: email.into(), new_password: password.into() };
     let code = |e| refused(e).1;
@@ -272,16 +268,6 @@ async fn the_read_models_rebuilt_from_events_equal_the_live_ones() {
     profile::seed::seed_demo_users(&env.state).await.unwrap();
     let jane = env.account("jane").await;
     env.subscribe(jane, "wifey", MembershipKind::Member).await;
-    let pack = Uuid::now_v7();
-    let unlocked = UnlockEvent::ChannelPackUnlocked {
-        unlock_id: Uuid::now_v7(),
-        user_id: jane,
-        channel_pack_id: pack,
-        channel_id: Uuid::now_v7(),
-        gems_spent: 10,
-        unlocked_at: chrono::Utc::now(),
-    };
-    env.feed(&envelope("unlocks", &unlocked, &format!("unlocks-{jane}"))).await;
     let ctx = as_user(&env.session("jane").await.access_token, "vixen");
     client.set_relationship(&ctx, "engaged", "husband").await.unwrap();
     client.set_display_name(&ctx, "J").await.unwrap();
@@ -297,21 +283,20 @@ async fn the_read_models_rebuilt_from_events_equal_the_live_ones() {
             .unwrap()
         }
     };
-    let tables = ["user_profile", "user_group", "member_subscription", "unlocked_channel_pack"];
+    let tables = ["user_profile", "user_group", "member_subscription"];
     let mut before = Vec::new();
     for t in tables {
         before.push(snapshot(t).await);
     }
-    let live = client.find_one_user_profile(&ctx).await.unwrap();
-    assert_eq!(live.unlocked_channel_pack_ids, [pack]);
+    let live = client.own_profile(&ctx).await.unwrap();
+    assert_eq!(live.badges, ["bronze"]);
     for projection in profile::projections(&env.state) {
         runtime::projection::rebuild(&env.pool, projection.as_ref()).await.unwrap();
     }
     for (t, b) in tables.iter().zip(before) {
         assert_eq!(snapshot(t).await, b, "{t} differs after a rebuild");
     }
-    let mut rebuilt = client.find_one_user_profile(&ctx).await.unwrap();
-    rebuilt.days_until_refresh_gems = live.days_until_refresh_gems;
+    let rebuilt = client.own_profile(&ctx).await.unwrap();
     assert_eq!(rebuilt, live);
     env.cleanup().await;
 }
@@ -360,13 +345,15 @@ async fn other_services_events_arrive_through_the_consumer_into_the_profile() {
         cancel.clone(),
     ));
     let subscription = Uuid::now_v7();
-    let start = support::started(subscription, jane, "vixen", MembershipKind::Trial, chrono::Utc::now());
+    let since = chrono::Utc::now() - chrono::Duration::days(100);
+    let start = support::started(subscription, jane, "wifey", MembershipKind::Member, since);
     let started = envelope("subscription", &start, &format!("subscription-{subscription}"));
     support::publish(&env, "subscription", &[started.clone(), started]).await;
     env.wait_for("select count(*) from member_subscription", 1, std::time::Duration::from_secs(10)).await;
     let ctx = as_user(&env.session("jane").await.access_token, "vixen");
-    let p = client.find_one_user_profile(&ctx).await.unwrap();
-    assert_eq!((p.subscription.kind.as_str(), p.iterate.site_type.as_str()), ("trial", "trial"));
+    let p = client.own_profile(&ctx).await.unwrap();
+    assert_eq!(p.badges, ["bronze"], "the membership counts for the badges");
+    assert!(p.relationship_info.is_visible, "an active wifey member sees the relationship section");
     let expired = proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
         subscription_id: subscription,
         user_id: jane,
@@ -380,9 +367,8 @@ async fn other_services_events_arrive_through_the_consumer_into_the_profile() {
     .await;
     env.wait_for("select count(*) from member_subscription where not active", 1, std::time::Duration::from_secs(10))
         .await;
-    let p = client.find_one_user_profile(&ctx).await.unwrap();
-    assert_eq!(p.subscription.kind, "expired");
-    assert!(p.site_access_array.is_empty());
+    let p = client.own_profile(&ctx).await.unwrap();
+    assert!(!p.relationship_info.is_visible, "an expired one does not");
     assert_eq!(env.scalar("select count(*) from inbox").await, 2, "the duplicate was applied once");
     cancel.cancel();
     let _ = consumer.await;

@@ -241,6 +241,49 @@ async fn logout_ends_one_session_and_logout_everywhere_ends_all() {
 }
 
 #[tokio::test]
+async fn the_sessions_ended_within_an_access_tokens_life_are_listed_and_their_events_name_them() {
+    let env = TestEnv::new().await;
+    let jane = env.account("jane").await;
+    let (a, b, c) = (env.session("jane").await, env.session("jane").await, env.session("jane").await);
+    let client = profile::client::ProfileClient::new(&env.base);
+    assert!(client.revoked_sessions().await.unwrap().sessions.is_empty());
+    let out = env
+        .http
+        .post(env.url("/internal/oidc/logout"))
+        .json(&json!({ "refreshToken": a.refresh_token, "everywhere": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 200);
+    let list = client.revoked_sessions().await.unwrap();
+    assert_eq!(list.access_token_ttl_secs, env.state.config.access_ttl.as_secs());
+    let mut listed: Vec<_> = list.sessions.iter().map(|s| s.session_id).collect();
+    listed.sort();
+    let mut ended = vec![a.session_id, b.session_id, c.session_id];
+    ended.sort();
+    assert_eq!(listed, ended);
+    // The event names the sessions it ended, for the gateways that refuse their tokens.
+    let payload: Value =
+        sqlx::query_scalar("select payload from event where stream_id = $1 and event_type = 'SessionsRevoked'")
+            .bind(proto_events::profile::stream_id(jane))
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+    let mut named: Vec<uuid::Uuid> = serde_json::from_value(payload["session_ids"].clone()).unwrap();
+    named.sort();
+    assert_eq!(named, ended);
+    // A session ended longer ago than an access token lives is not listed any more.
+    sqlx::query("update session_family set revoked_at = now() - interval '1 hour' where session_id = $1")
+        .bind(a.session_id)
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    let listed = client.revoked_sessions().await.unwrap().sessions;
+    assert!(listed.iter().all(|s| s.session_id != a.session_id) && listed.len() == 2, "{listed:?}");
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn an_autologin_token_works_once() {
     let env = TestEnv::new().await;
     let user = env.account("jane").await;

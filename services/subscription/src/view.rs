@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use profile::badges::{seniority_months, Membership};
+use profile::badges::{months_between, seniority_months, Membership};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -141,6 +141,11 @@ pub struct FullRead {
     pub tandem_subscription: TandemView,
     pub subscriptions_status: Vec<SubscriptionStatus>,
     pub subscriptions: Vec<SubscriptionEntry>,
+    /// Whole months since the current subscription became active (0 when none is active):
+    /// the iterate profile's and the customer survey's `subscriptionLengthInMonths`.
+    pub subscription_length_in_months: u32,
+    /// Whole days since then: `subscriptionLengthInDays`.
+    pub subscription_length_in_days: u32,
 }
 
 /// The read of `user_id` (whose subscriptions, or its tandem parent's, are `subs`, most
@@ -242,6 +247,10 @@ pub fn read(
                 })
             })
             .collect(),
+        subscription_length_in_months: current.filter(|s| s.active).map_or(0, |s| months_between(s.active_since, now)),
+        subscription_length_in_days: current
+            .filter(|s| s.active)
+            .map_or(0, |s| (now - s.active_since).num_days().max(0) as u32),
         subscriptions: subs
             .iter()
             .map(|s| SubscriptionEntry {
@@ -313,6 +322,7 @@ mod tests {
         assert_eq!(r.light.tenants_subscription_state["vixen"], "full");
         assert_eq!(r.light.tenants_subscription_state["channels"], "full");
         assert_eq!(r.light.subscription.seniority, Some(6));
+        assert_eq!((r.subscription_length_in_months, r.subscription_length_in_days), (6, 200));
         assert!(r.light.subscription.upgrade_options.is_upgradeable_to_vixen_plus_yearly);
         assert_eq!(r.biller.unwrap().url, "/epoch");
     }
@@ -322,6 +332,7 @@ mod tests {
         let r = of(&[sub("vixen", &["vixen"], "member", false)]);
         assert_eq!((r.light.subscription.kind.as_str(), r.site_type.as_str()), ("expired", "expired"));
         assert_eq!(r.light.subscription.seniority, None);
+        assert_eq!((r.subscription_length_in_months, r.subscription_length_in_days), (0, 0));
         let r = of(&[sub("vixen", &["vixen"], "porn-portal", false)]);
         assert_eq!((r.light.subscription.kind.as_str(), r.site_type.as_str()), ("porn-portal", "inactive"));
     }

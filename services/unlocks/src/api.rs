@@ -59,7 +59,7 @@ pub struct UnlockedVideo {
 }
 
 /// The unlocks part of the profile (spec §3): gems fields, subscription fields, iterate
-/// profile and customer-survey fields.
+/// profile and customer-survey fields, and `downloadQuotas`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct UnlockStateResponse {
@@ -72,6 +72,11 @@ pub struct UnlockStateResponse {
     pub unlocked_video_ids: Vec<Uuid>,
     pub unlocked_videos: Vec<UnlockedVideo>,
     pub free_limited_trial_videos_left: u32,
+    /// The signed-in user's download quotas on the request's brand (its site bucket and the
+    /// channel categories' one), so that findOneUserProfile asks this service once. Absent in
+    /// the answer about another user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download_quotas: Option<DownloadQuotasResponse>,
 }
 
 /// One quality's token (spec §3: token and cdn); `url` is the two put together.

@@ -127,14 +127,22 @@ pub async fn unlock_state(state: &State, user_id: Uuid) -> Result<UnlockStateRes
             })
             .collect(),
         free_limited_trial_videos_left: state.config.free_trial_videos.saturating_sub(rows.free_trial_videos_used),
+        download_quotas: None,
     })
 }
 
+/// The signed-in user's unlocks and download quotas on the request's brand.
 async fn my_unlock_state(
     AxumState(state): AxumState<State>,
     Authenticated(claims): Authenticated,
+    headers: HeaderMap,
 ) -> Result<Json<UnlockStateResponse>, ApiError> {
-    Ok(Json(unlock_state(&state, claims.sub).await?))
+    let tenant = tenant(&headers, &claims).to_owned();
+    let (unlocks, quotas) = futures::try_join!(
+        unlock_state(&state, claims.sub),
+        media::download_quotas(&state, claims.sub, &tenant, Some(&tenant))
+    )?;
+    Ok(Json(UnlockStateResponse { download_quotas: Some(quotas), ..unlocks }))
 }
 
 /// For other services (profile's iterate profile and survey record): trusted internal call.

@@ -352,7 +352,9 @@ async fn serve_file(path: &std::path::Path, request: Request) -> Response {
         Ok(r) => r.map(Body::new),
         Err(e) => match e {},
     };
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=300"));
+    // Kept by the browser, but asked again before each reuse: a revoked token stops playback
+    // within seconds, also for ranges the player read before (a revalidation is a 304).
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
     response
 }
 

@@ -28,6 +28,7 @@ use unlocks::{
 use uuid::Uuid;
 
 use super::{short, spawn_with, Gateway};
+use runtime::testing::ServiceAuth;
 
 /// Every call the catalog received, as `METHOD /path`.
 pub type Calls = Arc<Mutex<Vec<String>>>;
@@ -138,7 +139,7 @@ impl Stack {
                 ..Default::default()
             },
         );
-        let wallet_url = serve(wallet::router(wallet_state)).await;
+        let wallet_url = serve(wallet::router(wallet_state.with_verifier(signer.verifier()))).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
         let config = UnlocksConfig {
             wallet_url,
@@ -216,8 +217,14 @@ impl Stack {
             "site": site,
             "biller": "EPOCH",
         });
-        let response =
-            self.http.post(format!("{}/internal/accounts", self.profile_url)).json(&request).send().await.unwrap();
+        let response = self
+            .http
+            .post(format!("{}/internal/accounts", self.profile_url))
+            .service_auth("profile")
+            .json(&request)
+            .send()
+            .await
+            .unwrap();
         assert!(response.status().is_success(), "{}", response.text().await.unwrap());
     }
 

@@ -59,7 +59,7 @@ async fn a_snooze_hides_the_interstitial_until_the_same_day_next_month() {
     // A visitor's answers are refused (the gateway's service token is no user); an unknown
     // brand is named.
     let (status, _) = env.post("/internal/interstitial/snooze", None, &json!({"site": "tushy"})).await;
-    assert_eq!(status, 403);
+    assert_eq!(status, 401);
     let (status, body) = env.post("/internal/interstitial/snooze", Some(&token), &json!({"site": "nowhere"})).await;
     assert_eq!((status, body["code"].as_str()), (422, Some("UNKNOWN_SITE")));
     env.cleanup().await;

@@ -311,9 +311,9 @@ async fn an_autologin_token_works_once() {
 #[tokio::test]
 async fn only_a_service_token_for_the_profile_service_gets_an_autologin_token() {
     let env = TestEnv::new().await;
-    let jane = env.account("jane-al").await;
-    env.account("mallory-al").await;
-    let mallory = env.session("mallory-al").await;
+    let jane = env.account("janeal").await;
+    env.account("malloryal").await;
+    let mallory = env.session("malloryal").await;
     let ask = |token: Option<String>| {
         let mut request = env.http.post(env.url("/internal/autologin-tokens"));
         if let Some(token) = token {

@@ -703,7 +703,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ServiceCaller {
 /// Who may call an internal route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
-    /// A signed-in user, for themself (the user comes from the token); no service.
+    /// A signed-in user, for themself (the user comes from the token). A service token is no
+    /// user: 401, as if the gateway had called for a visitor.
     User,
     /// The user the path parameter names (their own token), or a service.
     OwnUser(&'static str),
@@ -740,8 +741,9 @@ impl Route {
 }
 
 /// Stands in front of a service's internal routes: every `/internal/...` request needs a
-/// verified caller the service's trust table admits (401 without one, 403 for a caller the
-/// route is not for); a route missing from the table answers 500 to everyone. Other routes
+/// verified caller the service's trust table admits (401 without one, and for a service on a
+/// user's route; 403 for a caller the route is not for); a route missing from the table
+/// answers 500 to everyone. Other routes
 /// (health, JWKS, login pages, postbacks, media) pass untouched.
 #[derive(Clone)]
 pub struct Gate {
@@ -800,6 +802,8 @@ impl Gate {
         let allowed = match (route.access, &caller) {
             (Access::Any, _) => Ok(()),
             (Access::User, Caller::User(_)) => Ok(()),
+            // A user's route called with no user (the gateway for a visitor): not signed in.
+            (Access::User, Caller::Service(_)) => return Err(AuthError::Missing.into_response()),
             (Access::Service, Caller::Service(_)) => Ok(()),
             (Access::ServiceOrAdmin, Caller::Service(_)) => Ok(()),
             (Access::ServiceOrAdmin, Caller::User(claims)) if claims.is_admin() => Ok(()),
@@ -1049,7 +1053,7 @@ mod tests {
             }
         }
         assert_eq!(call(&app, Method::GET, "/internal/mine", Some(&me)).await, (StatusCode::OK, user.sub.to_string()));
-        assert_eq!(call(&app, Method::GET, "/internal/mine", Some(&service)).await.0, StatusCode::FORBIDDEN);
+        assert_eq!(call(&app, Method::GET, "/internal/mine", Some(&service)).await.0, StatusCode::UNAUTHORIZED);
         assert_eq!(call(&app, Method::POST, &mine, Some(&me)).await.0, StatusCode::OK);
         let (status, body) = call(&app, Method::POST, &theirs, Some(&me)).await;
         assert_eq!(status, StatusCode::FORBIDDEN);

@@ -289,7 +289,7 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
     if c_sc.get("allowPrivilegeEscalation") is not False or "ALL" not in ((c_sc.get("capabilities") or {}).get("drop") or []):
         problems.append(f"Deployment {name}: container must drop ALL capabilities and disallow privilege escalation")
     env = {e["name"]: e for e in c.get("env") or []}
-    for secret in ("DATABASE_URL", "AMQP_URL"):
+    for secret in ("DATABASE_URL", "AMQP_URL", "PAYSITE_SERVICE_KEY"):
         if "secretKeyRef" not in ((env.get(secret) or {}).get("valueFrom") or {}):
             problems.append(f"Deployment {name}: {secret} must come from a Secret by secretKeyRef")
     ports = [p.get("containerPort") for p in c.get("ports") or []]

@@ -43,6 +43,8 @@ enum Command {
     Serve {
         /// A service name, or `gateway`.
         service: String,
+        /// The address to listen on; by default loopback on the service's port. Kubernetes and
+        /// docker-compose set 0.0.0.0 explicitly.
         #[arg(long, env = "PAYSITE_ADDR")]
         addr: Option<String>,
     },
@@ -84,6 +86,12 @@ async fn main() -> anyhow::Result<()> {
         _ => "paysite".to_owned(),
     };
     let _telemetry = runtime::telemetry::init(&name, settings.otlp_endpoint.as_deref());
+    // Commands that serve or call internal APIs need the service key: without a usable one
+    // they stop here, saying why, rather than at their first call.
+    if matches!(cli.command, Command::Up { .. } | Command::Serve { .. } | Command::Seed { .. }) {
+        runtime::auth::ServiceKey::init_from_env()?;
+    }
+    runtime::auth::ServiceTokens::set_process_name(&name);
     match cli.command {
         Command::Up { gateway_addr, no_seed, ephemeral_ports } => {
             up::up(&settings, &gateway_addr, !no_seed, ephemeral_ports).await

@@ -88,7 +88,8 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     wait_and_stop(cancel, tasks).await
 }
 
-/// A port on 127.0.0.1 nobody listens on now.
+/// Runs one service (or the gateway) on `addr` (`PAYSITE_ADDR`), else on loopback: a process
+/// answers on another interface only where its deployment says so.
 pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> anyhow::Result<()> {
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
@@ -99,10 +100,10 @@ pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> a
         // The gateway owns no state; a service needs its database and broker.
         preflight::check(settings).await?;
         let ctx = def.prepare(settings, 10).await?;
-        let addr: SocketAddr = match addr {
-            Some(a) => a.parse()?,
-            None => SocketAddr::from(([0, 0, 0, 0], def.port)),
-        };
+        let addr = def.listen_addr(|key| match key {
+            "PAYSITE_ADDR" => addr.map(str::to_owned),
+            _ => std::env::var(key).ok(),
+        })?;
         let service = def.build(&ctx).await?;
         def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
     }

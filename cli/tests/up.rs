@@ -1,14 +1,15 @@
-//! `paysite up` starts every service and the gateway, answers, and stops cleanly.
+//! `paysite up` starts every service and the gateway, answers on loopback only, and stops cleanly.
 
 use std::{
-    io::{BufRead, BufReader},
+    io::{BufRead, BufReader, ErrorKind},
+    net::{IpAddr, SocketAddr, TcpStream},
     process::{Command, Stdio},
     sync::mpsc,
     time::{Duration, Instant},
 };
 
 #[tokio::test]
-async fn up_serves_every_service_and_the_brands_and_stops_cleanly_on_sigterm() {
+async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_cleanly_on_sigterm() {
     let exchange = format!("test.up.{}", uuid::Uuid::new_v4().simple());
     let mut child = Command::new(env!("CARGO_BIN_EXE_paysite"))
         .args(["up", "--no-seed", "--ephemeral-ports", "--gateway-addr", "127.0.0.1:0"])
@@ -27,20 +28,28 @@ async fn up_serves_every_service_and_the_brands_and_stops_cleanly_on_sigterm() {
             let _ = lines.send(line);
         }
     });
-    // The banner names the gateway's address and each service's URL.
-    let (mut gateway, mut wallet) = (None, None);
+    // The banner names the gateway's address and each service's URL, then how to stop.
+    let (mut gateway, mut services) = (None, Vec::new());
     let start = Instant::now();
-    while gateway.is_none() || wallet.is_none() {
+    loop {
         assert!(start.elapsed() < Duration::from_secs(60), "paysite up printed no banner");
         let Ok(line) = seen.recv_timeout(Duration::from_secs(60)) else { continue };
         if let Some(addr) = line.strip_prefix("The site (gateway on ").and_then(|r| r.strip_suffix("):")) {
             gateway = Some(addr.to_owned());
         }
-        if let Some(url) = line.trim().strip_prefix("wallet") {
-            wallet = Some(url.trim().to_owned());
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let [name, url] = words[..] {
+            if let Some(addr) = url.strip_prefix("http://") {
+                services.push((name.to_owned(), addr.parse::<SocketAddr>().unwrap()));
+            }
+        }
+        if line.starts_with("Stop with Ctrl-C") {
+            break;
         }
     }
-    let (gateway, wallet) = (gateway.unwrap(), wallet.unwrap());
+    let gateway = gateway.expect("the banner names the gateway");
+    let wallet = services.iter().find(|(name, _)| name == "wallet").map(|(_, a)| format!("http://{a}")).unwrap();
+    assert!(services.len() >= 7, "the banner lists every service: {services:?}");
     let client = reqwest::Client::new();
     let ready = async {
         loop {
@@ -59,6 +68,23 @@ async fn up_serves_every_service_and_the_brands_and_stops_cleanly_on_sigterm() {
     assert_eq!(unknown.status(), 400);
     assert_eq!(unknown.text().await.unwrap(), "Received unexpected host string");
 
+    // Every service and the gateway answer on loopback, and on no other address of the machine.
+    let mut listening = services.clone();
+    listening.push(("gateway".to_owned(), gateway.parse().unwrap()));
+    let others = non_loopback_addresses();
+    assert!(!others.is_empty(), "this machine has no address but loopback to try (`ip -o addr`)");
+    for (name, addr) in &listening {
+        assert!(addr.ip().is_loopback(), "{name} listens on {addr}");
+        assert!(TcpStream::connect_timeout(addr, Duration::from_secs(2)).is_ok(), "{name} answers on {addr}");
+        for ip in &others {
+            let there = SocketAddr::new(*ip, addr.port());
+            match TcpStream::connect_timeout(&there, Duration::from_secs(2)) {
+                Ok(_) => panic!("{name} answers on {there}"),
+                Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionRefused, "{name} on {there}: {e}"),
+            }
+        }
+    }
+
     // SIGTERM: in-flight work finishes and the process exits 0.
     let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
@@ -71,4 +97,21 @@ async fn up_serves_every_service_and_the_brands_and_stops_cleanly_on_sigterm() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(exit.success(), "paysite up exited with {exit}");
+}
+
+/// The machine's addresses other than loopback and link-local ones, from `ip -o addr`.
+fn non_loopback_addresses() -> Vec<IpAddr> {
+    let out = Command::new("ip").args(["-o", "addr"]).output().expect("`ip` (iproute2) lists the addresses");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace().skip_while(|w| *w != "inet" && *w != "inet6");
+            words.next()?;
+            words.next()?.split('/').next()?.parse::<IpAddr>().ok()
+        })
+        .filter(|ip| match ip {
+            IpAddr::V4(v4) => !v4.is_loopback() && !v4.is_link_local() && !v4.is_unspecified(),
+            IpAddr::V6(v6) => !v6.is_loopback() && (v6.segments()[0] & 0xffc0) != 0xfe80 && !v6.is_unspecified(),
+        })
+        .collect()
 }

@@ -26,7 +26,8 @@ pub struct GatewayConfig {
     pub trust_forwarded_for: bool,
 }
 
-pub const DEFAULT_ADDR: &str = "0.0.0.0:8080";
+/// Loopback: a deployment that wants the gateway on another interface says so.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_TENANTS_DIR: &str = "config/tenants";
 pub const DEFAULT_DIST_DIR: &str = "frontend/dist";
 

@@ -131,12 +131,14 @@ async fn the_wallet_answers_through_the_gateway() {
         wallet::State::new(scratch.pool.clone(), scratch.store.clone(), wallet::WalletConfig::from_env().unwrap());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, wallet::router(state)).await.unwrap() });
     let upstreams = Upstreams::with_base(|name, _| match name {
         "wallet" => format!("http://{addr}"),
         _ => "http://127.0.0.1:9".to_owned(),
     });
     let gw = spawn(upstreams).await;
+    // The wallet checks the tokens the gateway forwards with the profile keys the gateway trusts.
+    let state = state.with_verifier(gw.signer.verifier());
+    tokio::spawn(async move { axum::serve(listener, wallet::router(state)).await.unwrap() });
     let user = Uuid::now_v7();
     let token = gw.token(user, "vixen.localhost", "vixen");
     let query = json!({"query": "{ getGemsBalance { daysUntilRefreshGems wallet { balance { amount } } } getTransactions { amount } }"});

@@ -11,6 +11,7 @@ use gateway::graphql::Upstreams;
 use profile::config::{Argon2Cost, ProfileConfig};
 use proto_events::subscription::MembershipKind;
 use reqwest::StatusCode;
+use runtime::testing::ServiceAuth;
 use runtime::{auth::Signer, testing::Scratch};
 use serde_json::{json, Value};
 use subscription::billers::{self, Outgoing, SignedRequest};
@@ -438,6 +439,7 @@ async fn the_welcome_check_follows_a_signup_from_pending_to_welcome() {
                        "username": "gwjoiner", "joinOptionId": 10302, "paymentOption": "CENTROBILL" });
     let started: Value = reqwest::Client::new()
         .post(format!("{}/internal/joins", env.subscription_url))
+        .service_auth("subscription")
         .json(&join)
         .send()
         .await

@@ -29,6 +29,7 @@ use unlocks::{
 use uuid::Uuid;
 
 use super::{bare_dist, short, spawn_serving, Gateway};
+use runtime::testing::ServiceAuth;
 
 /// Every call the catalog received, as `METHOD /path`.
 pub type Calls = Arc<Mutex<Vec<String>>>;
@@ -171,7 +172,7 @@ impl Stack {
             ..Default::default()
         };
         let wallet_state = wallet::State::new(wallet.pool.clone(), wallet.store.clone(), wallet_config.clone());
-        let wallet_url = serve(wallet::router(wallet_state.clone())).await;
+        let wallet_url = serve(wallet::router(wallet_state.clone().with_verifier(signer.verifier()))).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
         let config = UnlocksConfig {
             wallet_url: wallet_url.clone(),
@@ -313,8 +314,14 @@ impl Stack {
             "site": site,
             "biller": "EPOCH",
         });
-        let response =
-            self.http.post(format!("{}/internal/accounts", self.profile_url)).json(&request).send().await.unwrap();
+        let response = self
+            .http
+            .post(format!("{}/internal/accounts", self.profile_url))
+            .service_auth("profile")
+            .json(&request)
+            .send()
+            .await
+            .unwrap();
         assert!(response.status().is_success(), "{}", response.text().await.unwrap());
         self.sync_profile_to_subscription(user).await;
     }

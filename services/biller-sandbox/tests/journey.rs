@@ -5,6 +5,7 @@
 
 use profile::config::{Argon2Cost, ProfileConfig};
 use runtime::testing::Scratch;
+use runtime::testing::ServiceAuth;
 use serde_json::{json, Value};
 use subscription::BillingConfig;
 
@@ -68,8 +69,14 @@ impl Journey {
     async fn join(&self, email: &str, option: u32, biller: &str) -> String {
         let body = json!({ "site": "vixen", "email": email, "password": "Secret12345", "username": "journey",
                            "joinOptionId": option, "paymentOption": biller, "nats": "NATS-J" });
-        let response =
-            self.http.post(format!("{}/internal/joins", self.subscription)).json(&body).send().await.unwrap();
+        let response = self
+            .http
+            .post(format!("{}/internal/joins", self.subscription))
+            .service_auth("subscription")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status(), 201);
         let answer: Value = response.json().await.unwrap();
         answer["location"].as_str().unwrap().to_owned()
@@ -102,7 +109,9 @@ impl Journey {
     }
 
     async fn get(&self, path: &str) -> (u16, Value) {
-        let response = self.http.get(format!("{}{path}", self.subscription)).send().await.unwrap();
+        // As the gateway (a visitor's pages) or another service asks: with a service token.
+        let response =
+            self.http.get(format!("{}{path}", self.subscription)).service_auth("subscription").send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
     }
 

@@ -139,9 +139,7 @@ impl CatalogClient {
             if let Some(tenant) = &caller.tenant {
                 request = request.header(runtime::auth::TENANT_HEADER, tenant);
             }
-            if let Some(token) = &caller.bearer {
-                request = request.bearer_auth(token);
-            }
+            request = runtime::client::with_caller(request, caller.bearer.as_deref(), "catalog");
             if let Some(body) = body {
                 request = request.json(body);
             }

@@ -15,7 +15,7 @@ use axum::{
 };
 use proto_events::catalog::{CatalogEvent, CommentVote, ExpertReviewItem, FavouriteTarget, ReelAction};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Admin, Authenticated, Claims, MaybeAuthenticated, Verifier, TENANT_HEADER};
+use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route, Verifier, TENANT_HEADER};
 use runtime::http::CorrelationId;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -50,7 +50,7 @@ impl FromRef<AppState> for Verifier {
 }
 
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/internal/videos", get(list_videos))
         .route("/internal/videos/top-rated", get(top_rated))
         .route("/internal/videos/awarded", get(awarded))
@@ -95,9 +95,65 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/favourites/ids", get(favourite_ids))
         .route("/internal/favourites/check", post(check_favourites))
         .route("/internal/admin/content", post(publish_content))
-        .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder))
-        .with_state(state)
+        .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder));
+    let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
+    gate.guard(router.with_state(state))
 }
+
+/// Who may call each internal route (docs/decisions.md, "trust model"): the catalog's pages
+/// for anyone the gateway vouches for (a user, or its service token for a visitor); what a
+/// user writes or keeps (comments, votes, ratings, favourites) for that user's own token;
+/// publishing for an admin's token.
+pub const INTERNAL_ROUTES: &[Route] = &[
+    Route::get("/internal/videos", Access::Any),
+    Route::get("/internal/videos/top-rated", Access::Any),
+    Route::get("/internal/videos/awarded", Access::Any),
+    Route::post("/internal/videos/batch", Access::Any),
+    Route::get("/internal/videos/by-slug/{slug}", Access::Any),
+    Route::get("/internal/videos/by-slug/{slug}/picture-set", Access::Any),
+    Route::get("/internal/videos/{video_id}/comments", Access::Any),
+    Route::post("/internal/videos/{video_id}/comments", Access::User),
+    Route::post("/internal/videos/{video_id}/rating", Access::User),
+    Route::get("/internal/videos/{video_id}/expert-review", Access::User),
+    Route::post("/internal/expert-review", Access::User),
+    Route::get("/internal/comments/{comment_id}", Access::Any),
+    Route::delete("/internal/comments/{comment_id}", Access::User),
+    Route::get("/internal/comments/{comment_id}/replies", Access::Any),
+    Route::post("/internal/comments/{comment_id}/replies", Access::User),
+    Route::post("/internal/comments/{comment_id}/votes", Access::User),
+    Route::post("/internal/comments/{comment_id}/pin", Access::User),
+    Route::post("/internal/comments/{comment_id}/unpin", Access::User),
+    Route::get("/internal/performers", Access::Any),
+    Route::post("/internal/performers/batch", Access::Any),
+    Route::get("/internal/performers/{slug}", Access::Any),
+    Route::get("/internal/categories", Access::Any),
+    Route::get("/internal/filters", Access::Any),
+    Route::get("/internal/channels", Access::Any),
+    Route::post("/internal/channels/batch", Access::Any),
+    Route::get("/internal/channels/all-videos", Access::Any),
+    Route::get("/internal/channels/{slug}", Access::Any),
+    Route::get("/internal/channels/{slug}/videos", Access::Any),
+    Route::get("/internal/channels/{slug}/latest-videos", Access::Any),
+    Route::get("/internal/channels/{slug}/packs/{pack_slug}", Access::Any),
+    Route::get("/internal/search", Access::Any),
+    Route::get("/internal/sites/{brand}/{kind}", Access::Any),
+    Route::get("/internal/recommendations", Access::Any),
+    Route::post("/internal/recommendations-tracking", Access::User),
+    Route::get("/internal/reels", Access::Any),
+    Route::get("/internal/reels/{reel_id}", Access::Any),
+    Route::post("/internal/rest/reel/{action}", Access::User),
+    Route::get("/internal/showcases", Access::Any),
+    Route::get("/internal/showcases/{slug}", Access::Any),
+    Route::get("/internal/angels", Access::Any),
+    Route::get("/internal/angels/{slug}", Access::Any),
+    Route::get("/internal/wall", Access::Any),
+    Route::get("/internal/favourites", Access::User),
+    Route::post("/internal/favourites", Access::User),
+    Route::post("/internal/favourites/remove", Access::User),
+    Route::get("/internal/favourites/ids", Access::User),
+    Route::post("/internal/favourites/check", Access::User),
+    Route::post("/internal/admin/content", Access::User),
+];
 
 // ---------------------------------------------------------------------------------------
 // Errors

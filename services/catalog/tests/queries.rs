@@ -5,6 +5,7 @@ mod support;
 
 use catalog::client::{Caller, Paging, PerformerListParams, VideoListParams};
 use reqwest::StatusCode;
+use runtime::testing::ServiceAuth;
 use support::TestEnv;
 
 fn status(e: catalog::client::ClientError) -> (StatusCode, String) {
@@ -93,7 +94,12 @@ async fn video_listings_page_order_filter_and_count() {
         status(c.sister_videos(&vixen, "nowhere", &Paging::default()).await.unwrap_err()).0,
         StatusCode::NOT_FOUND
     );
-    let resp = reqwest::get(format!("{}/internal/sites/tushy/channels", env.base)).await.unwrap();
+    let resp = reqwest::Client::new()
+        .get(format!("{}/internal/sites/tushy/channels", env.base))
+        .service_auth("catalog")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
 
     // Batch by ids keeps the order asked and drops unknown ids.

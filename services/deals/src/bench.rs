@@ -170,13 +170,20 @@ struct Target {
 impl Target {
     async fn once(&self, scenario: Scenario) -> bool {
         let request = match scenario {
-            Scenario::CarouselVisitor => {
-                self.http.get(format!("{}/internal/deals?type=carousel&site=tushy", self.base))
-            }
+            // A visitor's request comes through the gateway, with its service token.
+            Scenario::CarouselVisitor => runtime::client::with_caller(
+                self.http.get(format!("{}/internal/deals?type=carousel&site=tushy", self.base)),
+                None,
+                "deals",
+            ),
             Scenario::CarouselSignedIn => {
                 self.http.get(format!("{}/internal/deals?type=carousel&site=tushy", self.base)).bearer_auth(&self.token)
             }
-            Scenario::ListingVisitor => self.http.get(format!("{}/internal/deals?type=listing&site=tushy", self.base)),
+            Scenario::ListingVisitor => runtime::client::with_caller(
+                self.http.get(format!("{}/internal/deals?type=listing&site=tushy", self.base)),
+                None,
+                "deals",
+            ),
             Scenario::Snooze => {
                 let claims = Claims::new(
                     Uuid::now_v7(),

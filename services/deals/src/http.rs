@@ -15,7 +15,7 @@ use axum::{
 use chrono::{DateTime, Utc};
 use proto_events::deals::{DealCarouselStep, DealEvent, DealType};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Admin, Authenticated, Claims, MaybeAuthenticated};
+use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route};
 use runtime::http::CorrelationId;
 use runtime::StoreError;
 use serde_json::json;
@@ -33,7 +33,7 @@ use crate::{queries, State as DealsState};
 pub const MAX_REASON: usize = 500;
 
 pub fn router(state: DealsState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/internal/deals", get(find_deals))
         .route("/internal/deals/confirmation", get(check_confirmation))
         .route("/internal/deals/carousel-events", post(track_carousel_event))
@@ -46,9 +46,30 @@ pub fn router(state: DealsState) -> Router {
         .route("/internal/admin/deals/{deal_id}/enable", post(admin_enable))
         .route("/internal/admin/deals/{deal_id}/disable", post(admin_disable))
         .route("/internal/admin/deals/{deal_id}/rank", post(admin_rank))
-        .route("/media/deals/{deal_id}/{file}", get(media))
-        .with_state(state)
+        .route("/media/deals/{deal_id}/{file}", get(media));
+    let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
+    gate.guard(router.with_state(state))
 }
+
+/// Who may call each internal route (docs/decisions.md, "trust model"): the deals a page shows
+/// for anyone the gateway vouches for; a user's interstitial for that user's token; the
+/// operators' routes for an admin's token.
+pub const INTERNAL_ROUTES: &[Route] = &[
+    Route::get("/internal/deals", Access::Any),
+    Route::get("/internal/deals/confirmation", Access::Any),
+    Route::post("/internal/deals/carousel-events", Access::Any),
+    Route::get("/internal/offers", Access::Any),
+    Route::get("/internal/interstitial", Access::User),
+    Route::post("/internal/interstitial/snooze", Access::User),
+    Route::post("/internal/interstitial/continue", Access::User),
+    Route::get("/internal/admin/deals", Access::User),
+    Route::post("/internal/admin/deals", Access::User),
+    Route::get("/internal/admin/deals/{deal_id}", Access::User),
+    Route::put("/internal/admin/deals/{deal_id}", Access::User),
+    Route::post("/internal/admin/deals/{deal_id}/enable", Access::User),
+    Route::post("/internal/admin/deals/{deal_id}/disable", Access::User),
+    Route::post("/internal/admin/deals/{deal_id}/rank", Access::User),
+];
 
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]

@@ -6,6 +6,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
+use runtime::testing::ServiceAuth;
 use support::{deal_body, TestEnv};
 
 #[tokio::test]
@@ -236,6 +237,7 @@ async fn bad_confirmation_payloads_are_answered_with_clear_errors() {
             let response = env
                 .http
                 .get(env.url("/internal/deals/confirmation"))
+                .service_auth("deals")
                 .query(&[("confirmation", payload)])
                 .send()
                 .await

@@ -56,7 +56,8 @@ async fn a_snooze_hides_the_interstitial_until_the_same_day_next_month() {
     assert!(events.iter().all(|e| e.1 == format!("user:{user}") && e.2.as_deref() == Some("tushy")));
     assert_eq!(events[1].3["deal_id"], json!(deal));
 
-    // Anonymous answers are refused; an unknown brand is named.
+    // A visitor's answers are refused (the gateway's service token is no user); an unknown
+    // brand is named.
     let (status, _) = env.post("/internal/interstitial/snooze", None, &json!({"site": "tushy"})).await;
     assert_eq!(status, 401);
     let (status, body) = env.post("/internal/interstitial/snooze", Some(&token), &json!({"site": "nowhere"})).await;

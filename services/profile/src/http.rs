@@ -15,7 +15,7 @@ use axum::{
 use chrono::Utc;
 use proto_events::profile::{Group, HealthWarningState, SpecialAttributes};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Admin, Authenticated, Claims, JwkSet};
+use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, JwkSet, Route};
 use runtime::http::CorrelationId;
 use serde::Deserialize;
 use serde_json::json;
@@ -29,7 +29,7 @@ use crate::validation::{self as v};
 use crate::{login_page, queries, State as ProfileState};
 
 pub fn router(state: ProfileState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/.well-known/jwks.json", get(jwks))
         .route("/oidc/login", get(login_page::login_form).post(login_page::login_submit))
         .route("/internal/oidc/token", post(token))
@@ -58,9 +58,42 @@ pub fn router(state: ProfileState) -> Router {
         .route("/internal/profile/username", post(choose_username))
         .route("/internal/profile/password", post(change_password))
         .route("/internal/profile/tandem-child", post(create_tandem_child_account))
-        .route("/internal/profile/vip-credentials", post(convert_vip_user))
-        .with_state(state)
+        .route("/internal/profile/vip-credentials", post(convert_vip_user));
+    let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
+    gate.guard(router.with_state(state))
 }
+
+/// Who may call each internal route (docs/decisions.md, "trust model"): the gateway signs
+/// users in with its service token; only the subscription service's token gets autologin
+/// tokens and accounts; e-mails go to services and admins; a user's own profile to its user.
+pub const INTERNAL_ROUTES: &[Route] = &[
+    Route::post("/internal/oidc/token", Access::Service),
+    Route::post("/internal/oidc/refresh", Access::Service),
+    Route::post("/internal/oidc/logout", Access::Service),
+    Route::post("/internal/oidc/autologin", Access::Service),
+    Route::post("/internal/oidc/xsite", Access::User),
+    Route::post("/internal/oidc/parent-redirect", Access::Service),
+    Route::post("/internal/autologin-tokens", Access::Service),
+    Route::post("/internal/accounts", Access::Service),
+    Route::get("/internal/users", Access::ServiceOrAdmin),
+    Route::get("/internal/users/public", Access::Any),
+    Route::post("/internal/users/{user_id}/groups", Access::User),
+    Route::post("/internal/users/{user_id}/special-attributes", Access::User),
+    Route::get("/internal/profile", Access::User),
+    Route::post("/internal/profile/display-name", Access::User),
+    Route::post("/internal/profile/autoplay", Access::User),
+    Route::post("/internal/profile/email-consent", Access::User),
+    Route::post("/internal/profile/terms-consent", Access::User),
+    Route::post("/internal/profile/cams-consent", Access::User),
+    Route::post("/internal/profile/relationship", Access::User),
+    Route::post("/internal/profile/gems-intro", Access::User),
+    Route::post("/internal/profile/promotional-teaser", Access::User),
+    Route::post("/internal/profile/health-warning", Access::User),
+    Route::post("/internal/profile/username", Access::User),
+    Route::post("/internal/profile/password", Access::User),
+    Route::post("/internal/profile/tandem-child", Access::User),
+    Route::post("/internal/profile/vip-credentials", Access::User),
+];
 
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]

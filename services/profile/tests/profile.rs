@@ -9,6 +9,7 @@ use profile::api::*;
 use profile::client::{as_user, ProfileClient};
 use proto_events::subscription::MembershipKind;
 use runtime::client::UpstreamError;
+use runtime::testing::ServiceAuth;
 use serde_json::json;
 use support::{envelope, TestEnv, PASSWORD};
 use uuid::Uuid;
@@ -477,6 +478,7 @@ async fn public_profiles_answer_many_users_badges_and_types_and_nothing_private(
     let raw: serde_json::Value = env
         .http
         .get(env.url("/internal/users/public"))
+        .service_auth("profile")
         .query(&[("ids", format!("{moderator},{lapsed}"))])
         .send()
         .await
@@ -495,7 +497,8 @@ async fn public_profiles_answer_many_users_badges_and_types_and_nothing_private(
     let many: Vec<Uuid> = (0..=profile::http::MAX_PUBLIC_PROFILES).map(|_| Uuid::now_v7()).collect();
     assert_eq!(refused(client.public_profiles(&Default::default(), &many).await.unwrap_err()).0, 400);
     assert!(client.public_profiles(&Default::default(), &many[1..]).await.unwrap().is_empty());
-    let malformed = env.http.get(env.url("/internal/users/public?ids=nope")).send().await.unwrap();
+    let malformed =
+        env.http.get(env.url("/internal/users/public?ids=nope")).service_auth("profile").send().await.unwrap();
     assert_eq!(malformed.status(), 400);
     env.cleanup().await;
 }

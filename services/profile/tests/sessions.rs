@@ -4,12 +4,14 @@
 mod support;
 
 use profile::api::TokenResponse;
+use runtime::testing::ServiceAuth;
 use serde_json::{json, Value};
 use support::{code_of, TestEnv, PASSWORD};
 
 async fn refresh(env: &TestEnv, token: &str) -> reqwest::Response {
     env.http
         .post(env.url("/internal/oidc/refresh"))
+        .service_auth("profile")
         .json(&json!({ "refreshToken": token, "audience": "vixen.localhost" }))
         .send()
         .await
@@ -31,6 +33,7 @@ async fn a_login_gives_a_code_for_the_brand_host_once_and_the_token_verifies() {
     let other = env
         .http
         .post(env.url("/internal/oidc/token"))
+        .service_auth("profile")
         .json(&json!({ "code": code, "audience": "tushy.localhost" }))
         .send()
         .await
@@ -42,6 +45,7 @@ async fn a_login_gives_a_code_for_the_brand_host_once_and_the_token_verifies() {
     let again = env
         .http
         .post(env.url("/internal/oidc/token"))
+        .service_auth("profile")
         .json(&json!({ "code": code, "audience": "vixen.localhost" }))
         .send()
         .await
@@ -145,6 +149,7 @@ async fn refresh_rotates_and_the_reuse_of_a_rotated_token_revokes_the_family() {
     let elsewhere = env
         .http
         .post(env.url("/internal/oidc/refresh"))
+        .service_auth("profile")
         .json(&json!({ "refreshToken": other.refresh_token, "audience": "tushy.localhost" }))
         .send()
         .await
@@ -212,6 +217,7 @@ async fn logout_ends_one_session_and_logout_everywhere_ends_all() {
     let out = env
         .http
         .post(env.url("/internal/oidc/logout"))
+        .service_auth("profile")
         .json(&json!({ "refreshToken": a.refresh_token }))
         .send()
         .await
@@ -222,6 +228,7 @@ async fn logout_ends_one_session_and_logout_everywhere_ends_all() {
     let everywhere = env
         .http
         .post(env.url("/internal/oidc/logout"))
+        .service_auth("profile")
         .json(&json!({ "refreshToken": c.refresh_token, "everywhere": true }))
         .send()
         .await
@@ -290,6 +297,7 @@ async fn an_autologin_token_works_once() {
     let issued: profile::api::AutologinIssued = env
         .http
         .post(env.url("/internal/autologin-tokens"))
+        .service_auth("profile")
         .json(&json!({ "userId": user, "site": "vixen" }))
         .send()
         .await
@@ -300,6 +308,7 @@ async fn an_autologin_token_works_once() {
     let redeem = || {
         env.http
             .post(env.url("/internal/oidc/autologin"))
+            .service_auth("profile")
             .json(&json!({ "alToken": issued.al_token, "audience": "vixen.localhost" }))
             .send()
     };
@@ -307,6 +316,7 @@ async fn an_autologin_token_works_once() {
     let stolen: profile::api::AutologinIssued = env
         .http
         .post(env.url("/internal/autologin-tokens"))
+        .service_auth("profile")
         .json(&json!({ "userId": user, "site": "vixen" }))
         .send()
         .await
@@ -317,6 +327,7 @@ async fn an_autologin_token_works_once() {
     let redeem_at = |token: String, audience: &'static str| {
         env.http
             .post(env.url("/internal/oidc/autologin"))
+            .service_auth("profile")
             .json(&json!({ "alToken": token, "audience": audience }))
             .send()
     };
@@ -331,11 +342,39 @@ async fn an_autologin_token_works_once() {
     let unknown = env
         .http
         .post(env.url("/internal/autologin-tokens"))
+        .service_auth("profile")
         .json(&json!({ "userId": uuid::Uuid::now_v7(), "site": "vixen" }))
         .send()
         .await
         .unwrap();
     assert_eq!(unknown.status(), 404);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn only_a_service_token_for_the_profile_service_gets_an_autologin_token() {
+    let env = TestEnv::new().await;
+    let jane = env.account("janeal").await;
+    env.account("malloryal").await;
+    let mallory = env.session("malloryal").await;
+    let ask = |token: Option<String>| {
+        let mut request = env.http.post(env.url("/internal/autologin-tokens"));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.json(&json!({ "userId": jane, "site": "vixen" })).send()
+    };
+    // No token, a user's own access token, a service token meant for the wallet: no sign-in.
+    assert_eq!(ask(None).await.unwrap().status(), 401);
+    assert_eq!(ask(Some(mallory.access_token.clone())).await.unwrap().status(), 403);
+    let for_wallet = runtime::testing::service_token("wallet");
+    assert_eq!(ask(Some(for_wallet)).await.unwrap().status(), 401);
+    // The e-mails of `/internal/users` are not a member's to read either.
+    let emails = env.http.get(env.url(&format!("/internal/users?ids={jane}"))).bearer_auth(&mallory.access_token);
+    assert_eq!(emails.send().await.unwrap().status(), 403);
+    // The subscription service's call, with its token for the profile service, gets one.
+    let issued = ask(Some(runtime::testing::service_token("profile"))).await.unwrap();
+    assert_eq!(issued.status(), 200);
     env.cleanup().await;
 }
 
@@ -392,6 +431,7 @@ async fn a_cross_site_switch_gives_a_code_for_the_other_brand_and_parent_redirec
     let exchanged = env
         .http
         .post(env.url("/internal/oidc/token"))
+        .service_auth("profile")
         .json(&json!({ "code": code_of(&redirect.location), "audience": "tushy.localhost" }))
         .send()
         .await
@@ -402,6 +442,7 @@ async fn a_cross_site_switch_gives_a_code_for_the_other_brand_and_parent_redirec
     let parent = |audience: &'static str| {
         env.http
             .post(env.url("/internal/oidc/parent-redirect"))
+            .service_auth("profile")
             .json(&json!({ "idToken": tokens.id_token, "audience": audience }))
             .send()
     };
@@ -415,6 +456,7 @@ async fn a_cross_site_switch_gives_a_code_for_the_other_brand_and_parent_redirec
     let access_as_id = env
         .http
         .post(env.url("/internal/oidc/parent-redirect"))
+        .service_auth("profile")
         .json(&json!({ "idToken": tokens.access_token, "audience": "vixen.localhost" }))
         .send()
         .await

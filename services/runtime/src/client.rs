@@ -19,7 +19,8 @@ pub const RETRY_BACKOFF: Duration = Duration::from_millis(50);
 /// Who a call is made for: forwarded to the service.
 #[derive(Clone, Debug, Default)]
 pub struct CallContext {
-    /// The user's access token, forwarded as `Authorization: Bearer`.
+    /// The user's access token, forwarded as `Authorization: Bearer`. Without one the call
+    /// is the system's and carries this process's service token for the service called.
     pub bearer: Option<String>,
     /// The brand key (`x-paysite-tenant`).
     pub tenant: Option<String>,
@@ -30,6 +31,22 @@ pub struct CallContext {
 impl CallContext {
     pub fn anonymous(tenant: &str) -> Self {
         CallContext { tenant: Some(tenant.to_owned()), ..Default::default() }
+    }
+
+    /// A call on the system's behalf (a consumer, a scheduler, a service's own step): no
+    /// user's token, so this process's service token goes instead.
+    pub fn system() -> Self {
+        CallContext::default()
+    }
+}
+
+/// Puts who is calling on `request` to the service `audience`: the user's access token when
+/// the call is made for a user, else this process's service token for that service. Every
+/// HTTP client of an internal API sends its token through here.
+pub fn with_caller(request: RequestBuilder, user_token: Option<&str>, audience: &str) -> RequestBuilder {
+    match user_token {
+        Some(token) => request.bearer_auth(token),
+        None => request.bearer_auth(crate::auth::ServiceTokens::process().token(audience)),
     }
 }
 
@@ -136,10 +153,8 @@ impl Upstream {
     }
 
     fn request(&self, method: Method, path: &str, ctx: &CallContext) -> RequestBuilder {
-        let mut request = self.http.request(method, format!("{}{path}", self.base));
-        if let Some(token) = &ctx.bearer {
-            request = request.bearer_auth(token);
-        }
+        let request = self.http.request(method, format!("{}{path}", self.base));
+        let mut request = with_caller(request, ctx.bearer.as_deref(), self.service);
         if let Some(tenant) = &ctx.tenant {
             request = request.header(TENANT_HEADER, tenant);
         }

@@ -75,6 +75,44 @@ impl ServiceDef {
         Ok(service)
     }
 
+    /// Where the service listens when run alone: `PAYSITE_ADDR` (`host:port`) when set, else
+    /// loopback on `PORT` or its own port. Only a deployment that says so (Kubernetes,
+    /// docker-compose: `0.0.0.0:<port>`) listens on other interfaces.
+    pub fn listen_addr(&self, lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<SocketAddr> {
+        let set = |key: &str| lookup(key).filter(|v| !v.trim().is_empty());
+        if let Some(addr) = set("PAYSITE_ADDR") {
+            return addr
+                .trim()
+                .parse()
+                .map_err(|e| anyhow::anyhow!("PAYSITE_ADDR must be host:port, got {addr:?}: {e}"));
+        }
+        let port = match set("PORT") {
+            Some(p) => p.trim().parse().map_err(|e| anyhow::anyhow!("PORT must be a port number, got {p:?}: {e}"))?,
+            None => self.port,
+        };
+        Ok(SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, port)))
+    }
+
+    /// The service alone in its process (its own binary), configured from the environment,
+    /// until Ctrl-C or SIGTERM.
+    pub async fn run_alone(&self) -> anyhow::Result<()> {
+        let settings = Settings::from_env()?;
+        let _telemetry = crate::telemetry::init(self.name, settings.otlp_endpoint.as_deref());
+        crate::auth::ServiceKey::init_from_env()?;
+        crate::auth::ServiceTokens::set_process_name(self.name);
+        let addr = self.listen_addr(|key| std::env::var(key).ok())?;
+        let ctx = self.prepare(&settings, 16).await?;
+        let (cancel, mut tasks) = (CancellationToken::new(), JoinSet::new());
+        let service = self.build(&ctx).await?;
+        self.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
+        crate::http::shutdown_signal().await;
+        cancel.cancel();
+        while let Some(done) = tasks.join_next().await {
+            done??;
+        }
+        Ok(())
+    }
+
     /// Starts relay, consumers, jobs and HTTP on `addr`; all stop when `cancel` fires.
     ///
     /// Declare every service's queues (see [`Self::build`]) before starting any: an event

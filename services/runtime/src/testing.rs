@@ -13,6 +13,30 @@ use uuid::Uuid;
 
 use crate::{broker, db, EventStore, Settings};
 
+/// A service token for `audience` from this process (`paysite` unless named), as a
+/// consumer, a scheduler or another service sends it: how a test calls an internal route on
+/// the system's behalf.
+pub fn service_token(audience: &str) -> String {
+    crate::auth::ServiceTokens::process().token(audience)
+}
+
+/// This process's service key as `PAYSITE_SERVICE_KEY` holds it: give it to a process the
+/// test starts, so the two trust each other's service tokens.
+pub fn service_key() -> crate::Secret {
+    crate::auth::ServiceKey::deployment().to_base64()
+}
+
+/// `request.service_auth("wallet")`: the request with a service token for `audience`.
+pub trait ServiceAuth {
+    fn service_auth(self, audience: &str) -> Self;
+}
+
+impl ServiceAuth for reqwest::RequestBuilder {
+    fn service_auth(self, audience: &str) -> Self {
+        self.bearer_auth(service_token(audience))
+    }
+}
+
 /// `PAYSITE_TEST_DATABASE_URL`, by default the `paysite_test` database on 127.0.0.1.
 pub fn database_url() -> String {
     std::env::var("PAYSITE_TEST_DATABASE_URL")

@@ -12,7 +12,7 @@ use axum::{
     Extension, Json, Router,
 };
 use chrono::Utc;
-use runtime::auth::{Authenticated, MaybeAuthenticated};
+use runtime::auth::{Access, Authenticated, Gate, MaybeAuthenticated, Route};
 use runtime::http::CorrelationId;
 use runtime::StoreError;
 use serde::Deserialize;
@@ -28,7 +28,7 @@ use crate::retention::{self, ReactivateCancelledRebill, RetentionRefusal};
 use crate::{queries, State as AppState};
 
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/billers/{biller}/postback", post(postback))
         .route("/internal/subscription", get(my_subscription))
         .route("/internal/subscription/light", get(my_light_subscription))
@@ -49,9 +49,37 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/reactivate-cancelled-rebill", post(reactivate_cancelled_rebill))
         .route("/internal/credit-card-update", get(credit_card_update))
         .route("/internal/outgoing-upsells/oneclick", post(outgoing_upsell_oneclick))
-        .route("/internal/outgoing-upsells/tracking", post(outgoing_upsell_tracking))
-        .with_state(state)
+        .route("/internal/outgoing-upsells/tracking", post(outgoing_upsell_tracking));
+    let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
+    gate.guard(router.with_state(state))
 }
+
+/// Who may call each internal route (docs/decisions.md, "trust model"): a member's own
+/// subscription and purchases for that member's token; a user's read by id for that user or a
+/// service; the join flow (a visitor has no token yet) for anyone the gateway vouches for.
+/// Biller postbacks are no internal route: their signatures verify them.
+pub const INTERNAL_ROUTES: &[Route] = &[
+    Route::get("/internal/subscription", Access::User),
+    Route::get("/internal/subscription/light", Access::User),
+    Route::post("/internal/subscription/cancel", Access::User),
+    Route::get("/internal/users/{user_id}/subscription", Access::OwnUser("user_id")),
+    Route::get("/internal/join-options", Access::Any),
+    Route::get("/internal/multisite-packages", Access::Any),
+    Route::get("/internal/credit-packs", Access::Any),
+    Route::post("/internal/joins", Access::Any),
+    Route::get("/internal/signups/{signup_id}", Access::Any),
+    Route::get("/internal/welcome-check", Access::Any),
+    Route::get("/internal/signup-extern/{biller}", Access::Any),
+    Route::post("/internal/purchases/multisite", Access::User),
+    Route::post("/internal/purchases/singlesite", Access::User),
+    Route::post("/internal/purchases/trial-upgrade", Access::Any),
+    Route::post("/internal/purchases/credits", Access::User),
+    Route::get("/internal/retention-offer", Access::User),
+    Route::post("/internal/reactivate-cancelled-rebill", Access::User),
+    Route::get("/internal/credit-card-update", Access::User),
+    Route::post("/internal/outgoing-upsells/oneclick", Access::User),
+    Route::post("/internal/outgoing-upsells/tracking", Access::User),
+];
 
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]
@@ -206,7 +234,7 @@ struct UserQuery {
     light: bool,
 }
 
-/// For other services: a user's read by id (the internal network only).
+/// For other services, or the user themself: a user's read by id (the gate checks which).
 async fn user_subscription(
     State(state): State<AppState>,
     Path(user_id): Path<Uuid>,

@@ -5,6 +5,7 @@
 mod support;
 
 use proto_events::subscription::SubscriptionEvent as E;
+use runtime::testing::ServiceAuth;
 use serde_json::json;
 use subscription::billers::Outgoing;
 use subscription::domain::Step;
@@ -117,6 +118,7 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     let users: serde_json::Value = env
         .http
         .get(format!("{profile_base}/internal/users?ids={user_id}"))
+        .service_auth("profile")
         .send()
         .await
         .unwrap()
@@ -248,6 +250,7 @@ async fn an_approval_and_a_decline_of_one_signup_end_approved_in_either_order() 
         let users: serde_json::Value = env
             .http
             .get(format!("{profile_base}/internal/users?ids={user_id}"))
+            .service_auth("profile")
             .send()
             .await
             .unwrap()

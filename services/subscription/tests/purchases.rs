@@ -80,6 +80,7 @@ async fn a_key_reused_with_another_body_or_without_consent_is_refused() {
         )
         .await;
     assert_eq!(again, 422);
+    // A visitor (the gateway's service token, no user) may not buy.
     assert_eq!(env.post("/internal/purchases/multisite", None, &body).await.0, 401);
     assert_eq!(env.events().await.len(), 1);
     env.cleanup().await;

@@ -69,10 +69,8 @@ impl UnlocksClient {
     }
 
     fn request(&self, method: Method, path: &str, caller: &Caller) -> RequestBuilder {
-        let mut r = self.http.request(method, format!("{}{path}", self.base));
-        if let Some(bearer) = &caller.bearer {
-            r = r.bearer_auth(bearer);
-        }
+        let r = self.http.request(method, format!("{}{path}", self.base));
+        let mut r = runtime::client::with_caller(r, caller.bearer.as_deref(), "unlocks");
         if let Some(tenant) = &caller.tenant {
             r = r.header(runtime::auth::TENANT_HEADER, tenant);
         }

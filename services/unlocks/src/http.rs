@@ -9,7 +9,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use chrono::Duration;
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Admin, Authenticated, Claims, TENANT_HEADER};
+use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, Route, TENANT_HEADER};
 use runtime::http::CorrelationId;
 use serde::Deserialize;
 use uuid::Uuid;
@@ -25,7 +25,7 @@ pub const RECENT: Duration = Duration::milliseconds(1_209_600_000);
 pub const MAX_BATCH: usize = 200;
 
 pub fn router(state: State) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/internal/unlocks/channel-packs/{channel_pack_id}", post(unlock_channel_pack))
         .route("/internal/unlocks/videos", post(unlock_video))
         .route("/internal/unlocks/state", get(my_unlock_state))
@@ -37,9 +37,27 @@ pub fn router(state: State) -> Router {
         .route("/internal/download-quotas", get(download_quotas))
         .route("/internal/admin/orphaned-debits", get(orphaned_debits))
         .route("/media/videos/{video_id}/{quality}", get(media::serve))
-        .route("/media/videos/{video_id}/{quality}/{segment}", get(media::serve_segment))
-        .with_state(state)
+        .route("/media/videos/{video_id}/{quality}/{segment}", get(media::serve_segment));
+    let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
+    gate.guard(router.with_state(state))
 }
+
+/// Who may call each internal route (docs/decisions.md, "trust model"): unlocks, access,
+/// tokens and downloads for the member's own token; a user's unlocks by id for that user or
+/// a service; the orphaned debits for an admin's token. Media is no internal route: media
+/// tokens carry its checks.
+pub const INTERNAL_ROUTES: &[Route] = &[
+    Route::post("/internal/unlocks/channel-packs/{channel_pack_id}", Access::User),
+    Route::post("/internal/unlocks/videos", Access::User),
+    Route::get("/internal/unlocks/state", Access::User),
+    Route::get("/internal/users/{user_id}/unlocks", Access::OwnUser("user_id")),
+    Route::post("/internal/videos/access", Access::User),
+    Route::post("/internal/videos/{video_id}/tokens", Access::User),
+    Route::get("/internal/videos/{video_id}/download-resolutions", Access::User),
+    Route::post("/internal/videos/{video_id}/downloads", Access::User),
+    Route::get("/internal/download-quotas", Access::User),
+    Route::get("/internal/admin/orphaned-debits", Access::User),
+];
 
 /// The brand of the request: the gateway's header, else the token's.
 fn tenant<'a>(headers: &'a HeaderMap, claims: &'a Claims) -> &'a str {
@@ -145,7 +163,7 @@ async fn my_unlock_state(
     Ok(Json(UnlockStateResponse { download_quotas: Some(quotas), ..unlocks }))
 }
 
-/// For other services (profile's iterate profile and survey record): trusted internal call.
+/// For other services, or the user themself (the gate checks which).
 async fn user_unlock_state(
     AxumState(state): AxumState<State>,
     user_id: Result<Path<Uuid>, PathRejection>,

@@ -114,7 +114,9 @@ impl WalletClient {
             if attempt > 0 {
                 tokio::time::sleep(pause(attempt)).await;
             }
-            let mut request = self.http.post(&url).json(&body);
+            // The debit is the unlocks service's step (the reconciler sends it again), so it
+            // goes with the service's token: the wallet trusts it to name the user.
+            let mut request = runtime::client::with_caller(self.http.post(&url).json(&body), None, "wallet");
             if let Some(tenant) = tenant {
                 request = request.header(runtime::auth::TENANT_HEADER, tenant);
             }

@@ -28,6 +28,7 @@ impl Harness {
             .env("DATABASE_URL", database_url())
             .env("PAYSITE_WALLET_URL", &env.wallet_url)
             .env("PAYSITE_SUBSCRIPTION_URL", &env.subscription_url)
+            .env("PAYSITE_SERVICE_KEY", runtime::testing::service_key().expose())
             .env("UNLOCKS_HARNESS_SIGNER_SEED", URL_SAFE_NO_PAD.encode(seed))
             .env("UNLOCKS_HARNESS_HANG_AFTER_DEBIT", if hang { "1" } else { "0" })
             .env("UNLOCKS_RECONCILE_AFTER_MS", reconcile_after_ms)

@@ -14,6 +14,7 @@ use axum::{
 use chrono::{DateTime, Utc};
 use proto_events::wallet::{Asset, CreditsDebitReason, GemsDebitReason};
 use proto_events::{Actor, EventMeta};
+use runtime::auth::{Access, Gate, Route};
 use runtime::http::CorrelationId;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -34,13 +35,24 @@ pub const DEFAULT_TRANSACTIONS: i64 = 200;
 pub const MAX_TRANSACTIONS: i64 = 1_000;
 
 pub fn router(state: WalletState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/internal/wallets/{user_id}/debits", post(debit))
         .route("/internal/wallets/{user_id}/gems-balance", get(gems_balance))
         .route("/internal/wallets/{user_id}/transactions", get(transactions))
-        .route("/internal/wallets/{user_id}/acknowledge-new-gems-balance", post(acknowledge_new_gems_balance))
-        .with_state(state)
+        .route("/internal/wallets/{user_id}/acknowledge-new-gems-balance", post(acknowledge_new_gems_balance));
+    let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
+    gate.guard(router.with_state(state))
 }
+
+/// Who may call each internal route (docs/decisions.md, "trust model"): a wallet for its own
+/// user's token (the gateway), or a service's token (the unlocks service debits, naming the
+/// user); another user's token is refused (403).
+pub const INTERNAL_ROUTES: &[Route] = &[
+    Route::post("/internal/wallets/{user_id}/debits", Access::OwnUser("user_id")),
+    Route::get("/internal/wallets/{user_id}/gems-balance", Access::OwnUser("user_id")),
+    Route::get("/internal/wallets/{user_id}/transactions", Access::OwnUser("user_id")),
+    Route::post("/internal/wallets/{user_id}/acknowledge-new-gems-balance", Access::OwnUser("user_id")),
+];
 
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]

@@ -21,6 +21,7 @@ pub mod subscriptions;
 
 use std::sync::Arc;
 
+use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
 use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
@@ -59,6 +60,8 @@ pub struct State {
     pub config: Arc<WalletConfig>,
     pub ledger: Ledger,
     pub clock: Arc<dyn Clock>,
+    /// Checks the access tokens the gateway forwards (the profile service's keys).
+    pub verifier: Verifier,
 }
 
 impl State {
@@ -69,7 +72,17 @@ impl State {
             store,
             config: Arc::new(config),
             clock: clock::system(),
+            verifier: Verifier::from_jwks_url(format!(
+                "{}/.well-known/jwks.json",
+                runtime::config::service_url("profile", 8101)
+            )),
         }
+    }
+
+    /// The same state checking access tokens with `verifier`.
+    pub fn with_verifier(mut self, verifier: Verifier) -> Self {
+        self.verifier = verifier;
+        self
     }
 
     /// The same state telling time by `clock`.

@@ -3,6 +3,7 @@
 mod support;
 
 use reqwest::StatusCode;
+use runtime::testing::ServiceAuth;
 use serde_json::{json, Value};
 use uuid::Uuid;
 use wallet::domain::Command;
@@ -31,7 +32,7 @@ async fn a_debit_answers_its_receipt_and_a_retry_with_its_key_answers_the_same()
     env.fund(user, 30).await;
     let client = reqwest::Client::new();
     let url = format!("{base}/internal/wallets/{user}/debits");
-    let first = client.post(&url).json(&debit_body("unlock-1", 10)).send().await.unwrap();
+    let first = client.post(&url).service_auth("wallet").json(&debit_body("unlock-1", 10)).send().await.unwrap();
     assert_eq!(first.status(), StatusCode::OK);
     assert!(first.headers().contains_key("x-correlation-id"));
     let first: DebitResponse = first.json().await.unwrap();
@@ -46,13 +47,29 @@ async fn a_debit_answers_its_receipt_and_a_retry_with_its_key_answers_the_same()
         }
     );
     // Another debit moves the balance; the retry of the first still answers 20.
-    client.post(&url).json(&debit_body("unlock-2", 10)).send().await.unwrap().error_for_status().unwrap();
-    let retry: DebitResponse =
-        client.post(&url).json(&debit_body("unlock-1", 10)).send().await.unwrap().json().await.unwrap();
+    client
+        .post(&url)
+        .service_auth("wallet")
+        .json(&debit_body("unlock-2", 10))
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+    let retry: DebitResponse = client
+        .post(&url)
+        .service_auth("wallet")
+        .json(&debit_body("unlock-1", 10))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(retry, first);
     assert_eq!(env.scalar("select gems from wallet").await, 10);
     // The same key for another amount is refused.
-    let reused = client.post(&url).json(&debit_body("unlock-1", 5)).send().await.unwrap();
+    let reused = client.post(&url).service_auth("wallet").json(&debit_body("unlock-1", 5)).send().await.unwrap();
     assert_eq!(reused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(reused.json::<Value>().await.unwrap()["code"], "IDEMPOTENCY_KEY_REUSED");
     env.cleanup().await;
@@ -68,6 +85,7 @@ async fn not_enough_gems_answers_409_with_the_days_until_new_gems() {
     env.clock.set(utc(2026, 1, 7, 12, 0));
     let response = reqwest::Client::new()
         .post(format!("{base}/internal/wallets/{user}/debits"))
+        .service_auth("wallet")
         .json(&debit_body("unlock-1", 10))
         .send()
         .await
@@ -116,15 +134,23 @@ async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
         ),
     ];
     for (body, status, code) in cases {
-        let response = client.post(&url).json(&body).send().await.unwrap();
+        let response = client.post(&url).service_auth("wallet").json(&body).send().await.unwrap();
         assert_eq!(response.status().as_u16(), status, "{body}");
         assert_eq!(response.json::<Value>().await.unwrap()["code"], code, "{body}");
     }
-    let not_json = client.post(&url).header("content-type", "application/json").body("{").send().await.unwrap();
+    let not_json = client
+        .post(&url)
+        .service_auth("wallet")
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(not_json.status(), StatusCode::BAD_REQUEST);
     assert_eq!(not_json.json::<Value>().await.unwrap()["code"], "BAD_REQUEST");
     let bad_user = client
         .post(format!("{base}/internal/wallets/not-a-uuid/debits"))
+        .service_auth("wallet")
         .json(&debit_body("k", 1))
         .send()
         .await
@@ -141,8 +167,15 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     let client = reqwest::Client::new();
     let user = Uuid::now_v7();
 
-    let empty: GemsBalanceResponse =
-        client.get(format!("{base}/internal/wallets/{user}/gems-balance")).send().await.unwrap().json().await.unwrap();
+    let empty: GemsBalanceResponse = client
+        .get(format!("{base}/internal/wallets/{user}/gems-balance"))
+        .service_auth("wallet")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(empty.wallet.balance.amount, 0);
     assert_eq!(empty.days_until_refresh_gems, 2);
     assert!(empty.gems.may_show_gems_modal && !empty.gems.has_new_gems);
@@ -153,6 +186,7 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     for key in ["unlock-1", "unlock-2"] {
         client
             .post(format!("{base}/internal/wallets/{user}/debits"))
+            .service_auth("wallet")
             .json(&debit_body(key, 10))
             .send()
             .await
@@ -160,15 +194,29 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
             .error_for_status()
             .unwrap();
     }
-    let balance: Value =
-        client.get(format!("{base}/internal/wallets/{user}/gems-balance")).send().await.unwrap().json().await.unwrap();
+    let balance: Value = client
+        .get(format!("{base}/internal/wallets/{user}/gems-balance"))
+        .service_auth("wallet")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(balance["wallet"]["balance"]["amount"], 10);
     assert_eq!(balance["daysUntilRefreshGems"], 2);
     assert_eq!(balance["gems"]["lastAcknowledgementDate"], Value::Null);
     assert_eq!(balance["gems"]["hasNewGems"], true);
 
-    let all: TransactionsResponse =
-        client.get(format!("{base}/internal/wallets/{user}/transactions")).send().await.unwrap().json().await.unwrap();
+    let all: TransactionsResponse = client
+        .get(format!("{base}/internal/wallets/{user}/transactions"))
+        .service_auth("wallet")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let lines: Vec<(&str, &str, u64, u64)> = all
         .transactions
         .iter()
@@ -184,6 +232,7 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     let since = before_debits.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
     let recent: TransactionsResponse = client
         .get(format!("{base}/internal/wallets/{user}/transactions?since={since}"))
+        .service_auth("wallet")
         .send()
         .await
         .unwrap()
@@ -191,7 +240,12 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
         .await
         .unwrap();
     assert_eq!(recent.transactions.len(), 2, "only the debits are since then");
-    let bad = client.get(format!("{base}/internal/wallets/{user}/transactions?since=yesterday")).send().await.unwrap();
+    let bad = client
+        .get(format!("{base}/internal/wallets/{user}/transactions?since=yesterday"))
+        .service_auth("wallet")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
     env.cleanup().await;
 }
@@ -204,14 +258,19 @@ async fn acknowledging_the_new_gems_balance_counts_once_a_day() {
     let user = Uuid::now_v7();
     env.fund(user, 10).await;
     let acknowledge = || async {
-        let response =
-            client.post(format!("{base}/internal/wallets/{user}/acknowledge-new-gems-balance")).send().await.unwrap();
+        let response = client
+            .post(format!("{base}/internal/wallets/{user}/acknowledge-new-gems-balance"))
+            .service_auth("wallet")
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         response.json::<AcknowledgeResponse>().await.unwrap()
     };
     let balance = || async {
         client
             .get(format!("{base}/internal/wallets/{user}/gems-balance"))
+            .service_auth("wallet")
             .send()
             .await
             .unwrap()
@@ -236,5 +295,52 @@ async fn acknowledging_the_new_gems_balance_counts_once_a_day() {
     env.run(user, Command::AcknowledgeNewGemsBalance { now: utc(2026, 1, 8, 12, 0) }).await;
     let events = env.scalar("select count(*) from event where event_type = 'NewGemsBalanceAcknowledged'").await;
     assert_eq!(events, 2);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_wallet_answers_its_own_user_or_a_service_and_no_one_else() {
+    let env = TestEnv::new().await;
+    let signer = runtime::auth::Signer::generate("test");
+    let state = env.state.clone().with_verifier(signer.verifier());
+    let app = wallet::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let (jane, mallory) = (Uuid::now_v7(), Uuid::now_v7());
+    env.fund(jane, 30).await;
+    let token = |user: Uuid| {
+        let claims = runtime::auth::Claims::new(
+            user,
+            "vixen.localhost",
+            "vixen",
+            Uuid::now_v7(),
+            vec![],
+            std::time::Duration::from_secs(300),
+        );
+        signer.sign(&claims)
+    };
+    let client = reqwest::Client::new();
+    let debit = |bearer: Option<String>| {
+        let mut request = client.post(format!("{base}/internal/wallets/{jane}/debits")).json(&debit_body("k-1", 10));
+        if let Some(bearer) = bearer {
+            request = request.bearer_auth(bearer);
+        }
+        request.send()
+    };
+    // No token, another user's token, a service token for another service: no debit.
+    assert_eq!(debit(None).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(debit(Some(token(mallory))).await.unwrap().status(), StatusCode::FORBIDDEN);
+    let for_catalog = runtime::testing::service_token("catalog");
+    assert_eq!(debit(Some(for_catalog)).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    for path in ["gems-balance", "transactions"] {
+        let read = |bearer: String| client.get(format!("{base}/internal/wallets/{jane}/{path}")).bearer_auth(bearer);
+        assert_eq!(read(token(mallory)).send().await.unwrap().status(), StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(read(token(jane)).send().await.unwrap().status(), StatusCode::OK, "{path}");
+    }
+    assert_eq!(env.scalar("select count(*) from event where event_type like '%Debited'").await, 0);
+    // Her own token, or the unlocks service's, debits her wallet.
+    assert_eq!(debit(Some(token(jane))).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(debit(Some(runtime::testing::service_token("wallet"))).await.unwrap().status(), StatusCode::OK);
     env.cleanup().await;
 }

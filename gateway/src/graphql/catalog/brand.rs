@@ -108,9 +108,7 @@ pub async fn comment(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::
     if let Some(tenant) = &c.tenant {
         call = call.header(runtime::auth::TENANT_HEADER, tenant);
     }
-    if let Some(token) = &c.bearer {
-        call = call.bearer_auth(token);
-    }
+    call = runtime::client::with_caller(call, c.bearer.as_deref(), "catalog");
     let response = call.send().await.map_err(unavailable)?;
     if response.status() == reqwest::StatusCode::NOT_FOUND {
         return Err(not_found());

@@ -112,20 +112,18 @@ impl TestEnv {
 
     /// GET with an optional bearer token; the status and the JSON body.
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
-        let mut request = self.http.get(self.url(path));
-        if let Some(t) = token {
-            request = request.bearer_auth(t);
-        }
+        let request = self.http.get(self.url(path));
+        // No user's token: the call a service (the gateway, for a visitor) makes.
+        let request = runtime::client::with_caller(request, token, "deals");
         let response = request.send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
     }
 
     /// Any method with a JSON body and an optional bearer token.
     pub async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
-        let mut request = self.http.request(method, self.url(path)).json(body);
-        if let Some(t) = token {
-            request = request.bearer_auth(t);
-        }
+        let request = self.http.request(method, self.url(path)).json(body);
+        // No user's token: the call a service (the gateway, for a visitor) makes.
+        let request = runtime::client::with_caller(request, token, "deals");
         let response = request.send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
     }

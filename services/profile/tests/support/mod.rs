@@ -12,6 +12,7 @@ use profile::State;
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope};
 use runtime::testing::Scratch;
+use runtime::testing::ServiceAuth;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
@@ -87,7 +88,8 @@ impl TestEnv {
             tandem_parent_user_id: None,
             vip_invited: false,
         };
-        let response = self.http.post(self.url("/internal/accounts")).json(&request).send().await.unwrap();
+        let response =
+            self.http.post(self.url("/internal/accounts")).service_auth("profile").json(&request).send().await.unwrap();
         assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
         response.json::<profile::api::AccountCreated>().await.unwrap().user_id
     }
@@ -125,6 +127,7 @@ impl TestEnv {
         let response = self
             .http
             .post(self.url("/internal/oidc/token"))
+            .service_auth("profile")
             .json(&serde_json::json!({ "code": code, "audience": "vixen.localhost" }))
             .send()
             .await

@@ -81,19 +81,17 @@ impl TestEnv {
     }
 
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
-        let mut request = self.http.get(self.url(path));
-        if let Some(t) = token {
-            request = request.bearer_auth(t);
-        }
+        let request = self.http.get(self.url(path));
+        // No user's token: the call a service (the gateway, for a visitor) makes.
+        let request = runtime::client::with_caller(request, token, "subscription");
         let response = request.send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
     }
 
     pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
-        let mut request = self.http.post(self.url(path)).json(body);
-        if let Some(t) = token {
-            request = request.bearer_auth(t);
-        }
+        let request = self.http.post(self.url(path)).json(body);
+        // No user's token: the call a service (the gateway, for a visitor) makes.
+        let request = runtime::client::with_caller(request, token, "subscription");
         let response = request.send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
     }

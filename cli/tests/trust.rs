@@ -1,0 +1,310 @@
+//! Every internal route of every service, as `paysite up` runs them (real PostgreSQL and
+//! RabbitMQ), called by each kind of caller: no token, a service token for another service,
+//! another user's token, the right user's token and a service token for the service.
+//!
+//! The routes come from the services' trust tables (`INTERNAL_ROUTES`), the very tables their
+//! gates enforce; a route a table forgot answers 500 to everyone (`runtime::auth::Gate`), and
+//! the test below holds each table equal to the routes its router declares.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    io::{BufRead, BufReader},
+    process::{Child, Command, Stdio},
+    sync::mpsc,
+    time::{Duration, Instant},
+};
+
+use base64::{engine::general_purpose::STANDARD, Engine};
+use reqwest::{Method, StatusCode};
+use runtime::auth::{Access, Claims, Route, ServiceKey, Signer, CALLER_FORBIDDEN, SERVICE_TOKEN_TTL, TENANT_HEADER};
+use uuid::Uuid;
+
+/// Each service with an internal API, and its trust table.
+fn tables() -> Vec<(&'static str, &'static [Route])> {
+    vec![
+        (profile::SERVICE.name, profile::http::INTERNAL_ROUTES),
+        (subscription::SERVICE.name, subscription::http::INTERNAL_ROUTES),
+        (wallet::SERVICE.name, wallet::http::INTERNAL_ROUTES),
+        (unlocks::SERVICE.name, unlocks::http::INTERNAL_ROUTES),
+        (deals::SERVICE.name, deals::http::INTERNAL_ROUTES),
+        (catalog::SERVICE.name, catalog::http::INTERNAL_ROUTES),
+    ]
+}
+
+/// `paysite up` with the given keys, stopped when dropped.
+struct Up {
+    child: Child,
+    services: BTreeMap<String, String>,
+}
+
+impl Drop for Up {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+async fn up(service_key: &str, signing_key: &str) -> Up {
+    let exchange = format!("test.trust.{}", Uuid::new_v4().simple());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paysite"))
+        .args(["up", "--no-seed", "--ephemeral-ports", "--gateway-addr", "127.0.0.1:0"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/paysite_test_trust")
+        .env("PAYSITE_EXCHANGE", &exchange)
+        .env("PAYSITE_SERVICE_KEY", service_key)
+        .env("PROFILE_SIGNING_KEY", signing_key)
+        .env("PROFILE_ARGON2_MEMORY_KIB", "256")
+        .env("PROFILE_ARGON2_ITERATIONS", "1")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let (lines, seen) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let mut up = Up { child, services: BTreeMap::new() };
+    let wanted: BTreeSet<&str> = tables().iter().map(|(name, _)| *name).collect();
+    let start = Instant::now();
+    while !wanted.iter().all(|name| up.services.contains_key(*name)) {
+        assert!(start.elapsed() < Duration::from_secs(120), "paysite up printed no banner");
+        let Ok(line) = seen.recv_timeout(Duration::from_secs(120)) else { continue };
+        let mut words = line.split_whitespace();
+        if let (Some(name), Some(url), None) = (words.next(), words.next(), words.next()) {
+            if wanted.contains(name) && url.starts_with("http://") {
+                up.services.insert(name.to_owned(), url.to_owned());
+            }
+        }
+    }
+    let client = reqwest::Client::new();
+    for url in up.services.values() {
+        let ready = async {
+            while !client.get(format!("{url}/readyz")).send().await.is_ok_and(|r| r.status() == 200) {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(60), ready).await.expect("every service became ready");
+    }
+    up
+}
+
+/// `path` with its parameters filled: `{user_id}` is `user`, any other `..._id` a fresh id.
+fn concrete(path: &str, user: Uuid) -> String {
+    path.split('/')
+        .map(|segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some("user_id") => user.to_string(),
+            Some(name) if name.ends_with("_id") => Uuid::now_v7().to_string(),
+            Some("biller") => "epoch".to_owned(),
+            Some("brand") => "vixen".to_owned(),
+            Some("kind") => "videos".to_owned(),
+            Some(_) => "x".to_owned(),
+            None => segment.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+struct Answer {
+    status: StatusCode,
+    body: String,
+}
+
+impl Answer {
+    /// The gate's refusal of a verified caller the route is not for.
+    fn gate_forbade(&self) -> bool {
+        self.status == StatusCode::FORBIDDEN && self.body.contains(CALLER_FORBIDDEN)
+    }
+
+    /// Past the gate, into the route's handler: no 401, no gate 403, and the route exists
+    /// (no bare 404 or 405, no "missing from the trust table").
+    fn admitted(&self) -> bool {
+        self.status != StatusCode::UNAUTHORIZED
+            && !self.gate_forbade()
+            && self.status != StatusCode::METHOD_NOT_ALLOWED
+            && !(self.status == StatusCode::NOT_FOUND && self.body.is_empty())
+            && !self.body.contains("missing from the trust table")
+    }
+}
+
+async fn call(client: &reqwest::Client, base: &str, route: &Route, path: &str, token: Option<&str>) -> Answer {
+    let mut request = client.request(route.method.clone(), format!("{base}{path}")).header(TENANT_HEADER, "vixen");
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if route.method == Method::POST || route.method == Method::PUT {
+        request = request.json(&serde_json::json!({}));
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    Answer { status, body: response.text().await.unwrap_or_default() }
+}
+
+#[tokio::test]
+async fn every_internal_route_admits_only_the_callers_its_table_names() {
+    let (service_seed, signing_seed): ([u8; 32], [u8; 32]) = (rand_seed(), rand_seed());
+    let up = up(&STANDARD.encode(service_seed), &STANDARD.encode(signing_seed)).await;
+    let key = ServiceKey::from_seed(service_seed);
+    let signer = Signer::from_seed(profile::keys::CONFIGURED_KID, signing_seed);
+    let user_token = |user: Uuid, groups: Vec<String>| {
+        signer.sign(&Claims::new(user, "vixen.localhost", "vixen", Uuid::now_v7(), groups, Duration::from_secs(300)))
+    };
+    // The right user is an admin, so the operators' routes let them in too.
+    let (me, other) = (Uuid::now_v7(), Uuid::now_v7());
+    let my_token = user_token(me, vec!["admin".into()]);
+    let other_token = user_token(other, vec![]);
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (service, routes) in tables() {
+        let base = &up.services[service];
+        let elsewhere = if service == "wallet" { "catalog" } else { "wallet" };
+        let (for_elsewhere, _) = key.issue("trust-test", elsewhere, SERVICE_TOKEN_TTL);
+        let (for_service, _) = key.issue("trust-test", service, SERVICE_TOKEN_TTL);
+        let forged = ServiceKey::generate().issue("trust-test", service, SERVICE_TOKEN_TTL).0;
+        for route in routes {
+            let path = concrete(route.path, me);
+            let name = format!("{service} {} {}", route.method, route.path);
+            let mut expect = |caller: &str, answer: Answer, ok: bool, wanted: &str| {
+                if !ok {
+                    problems.push(format!("{name} with {caller}: {} {} (wanted {wanted})", answer.status, answer.body));
+                }
+            };
+            for (caller, token) in [
+                ("no token", None),
+                ("a service token for another service", Some(for_elsewhere.as_str())),
+                ("a service token of another key", Some(forged.as_str())),
+            ] {
+                let answer = call(&client, base, route, &path, token).await;
+                let ok = answer.status == StatusCode::UNAUTHORIZED;
+                expect(caller, answer, ok, "401");
+            }
+            let mine = call(&client, base, route, &path, Some(&my_token)).await;
+            let theirs = call(&client, base, route, &path, Some(&other_token)).await;
+            let system = call(&client, base, route, &path, Some(&for_service)).await;
+            match route.access {
+                Access::User => {
+                    // The user comes from the token: another user is just another user, who
+                    // may still be refused by the handler (an operator's route).
+                    let ok = mine.admitted();
+                    expect("the user's token", mine, ok, "admitted");
+                    let ok = theirs.status != StatusCode::UNAUTHORIZED && !theirs.gate_forbade();
+                    expect("another user's token", theirs, ok, "past the gate");
+                    // A service calling for no user (the gateway for a visitor): not signed in.
+                    let ok = system.status == StatusCode::UNAUTHORIZED;
+                    expect("a service token", system, ok, "401");
+                }
+                Access::OwnUser(_) => {
+                    let ok = theirs.gate_forbade();
+                    expect("another user's token", theirs, ok, "403");
+                    let ok = mine.admitted();
+                    expect("the user's token", mine, ok, "admitted");
+                    let ok = system.admitted();
+                    expect("a service token", system, ok, "admitted");
+                }
+                Access::Any => {
+                    for (caller, answer) in
+                        [("a user's token", mine), ("another user's token", theirs), ("a service token", system)]
+                    {
+                        let ok = answer.admitted();
+                        expect(caller, answer, ok, "admitted");
+                    }
+                }
+                Access::Service => {
+                    for (caller, answer) in [("a user's token", mine), ("another user's token", theirs)] {
+                        let ok = answer.gate_forbade();
+                        expect(caller, answer, ok, "403");
+                    }
+                    let ok = system.admitted();
+                    expect("a service token", system, ok, "admitted");
+                }
+                Access::ServiceOrAdmin => {
+                    let ok = theirs.gate_forbade();
+                    expect("a user's (not an admin's) token", theirs, ok, "403");
+                    for (caller, answer) in [("an admin's token", mine), ("a service token", system)] {
+                        let ok = answer.admitted();
+                        expect(caller, answer, ok, "admitted");
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(problems.is_empty(), "{} of {checked} routes answered wrongly:\n{}", problems.len(), problems.join("\n"));
+    assert!(checked >= 100, "only {checked} internal routes were checked");
+}
+
+/// 32 random bytes (two random UUIDs' worth).
+fn rand_seed() -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    seed[..16].copy_from_slice(Uuid::new_v4().as_bytes());
+    seed[16..].copy_from_slice(Uuid::new_v4().as_bytes());
+    seed
+}
+
+/// The `(method, route)` pairs of the `.route("/internal/...", get(..).post(..))` calls in a
+/// router's source.
+fn declared_routes(source: &str) -> BTreeSet<(String, String)> {
+    let mut found = BTreeSet::new();
+    for (start, _) in source.match_indices(".route(\"/internal/") {
+        let literal = &source[start + ".route(\"".len()..];
+        let path = &literal[..literal.find('"').unwrap()];
+        // The method router: what follows the literal up to the call's closing parenthesis.
+        let rest = &literal[path.len() + 1..];
+        let (mut depth, mut end) = (1, rest.len());
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let methods = &rest[..end];
+        let (mut depth, mut word) = (0, String::new());
+        for c in methods.chars() {
+            match c {
+                '(' => {
+                    if depth == 0 && ["get", "post", "put", "delete", "patch"].contains(&word.as_str()) {
+                        found.insert((word.to_ascii_uppercase(), path.to_owned()));
+                    }
+                    depth += 1;
+                    word.clear();
+                }
+                ')' => depth -= 1,
+                c if c.is_ascii_alphanumeric() || c == '_' => word.push(c),
+                _ => word.clear(),
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn each_trust_table_lists_exactly_the_internal_routes_its_router_declares() {
+    for (service, routes) in tables() {
+        let file = format!("{}/../services/{service}/src/http.rs", env!("CARGO_MANIFEST_DIR"));
+        let declared = declared_routes(&std::fs::read_to_string(&file).unwrap());
+        let listed: BTreeSet<(String, String)> =
+            routes.iter().map(|r| (r.method.to_string(), r.path.to_owned())).collect();
+        assert_eq!(listed.len(), routes.len(), "{service}: a route is listed twice");
+        assert!(!declared.is_empty(), "{service}: no internal route found in {file}");
+        assert_eq!(declared, listed, "{service}: the trust table and the router differ");
+    }
+}

@@ -39,6 +39,8 @@ pub struct TestEnv {
     pub wallet_url: String,
     pub base: String,
     pub signer: Signer,
+    /// The seed of `signer`, for a process of its own that must trust the same tokens.
+    pub signer_seed: [u8; 32],
     pub clock: Arc<Mutex<Option<DateTime<Utc>>>>,
     serial: AtomicI64,
 }
@@ -93,7 +95,8 @@ impl TestEnv {
             },
         );
         let wallet_url = serve(wallet::router(wallet.clone())).await;
-        let signer = Signer::generate("test");
+        let signer_seed: [u8; 32] = rand::random();
+        let signer = Signer::from_seed("test", signer_seed);
         let subscription_scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 8).await;
         let subscription_state = subscription::State::new(
             subscription_scratch.pool.clone(),
@@ -125,6 +128,7 @@ impl TestEnv {
             wallet_url,
             base,
             signer,
+            signer_seed,
             clock,
             serial: AtomicI64::new(0),
         }

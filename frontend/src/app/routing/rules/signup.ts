@@ -2,17 +2,12 @@
 import { UPSELL_TRACKING_COOKIES } from '../constants'
 import { HttpError, loaderErrorOutcome, type ErrorReporter } from '../errors'
 import type { RouteInput, TenantConfig, WelcomeData } from '../context'
-import { page, redirect, type RouteOutcome, type StopOutcome } from '../outcome'
+import { page, redirect, type RouteOutcome } from '../outcome'
+import { guarded, isMultisiteSiteId } from '../table'
 import { withQuery } from '../query'
 import { upgradeBackgroundImage } from '../viewport'
 
-const hasMemberAndUsername = (welcome: WelcomeData): boolean => Boolean(welcome.memberid && welcome.username)
-
-/** The multisite package id and the vixenplus id count as multisite (spec README). */
-export function isMultisiteSiteId(tenant: Pick<TenantConfig, 'multisiteSiteIds'>, siteId: WelcomeData['siteId']): boolean {
-  if (siteId === undefined || siteId === '') return false
-  return tenant.multisiteSiteIds.some((id) => String(id) === String(siteId))
-}
+export { isMultisiteSiteId } from '../table'
 
 export interface SignupSuccessData {
   /** Input of getWelcomePagePictureSet: the upper-case brand name. */
@@ -21,17 +16,9 @@ export interface SignupSuccessData {
 }
 
 /** /_signupsuccess */
-export function signupSuccessRule({ user, tenant }: RouteInput): RouteOutcome<SignupSuccessData> {
-  if (!hasMemberAndUsername(user.welcome)) return redirect('/')
-  const isMultisite = isMultisiteSiteId(tenant, user.welcome.siteId)
-  if (user.isAuthenticated && !isMultisite) return redirect(withQuery('/', { reactivation: 'success', fatr: 'true' }))
-  return page('signupSuccess', { pictureSetSite: tenant.tenant.toUpperCase(), isMultisite })
-}
-
-/** /_signup-extern/{biller}, before its call: an authenticated user goes home. */
-export function signupExternGuard({ user }: RouteInput): StopOutcome | undefined {
-  return user.isAuthenticated ? redirect('/') : undefined
-}
+export const signupSuccessRule = guarded('/_signupsuccess', ({ user, tenant }): RouteOutcome<SignupSuccessData> =>
+  page('signupSuccess', { pictureSetSite: tenant.tenant.toUpperCase(), isMultisite: isMultisiteSiteId(tenant, user.welcome.siteId) }),
+)
 
 /**
  * /_signup-extern/{biller}, after GET /_signup-extern/{biller}: a 400 goes to signup denied, another failure goes to
@@ -51,19 +38,14 @@ export function signupExternOutcome(
 }
 
 /** /_signupdenial: a multisite or VP signup goes to offers. */
-export function signupDenialRule({ user, tenant }: RouteInput): RouteOutcome {
-  if (isMultisiteSiteId(tenant, user.welcome.siteId)) return redirect('/offers')
-  return page('signupDenied')
-}
+export const signupDenialRule = guarded('/_signupdenial', (): RouteOutcome => page('signupDenied'))
 
 /** /_upgrademembership */
-export function upgradeMembershipRule({
-  user,
-  viewportType,
-}: RouteInput): RouteOutcome<{ backgroundImage: ReturnType<typeof upgradeBackgroundImage> }> {
-  if (!hasMemberAndUsername(user.welcome)) return redirect('/')
-  return page('upgradeMembership', { backgroundImage: upgradeBackgroundImage(viewportType) })
-}
+export const upgradeMembershipRule = guarded(
+  '/_upgrademembership',
+  ({ viewportType }): RouteOutcome<{ backgroundImage: ReturnType<typeof upgradeBackgroundImage> }> =>
+    page('upgradeMembership', { backgroundImage: upgradeBackgroundImage(viewportType) }),
+)
 
 export interface WelcomeCheckInput {
   site: string

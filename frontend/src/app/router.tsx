@@ -4,7 +4,8 @@ import { RootLayout } from './RootLayout'
 import { RouteErrorBoundary } from './RouteErrorBoundary'
 import type { DataScreen } from './screenQuery'
 import { appRoutes, type AppRoute } from './routes'
-import { loaderErrorOutcome, viewportTypeForWidth, type RouteInput, type RouteOutcome } from './routing'
+import { deniedPage, isAccessDenied, loaderErrorOutcome, viewportTypeForWidth, type RouteInput, type RouteOutcome } from './routing'
+import { screenOrLocked } from './LockedScreen'
 import { fullPageLoadResponse, settle } from './navigation'
 import { httpServices, type RouteServices } from './services'
 import type { RoutingSession } from './session/bootstrap'
@@ -39,16 +40,18 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
       if (outcome.kind === 'page' && screen && services.preloadScreenData) {
         // The screen names its query; a page-code failure here is the chunk error of §8, not a loader error.
         const component = await loadPageCode(screen.chunk, screen.load)
+        const shown = outcome
         try {
           await services.preloadScreenData(component as DataScreen, outcome.data, request)
         } catch (error) {
-          outcome = loaderErrorOutcome(input, error, services.errorReporting.report)
+          // Content the server refuses this user is a locked page with the way in, not the error screen (§4, §6).
+          outcome = isAccessDenied(error) ? deniedPage(shown) : loaderErrorOutcome(input, error, services.errorReporting.report)
         }
       }
       return settle(outcome)
     },
     ...(screen
-      ? { lazy: async () => ({ Component: await loadPageCode(screen.chunk, screen.load) }) }
+      ? { lazy: async () => ({ Component: screenOrLocked(await loadPageCode(screen.chunk, screen.load)) }) }
       : { Component: RedirectOnly }),
   }
 }

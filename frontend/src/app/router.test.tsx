@@ -104,6 +104,21 @@ describe('the data router', () => {
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy()
   })
 
+  it("shows e404 and the error screen inside the brand's shell, with its header and footer", async () => {
+    renderAt('/no-such-page')
+    const notFound = await screen.findByRole('heading', { name: 'Page Not Found' })
+    expect(notFound.closest('.shell')).toBeTruthy()
+    expect(screen.getByRole('banner')).toBeTruthy()
+    expect(screen.getByRole('contentinfo')).toBeTruthy()
+    cleanup()
+    renderAt('/deals?confirmation=bm90LWpzb24')
+    const text = await screen.findByText('Something went wrong! We are working to fix this as soon as possible.')
+    expect(text.closest('.shell')).toBeTruthy()
+    expect(screen.getByRole('banner')).toBeTruthy()
+    expect(screen.getByRole('contentinfo')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Go Home' }).className).toContain('button')
+  })
+
   it('shows e404 to a visitor on an authenticated route outside the members area', async () => {
     renderAt('/pictureset/a-set')
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy()

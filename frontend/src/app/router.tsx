@@ -61,15 +61,26 @@ function RedirectOnly() {
   return null
 }
 
-/** The route objects of the app: one root (layout and error boundary) with every route of the table. */
+/**
+ * The route objects of the app: the root (the brand's shell) with every route of the table under one pathless route
+ * whose error boundary shows e404 and e500 inside the shell, with its header, footer and theme. The root's own
+ * boundary is the last resort, for a shell that failed itself.
+ */
 export function appRouteObjects(session: RoutingSession, services: RouteServices = httpServices): RouteObject[] {
+  const errorBoundary = () => <RouteErrorBoundary errorReporting={services.errorReporting} />
   return [
     {
       id: 'root',
       Component: () => <RootLayout session={session} gemsModalAllowed={services.gemsModalAllowed} />,
-      ErrorBoundary: () => <RouteErrorBoundary errorReporting={services.errorReporting} />,
+      ErrorBoundary: errorBoundary,
       HydrateFallback: () => null,
-      children: appRoutes.map((route) => toRouteObject(route, session, services)),
+      children: [
+        {
+          id: 'pages',
+          ErrorBoundary: errorBoundary,
+          children: appRoutes.map((route) => toRouteObject(route, session, services)),
+        },
+      ],
     },
   ]
 }

@@ -88,6 +88,7 @@ pub async fn page(
         user,
         is_members_area: site.is_members_area,
         region: crate::spa::region_of(&headers),
+        error_reporting: state.error_reporting,
     };
     let mut response = state.spa.page(&bootstrap, status).await;
     if let Some(cookie) = keep_welcome {

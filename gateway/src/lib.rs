@@ -51,6 +51,8 @@ pub struct GatewayState {
     pub secure_cookies: bool,
     /// Behind a proxy that appends the client address to `x-forwarded-for`.
     pub trust_forwarded_for: bool,
+    /// The pages report their errors to the gateway (`PAYSITE_ERROR_REPORTING`).
+    pub error_reporting: bool,
 }
 
 impl GatewayState {
@@ -87,6 +89,7 @@ impl GatewayState {
                 .expect("http client"),
             secure_cookies: config.brand_origin.is_https(),
             trust_forwarded_for: config.trust_forwarded_for,
+            error_reporting: config.error_reporting,
         })
     }
 

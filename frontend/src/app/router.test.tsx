@@ -145,6 +145,14 @@ describe('the data router', () => {
     expect(screen.queryByRole('button', { name: 'Fill a report' })).toBeNull()
   })
 
+  it("reports a rule's own error once ('Outgoing upsell - Confirmation link is missing'), with \"Fill a report\"", async () => {
+    const report = vi.fn().mockReturnValue('report-3')
+    renderAt('/deals?confirmation=bm90LWpzb24', services({ errorReporting: { report, openReportDialog: () => {} } }))
+    expect(await screen.findByRole('button', { name: 'Fill a report' })).toBeTruthy()
+    expect(report).toHaveBeenCalledTimes(1)
+    expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'Outgoing upsell - Confirmation link is missing' }), '/deals')
+  })
+
   it('sends a failed call through the shared error handler, with "Fill a report" when reporting is on', async () => {
     const report = vi.fn().mockReturnValue('report-9')
     renderAt(
@@ -155,7 +163,7 @@ describe('the data router', () => {
       }),
     )
     expect(await screen.findByRole('button', { name: 'Fill a report' })).toBeTruthy()
-    expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'network down' }))
+    expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'network down' }), '/toprated')
   })
 
   it('passes the top-rated query to the fetch', async () => {

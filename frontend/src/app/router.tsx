@@ -4,7 +4,15 @@ import { RootLayout } from './RootLayout'
 import { RouteErrorBoundary } from './RouteErrorBoundary'
 import type { DataScreen } from './screenQuery'
 import { appRoutes, type AppRoute } from './routes'
-import { deniedPage, isAccessDenied, loaderErrorOutcome, viewportTypeForWidth, type RouteInput, type RouteOutcome } from './routing'
+import {
+  deniedPage,
+  failure,
+  isAccessDenied,
+  loaderErrorOutcome,
+  viewportTypeForWidth,
+  type RouteInput,
+  type RouteOutcome,
+} from './routing'
 import { screenOrLocked } from './LockedScreen'
 import { fullPageLoadResponse, settle } from './navigation'
 import { httpServices, type RouteServices } from './services'
@@ -32,10 +40,13 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
       if (fullPageLoad) throw fullPageLoad
       const input = routeInput(request, params, session)
       let outcome: RouteOutcome<unknown>
+      // What failed, when something threw; a rule's own error outcome (§8's messages) has none.
+      let cause: unknown
       try {
         outcome = await route.load(input, services, request.signal)
       } catch (error) {
-        outcome = loaderErrorOutcome(input, error, services.errorReporting.report)
+        cause = error
+        outcome = loaderErrorOutcome(input, error)
       }
       if (outcome.kind === 'page' && screen && services.preloadScreenData) {
         // The screen names its query; a page-code failure here is the chunk error of §8, not a loader error.
@@ -45,15 +56,31 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
           await services.preloadScreenData(component as DataScreen, outcome.data, request)
         } catch (error) {
           // Content the server refuses this user is a locked page with the way in, not the error screen (§4, §6).
-          outcome = isAccessDenied(error) ? deniedPage(shown) : loaderErrorOutcome(input, error, services.errorReporting.report)
+          if (isAccessDenied(error)) {
+            outcome = deniedPage(shown)
+          } else {
+            cause = error
+            outcome = loaderErrorOutcome(input, error)
+          }
         }
       }
-      return settle(outcome)
+      return settle(reported(outcome, cause, input.pathname, services))
     },
     ...(screen
       ? { lazy: async () => ({ Component: screenOrLocked(await loadPageCode(screen.chunk, screen.load)) }) }
       : { Component: RedirectOnly }),
   }
+}
+
+/**
+ * Every error outcome is reported once, here (§8: "errors are reported to an error-reporting service when enabled,
+ * otherwise logged"), whether a call threw or a rule decided it ('Outgoing upsell - Confirmation link is missing');
+ * the error screen then offers "Fill a report" with the report id.
+ */
+function reported(outcome: RouteOutcome<unknown>, cause: unknown, path: string, services: RouteServices): RouteOutcome<unknown> {
+  if (outcome.kind !== 'error' || outcome.errorReportId !== undefined) return outcome
+  const errorReportId = services.errorReporting.report(cause ?? new Error(outcome.message), path)
+  return failure(outcome.message, errorReportId)
 }
 
 /** The component of a route whose rule always redirects or answers not-found: never shown. */

@@ -212,7 +212,7 @@ export const appRoutes: readonly AppRoute[] = [
     path: '/_signup-extern/:biller',
     load: guarded('/_signup-extern/:biller', async (input, _pass, services: RouteServices, signal: AbortSignal) => {
       const response = await services.fetchSignupExtern(input.tenant.api.host, input.params.biller ?? '', input.user.welcome, signal)
-      return signupExternOutcome(input, response, services.errorReporting.report)
+      return signupExternOutcome(input, response)
     }),
     screen: signupSuccessScreen,
   },

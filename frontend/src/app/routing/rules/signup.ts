@@ -1,6 +1,6 @@
 // Signup, upgrade and one-click upsell result routes.
 import { UPSELL_TRACKING_COOKIES } from '../constants'
-import { HttpError, loaderErrorOutcome, type ErrorReporter } from '../errors'
+import { HttpError, loaderErrorOutcome } from '../errors'
 import type { RouteInput, TenantConfig, WelcomeData } from '../context'
 import { page, redirect, type RouteOutcome } from '../outcome'
 import { guarded, isMultisiteSiteId } from '../table'
@@ -27,11 +27,10 @@ export const signupSuccessRule = guarded('/_signupsuccess', ({ user, tenant }): 
 export function signupExternOutcome(
   input: RouteInput,
   response: { status: number; body: unknown },
-  report?: ErrorReporter,
 ): RouteOutcome<{ biller: string; signup: unknown }> {
   if (response.status === 400) return redirect('/_signupdenial')
   if (response.status < 200 || response.status >= 300) {
-    return loaderErrorOutcome(input, new HttpError(response.status, `Signup extern failed with ${response.status}`), report)
+    return loaderErrorOutcome(input, new HttpError(response.status, `Signup extern failed with ${response.status}`))
   }
   const signup = (response.body as { data?: unknown } | null)?.data ?? null
   return page('signupExternal', { biller: input.params.biller ?? '', signup })

@@ -254,6 +254,34 @@ async fn video_pages_picture_sets_awards_channels_and_gated_parts() {
     assert!(!related.is_empty() && related.len() <= 4 && related.iter().all(|r| r["slug"] != slug.as_str()));
     let none = env.data(None, gv, json!({"slug": slug, "related": 0})).await;
     assert!(none["getVideo"]["related"].as_array().unwrap().is_empty());
+
+    // A visitor's trailer: a generated MP4 under /media/trailers/ (never the full videos'
+    // /media/videos/), whole or by range through the gateway, with no session at all.
+    let tq = "query($slug: String!) { getVideo(videoSlug: $slug) { video { qualities trailer { src poster } } } }";
+    let visitor = env.data(None, tq, json!({"slug": slug})).await["getVideo"]["video"].clone();
+    assert_eq!(visitor["qualities"], json!([]), "the full video stays locked");
+    let src = visitor["trailer"]["src"].as_str().unwrap().to_owned();
+    assert_eq!(src, format!("/media/trailers/{slug}.mp4"));
+    let media = |path: &str, range: Option<&str>| {
+        let mut request = env.gw.client.get(format!("{}{path}", env.gw.base)).header(header::HOST, VIXEN);
+        if let Some(range) = range {
+            request = request.header(header::RANGE, range);
+        }
+        request.send()
+    };
+    let whole = media(&src, None).await.unwrap();
+    assert_eq!(whole.status(), StatusCode::OK);
+    assert_eq!(whole.headers()[header::CONTENT_TYPE], "video/mp4");
+    assert_eq!(whole.headers()[header::ACCEPT_RANGES], "bytes");
+    let clip = whole.bytes().await.unwrap();
+    assert_eq!(&clip[4..8], b"ftyp");
+    let part = media(&src, Some("bytes=0-99")).await.unwrap();
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(part.headers()[header::CONTENT_RANGE], format!("bytes 0-99/{}", clip.len()).as_str());
+    assert_eq!(part.bytes().await.unwrap(), clip.slice(0..100));
+    let past = media(&src, Some(&format!("bytes={}-", clip.len()))).await.unwrap();
+    assert_eq!(past.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(media("/media/trailers/Bad_Slug.mp4", None).await.unwrap().status(), StatusCode::NOT_FOUND);
     for (vars, code) in [
         (json!({"slug": "no-such-video"}), "NOT_FOUND"),
         (json!({"slug": "Bad_Slug"}), "NOT_FOUND"),

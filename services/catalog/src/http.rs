@@ -98,6 +98,7 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/favourites/check", post(check_favourites))
         .route("/internal/admin/content", post(publish_content))
         .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder))
+        .route("/media/trailers/{file}", get(crate::media::trailer_clip))
         .with_state(state)
 }
 

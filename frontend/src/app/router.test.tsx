@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { appRouteObjects } from './router'
 import { appRoutes } from './routes'
 import { viewportTypeForWidth } from './routing'
-import { homeShelfLimit } from '../features/home/shelfSize'
+import { homeShelfLimit, listShelfSize } from '../features/home/shelfSize'
 import { tenantConfig, userView } from './routing/testing'
 import type { RouteServices } from './services'
 import type { RoutingSession } from './session/bootstrap'
@@ -78,7 +78,9 @@ describe('the data router', () => {
     renderAt('/')
     expect(await screen.findByRole('heading', { name: 'Latest videos' })).toBeTruthy()
     const home = graphqlCalls.find((call) => call.operationName === 'HomePage')
-    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewportTypeForWidth(window.innerWidth)), latestSize: 8 })
+    const viewport = viewportTypeForWidth(window.innerWidth)
+    const tenant = tenantConfig()
+    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewport, tenant), latestSize: listShelfSize(viewport, tenant) })
   })
 
   it('follows a page redirect and shows the screen', async () => {

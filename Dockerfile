@@ -18,6 +18,8 @@ WORKDIR /src/frontend
 COPY frontend/package.json frontend/package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY frontend/ ./
+# The route table the loaders read (frontend/src/app/routing/table.ts).
+COPY config/routes.json /src/config/routes.json
 RUN npm run build
 
 # --- Rust ------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import { sharedScreenCode } from './build/sharedChunk'
 
 export default defineConfig({
   plugins: [react(), graphqlDocumentModules(), landingPreload(), precompress()],
+  // The route table (config/routes.json) lives beside the tenants, outside the front end's folder.
+  server: { fs: { allow: ['.', '../config'] } },
   build: {
     // React, react-router and Apollo Client alone make a 520 kB entry; the budget that matters is gzip against the
     // empty shell, checked by `npm run bench:size`.

@@ -5,7 +5,7 @@ import { RouterProvider } from 'react-router/dom'
 import { createGraphqlClient } from './app/api/graphqlClient'
 import { screenDataPreloader } from './app/api/screenData'
 import { createSessionRefresher, startPeriodicRefresh } from './app/api/sessionRefresh'
-import { loggingOnly } from './app/errorReporting'
+import { errorReportingFor, loggingOnly } from './app/errorReporting'
 import { createAppRouter } from './app/router'
 import { httpServices } from './app/services'
 import { readBootstrap } from './app/session/bootstrap'
@@ -48,6 +48,7 @@ try {
   }
   const router = createAppRouter(session, {
     ...httpServices,
+    errorReporting: errorReportingFor(session.errorReporting === true),
     preloadScreenData: screenDataPreloader(graphql, session),
     gemsModalAllowed: async () => {
       const { data } = await graphql.query({ query: GemsBalanceQuery, fetchPolicy: 'network-only' })

@@ -24,6 +24,10 @@ pub struct GatewayConfig {
     /// ingress) that appends the client's address to `x-forwarded-for`; without it the peer
     /// address is the client's, and the header is the browser's own invention.
     pub trust_forwarded_for: bool,
+    /// `PAYSITE_ERROR_REPORTING` (default true): the pages send their errors to the gateway, which
+    /// counts and logs them with the correlation id (`/api/analytics/events`); false, the pages
+    /// write them to the browser's console (screens-routes-access.md §8).
+    pub error_reporting: bool,
 }
 
 /// Loopback: a deployment that wants the gateway on another interface says so.
@@ -50,6 +54,14 @@ impl GatewayConfig {
         if !brand_origin.has_brand() {
             bail!("PAYSITE_BRAND_ORIGIN must contain {{brand}}, or every brand would share one host");
         }
+        let flag = |key: &str, default: bool| -> anyhow::Result<bool> {
+            match value(key).as_deref() {
+                None => Ok(default),
+                Some("false") | Some("0") => Ok(false),
+                Some("true") | Some("1") => Ok(true),
+                Some(other) => bail!("{key} must be true or false, got {other:?}"),
+            }
+        };
         let members_origin = origin("PAYSITE_MEMBERS_ORIGIN", format!("http://members.localhost:{}", addr.port()))?;
         Ok(GatewayConfig {
             addr,
@@ -57,11 +69,8 @@ impl GatewayConfig {
             dist_dir: value("PAYSITE_DIST_DIR").unwrap_or_else(|| DEFAULT_DIST_DIR.into()).into(),
             brand_origin,
             members_origin,
-            trust_forwarded_for: match value("PAYSITE_TRUST_FORWARDED_FOR").as_deref() {
-                None | Some("false") | Some("0") => false,
-                Some("true") | Some("1") => true,
-                Some(other) => bail!("PAYSITE_TRUST_FORWARDED_FOR must be true or false, got {other:?}"),
-            },
+            trust_forwarded_for: flag("PAYSITE_TRUST_FORWARDED_FOR", false)?,
+            error_reporting: flag("PAYSITE_ERROR_REPORTING", true)?,
         })
     }
 }
@@ -143,6 +152,16 @@ mod tests {
         assert_eq!(config.members_origin.origin("vixen"), "http://members.localhost:8080");
         assert_eq!(config.tenants_dir, PathBuf::from("config/tenants"));
         assert_eq!(config.dist_dir, PathBuf::from("frontend/dist"));
+        assert!(config.error_reporting && !config.trust_forwarded_for);
+    }
+
+    #[test]
+    fn error_reporting_is_switched_off_by_its_flag_and_a_bad_flag_is_a_clear_error() {
+        let off = GatewayConfig::from_lookup(|k| (k == "PAYSITE_ERROR_REPORTING").then(|| "false".into())).unwrap();
+        assert!(!off.error_reporting);
+        let err =
+            GatewayConfig::from_lookup(|k| (k == "PAYSITE_ERROR_REPORTING").then(|| "sometimes".into())).unwrap_err();
+        assert!(err.to_string().contains("PAYSITE_ERROR_REPORTING must be true or false"), "{err}");
     }
 
     #[test]

@@ -61,23 +61,34 @@ pub async fn page(
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, HeaderValue::from_static("GET, HEAD"))])
             .into_response();
     }
-    let status = match routes::resolve(path, uri.query(), &site.tenant) {
+    let (mut user, visitor) = user_view(&state, &site, &headers).await;
+    let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers, state.secure_cookies);
+    let visitor = routes::Visitor { welcome: welcome.clone(), ..visitor };
+    let request = routes::Request {
+        path,
+        query: uri.query(),
+        tenant: &site.tenant,
+        is_members_area: site.is_members_area,
+        visitor: &visitor,
+        brands: state.sites().brands(),
+    };
+    let status = match routes::resolve(&request) {
         Edge::Page => StatusCode::OK,
         Edge::PageIfFound(lookup) => match state.slugs.exists(&state.upstreams, &site.tenant.tenant, &lookup).await {
             Some(false) => StatusCode::NOT_FOUND,
             Some(true) | None => StatusCode::OK,
         },
         Edge::NotFound => StatusCode::NOT_FOUND,
-        Edge::MovedPermanently(location) => return moved_permanently(&location),
+        Edge::MovedPermanently(location) => return redirect(StatusCode::MOVED_PERMANENTLY, &location, keep_welcome),
+        Edge::Found(location) => return redirect(StatusCode::FOUND, &location, keep_welcome),
     };
-    let mut user = user_view(&state, &site, &headers).await;
-    let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers, state.secure_cookies);
     user.welcome = welcome;
     let bootstrap = Bootstrap {
         tenant: &site.tenant,
         user,
         is_members_area: site.is_members_area,
         region: crate::spa::region_of(&headers),
+        error_reporting: state.error_reporting,
     };
     let mut response = state.spa.page(&bootstrap, status).await;
     if let Some(cookie) = keep_welcome {
@@ -86,42 +97,62 @@ pub async fn page(
     response
 }
 
-/// The routing view the page carries: the visitor's abilities, or the signed-in user's from
-/// their profile. A profile that cannot be read leaves the user signed in with a visitor's
-/// abilities and no profile; the page still loads, and the API answers for itself.
-async fn user_view(state: &GatewayState, site: &Site, headers: &HeaderMap) -> UserView {
-    let rules = |profile| crate::viewer::rules(site, profile).into_iter().map(rule_json).collect();
+/// The routing view the page carries, and the same user as the edge's route rules read them:
+/// the visitor's abilities, or the signed-in user's from their profile. A profile that cannot be
+/// read leaves the user signed in with a visitor's abilities and no profile; the page still
+/// loads, and the API answers for itself.
+async fn user_view(state: &GatewayState, site: &Site, headers: &HeaderMap) -> (UserView, routes::Visitor) {
     let Some((claims, token)) = crate::session::current_user(state, site, headers).await else {
-        return UserView { abilities: rules(None), ..UserView::anonymous() };
+        let rules = crate::viewer::rules(site, None);
+        return (
+            UserView { abilities: rules_json(&rules), ..UserView::anonymous() },
+            routes::Visitor { rules, ..Default::default() },
+        );
     };
     let call = crate::session::call_context(site, &token, headers);
-    match crate::user_profile::load(&state.upstreams, &call, claims.sub).await {
-        Ok(profile) => UserView {
-            is_authenticated: true,
-            abilities: rules(Some(&profile)),
-            profile: Some(
-                serde_json::to_value(crate::viewer::ProfileRoutingView::of(&profile))
-                    .expect("the routing view serializes"),
-            ),
-            welcome: Default::default(),
-        },
+    let (rules, profile) = match crate::user_profile::load(&state.upstreams, &call, claims.sub).await {
+        Ok(profile) => {
+            (crate::viewer::rules(site, Some(&profile)), Some(crate::viewer::ProfileRoutingView::of(&profile)))
+        }
         Err(error) => {
             tracing::warn!(%error, "profile unavailable for the page's session");
-            UserView { is_authenticated: true, abilities: rules(None), ..UserView::anonymous() }
+            (crate::viewer::rules(site, None), None)
         }
-    }
+    };
+    let visitor = routes::Visitor {
+        is_authenticated: true,
+        teaser_viewed: profile.as_ref().is_some_and(|p| p.teaser_viewed),
+        rules: rules.clone(),
+        welcome: Default::default(),
+    };
+    let user = UserView {
+        is_authenticated: true,
+        abilities: rules_json(&rules),
+        profile: profile.map(|p| serde_json::to_value(p).expect("the routing view serializes")),
+        welcome: Default::default(),
+    };
+    (user, visitor)
 }
 
-fn rule_json(rule: access::Rule) -> serde_json::Value {
-    serde_json::to_value(rule).expect("a rule serializes")
+fn rules_json(rules: &[access::Rule]) -> Vec<serde_json::Value> {
+    rules.iter().map(|rule| serde_json::to_value(rule).expect("a rule serializes")).collect()
 }
 
-fn moved_permanently(location: &str) -> Response {
-    match HeaderValue::from_str(location) {
-        Ok(location) => (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, location)]).into_response(),
+/// A redirect the route table decided, keeping the welcome cookie a result page set.
+fn redirect(status: StatusCode, location: &str, keep_welcome: Option<HeaderValue>) -> Response {
+    let Ok(location) = HeaderValue::from_str(location) else {
         // Locations are built from checked slugs and percent-encoded values; this cannot happen.
-        Err(_) => StatusCode::NOT_FOUND.into_response(),
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let mut response = (status, [(header::LOCATION, location)]).into_response();
+    if status == StatusCode::FOUND {
+        // A guarding redirect depends on who asks: no cache may keep it.
+        response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
+    if let Some(cookie) = keep_welcome {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 /// `GET /api/tenant-config`: the configuration the host's page carries, until the GraphQL

@@ -29,6 +29,8 @@ pub struct Site {
 #[derive(Debug)]
 pub struct Sites {
     by_host: HashMap<String, Arc<Site>>,
+    /// Every brand key, in the tenants' order.
+    brands: Vec<String>,
 }
 
 impl Sites {
@@ -39,7 +41,8 @@ impl Sites {
         brand_origin: &OriginTemplate,
         members_origin: &OriginTemplate,
     ) -> anyhow::Result<Self> {
-        let mut sites = Sites { by_host: HashMap::new() };
+        let brands = tenants.brands.iter().map(|t| t.tenant.clone()).collect();
+        let mut sites = Sites { by_host: HashMap::new(), brands };
         for tenant in &tenants.brands {
             let brand = tenant.tenant.as_str();
             let origins = Origins {
@@ -78,6 +81,11 @@ impl Sites {
     /// The site a Host header value names; the port is ignored, and so is case.
     pub fn resolve(&self, host: &str) -> Option<Arc<Site>> {
         self.by_host.get(&normalize_host(host)?).cloned()
+    }
+
+    /// Every brand key.
+    pub fn brands(&self) -> &[String] {
+        &self.brands
     }
 
     /// Every host answered for, sorted.

@@ -55,6 +55,8 @@ pub struct GatewayState {
     pub trust_forwarded_for: bool,
     /// The sessions whose access tokens are refused ([`revocations::follow`] keeps it current).
     pub revocations: Arc<revocations::Revocations>,
+    /// The pages report their errors to the gateway (`PAYSITE_ERROR_REPORTING`).
+    pub error_reporting: bool,
 }
 
 impl GatewayState {
@@ -92,6 +94,7 @@ impl GatewayState {
             secure_cookies: config.brand_origin.is_https(),
             trust_forwarded_for: config.trust_forwarded_for,
             revocations: revocations::Revocations::new(),
+            error_reporting: config.error_reporting,
         })
     }
 

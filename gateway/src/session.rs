@@ -401,7 +401,10 @@ async fn cross_site(
     headers: HeaderMap,
 ) -> Response {
     let here = uri.path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "/".into());
-    let Some((_, token)) = current_user(&state, &site, &headers).await else { return found(&login_url(&site, &here)) };
+    let Some((_, token)) = current_user(&state, &site, &headers).await else {
+        // Signed out: the route table's answer (§4): the members login in the members area, not-found elsewhere.
+        return crate::edge::page(State(state), Extension(site), axum::http::Method::GET, uri, headers).await;
+    };
     let deeplink = Some(same_site_path(query.deeplink.as_deref()));
     let ctx = call_context(&site, &token, &headers);
     match state.upstreams.profile.cross_site(&ctx, &target.to_ascii_lowercase(), deeplink.as_deref()).await {

@@ -35,6 +35,8 @@ pub struct Bootstrap<'a> {
     /// The visitor's region from the edge's geo lookup (`US-TX`), for the health warning.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
+    /// The page sends its errors to the gateway; false, it writes them to the console.
+    pub error_reporting: bool,
 }
 
 /// The header the edge in front of the gateway (ingress, CDN) writes with the visitor's
@@ -211,8 +213,13 @@ mod tests {
     #[test]
     fn the_session_goes_in_before_the_end_of_head() {
         let tenant = tenant();
-        let bootstrap =
-            Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
+        let bootstrap = Bootstrap {
+            tenant: &tenant,
+            user: UserView::anonymous(),
+            is_members_area: false,
+            region: None,
+            error_reporting: true,
+        };
         let html = inline_bootstrap("<html><head><title>x</title></HEAD><body></body></html>", &bootstrap);
         assert!(html.starts_with("<html><head><title>x</title><script id=\"paysite-bootstrap\""), "{html}");
         assert!(html.ends_with("</script></HEAD><body></body></html>"), "{html}");
@@ -229,7 +236,13 @@ mod tests {
     fn a_value_holding_a_closing_script_tag_cannot_end_the_script() {
         let mut tenant = tenant();
         tenant.theme.wordmark = "</script><script>alert(1)</script><!--".to_owned();
-        let bootstrap = Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: true, region: None };
+        let bootstrap = Bootstrap {
+            tenant: &tenant,
+            user: UserView::anonymous(),
+            is_members_area: true,
+            region: None,
+            error_reporting: true,
+        };
         let html = inline_bootstrap("<head></head>", &bootstrap);
         assert_eq!(html.matches("</script>").count(), 1, "{html}");
         assert!(!script_text(&html).contains('<'));
@@ -240,8 +253,13 @@ mod tests {
     #[test]
     fn a_page_without_head_gets_the_session_first() {
         let tenant = tenant();
-        let bootstrap =
-            Bootstrap { tenant: &tenant, user: UserView::anonymous(), is_members_area: false, region: None };
+        let bootstrap = Bootstrap {
+            tenant: &tenant,
+            user: UserView::anonymous(),
+            is_members_area: false,
+            region: None,
+            error_reporting: true,
+        };
         assert!(inline_bootstrap("<p>hi</p>", &bootstrap).starts_with("<script id=\"paysite-bootstrap\""));
     }
 }

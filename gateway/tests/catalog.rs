@@ -106,7 +106,13 @@ async fn listings_page_order_filter_and_bounds() {
     assert_eq!((past["videos"].as_array().unwrap().len(), past["totalCount"].as_i64()), (0, Some(on_site)));
 
     // Bounds and unknown orders are the caller's mistake.
-    for vars in [json!({"page": 0}), json!({"size": 0}), json!({"size": 101}), json!({"order": "sideways"})] {
+    for vars in [
+        json!({"page": 0}),
+        json!({"page": 2_147_483_648_i64}),
+        json!({"size": 0}),
+        json!({"size": 101}),
+        json!({"order": "sideways"}),
+    ] {
         let body = env.ask(None, q, vars.clone()).await;
         assert_eq!(codes(&body), ["BAD_USER_INPUT"], "{vars}: {}", short(&body));
     }
@@ -248,6 +254,34 @@ async fn video_pages_picture_sets_awards_channels_and_gated_parts() {
     assert!(!related.is_empty() && related.len() <= 4 && related.iter().all(|r| r["slug"] != slug.as_str()));
     let none = env.data(None, gv, json!({"slug": slug, "related": 0})).await;
     assert!(none["getVideo"]["related"].as_array().unwrap().is_empty());
+
+    // A visitor's trailer: a generated MP4 under /media/trailers/ (never the full videos'
+    // /media/videos/), whole or by range through the gateway, with no session at all.
+    let tq = "query($slug: String!) { getVideo(videoSlug: $slug) { video { qualities trailer { src poster } } } }";
+    let visitor = env.data(None, tq, json!({"slug": slug})).await["getVideo"]["video"].clone();
+    assert_eq!(visitor["qualities"], json!([]), "the full video stays locked");
+    let src = visitor["trailer"]["src"].as_str().unwrap().to_owned();
+    assert_eq!(src, format!("/media/trailers/{slug}.mp4"));
+    let media = |path: &str, range: Option<&str>| {
+        let mut request = env.gw.client.get(format!("{}{path}", env.gw.base)).header(header::HOST, VIXEN);
+        if let Some(range) = range {
+            request = request.header(header::RANGE, range);
+        }
+        request.send()
+    };
+    let whole = media(&src, None).await.unwrap();
+    assert_eq!(whole.status(), StatusCode::OK);
+    assert_eq!(whole.headers()[header::CONTENT_TYPE], "video/mp4");
+    assert_eq!(whole.headers()[header::ACCEPT_RANGES], "bytes");
+    let clip = whole.bytes().await.unwrap();
+    assert_eq!(&clip[4..8], b"ftyp");
+    let part = media(&src, Some("bytes=0-99")).await.unwrap();
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(part.headers()[header::CONTENT_RANGE], format!("bytes 0-99/{}", clip.len()).as_str());
+    assert_eq!(part.bytes().await.unwrap(), clip.slice(0..100));
+    let past = media(&src, Some(&format!("bytes={}-", clip.len()))).await.unwrap();
+    assert_eq!(past.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(media("/media/trailers/Bad_Slug.mp4", None).await.unwrap().status(), StatusCode::NOT_FOUND);
     for (vars, code) in [
         (json!({"slug": "no-such-video"}), "NOT_FOUND"),
         (json!({"slug": "Bad_Slug"}), "NOT_FOUND"),
@@ -280,6 +314,28 @@ async fn video_pages_picture_sets_awards_channels_and_gated_parts() {
     for vars in [json!({"skip": -1}), json!({"first": 0})] {
         assert_eq!(codes(&env.ask(None, aq, vars).await), ["BAD_USER_INPUT"]);
     }
+    // By page, as the awards route asks: every page from 1 to 2147483647 / 3 answers, the
+    // offset computed in 64 bits by the catalog; a skip past 32 bits, page 0, a page past 32
+    // bits or both a skip and a page are the caller's mistake, never an internal error.
+    let pq = "query($page: Int, $skip: Int, $first: Int) { getAwardedVideos(page: $page, skip: $skip, first: $first) { totalCount videos { slug } } }";
+    let page2 = env.data(None, pq, json!({"page": 2, "first": 2})).await["getAwardedVideos"].clone();
+    let skip2 = env.data(None, pq, json!({"skip": 2, "first": 2})).await["getAwardedVideos"].clone();
+    assert_eq!(page2["videos"], skip2["videos"]);
+    let last = env.data(None, pq, json!({"page": 715_827_882, "first": 12})).await["getAwardedVideos"].clone();
+    assert_eq!((last["totalCount"].as_i64(), last["videos"].as_array().unwrap().len()), (Some(total), 0));
+    for vars in [
+        json!({"skip": 8_589_934_572_i64}),
+        json!({"page": 0}),
+        json!({"page": 2_147_483_648_i64}),
+        json!({"page": "two"}),
+        json!({"page": 1, "skip": 0}),
+    ] {
+        let body = env.ask(None, pq, vars.clone()).await;
+        assert_eq!(codes(&body), ["BAD_USER_INPUT"], "{vars}: {}", short(&body));
+        assert!(!body["errors"][0]["message"].as_str().unwrap().is_empty());
+    }
+    let body = env.ask(None, "{ getAwardedVideos(page: 2147483648) { totalCount } }", json!({})).await;
+    assert_eq!(codes(&body), ["BAD_USER_INPUT"], "a literal too: {}", short(&body));
     let body = env.ask_on("blackedraw.localhost:8080", None, "{ getAwardedVideos { totalCount } }", json!({})).await;
     assert_eq!(codes(&body), ["NOT_FOUND"]);
 
@@ -852,8 +908,9 @@ async fn the_rest_edge_top_rated_and_tracking() {
     assert_eq!(body["data"]["videos"].as_array().unwrap().len(), 12, "default size");
     for (path, status) in [
         ("/api/toprated?page=abc", StatusCode::BAD_REQUEST),
-        ("/api/toprated?page=0", StatusCode::UNPROCESSABLE_ENTITY),
-        ("/api/toprated?size=101", StatusCode::UNPROCESSABLE_ENTITY),
+        ("/api/toprated?page=0", StatusCode::BAD_REQUEST),
+        ("/api/toprated?page=2147483648", StatusCode::BAD_REQUEST),
+        ("/api/toprated?size=101", StatusCode::BAD_REQUEST),
     ] {
         let r = get(path.into(), VIXEN).await.unwrap();
         assert_eq!(r.status(), status, "{path}");

@@ -23,6 +23,11 @@ struct TestGateway {
 /// Given a gateway on 127.0.0.1:0 over the repository's tenants and a dist directory holding a fake
 /// index.html and one hashed asset.
 async fn spawn_gateway() -> TestGateway {
+    spawn_gateway_with(&[]).await
+}
+
+/// The same with more settings (`PAYSITE_ERROR_REPORTING`, …).
+async fn spawn_gateway_with(settings: &[(&str, &str)]) -> TestGateway {
     let dist = tempfile::tempdir().unwrap();
     std::fs::write(dist.path().join("index.html"), INDEX_HTML).unwrap();
     std::fs::create_dir(dist.path().join("assets")).unwrap();
@@ -33,7 +38,7 @@ async fn spawn_gateway() -> TestGateway {
     let config = GatewayConfig::from_lookup(|key| match key {
         "PAYSITE_TENANTS_DIR" => Some(tenants.to_str().unwrap().to_owned()),
         "PAYSITE_DIST_DIR" => Some(dist_dir.clone()),
-        _ => None,
+        other => settings.iter().find(|(k, _)| *k == other).map(|(_, v)| (*v).to_owned()),
     })
     .unwrap();
     let state = GatewayState::load(&config).unwrap();
@@ -363,6 +368,52 @@ async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
     };
     assert_eq!(count("page_view").as_deref(), Some("1"), "{metrics}");
     assert_eq!(count("leave").as_deref(), Some("1"));
+}
+
+fn post_event(gw: &TestGateway, host: &str, body: serde_json::Value, correlation: &str) -> reqwest::RequestBuilder {
+    gw.client
+        .post(format!("http://{}/api/analytics/events", gw.addr))
+        .header(header::HOST, host)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("x-paysite-csrf", "1")
+        .header("x-correlation-id", correlation)
+        .body(body.to_string())
+}
+
+#[tokio::test]
+async fn a_reported_error_is_counted_under_the_report_id_the_page_chose() {
+    let gw = spawn_gateway().await;
+    let host = brand_host("vixen");
+    assert_eq!(gw.get(&host, "/metrics").await.status(), StatusCode::OK);
+    // The page learns that reporting is on from its bootstrap.
+    assert_eq!(bootstrap(&gw.get(&host, "/").await.text().await.unwrap())["errorReporting"], true);
+    let report_id = "0199a3e4-5b6c-7d8e-9f00-112233445566";
+    let error = serde_json::json!({ "event": "error", "label": "Deals",
+        "message": "Outgoing upsell - Confirmation link is missing", "path": "/deals" });
+    let answer = post_event(&gw, &host, error, report_id).send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::NO_CONTENT);
+    assert_eq!(answer.headers()["x-correlation-id"], report_id, "logged under the page's report id");
+    let malformed = serde_json::json!({ "event": "error", "label": "Deals", "message": "" });
+    assert_eq!(post_event(&gw, &host, malformed, report_id).send().await.unwrap().status(), StatusCode::BAD_REQUEST);
+    let metrics = gw.get(&host, "/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.lines().any(|l| l.starts_with("paysite_analytics_events_total")
+            && l.contains("event=\"error\"")
+            && l.contains("tenant=\"vixen\"")
+            && l.ends_with(" 1")),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn with_reporting_off_the_page_is_told_so_and_an_error_report_is_refused() {
+    let gw = spawn_gateway_with(&[("PAYSITE_ERROR_REPORTING", "false")]).await;
+    let host = brand_host("tushy");
+    assert_eq!(bootstrap(&gw.get(&host, "/").await.text().await.unwrap())["errorReporting"], false);
+    let error = serde_json::json!({ "event": "error", "label": "Deals", "message": "boom", "path": "/deals" });
+    let answer = post_event(&gw, &host, error, "0199a3e4-5b6c-7d8e-9f00-112233445566").send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    assert_eq!(answer.json::<Value>().await.unwrap()["code"], "ERROR_REPORTING_OFF");
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { appRouteObjects } from './router'
 import { appRoutes } from './routes'
 import { viewportTypeForWidth } from './routing'
-import { homeShelfLimit } from '../features/home/shelfSize'
+import { homeShelfLimit, listShelfSize } from '../features/home/shelfSize'
 import { tenantConfig, userView } from './routing/testing'
 import type { RouteServices } from './services'
 import type { RoutingSession } from './session/bootstrap'
@@ -78,7 +78,9 @@ describe('the data router', () => {
     renderAt('/')
     expect(await screen.findByRole('heading', { name: 'Latest videos' })).toBeTruthy()
     const home = graphqlCalls.find((call) => call.operationName === 'HomePage')
-    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewportTypeForWidth(window.innerWidth)), latestSize: 8 })
+    const viewport = viewportTypeForWidth(window.innerWidth)
+    const tenant = tenantConfig()
+    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewport, tenant), latestSize: listShelfSize(viewport, tenant) })
   })
 
   it('follows a page redirect and shows the screen', async () => {
@@ -102,6 +104,21 @@ describe('the data router', () => {
   it('shows e404 for a path missing from the table', async () => {
     renderAt('/no-such-page')
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy()
+  })
+
+  it("shows e404 and the error screen inside the brand's shell, with its header and footer", async () => {
+    renderAt('/no-such-page')
+    const notFound = await screen.findByRole('heading', { name: 'Page Not Found' })
+    expect(notFound.closest('.shell')).toBeTruthy()
+    expect(screen.getByRole('banner')).toBeTruthy()
+    expect(screen.getByRole('contentinfo')).toBeTruthy()
+    cleanup()
+    renderAt('/deals?confirmation=bm90LWpzb24')
+    const text = await screen.findByText('Something went wrong! We are working to fix this as soon as possible.')
+    expect(text.closest('.shell')).toBeTruthy()
+    expect(screen.getByRole('banner')).toBeTruthy()
+    expect(screen.getByRole('contentinfo')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Go Home' }).className).toContain('button')
   })
 
   it('shows e404 to a visitor on an authenticated route outside the members area', async () => {
@@ -130,6 +147,14 @@ describe('the data router', () => {
     expect(screen.queryByRole('button', { name: 'Fill a report' })).toBeNull()
   })
 
+  it("reports a rule's own error once ('Outgoing upsell - Confirmation link is missing'), with \"Fill a report\"", async () => {
+    const report = vi.fn().mockReturnValue('report-3')
+    renderAt('/deals?confirmation=bm90LWpzb24', services({ errorReporting: { report, openReportDialog: () => {} } }))
+    expect(await screen.findByRole('button', { name: 'Fill a report' })).toBeTruthy()
+    expect(report).toHaveBeenCalledTimes(1)
+    expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'Outgoing upsell - Confirmation link is missing' }), '/deals')
+  })
+
   it('sends a failed call through the shared error handler, with "Fill a report" when reporting is on', async () => {
     const report = vi.fn().mockReturnValue('report-9')
     renderAt(
@@ -140,7 +165,7 @@ describe('the data router', () => {
       }),
     )
     expect(await screen.findByRole('button', { name: 'Fill a report' })).toBeTruthy()
-    expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'network down' }))
+    expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'network down' }), '/toprated')
   })
 
   it('passes the top-rated query to the fetch', async () => {

@@ -6,7 +6,6 @@ import {
   angelRule,
   angelsRule,
   awardsRule,
-  camsGuard,
   camsOutcome,
   camsRequestBody,
   castingRule,
@@ -32,6 +31,7 @@ import {
   modelsMove,
   offersRule,
   outgoingUpsellRule,
+  guarded,
   page,
   parentRedirectRule,
   performerRule,
@@ -48,7 +48,6 @@ import {
   showcaseRule,
   showcasesRule,
   signupDenialRule,
-  signupExternGuard,
   signupExternOutcome,
   signupSuccessRule,
   sitesRule,
@@ -74,11 +73,14 @@ import {
 } from './routing'
 import type { RouteServices } from './services'
 
-export type RouteLoad = (
+export type RouteLoad = ((
   input: RouteInput,
   services: RouteServices,
   signal: AbortSignal,
-) => RouteOutcome<unknown> | Promise<RouteOutcome<unknown>>
+) => RouteOutcome<unknown> | Promise<RouteOutcome<unknown>>) & {
+  /** The row of config/routes.json whose steps the load runs first (table.ts `guarded`). */
+  routePath: string
+}
 
 export interface LazyScreen {
   /** Names the chunk in 'Loading chunk N failed'. */
@@ -121,7 +123,7 @@ const videoScreen = screen('videos', videos, (m) => m.VideoScreen)
 const channelScreen = screen('channels', channels, (m) => m.ChannelScreen)
 
 export const appRoutes: readonly AppRoute[] = [
-  { path: '/', load: homeRule, screen: screen('home', home, (m) => m.HomeScreen) },
+  { path: '/', load: guarded('/', homeRule), screen: screen('home', home, (m) => m.HomeScreen) },
   { path: '/videos', load: videosRule, screen: screen('videos', videos, (m) => m.VideosScreen) },
   { path: '/videos/:slug', load: videoRule, screen: videoScreen },
   { path: '/videos/:slug/comment/:commentId', load: videoCommentRule, screen: videoScreen },
@@ -129,12 +131,12 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/pictureset/:slug', load: pictureSetRule, screen: screen('videos', videos, (m) => m.PictureSetScreen) },
   {
     path: '/toprated',
-    load: async (input, services, signal) => {
+    load: guarded('/toprated', async (input, _pass, services: RouteServices, signal: AbortSignal) => {
       const outcome = topRatedRule(input)
       if (outcome.kind !== 'page') return outcome
       const body = await services.fetchTopRated(input.tenant.api.host, outcome.data.query, signal)
       return page('topRated', { ...outcome.data, ...readTopRated(body) })
-    },
+    }),
     screen: screen('videos', videos, (m) => m.TopRatedScreen),
   },
   { path: '/awards', load: awardsRule, screen: screen('videos', videos, (m) => m.AwardsScreen) },
@@ -145,17 +147,17 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/performers/:slug', load: performerRule, screen: screen('performers', performers, (m) => m.PerformerScreen) },
   {
     path: '/categories',
-    load: (input, services) => categoriesRule(input, services.isCategoryListLoaded()),
+    load: guarded('/categories', (input, _pass, services: RouteServices) => categoriesRule(input, services.isCategoryListLoaded())),
     screen: screen('categories', categories, (m) => m.CategoriesScreen),
   },
   { path: '/categories/:slug', load: categoryMove },
-  { path: '/casting', load: castingRule, screen: screen('legal', legal, (m) => m.CastingScreen) },
-  { path: '/terms', load: termsRule, screen: screen('legal', legal, (m) => m.TermsScreen) },
-  { path: '/privacy', load: privacyRule, screen: screen('legal', legal, (m) => m.PrivacyScreen) },
-  { path: '/safety', load: safetyRule, screen: screen('legal', legal, (m) => m.SafetyScreen) },
-  { path: '/removal', load: removalRule, screen: screen('legal', legal, (m) => m.RemovalScreen) },
-  { path: '/2257', load: complianceRule, screen: screen('legal', legal, (m) => m.ComplianceScreen) },
-  { path: '/support', load: supportRule, screen: screen('legal', legal, (m) => m.SupportScreen) },
+  { path: '/casting', load: guarded('/casting', castingRule), screen: screen('legal', legal, (m) => m.CastingScreen) },
+  { path: '/terms', load: guarded('/terms', termsRule), screen: screen('legal', legal, (m) => m.TermsScreen) },
+  { path: '/privacy', load: guarded('/privacy', privacyRule), screen: screen('legal', legal, (m) => m.PrivacyScreen) },
+  { path: '/safety', load: guarded('/safety', safetyRule), screen: screen('legal', legal, (m) => m.SafetyScreen) },
+  { path: '/removal', load: guarded('/removal', removalRule), screen: screen('legal', legal, (m) => m.RemovalScreen) },
+  { path: '/2257', load: guarded('/2257', complianceRule), screen: screen('legal', legal, (m) => m.ComplianceScreen) },
+  { path: '/support', load: guarded('/support', supportRule), screen: screen('legal', legal, (m) => m.SupportScreen) },
   { path: '/search', load: searchRule, screen: screen('search', search, (m) => m.SearchScreen) },
   { path: '/deals', load: dealsRule, screen: screen('deals', deals, (m) => m.DealsScreen) },
   { path: '/offers', load: offersRule, screen: screen('deals', deals, (m) => m.OffersScreen) },
@@ -163,12 +165,10 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/xsite/:site', load: xsiteRule },
   {
     path: '/cams',
-    load: async (input, services, signal) => {
-      const denied = camsGuard(input)
-      if (denied) return denied
+    load: guarded('/cams', async (input, _pass, services: RouteServices, signal: AbortSignal) => {
       const body = camsRequestBody(input.query, input.user.profile?.email ?? null, input.tenant)
       return camsOutcome(await services.requestCamsUrl(input.tenant.paymentsHost, body, signal))
-    },
+    }),
   },
   { path: '/favorites', load: favoritesRule, screen: screen('favorites', favorites, (m) => m.FavoritesScreen) },
   { path: '/favorites/videos', load: favoriteVideosRule, screen: screen('favorites', favorites, (m) => m.FavoriteVideosScreen) },
@@ -210,12 +210,10 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/_signupsuccess', load: signupSuccessRule, screen: signupSuccessScreen },
   {
     path: '/_signup-extern/:biller',
-    load: async (input, services, signal) => {
-      const denied = signupExternGuard(input)
-      if (denied) return denied
+    load: guarded('/_signup-extern/:biller', async (input, _pass, services: RouteServices, signal: AbortSignal) => {
       const response = await services.fetchSignupExtern(input.tenant.api.host, input.params.biller ?? '', input.user.welcome, signal)
-      return signupExternOutcome(input, response, services.errorReporting.report)
-    },
+      return signupExternOutcome(input, response)
+    }),
     screen: signupSuccessScreen,
   },
   { path: '/_signupdenial', load: signupDenialRule, screen: screen('signup', signup, (m) => m.SignupDeniedScreen) },
@@ -226,20 +224,22 @@ export const appRoutes: readonly AppRoute[] = [
   },
   {
     path: '/_upgradesuccess',
-    load: async (input, services) =>
+    load: guarded('/_upgradesuccess', async (input, _pass, services: RouteServices) =>
       upgradeSuccessOutcome(await services.welcomeCheck(welcomeCheckInput('success', input.tenant, input.user.welcome))),
+    ),
   },
   {
     path: '/_upgradedenial',
-    load: async (input, services) =>
+    load: guarded('/_upgradedenial', async (input, _pass, services: RouteServices) =>
       upgradeDenialOutcome(await services.welcomeCheck(welcomeCheckInput('denial', input.tenant, input.user.welcome))),
+    ),
   },
-  { path: '/parent-redirect', load: parentRedirectRule, screen: screen('signup', signup, (m) => m.ParentRedirectScreen) },
-  { path: '/_upsell_signupsuccess', load: upsellSignupSuccessRule, screen: screen('deals', deals, (m) => m.UpsellSuccessScreen) },
-  { path: '/_upsell_signupdenial', load: upsellSignupDenialRule, screen: screen('deals', deals, (m) => m.UpsellFailureScreen) },
+  { path: '/parent-redirect', load: guarded('/parent-redirect', parentRedirectRule), screen: screen('signup', signup, (m) => m.ParentRedirectScreen) },
+  { path: '/_upsell_signupsuccess', load: guarded('/_upsell_signupsuccess', upsellSignupSuccessRule), screen: screen('deals', deals, (m) => m.UpsellSuccessScreen) },
+  { path: '/_upsell_signupdenial', load: guarded('/_upsell_signupdenial', upsellSignupDenialRule), screen: screen('deals', deals, (m) => m.UpsellFailureScreen) },
   {
     path: '/oneclick/outgoing-upsell',
-    load: outgoingUpsellRule,
+    load: guarded('/oneclick/outgoing-upsell', outgoingUpsellRule),
     screen: screen('deals', deals, (m) => m.OutgoingUpsellScreen),
   },
   { path: '/tube2', load: tube2Rule },

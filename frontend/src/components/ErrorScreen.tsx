@@ -10,22 +10,24 @@ export interface ErrorScreenProps {
   onFillReport?: (errorReportId: string) => void
 }
 
-/** The generic error screen (§2.2), the e500 page: "Go Home", and "Fill a report" only when an error-report id exists. */
+/** The generic error screen (§2.2), the e500 page, inside the brand's shell (app/router.tsx): "Go Home", and "Fill a report" only when an error-report id exists. */
 export function ErrorScreen({ errorReportId, onGoHome, onFillReport }: ErrorScreenProps) {
   useEffect(() => {
     document.title = t('error_page.title_500')
   }, [])
   return (
-    <main role="alert">
-      <p>{ERROR_SCREEN_TEXT}</p>
-      <button type="button" onClick={onGoHome}>
-        {t('common.go_home')}
-      </button>
-      {errorReportId ? (
-        <button type="button" onClick={() => onFillReport?.(errorReportId)}>
-          {t('common.fill_a_report')}
+    <main className="page error-page" role="alert">
+      <p className="error-page__text">{ERROR_SCREEN_TEXT}</p>
+      <p className="error-page__actions">
+        <button type="button" className="button button--accent" onClick={onGoHome}>
+          {t('common.go_home')}
         </button>
-      ) : null}
+        {errorReportId ? (
+          <button type="button" className="button" onClick={() => onFillReport?.(errorReportId)}>
+            {t('common.fill_a_report')}
+          </button>
+        ) : null}
+      </p>
     </main>
   )
 }

@@ -59,6 +59,13 @@ pub fn finish(mut response: Response) -> Response {
     response
 }
 
+/// async-graphql's messages for an argument or variable that does not parse as its type.
+fn is_input_value_error(message: &str) -> bool {
+    message.starts_with("Failed to parse \"")
+        || message.starts_with("Expected input type \"")
+        || message.starts_with("Invalid value for argument")
+}
+
 fn classify(error: &mut ServerError) {
     if error.extensions.as_ref().is_some_and(|e| e.get("code").is_some()) {
         return;
@@ -74,6 +81,10 @@ fn classify(error: &mut ServerError) {
         "QUERY_TOO_DEEP"
     } else if message.starts_with(" --> ") {
         "GRAPHQL_PARSE_FAILED"
+    } else if is_input_value_error(message) {
+        // An argument the engine could not read (a page past 32 bits, a string for an Int):
+        // the caller's mistake, with the engine's message, which names the type and range.
+        "BAD_USER_INPUT"
     } else if message == "PersistedQueryNotFound" {
         "PERSISTED_QUERY_NOT_FOUND"
     } else if error.path.is_empty() && !error.locations.is_empty() {

@@ -74,6 +74,18 @@ pub struct Paging {
     pub size: Option<i64>,
 }
 
+/// The awards list's parameters: a `skip` or a `page` (from 1; the service computes its
+/// 64-bit offset), and `first` (up to 100). Neither: the first page.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AwardedParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<i64>,
+}
+
 /// The video listing's parameters.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct VideoListParams {
@@ -198,14 +210,13 @@ impl CatalogClient {
         self.get("/internal/videos/top-rated", caller, paging).await
     }
 
-    /// getAwardedVideos(skip, first, site).
+    /// getAwardedVideos(skip or page, first, site).
     pub async fn awarded_videos(
         &self,
         caller: &Caller,
-        skip: i64,
-        first: i64,
+        params: &AwardedParams,
     ) -> Result<api::AwardedVideos, ClientError> {
-        self.get("/internal/videos/awarded", caller, &[("skip", skip), ("first", first)]).await
+        self.get("/internal/videos/awarded", caller, params).await
     }
 
     /// Videos by uuid (DataLoader); unknown ids are left out.

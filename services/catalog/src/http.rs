@@ -37,6 +37,8 @@ pub const MAX_PAGE_SIZE: i64 = 100;
 pub const DEFAULT_PAGE_SIZE: i64 = 12;
 /// Page numbers are 32-bit (spec §9: max 2147483647).
 pub const MAX_PAGE: i64 = 2_147_483_647;
+/// The largest offset a list is asked for: the last page of the largest size.
+pub const MAX_SKIP: i64 = (MAX_PAGE - 1) * MAX_PAGE_SIZE;
 /// Favourites come in batches of at most 100 (spec §9).
 pub const FAVOURITE_BATCH: i64 = 100;
 /// The channel widget shows the last 6 videos (spec §9).
@@ -95,7 +97,8 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/favourites/ids", get(favourite_ids))
         .route("/internal/favourites/check", post(check_favourites))
         .route("/internal/admin/content", post(publish_content))
-        .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder));
+        .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder))
+        .route("/media/trailers/{file}", get(crate::media::trailer_clip));
     let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
     gate.guard(router.with_state(state))
 }
@@ -470,10 +473,13 @@ async fn top_rated(
 pub struct AwardedQuery {
     pub site: Option<String>,
     pub skip: Option<i64>,
+    /// The awards page (1 to 2147483647), instead of a skip: the offset `(page - 1) * first`
+    /// is computed here, in 64 bits, as a 32-bit skip cannot reach the spec's last page.
+    pub page: Option<i64>,
     pub first: Option<i64>,
 }
 
-/// getAwardedVideos(skip, first, site): award = 1, newest first, with totalCount.
+/// getAwardedVideos(skip or page, first, site): award = 1, newest first, with totalCount.
 async fn awarded(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -481,14 +487,21 @@ async fn awarded(
 ) -> Result<Response, ApiError> {
     let Query(q) = query?;
     let site = site_of(q.site.as_deref(), &headers)?;
-    let skip = q.skip.unwrap_or(0);
     let first = q.first.unwrap_or(DEFAULT_PAGE_SIZE);
-    if !(0..=MAX_PAGE * MAX_PAGE_SIZE).contains(&skip) {
-        return Err(ApiError::Invalid("skip must not be negative".into()));
-    }
     if !(1..=MAX_PAGE_SIZE).contains(&first) {
         return Err(ApiError::Invalid(format!("first must be between 1 and {MAX_PAGE_SIZE}")));
     }
+    let skip = match (q.skip, q.page) {
+        (Some(_), Some(_)) => return Err(ApiError::Invalid("give skip or page, not both".into())),
+        (None, Some(page)) => paging(Some(page), Some(first), DEFAULT_PAGE_SIZE)?.0,
+        (skip, None) => {
+            let skip = skip.unwrap_or(0);
+            if !(0..=MAX_SKIP).contains(&skip) {
+                return Err(ApiError::Invalid(format!("skip must be between 0 and {MAX_SKIP}")));
+            }
+            skip
+        }
+    };
     let (key, depends) = (json!(["awarded", site, skip, first]), Depends::listing(&site));
     cached(&state, key, depends, || async {
         let filter = VideoFilter { site, award_only: true, ..Default::default() };

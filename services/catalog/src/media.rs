@@ -1,10 +1,18 @@
 //! Generated placeholder images: every picture, poster and trailer still of the demo catalog
 //! is an SVG drawn from its name (colours from a hash, the title as text), served by
 //! `/media/placeholder/{kind}/{key}.svg`. No external address, nothing explicit.
+//!
+//! Trailers are short generated MP4 clips, the same kind as the unlocks service's demo videos
+//! (`unlocks::demo::clip`: colour bars, no encoder), served open to everyone at
+//! `/media/trailers/{slug}.mp4` with byte ranges for the player. The full videos stay behind
+//! the unlocks service's signed `/media/videos/` path; nothing here reaches them.
+
+use std::sync::OnceLock;
 
 use axum::{
+    body::Bytes,
     extract::{Path, Query},
-    http::{header, StatusCode},
+    http::{header, HeaderMap, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
 };
 use serde::Deserialize;
@@ -28,7 +36,19 @@ pub fn image(kind: &str, key: &str, width: u32, height: u32, title: &str) -> Ima
     }
 }
 
-/// A trailer clip's address (an animated placeholder).
+/// The prefix of the trailers' clips, apart from the full videos' `/media/videos/`.
+pub const TRAILER_PREFIX: &str = "/media/trailers";
+/// A trailer's frame size (the 360p demo quality): about 0.7 MB for its six seconds.
+const TRAILER_SIZE: (u32, u32) = (640, 360);
+/// Bump when the generated clip changes.
+const TRAILER_ETAG: &str = "\"trailer-1\"";
+
+/// A video's trailer address.
+pub fn trailer(slug: &str) -> String {
+    format!("{TRAILER_PREFIX}/{slug}.mp4")
+}
+
+/// A reel's clip address (an animated placeholder).
 pub fn clip(kind: &str, key: &str, title: &str) -> String {
     format!("{MEDIA_PREFIX}/{kind}/{key}.svg?w=1280&h=720&t={}&clip=1", encode(title))
 }
@@ -101,9 +121,114 @@ pub async fn placeholder(Path((kind, file)): Path<(String, String)>, Query(q): Q
         .into_response()
 }
 
+fn trailer_bytes() -> &'static Bytes {
+    static CLIP: OnceLock<Bytes> = OnceLock::new();
+    CLIP.get_or_init(|| Bytes::from(unlocks::demo::clip(TRAILER_SIZE.0, TRAILER_SIZE.1)))
+}
+
+/// What a `Range` header asks of a file.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ByteRange {
+    /// No header, or one this does not serve (several ranges, another unit): the whole file.
+    Whole,
+    /// Bytes `first..=last`.
+    Part(u64, u64),
+    Unsatisfiable,
+}
+
+/// The range a `Range` header asks of `len` bytes.
+pub fn byte_range(range: Option<&str>, len: u64) -> ByteRange {
+    let Some(spec) = range.and_then(|r| r.trim().strip_prefix("bytes=")) else { return ByteRange::Whole };
+    if spec.contains(',') {
+        return ByteRange::Whole;
+    }
+    let Some((start, end)) = spec.split_once('-') else { return ByteRange::Whole };
+    let (start, end) = (start.trim(), end.trim());
+    let parsed = match (start.is_empty(), end.is_empty()) {
+        (true, true) => return ByteRange::Whole,
+        // The last `end` bytes.
+        (true, false) => end.parse::<u64>().ok().map(|n| (len.saturating_sub(n), len.saturating_sub(1), n > 0)),
+        (false, _) => {
+            let first = start.parse::<u64>().ok();
+            let last = if end.is_empty() { Some(len.saturating_sub(1)) } else { end.parse::<u64>().ok() };
+            first.zip(last).map(|(first, last)| (first, last.min(len.saturating_sub(1)), first <= last))
+        }
+    };
+    match parsed {
+        None => ByteRange::Whole,
+        Some((first, last, ordered)) if ordered && first < len && len > 0 => ByteRange::Part(first, last),
+        Some(_) => ByteRange::Unsatisfiable,
+    }
+}
+
+/// GET /media/trailers/{slug}.mp4: a trailer, whole or the range the player asks for.
+pub async fn trailer_clip(Path(file): Path<String>, headers: HeaderMap) -> Response {
+    let Some(slug) = file.strip_suffix(".mp4") else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    if !crate::domain::is_valid_slug(slug) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let clip = trailer_bytes();
+    let len = clip.len() as u64;
+    let common = [
+        (header::CONTENT_TYPE, HeaderValue::from_static("video/mp4")),
+        (header::ACCEPT_RANGES, HeaderValue::from_static("bytes")),
+        (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400")),
+        (header::ETAG, HeaderValue::from_static(TRAILER_ETAG)),
+    ];
+    if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v.as_bytes() == TRAILER_ETAG.as_bytes()) {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    let range = headers.get(header::RANGE).and_then(|v| v.to_str().ok());
+    match byte_range(range, len) {
+        ByteRange::Whole => (common, clip.clone()).into_response(),
+        ByteRange::Part(first, last) => {
+            let content_range = format!("bytes {first}-{last}/{len}");
+            let part = clip.slice(first as usize..=last as usize);
+            let mut response = (StatusCode::PARTIAL_CONTENT, common, part).into_response();
+            if let Ok(value) = HeaderValue::from_str(&content_range) {
+                response.headers_mut().insert(header::CONTENT_RANGE, value);
+            }
+            response
+        }
+        ByteRange::Unsatisfiable => {
+            let mut response = (StatusCode::RANGE_NOT_SATISFIABLE, common).into_response();
+            if let Ok(value) = HeaderValue::from_str(&format!("bytes */{len}")) {
+                response.headers_mut().insert(header::CONTENT_RANGE, value);
+            }
+            response
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_is_one_satisfiable_span_of_the_file() {
+        use ByteRange::*;
+        assert_eq!(byte_range(None, 100), Whole);
+        assert_eq!(byte_range(Some("bytes=0-"), 100), Part(0, 99));
+        assert_eq!(byte_range(Some("bytes=0-1"), 100), Part(0, 1));
+        assert_eq!(byte_range(Some("bytes=90-200"), 100), Part(90, 99));
+        assert_eq!(byte_range(Some("bytes=-10"), 100), Part(90, 99));
+        assert_eq!(byte_range(Some("bytes=100-"), 100), Unsatisfiable);
+        assert_eq!(byte_range(Some("bytes=5-4"), 100), Unsatisfiable);
+        assert_eq!(byte_range(Some("bytes=-0"), 100), Unsatisfiable);
+        assert_eq!(byte_range(Some("bytes=0-1,5-6"), 100), Whole, "several ranges: the whole file");
+        assert_eq!(byte_range(Some("items=0-1"), 100), Whole);
+        assert_eq!(byte_range(Some("bytes=x-1"), 100), Whole);
+    }
+
+    #[test]
+    fn a_trailer_is_an_mp4_clip_under_its_own_path() {
+        assert_eq!(trailer("golden-hour"), "/media/trailers/golden-hour.mp4");
+        let clip = trailer_bytes();
+        assert_eq!(&clip[4..8], b"ftyp", "an MP4 file");
+        assert!(clip.len() > 10_000);
+    }
 
     #[test]
     fn a_placeholder_is_deterministic_and_escapes_its_title() {

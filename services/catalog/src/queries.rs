@@ -59,8 +59,7 @@ impl CardRow {
             poster: media::image("video", &self.slug, 1280, 720, &self.title),
             listing: media::image("video", &self.slug, 640, 360, &self.title),
         };
-        let trailer =
-            api::Trailer { src: media::clip("trailer", &self.slug, &self.title), poster: images.poster.src.clone() };
+        let trailer = api::Trailer { src: media::trailer(&self.slug), poster: images.poster.src.clone() };
         api::Video {
             uuid: self.video_id,
             id: self.legacy_id,

@@ -3,13 +3,21 @@
 
 mod support;
 
-use catalog::client::{Caller, Paging, PerformerListParams, VideoListParams};
+use catalog::client::{AwardedParams, Caller, Paging, PerformerListParams, VideoListParams};
 use reqwest::StatusCode;
 use runtime::testing::ServiceAuth;
 use support::TestEnv;
 
 fn status(e: catalog::client::ClientError) -> (StatusCode, String) {
     (e.status().unwrap(), e.code().unwrap_or_default().to_owned())
+}
+
+fn skip(skip: i64, first: i64) -> AwardedParams {
+    AwardedParams { skip: Some(skip), first: Some(first), ..Default::default() }
+}
+
+fn page(page: i64, first: i64) -> AwardedParams {
+    AwardedParams { page: Some(page), first: Some(first), ..Default::default() }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -163,15 +171,15 @@ async fn get_video_picture_set_awards_and_channels() {
     assert!(svg.text().await.unwrap().starts_with("<svg"));
 
     // Awards: award = 1 only, newest first, with the total; skip and first bounds.
-    let awarded = c.awarded_videos(&vixen, 0, 5).await.unwrap();
+    let awarded = c.awarded_videos(&vixen, &skip(0, 5)).await.unwrap();
     let total: i64 = env.scalar("select count(*) from video where site = 'vixen' and published and award = 1").await;
     assert_eq!(awarded.total_count, total);
     assert!(awarded.videos.iter().all(|v| v.award == 1));
     assert!(awarded.videos.windows(2).all(|w| w[0].release_date >= w[1].release_date));
-    let skipped = c.awarded_videos(&vixen, total, 5).await.unwrap();
+    let skipped = c.awarded_videos(&vixen, &skip(total, 5)).await.unwrap();
     assert!(skipped.videos.is_empty());
-    assert_eq!(status(c.awarded_videos(&vixen, -1, 5).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(status(c.awarded_videos(&vixen, 0, 0).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status(c.awarded_videos(&vixen, &skip(-1, 5)).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status(c.awarded_videos(&vixen, &skip(0, 0)).await.unwrap_err()).0, StatusCode::UNPROCESSABLE_ENTITY);
 
     // Channels with packs; the widget's last 6; channels a brand does not carry are not found.
     let channels = c.channels(&vixen, &Paging::default()).await.unwrap();
@@ -403,7 +411,7 @@ async fn an_empty_catalog_answers_empty_lists() {
     assert_eq!(c.performers(&vixen, &PerformerListParams::default()).await.unwrap().total_count, 0);
     assert!(c.categories(&vixen).await.unwrap().categories.is_empty());
     assert_eq!(c.search(&vixen, "golden hour", &Paging::default()).await.unwrap().total_count, 0);
-    assert_eq!(c.awarded_videos(&vixen, 0, 12).await.unwrap().total_count, 0);
+    assert_eq!(c.awarded_videos(&vixen, &AwardedParams::default()).await.unwrap().total_count, 0);
     assert!(c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, 6, false).await.unwrap().videos.is_empty());
     env.cleanup().await;
 }
@@ -482,12 +490,27 @@ async fn every_paged_list_checks_its_bounds_and_answers_empty_past_the_end() {
     let favourites = c.favourites(&member, "video", &Paging::default()).await.unwrap();
     assert!(favourites.videos.is_empty() && favourites.total_count == 0, "a new member has none");
 
-    // awarded: skip >= 0, first 1 to 100.
-    for (skip, first) in [(-1, 5), (0, 0), (0, 101)] {
-        let e = c.awarded_videos(&vixen, skip, first).await.unwrap_err();
-        assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "skip {skip} first {first}");
+    // awarded: skip 0 to the last page's offset or a page 1 to 2147483647, never both; first
+    // 1 to 100. The awards route's last page (2147483647 / 3) is past every 32-bit skip.
+    let both = AwardedParams { skip: Some(0), page: Some(1), first: Some(12) };
+    let max_skip = (2_147_483_647 - 1) * 100;
+    for params in
+        [skip(-1, 5), skip(0, 0), skip(0, 101), skip(max_skip + 1, 100), page(0, 12), page(2_147_483_648, 12), both]
+    {
+        let e = c.awarded_videos(&vixen, &params).await.unwrap_err();
+        assert_eq!(status(e), (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_REQUEST".into()), "{params:?}");
     }
-    assert_eq!(c.awarded_videos(&vixen, 0, 100).await.unwrap().videos.len() as i64, {
+    for params in [page(715_827_882, 12), page(2_147_483_647, 100), skip(max_skip, 100)] {
+        let far = c.awarded_videos(&vixen, &params).await.unwrap();
+        assert!(far.videos.is_empty() && far.total_count > 0, "{params:?}");
+    }
+    let by_page = c.awarded_videos(&vixen, &page(2, 3)).await.unwrap();
+    let by_skip = c.awarded_videos(&vixen, &skip(3, 3)).await.unwrap();
+    assert_eq!(
+        by_page.videos.iter().map(|v| v.uuid).collect::<Vec<_>>(),
+        by_skip.videos.iter().map(|v| v.uuid).collect::<Vec<_>>()
+    );
+    assert_eq!(c.awarded_videos(&vixen, &skip(0, 100)).await.unwrap().videos.len() as i64, {
         let n: i64 = env.scalar("select count(*) from video where site = 'vixen' and published and award = 1").await;
         n.min(100)
     });

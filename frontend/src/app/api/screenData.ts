@@ -1,11 +1,12 @@
 // The loaders' side of a screen's query: run it before the page shows, its GraphQL errors as HTTP statuses for the
-// shared loader error handler (NOT_FOUND → e404, UNAUTHENTICATED → members login, others → e500).
+// shared loader error handler (NOT_FOUND → e404, UNAUTHENTICATED → members login, others → e500); FORBIDDEN (403)
+// is the locked page, with the access-denied routing of §6.
 import { CombinedGraphQLErrors, type ApolloClient } from '@apollo/client'
 import { HttpError } from '../routing'
 import type { DataScreen, LeadingImage } from '../screenQuery'
 import type { RoutingSession } from '../session/bootstrap'
 
-const STATUS_BY_CODE: Readonly<Record<string, number>> = { NOT_FOUND: 404, UNAUTHENTICATED: 401 }
+const STATUS_BY_CODE: Readonly<Record<string, number>> = { NOT_FOUND: 404, UNAUTHENTICATED: 401, FORBIDDEN: 403 }
 
 /** A GraphQL error whose code has an HTTP meaning, as an HttpError; anything else unchanged. */
 export function asHttpError(error: unknown): unknown {

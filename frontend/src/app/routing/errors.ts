@@ -28,6 +28,11 @@ function locationOf(error: unknown): string | undefined {
   return typeof location === 'string' && location !== '' ? location : undefined
 }
 
+/** A refusal of the user's access (403, a FORBIDDEN answer): the page is locked, never the error screen. */
+export function isAccessDenied(error: unknown): boolean {
+  return statusOf(error) === 403
+}
+
 /** Reports the error when reporting is on and answers the report id; undefined when only logged. */
 export type ErrorReporter = (error: unknown) => string | undefined
 

@@ -9,6 +9,11 @@ export interface PageOutcome<D = undefined> {
   /** Navigation page id (§3), for content pages only. */
   pageId?: string
   data: D
+  /**
+   * The server refused the page's content to this user (FORBIDDEN): the route shows what is locked and the way in
+   * (§4 "An access-guarded action that is denied opens the purchase modal", §6 "When access is denied").
+   */
+  denied?: true
 }
 
 export interface RedirectOutcome {
@@ -52,4 +57,9 @@ export const notFound: NotFoundOutcome = Object.freeze({ kind: 'notFound' })
 
 export function failure(message: string, errorReportId?: string): ErrorOutcome {
   return errorReportId === undefined ? { kind: 'error', message } : { kind: 'error', message, errorReportId }
+}
+
+/** The page, shown as locked: its content was refused to the user. */
+export function deniedPage<D>(outcome: PageOutcome<D>): PageOutcome<D> {
+  return { ...outcome, denied: true }
 }

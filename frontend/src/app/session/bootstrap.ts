@@ -16,6 +16,8 @@ export interface BootstrapPayload {
   isMembersArea: boolean
   /** The visitor's region from the edge's geo lookup, e.g. 'US-TX'. */
   region?: string | null
+  /** The gateway takes the page's error reports (§8); false, errors go to the console. */
+  errorReporting?: boolean
 }
 
 export interface RoutingSession {
@@ -26,6 +28,8 @@ export interface RoutingSession {
   region?: string | null
   /** The readable rules behind user.can; components build the CASL ability from them (ability.ts). */
   abilityRules?: readonly AbilityRule[]
+  /** Errors go to the gateway's error reporting; false or absent, to the console (§8). */
+  errorReporting?: boolean
 }
 
 export class BootstrapError extends Error {
@@ -78,6 +82,7 @@ export function parseBootstrap(json: string | null | undefined): RoutingSession 
       welcome: isObject(user.welcome) ? user.welcome : {},
     },
     isMembersArea: (payload as { isMembersArea?: unknown }).isMembersArea === true,
+    errorReporting: (payload as { errorReporting?: unknown }).errorReporting === true,
   }
 }
 

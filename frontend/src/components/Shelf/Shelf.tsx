@@ -1,5 +1,5 @@
 // A titled row of content (a recommendation shelf, related videos): a heading, an optional "see all" link and a
-// list that scrolls sideways on phones and wraps into a grid from 769 px.
+// list that scrolls sideways on phones and wraps into a grid from 481 px whose rows divide the spec's list sizes.
 import { useId, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import './Shelf.css'

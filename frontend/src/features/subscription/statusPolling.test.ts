@@ -29,4 +29,9 @@ describe('subscription status polling', () => {
   it('reloads the same page with fatr=true', () => {
     expect(withFatr('http://tushy.localhost/videos?page=2')).toBe('http://tushy.localhost/videos?page=2&fatr=true')
   })
+
+  it('reloads without the query that opened the status actions, so they run once (no reload loop)', () => {
+    expect(withFatr('http://tushy.localhost/?from=joinnow')).toBe('http://tushy.localhost/?fatr=true')
+    expect(withFatr('http://tushy.localhost/?reactivation=success&fatr=true&x=1')).toBe('http://tushy.localhost/?fatr=true&x=1')
+  })
 })

@@ -24,9 +24,16 @@ export function nextPollStep(facts: { tenant: string; active: boolean; counter: 
   return { kind: 'failed', error: POLLING_MAX_RETRY }
 }
 
-/** The address to reload: the same page with fatr=true. */
+/** The query keys whose value opens the home page's subscription-status actions (routing `homeRule`). */
+export const SUBSCRIPTION_STATUS_TRIGGERS = ['from', 'reactivation'] as const
+
+/**
+ * The address to reload: the same page with fatr=true, without the query that opened the status actions (from=joinnow,
+ * reactivation=success), so the reloaded page does not run them again: they run once, and the page loads once more.
+ */
 export function withFatr(href: string): string {
   const url = new URL(href)
+  for (const trigger of SUBSCRIPTION_STATUS_TRIGGERS) url.searchParams.delete(trigger)
   url.searchParams.set('fatr', 'true')
   return url.toString()
 }

@@ -27,8 +27,9 @@ describe('the player sources', () => {
     expect(defaultSource(sources, false)?.quality).toBe('p2160')
   })
 
-  it('tells video files from the animated placeholder trailers', () => {
+  it('tells video files (full videos, trailers) from the animated placeholder clips', () => {
     expect(isVideoFile('/media/videos/x/p720.mp4?token=t')).toBe(true)
-    expect(isVideoFile('/media/placeholder/trailer/x.svg?w=1280&clip=1')).toBe(false)
+    expect(isVideoFile('/media/trailers/golden-hour.mp4')).toBe(true)
+    expect(isVideoFile('/media/placeholder/reel-clip/x.svg?w=1280&clip=1')).toBe(false)
   })
 })

@@ -2,7 +2,7 @@
 //! tenant-gated parts answer NOT_FOUND where the tenant's feature is off.
 
 use async_graphql::{Context, Object, ID};
-use catalog::client::{PerformerListParams, VideoListParams};
+use catalog::client::{AwardedParams, PerformerListParams, VideoListParams};
 
 use access::abilities::{action, subject};
 
@@ -95,23 +95,22 @@ impl ContentQuery {
         Ok(upstreams(ctx).catalog.top_rated(&caller(ctx), &paging(page, size)).await.map_err(refused)?.into())
     }
 
-    /// getAwardedVideos(skip, first, site): award = 1, newest first, with totalCount. Only
-    /// where the tenant's awards link is on.
+    /// getAwardedVideos(skip or page, first, site): award = 1, newest first, with totalCount.
+    /// Only where the tenant's awards link is on. `page` (from 1) lets the catalog compute the
+    /// offset in 64 bits: the awards route's last page (2147483647 / 3) is past a 32-bit skip.
     async fn get_awarded_videos(
         &self,
         ctx: &Context<'_>,
-        #[graphql(default_with = "Some(0)")] skip: Option<i32>,
+        skip: Option<i32>,
+        page: Option<i32>,
         #[graphql(default_with = "Some(12)")] first: Option<i32>,
         site: Option<String>,
     ) -> async_graphql::Result<AwardedVideos> {
-        let (skip, first) = (skip.unwrap_or(0), first.unwrap_or(12));
         check_site(ctx, site.as_deref())?;
         gate(request(ctx).site.tenant.header_features.awards_link)?;
-        let a = upstreams(ctx)
-            .catalog
-            .awarded_videos(&caller(ctx), i64::from(skip), i64::from(first))
-            .await
-            .map_err(refused)?;
+        let params =
+            AwardedParams { skip: skip.map(i64::from), page: page.map(i64::from), first: first.map(i64::from) };
+        let a = upstreams(ctx).catalog.awarded_videos(&caller(ctx), &params).await.map_err(refused)?;
         Ok(AwardedVideos { items: a.videos, total_count: a.total_count })
     }
 

@@ -111,7 +111,14 @@ async fn top_rated(
             }})),
         )
             .into_response(),
-        Err(e) => refused(e).into_response(),
+        // A page or size out of bounds is a bad request (400), as a malformed one is.
+        Err(e) => {
+            let mut failure = refused(e);
+            if failure.status == StatusCode::UNPROCESSABLE_ENTITY {
+                failure.status = StatusCode::BAD_REQUEST;
+            }
+            failure.into_response()
+        }
     }
 }
 

@@ -1,18 +1,10 @@
 // Open browsing routes: home, video and performer listings, content pages, search, legal pages.
-import { requireAuthentication } from '../access'
-import {
-  ABILITIES,
-  DEFAULT_PERFORMERS_GENDER,
-  DEFAULT_PERFORMERS_ORDER,
-  FACETED_PERFORMERS_SEX,
-  LIST_SIZES,
-  MAX_INT32,
-} from '../constants'
+import { ABILITIES, DEFAULT_PERFORMERS_GENDER, DEFAULT_PERFORMERS_ORDER, LIST_SIZES, MAX_INT32 } from '../constants'
 import type { RouteInput, ViewportType } from '../context'
-import { notFound, page, redirect, type RouteOutcome } from '../outcome'
+import { page, type RouteOutcome } from '../outcome'
 import { pageIds } from '../pageIds'
-import { onlyKeys, parsePage, withoutKeys, withQuery } from '../query'
-import { isValidSlug } from '../slug'
+import { parsePage } from '../query'
+import { guarded } from '../table'
 
 export interface Flash {
   type: 'success' | 'error'
@@ -64,53 +56,43 @@ export interface VideosData {
 }
 
 /** /videos */
-export function videosRule({ pathname, query, tenant }: RouteInput): RouteOutcome<VideosData> {
-  const pageParam = parsePage(query.get('page'))
-  if (!pageParam.valid) return redirect(withQuery(pathname, withoutKeys(query, ['page'])))
+export const videosRule = guarded('/videos', ({ query }, pass): RouteOutcome<VideosData> => {
   const search = query.get('search') || null
   const filter = query.get('filter')
-  if (search !== null && tenant.features.facetedSearch) {
-    return redirect(withQuery('/videos', { categories: search.toLowerCase() }))
-  }
   return page('videos', {
-    page: pageParam.page,
+    page: pass.page,
     search: search !== null && filter === null ? search.toLowerCase() : search,
     filter,
     categories: query.get('categories'),
   })
-}
+})
 
 /** /videos/{slug} */
-export function videoRule({ params }: RouteInput): RouteOutcome<{ slug: string }> {
-  const { slug } = params
-  if (!isValidSlug(slug)) return notFound
+export const videoRule = guarded('/videos/:slug', ({ params }): RouteOutcome<{ slug: string }> => {
+  const slug = params.slug ?? ''
   return page('video', { slug }, pageIds.video(slug))
-}
+})
 
 /** /videos/{slug}/comment/{commentId} */
-export function videoCommentRule(input: RouteInput): RouteOutcome<{ slug: string; commentId: string }> {
-  const denied = requireAuthentication(input)
-  if (denied) return denied
-  const { slug, commentId } = input.params
-  if (!isValidSlug(slug) || !commentId) return notFound
-  return page('videoWithComment', { slug, commentId }, pageIds.video(slug))
-}
+export const videoCommentRule = guarded(
+  '/videos/:slug/comment/:commentId',
+  ({ params }): RouteOutcome<{ slug: string; commentId: string }> => {
+    const { slug = '', commentId = '' } = params
+    return page('videoWithComment', { slug, commentId }, pageIds.video(slug))
+  },
+)
 
 /** /trailer/{slug} */
-export function trailerRule({ params }: RouteInput): RouteOutcome<{ slug: string }> {
-  const { slug } = params
-  if (!isValidSlug(slug)) return notFound
+export const trailerRule = guarded('/trailer/:slug', ({ params }): RouteOutcome<{ slug: string }> => {
+  const slug = params.slug ?? ''
   return page('trailer', { slug }, pageIds.trailer(slug))
-}
+})
 
 /** /pictureset/{slug} */
-export function pictureSetRule(input: RouteInput): RouteOutcome<{ slug: string }> {
-  const denied = requireAuthentication(input)
-  if (denied) return denied
-  const { slug } = input.params
-  if (!isValidSlug(slug)) return notFound
+export const pictureSetRule = guarded('/pictureset/:slug', ({ params }): RouteOutcome<{ slug: string }> => {
+  const slug = params.slug ?? ''
   return page('pictureSet', { slug }, pageIds.pictureSet(slug))
-}
+})
 
 /** /toprated: the screen fetches top-rated videos with the current query string. */
 export function topRatedRule({ query }: RouteInput): RouteOutcome<{ query: string }> {
@@ -136,12 +118,7 @@ export function awardsMaxPage(smallListSize: number): number {
 }
 
 /** /awards */
-export function awardsRule({ query, tenant }: RouteInput): RouteOutcome<{ page: number }> {
-  if (!tenant.headerFeatures.awardsLink) return notFound
-  const pageParam = parsePage(query.get('page'), awardsMaxPage(tenant.paginationListSizes.small))
-  if (!pageParam.valid) return redirect(withQuery('/awards', withoutKeys(query, ['page'])))
-  return page('awards', { page: pageParam.page })
-}
+export const awardsRule = guarded('/awards', (_input, pass): RouteOutcome<{ page: number }> => page('awards', { page: pass.page }))
 
 export interface PerformersData {
   order: string
@@ -151,32 +128,17 @@ export interface PerformersData {
 }
 
 /** /performers */
-export function performersRule({ query, tenant }: RouteInput): RouteOutcome<PerformersData> {
+export const performersRule = guarded('/performers', ({ query }, pass): RouteOutcome<PerformersData> => {
   const order = query.get('order') || DEFAULT_PERFORMERS_ORDER
   const gender = query.get('gender') || DEFAULT_PERFORMERS_GENDER
-  const pageParam = parsePage(query.get('page'))
-  if (!pageParam.valid) {
-    const kept = new URLSearchParams()
-    if (order !== DEFAULT_PERFORMERS_ORDER) kept.set('order', order)
-    if (gender !== DEFAULT_PERFORMERS_GENDER) kept.set('gender', gender)
-    return redirect(withQuery('/performers', kept))
-  }
-  if (tenant.features.facetedSearch && !query.has('sex')) {
-    const withSex = new URLSearchParams(query)
-    withSex.set('sex', FACETED_PERFORMERS_SEX)
-    return redirect(withQuery('/performers', withSex))
-  }
-  return page('models', { order, page: pageParam.page, gender, sex: query.get('sex') })
-}
+  return page('models', { order, page: pass.page, gender, sex: query.get('sex') })
+})
 
 /** /performers/{slug} */
-export function performerRule({ params, query }: RouteInput): RouteOutcome<{ slug: string; page: number }> {
-  const { slug } = params
-  if (!isValidSlug(slug)) return notFound
-  const pageParam = parsePage(query.get('page'))
-  if (!pageParam.valid) return redirect(`/performers/${slug}`)
-  return page('model', { slug, page: pageParam.page }, pageIds.performer(slug))
-}
+export const performerRule = guarded('/performers/:slug', ({ params }, pass): RouteOutcome<{ slug: string; page: number }> => {
+  const slug = params.slug ?? ''
+  return page('model', { slug, page: pass.page }, pageIds.performer(slug))
+})
 
 /**
  * /categories: renders when the tenant's category list is loaded; otherwise the fallback loads it, then renders
@@ -213,14 +175,12 @@ export interface SearchData {
 }
 
 /** /search */
-export function searchRule({ query, user }: RouteInput): RouteOutcome<SearchData> {
-  const pageParam = parsePage(query.get('page'))
-  if (!pageParam.valid) return redirect(withQuery('/search', onlyKeys(query, ['q', 'size'])))
+export const searchRule = guarded('/search', ({ query, user }, pass): RouteOutcome<SearchData> => {
   const size = parsePage(query.get('size'))
   return page('search', {
     isAuthenticated: user.isAuthenticated,
     search: query.get('q') ?? '',
-    page: pageParam.page,
+    page: pass.page,
     size: query.has('size') && size.valid ? size.page : null,
   })
-}
+})

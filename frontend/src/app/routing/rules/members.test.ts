@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { base64Json as toBase64, member, routeInput, tenantConfig } from '../testing'
+import { evaluateRow, routeRow } from '../table'
 import {
   accountRule,
-  camsGuard,
   camsOutcome,
   camsRequestBody,
   crossSiteUrl,
@@ -135,8 +135,8 @@ describe('/xsite/{site}', () => {
 
 describe('/cams', () => {
   it('requires authentication', () => {
-    expect(camsGuard(routeInput('/cams'))).toEqual(notFound)
-    expect(camsGuard(routeInput('/cams', { user: member() }))).toBeUndefined()
+    expect(evaluateRow(routeRow('/cams'), routeInput('/cams'))).toEqual(notFound)
+    expect(evaluateRow(routeRow('/cams'), routeInput('/cams', { user: member() }))).toEqual({ page: 1 })
   })
 
   it('posts the query parameters plus email and siteName', () => {

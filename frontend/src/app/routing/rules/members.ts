@@ -1,9 +1,8 @@
 // Member routes: join, offers, account, cross-site, cams, favourites, deals.
-import { requireAuthentication } from '../access'
-import { BRANDS, DEFAULT_REDIRECT_TARGET, HIDDEN_BRANDS, MESSAGES } from '../constants'
-import type { RouteInput, TenantConfig } from '../context'
-import { failure, notFound, page, redirect, type RouteOutcome } from '../outcome'
-import { parsePage, sameSitePath, withQuery } from '../query'
+import { BRANDS, HIDDEN_BRANDS, MESSAGES } from '../constants'
+import type { TenantConfig } from '../context'
+import { failure, page, redirect, type RouteOutcome } from '../outcome'
+import { guarded } from '../table'
 
 /** Any path containing /joinnow counts as the join route. */
 export function isJoinRoute(pathname: string): boolean {
@@ -11,20 +10,10 @@ export function isJoinRoute(pathname: string): boolean {
 }
 
 /** /joinnow: visitors only; an authenticated user goes home with from=joinnow. */
-export function joinNowRule({ user }: RouteInput): RouteOutcome {
-  if (user.isAuthenticated) return redirect(withQuery('/', { from: 'joinnow' }))
-  return page('joinNow')
-}
+export const joinNowRule = guarded('/joinnow', (): RouteOutcome => page('joinNow'))
 
 /** /offers: a pending promotional teaser sends the user to `next` (default /) first. */
-export function offersRule(input: RouteInput): RouteOutcome {
-  const denied = requireAuthentication(input)
-  if (denied) return denied
-  const teaserPending =
-    input.tenant.features.promotionalVideoTeaserModal.enabled && input.user.profile?.teaserViewed !== true
-  if (teaserPending) return redirect(sameSitePath(input.query.get('next')) ?? DEFAULT_REDIRECT_TARGET)
-  return page('offers')
-}
+export const offersRule = guarded('/offers', (): RouteOutcome => page('offers'))
 
 /** Visible brands as upper-case ".COM" names joined with commas and "&": "A.COM, B.COM & C.COM". */
 export function formatBrandNames(brands: readonly string[]): string {
@@ -36,41 +25,19 @@ export function formatBrandNames(brands: readonly string[]): string {
 export const VISIBLE_BRANDS: readonly string[] = BRANDS.filter((brand) => !HIDDEN_BRANDS.includes(brand))
 
 /** /account: password_changed names the brands the changed password works on. */
-export function accountRule(input: RouteInput): RouteOutcome<{ passwordChangedBrands: string | null }> {
-  const denied = requireAuthentication(input)
-  if (denied) return denied
-  return page('account', {
-    passwordChangedBrands: input.query.has('password_changed') ? formatBrandNames(VISIBLE_BRANDS) : null,
-  })
-}
+export const accountRule = guarded(
+  '/account',
+  ({ query }): RouteOutcome<{ passwordChangedBrands: string | null }> =>
+    page('account', { passwordChangedBrands: query.has('password_changed') ? formatBrandNames(VISIBLE_BRANDS) : null }),
+)
 
-/** The members URL with the current brand's host label replaced by `site`, plus an optional same-site deeplink. */
-export function crossSiteUrl(membersUrl: string, currentBrand: string, site: string, deeplink?: string): string {
-  const url = new URL(membersUrl)
-  url.hostname = url.hostname
-    .split('.')
-    .map((label) => (label === currentBrand ? site : label))
-    .join('.')
-  const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-  return deeplink ? `${base}${deeplink}` : base
-}
+export { crossSiteUrl } from '../table'
 
-/** /xsite/{site} */
-export function xsiteRule(input: RouteInput): RouteOutcome {
-  const denied = requireAuthentication(input)
-  if (denied) return denied
-  const { site } = input.params
-  if (site === undefined || !(BRANDS as readonly string[]).includes(site)) return notFound
-  const deeplink = sameSitePath(input.query.get('deeplink'))
-  try {
-    return redirect(crossSiteUrl(input.tenant.membersUrl, input.tenant.tenant, site, deeplink))
-  } catch {
-    return failure(MESSAGES.unexpectedHost)
-  }
-}
+/** /xsite/{site}: the table sends the user to the site's members host (or answers not-found). */
+// The crossSite step always answers (a members URL that does not parse throws to the loader error handler).
+export const xsiteRule = guarded('/xsite/:site', (): RouteOutcome => failure(MESSAGES.unexpectedHost))
 
-/** /cams: authenticated; the redirect target comes from the one-click upsell call. */
-export const camsGuard = requireAuthentication
+/** /cams: authenticated (the table); the redirect target comes from the one-click upsell call. */
 
 /** JSON body of POST {payments host}/v1/outgoing-upsells-oneclick/cams: the query plus email and siteName. */
 export function camsRequestBody(
@@ -95,34 +62,22 @@ export function camsOutcome(response: CamsResponse): RouteOutcome<never> {
 }
 
 /** /favorites */
-export function favoritesRule(input: RouteInput): RouteOutcome {
-  return requireAuthentication(input) ?? page('favorite')
-}
-
-/** Favourite lists: a page below 1 or non-numeric redirects with the query cleared. */
-function favoriteList(
-  input: RouteInput,
-  screen: 'favoriteVideos' | 'favoriteModels' | 'favoriteChannels',
-): RouteOutcome<{ page: number }> {
-  const pageParam = parsePage(input.query.get('page'))
-  if (!pageParam.valid) return redirect(input.pathname)
-  return page(screen, { page: pageParam.page })
-}
+export const favoritesRule = guarded('/favorites', (): RouteOutcome => page('favorite'))
 
 /** /favorites/videos (authenticated) */
-export function favoriteVideosRule(input: RouteInput): RouteOutcome<{ page: number }> {
-  return requireAuthentication(input) ?? favoriteList(input, 'favoriteVideos')
-}
+export const favoriteVideosRule = guarded('/favorites/videos', (_input, pass): RouteOutcome<{ page: number }> =>
+  page('favoriteVideos', { page: pass.page }),
+)
 
 /** /favorites/performers (authenticated) */
-export function favoritePerformersRule(input: RouteInput): RouteOutcome<{ page: number }> {
-  return requireAuthentication(input) ?? favoriteList(input, 'favoriteModels')
-}
+export const favoritePerformersRule = guarded('/favorites/performers', (_input, pass): RouteOutcome<{ page: number }> =>
+  page('favoriteModels', { page: pass.page }),
+)
 
 /** /favorites/channels: the table requires authentication only of the first two favourites lists. */
-export function favoriteChannelsRule(input: RouteInput): RouteOutcome<{ page: number }> {
-  return favoriteList(input, 'favoriteChannels')
-}
+export const favoriteChannelsRule = guarded('/favorites/channels', (_input, pass): RouteOutcome<{ page: number }> =>
+  page('favoriteChannels', { page: pass.page }),
+)
 
 export interface DealConfirmation {
   title: string
@@ -177,7 +132,7 @@ export interface DealsData {
 }
 
 /** /deals: a confirmation query opens the outgoing-upsell confirmation modal; an empty link is an error. */
-export function dealsRule({ query }: RouteInput): RouteOutcome<DealsData> {
+export const dealsRule = guarded('/deals', ({ query }): RouteOutcome<DealsData> => {
   const encoded = query.get('confirmation')
   if (encoded === null) return page('deals', { confirmation: null, openModal: null })
   const confirmation = decodeDealConfirmation(encoded)
@@ -185,4 +140,4 @@ export function dealsRule({ query }: RouteInput): RouteOutcome<DealsData> {
     return failure(MESSAGES.confirmationLinkMissing)
   }
   return page('deals', { confirmation, openModal: 'ConfirmOutgoingUpsell' })
-}
+})

@@ -36,7 +36,7 @@ describe('permanent moves', () => {
   })
 
   it('/favorites/models: 301 to /favorites/performers', () => {
-    expect(favoriteModelsMove()).toEqual(moved('/favorites/performers'))
+    expect(favoriteModelsMove(routeInput('/favorites/models'))).toEqual(moved('/favorites/performers'))
   })
 })
 

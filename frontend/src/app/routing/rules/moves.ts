@@ -1,42 +1,27 @@
-// Routes that only send the visitor elsewhere: the 301 permanent moves and /tube2.
-import type { RouteInput } from '../context'
-import { movedPermanently, notFound, redirect, type RouteOutcome } from '../outcome'
-import { withQuery } from '../query'
-import { isValidSlug } from '../slug'
+// Routes that only send the visitor elsewhere: the 301 permanent moves and /tube2. Their steps in config/routes.json
+// always answer; a rule that got past them would be a table without its move.
+import { MESSAGES } from '../constants'
+import { failure, type RouteOutcome } from '../outcome'
+import { guarded } from '../table'
 
 type Move = RouteOutcome<never>
 
+const unreachable = (): Move => failure(MESSAGES.genericError)
+
 /** /models: 301 to the performers list, keeping the query. */
-export function modelsMove({ query }: RouteInput): Move {
-  return movedPermanently(withQuery('/performers', query))
-}
+export const modelsMove = guarded('/models', unreachable)
 
 /** /models/{slug}: 301 to /performers/{slug}. */
-export function modelMove({ params }: RouteInput): Move {
-  const { slug } = params
-  if (!isValidSlug(slug)) return notFound
-  return movedPermanently(`/performers/${slug}`)
-}
+export const modelMove = guarded('/models/:slug', unreachable)
 
 /** /categories/{slug}: 301 to the search screen with search={slug}. */
-export function categoryMove({ params }: RouteInput): Move {
-  const { slug } = params
-  if (!isValidSlug(slug)) return notFound
-  return movedPermanently(withQuery('/search', { search: slug }))
-}
+export const categoryMove = guarded('/categories/:slug', unreachable)
 
 /** /reels/{uuid?}: 301 to /quickies/{uuid?}. */
-export function reelsMove({ params }: RouteInput): Move {
-  const { uuid } = params
-  return movedPermanently(uuid ? `/quickies/${encodeURIComponent(uuid)}` : '/quickies')
-}
+export const reelsMove = guarded('/reels/:uuid?', unreachable)
 
 /** /favorites/models: 301 to /favorites/performers (spec README). */
-export function favoriteModelsMove(): Move {
-  return movedPermanently('/favorites/performers')
-}
+export const favoriteModelsMove = guarded('/favorites/models', unreachable)
 
 /** /tube2: home, keeping the query. */
-export function tube2Rule({ query }: RouteInput): Move {
-  return redirect(withQuery('/', query))
-}
+export const tube2Rule = guarded('/tube2', unreachable)

@@ -5,7 +5,6 @@ import {
   outgoingUpsellRule,
   parentRedirectRule,
   signupDenialRule,
-  signupExternGuard,
   signupExternOutcome,
   signupSuccessRule,
   upgradeDenialOutcome,
@@ -15,6 +14,7 @@ import {
   upsellSignupSuccessRule,
   welcomeCheckInput,
 } from './signup'
+import { evaluateRow, routeRow } from '../table'
 
 const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })
 const welcome = { memberid: '123', username: 'newmember', hashedMemberId: 'h123', siteId: 2 }
@@ -56,8 +56,9 @@ describe('/_signup-extern/{biller}', () => {
   const input = routeInput('/_signup-extern/epoch', { params: { biller: 'epoch' } })
 
   it('an authenticated user is redirected home', () => {
-    expect(signupExternGuard(routeInput('/_signup-extern/epoch', { user: member() }))).toEqual(redirectTo('/'))
-    expect(signupExternGuard(input)).toBeUndefined()
+    const row = routeRow('/_signup-extern/:biller')
+    expect(evaluateRow(row, routeInput('/_signup-extern/epoch', { user: member() }))).toEqual(redirectTo('/'))
+    expect(evaluateRow(row, input)).toEqual({ page: 1 })
   })
 
   it('a 400 response redirects to the signup-denied page', () => {

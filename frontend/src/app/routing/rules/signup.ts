@@ -1,18 +1,13 @@
 // Signup, upgrade and one-click upsell result routes.
 import { UPSELL_TRACKING_COOKIES } from '../constants'
-import { HttpError, loaderErrorOutcome, type ErrorReporter } from '../errors'
+import { HttpError, loaderErrorOutcome } from '../errors'
 import type { RouteInput, TenantConfig, WelcomeData } from '../context'
-import { page, redirect, type RouteOutcome, type StopOutcome } from '../outcome'
+import { page, redirect, type RouteOutcome } from '../outcome'
+import { guarded, isMultisiteSiteId } from '../table'
 import { withQuery } from '../query'
 import { upgradeBackgroundImage } from '../viewport'
 
-const hasMemberAndUsername = (welcome: WelcomeData): boolean => Boolean(welcome.memberid && welcome.username)
-
-/** The multisite package id and the vixenplus id count as multisite (spec README). */
-export function isMultisiteSiteId(tenant: Pick<TenantConfig, 'multisiteSiteIds'>, siteId: WelcomeData['siteId']): boolean {
-  if (siteId === undefined || siteId === '') return false
-  return tenant.multisiteSiteIds.some((id) => String(id) === String(siteId))
-}
+export { isMultisiteSiteId } from '../table'
 
 export interface SignupSuccessData {
   /** Input of getWelcomePagePictureSet: the upper-case brand name. */
@@ -21,17 +16,9 @@ export interface SignupSuccessData {
 }
 
 /** /_signupsuccess */
-export function signupSuccessRule({ user, tenant }: RouteInput): RouteOutcome<SignupSuccessData> {
-  if (!hasMemberAndUsername(user.welcome)) return redirect('/')
-  const isMultisite = isMultisiteSiteId(tenant, user.welcome.siteId)
-  if (user.isAuthenticated && !isMultisite) return redirect(withQuery('/', { reactivation: 'success', fatr: 'true' }))
-  return page('signupSuccess', { pictureSetSite: tenant.tenant.toUpperCase(), isMultisite })
-}
-
-/** /_signup-extern/{biller}, before its call: an authenticated user goes home. */
-export function signupExternGuard({ user }: RouteInput): StopOutcome | undefined {
-  return user.isAuthenticated ? redirect('/') : undefined
-}
+export const signupSuccessRule = guarded('/_signupsuccess', ({ user, tenant }): RouteOutcome<SignupSuccessData> =>
+  page('signupSuccess', { pictureSetSite: tenant.tenant.toUpperCase(), isMultisite: isMultisiteSiteId(tenant, user.welcome.siteId) }),
+)
 
 /**
  * /_signup-extern/{biller}, after GET /_signup-extern/{biller}: a 400 goes to signup denied, another failure goes to
@@ -40,30 +27,24 @@ export function signupExternGuard({ user }: RouteInput): StopOutcome | undefined
 export function signupExternOutcome(
   input: RouteInput,
   response: { status: number; body: unknown },
-  report?: ErrorReporter,
 ): RouteOutcome<{ biller: string; signup: unknown }> {
   if (response.status === 400) return redirect('/_signupdenial')
   if (response.status < 200 || response.status >= 300) {
-    return loaderErrorOutcome(input, new HttpError(response.status, `Signup extern failed with ${response.status}`), report)
+    return loaderErrorOutcome(input, new HttpError(response.status, `Signup extern failed with ${response.status}`))
   }
   const signup = (response.body as { data?: unknown } | null)?.data ?? null
   return page('signupExternal', { biller: input.params.biller ?? '', signup })
 }
 
 /** /_signupdenial: a multisite or VP signup goes to offers. */
-export function signupDenialRule({ user, tenant }: RouteInput): RouteOutcome {
-  if (isMultisiteSiteId(tenant, user.welcome.siteId)) return redirect('/offers')
-  return page('signupDenied')
-}
+export const signupDenialRule = guarded('/_signupdenial', (): RouteOutcome => page('signupDenied'))
 
 /** /_upgrademembership */
-export function upgradeMembershipRule({
-  user,
-  viewportType,
-}: RouteInput): RouteOutcome<{ backgroundImage: ReturnType<typeof upgradeBackgroundImage> }> {
-  if (!hasMemberAndUsername(user.welcome)) return redirect('/')
-  return page('upgradeMembership', { backgroundImage: upgradeBackgroundImage(viewportType) })
-}
+export const upgradeMembershipRule = guarded(
+  '/_upgrademembership',
+  ({ viewportType }): RouteOutcome<{ backgroundImage: ReturnType<typeof upgradeBackgroundImage> }> =>
+    page('upgradeMembership', { backgroundImage: upgradeBackgroundImage(viewportType) }),
+)
 
 export interface WelcomeCheckInput {
   site: string

@@ -1,8 +1,6 @@
-import type { RouteInput } from '../context'
-import { notFound, type RouteOutcome } from '../outcome'
-import { isJoinRoute, joinNowRule } from './members'
+import type { RouteOutcome } from '../outcome'
+import { guarded } from '../table'
+import { joinNowRule } from './members'
 
 /** A path missing from the route table: the join route if it contains /joinnow, else not-found. */
-export function unknownRouteRule(input: RouteInput): RouteOutcome {
-  return isJoinRoute(input.pathname) ? joinNowRule(input) : notFound
-}
+export const unknownRouteRule = guarded('*', (input): RouteOutcome => joinNowRule(input))

@@ -1,7 +1,7 @@
 // The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
 import { useEffect } from 'react'
 import { useLoaderData } from 'react-router'
-import type { HomeData, PageOutcome, ViewportType } from '../../../app/routing'
+import type { HomeData, PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
@@ -16,7 +16,7 @@ import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { HomePageDocument, type HomePageQuery } from '../../../gql/graphql'
-import { homeShelfLimit, modelsShown, shelfSize } from '../shelfSize'
+import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
 export function useHomeQueryEffects(data: HomeData | undefined) {
@@ -32,10 +32,13 @@ export function useHomeQueryEffects(data: HomeData | undefined) {
   }, [data])
 }
 
-/** The shelves ask for what the viewport the page loaded for shows (a phone 4 a shelf, a wide screen 9). */
-const homeQuery = (data: HomeData) => ({
+/** The shelves ask for what the viewport the page loaded for shows (a phone 3 a shelf, a wide screen 9). */
+const homeQuery = (data: HomeData, session: { tenant: TenantConfig }) => ({
   query: HomePageDocument,
-  variables: { shelfSize: homeShelfLimit(data.viewportType), latestSize: 8 },
+  variables: {
+    shelfSize: homeShelfLimit(data.viewportType, session.tenant),
+    latestSize: listShelfSize(data.viewportType, session.tenant),
+  },
 })
 
 function HomeScreenView() {
@@ -44,17 +47,19 @@ function HomeScreenView() {
   const { result } = useScreenQuery(homeQuery)
   const { tenant } = useSession()
   const viewport = useViewportType()
-  const size = shelfSize(viewport)
-  const recommended = result.recommended.videos.slice(0, size)
-  const topRated = result.topRated.videos.slice(0, size)
-  const models = result.models.performers.slice(0, modelsShown(viewport))
+  // Each shelf shows the spec's size for this viewport, in whole rows of its grid.
+  const videoColumns = shelfColumns(viewport, 'videos')
+  const latest = fullRows(result.latest.videos, listShelfSize(viewport, tenant), videoColumns)
+  const recommended = fullRows(result.recommended.videos, shelfSize(viewport), videoColumns)
+  const topRated = fullRows(result.topRated.videos, shelfSize(viewport), videoColumns)
+  const models = fullRows(result.models.performers, listShelfSize(viewport, tenant), shelfColumns(viewport, 'performers'))
   return (
     <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
       <VisitorJoin elm="home-banner" campaign="homeBanner" className="home-join">
         Join {tenant.site}
       </VisitorJoin>
       <Shelf title="Latest videos" moreHref="/videos">
-        <VideoGrid videos={result.latest.videos} priorityCount={priorityCards(viewport)} />
+        <VideoGrid videos={latest} priorityCount={priorityCards(viewport)} />
         <VisitorJoin elm="shelf1" campaign="shelf1" lead="New videos every day.">
           Join {tenant.site}
         </VisitorJoin>
@@ -90,8 +95,8 @@ function HomeScreenView() {
   )
 }
 
-/** The first cards of "Latest videos" load eagerly with high priority: 1 on a phone, a row of 4 wider. */
-const priorityCards = (viewport: ViewportType) => (isMobileViewport(viewport) ? 1 : 4)
+/** The first cards of "Latest videos" load eagerly with high priority: 1 on a phone, the first row wider. */
+const priorityCards = (viewport: ViewportType) => (isMobileViewport(viewport) ? 1 : (shelfColumns(viewport, 'videos') ?? 1))
 
 /** Their posters are fetched as soon as the query answers, while the page renders. */
 const leadingImages = (result: HomePageQuery, data: HomeData) =>

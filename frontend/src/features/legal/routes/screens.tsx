@@ -1,18 +1,32 @@
 // The legal pages. /safety and /removal show the privacy content (their loaders say which), /2257 the compliance
 // statement; all of them are "Footer Link" pages for analytics.
-import { useLoaderData } from 'react-router'
+import type { ReactNode } from 'react'
+import { useLoaderData, useSearchParams } from 'react-router'
 import type { LegalContent, PageOutcome } from '../../../app/routing'
 import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import { legalDocument } from '../content'
 import './legal.css'
 
-function LegalScreen({ heading }: { heading?: string }) {
+/** The error-report id "Fill a report" brings along, to quote to support. */
+function ErrorReportNotice() {
+  const [query] = useSearchParams()
+  const id = query.get('errorReportId')
+  if (!id || !/^[A-Za-z0-9-]{1,64}$/.test(id)) return null
+  return (
+    <p className="notice" role="status">
+      Your error report: <code>{id}</code>. Quote it when you write to us, so we can find what went wrong.
+    </p>
+  )
+}
+
+function LegalScreen({ heading, notice }: { heading?: string; notice?: ReactNode }) {
   const outcome = useLoaderData() as PageOutcome<{ content: LegalContent }>
   const { tenant } = useSession()
   const document = legalDocument(outcome.data.content, tenant.site)
   return (
     <Page title={heading ?? document.title}>
+      {notice}
       <div className="legal">
         {document.sections.map((section) => (
           <section key={section.heading}>
@@ -33,4 +47,4 @@ export const PrivacyScreen = () => <LegalScreen />
 export const SafetyScreen = () => <LegalScreen heading="Trust & safety" />
 export const RemovalScreen = () => <LegalScreen heading="Content removal" />
 export const ComplianceScreen = () => <LegalScreen />
-export const SupportScreen = () => <LegalScreen />
+export const SupportScreen = () => <LegalScreen notice={<ErrorReportNotice />} />

@@ -6,8 +6,16 @@ import { useSession } from '../../../app/session/SessionContext'
 import { VideoAccessOneDocument } from '../../../gql/graphql'
 import { modalForLockedVideo } from '../videoUnlock'
 
+export interface LockedVideoFactsOf {
+  uuid: string
+  newId?: string
+  title: string
+  isThirdPartyChannel?: boolean
+  channel?: { name?: string | null } | null
+}
+
 export interface LockedVideoProps {
-  video: { uuid: string; newId?: string; title: string; isThirdPartyChannel?: boolean; channel?: { name?: string | null } | null }
+  video: LockedVideoFactsOf
   /** After an unlock, so the player asks for its tokens again. */
   onUnlocked: () => void
 }
@@ -18,7 +26,15 @@ const LABELS = {
   PurchaseMembership: 'Get full access',
 } as const
 
-export function LockedVideo({ video, onUnlocked }: LockedVideoProps) {
+export interface WayIn {
+  /** The video's access is known, so the modal is the one §6 routes to. */
+  ready: boolean
+  label: string
+  open: () => void
+}
+
+/** Which modal a locked video opens (§6 "When access is denied"), from its access answer and the user's credits. */
+export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): WayIn {
   const { user } = useSession()
   const { open } = useModals()
   const { data } = useQuery(VideoAccessOneDocument, { variables: { videoIds: [video.uuid] }, fetchPolicy: 'network-only' })
@@ -35,7 +51,7 @@ export function LockedVideo({ video, onUnlocked }: LockedVideoProps) {
     isFreeLimitedTrial: access?.isFreeLimitedTrial === true,
   })
   const label = LABELS[modal as keyof typeof LABELS] ?? LABELS.PurchaseMembership
-  function onOpen() {
+  function openWayIn() {
     if (modal === 'UnlockChannel') {
       open('UnlockChannel', {
         channelPackId: access?.channelPackId ?? '',
@@ -54,11 +70,20 @@ export function LockedVideo({ video, onUnlocked }: LockedVideoProps) {
       open('PurchaseMembership', { singleSiteOnly: true })
     }
   }
+  return { ready: data !== undefined, label, open: openWayIn }
+}
+
+export function LockedVideo({ video, onUnlocked }: LockedVideoProps) {
+  const way = useWayIn(video, onUnlocked)
+  return <WayInButton way={way}>Your membership does not include this video yet.</WayInButton>
+}
+
+export function WayInButton({ way, children }: { way: WayIn; children: string }) {
   return (
     <p className="player__locked" role="status">
-      Your membership does not include this video yet.{' '}
-      <button type="button" className="button button--accent" onClick={onOpen} disabled={!data}>
-        {label}
+      {children}{' '}
+      <button type="button" className="button button--accent" onClick={way.open} disabled={!way.ready}>
+        {way.label}
       </button>
     </p>
   )

@@ -18,8 +18,8 @@ import { Rating } from './Rating'
 import { VideoPlayer } from './VideoPlayer'
 import './VideoPage.css'
 
-/** Related videos on the video page: two rows of the widest grid. */
-export const RELATED_COUNT = 8
+/** Related videos on the video page: whole shelf rows (two of 3 on large screens, three of 2 on medium ones). */
+export const RELATED_COUNT = 6
 
 export interface VideoRouteData {
   slug?: string

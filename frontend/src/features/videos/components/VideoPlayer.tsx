@@ -20,11 +20,20 @@ export interface PlayerVideo {
   channel?: { name?: string | null } | null
 }
 
+/**
+ * The trailer (a short clip under /media/trailers/, apart from the full videos), playing for everyone unless it is
+ * denied (§6: the server then sends no src, and the poster stays with a note).
+ */
 export function Trailer({ video, autoPlay = false, children }: { video: PlayerVideo; autoPlay?: boolean; children?: ReactNode }) {
   const { src, poster } = video.trailer
   return (
     <div className="player" data-testid="trailer">
-      {isVideoFile(src) ? (
+      {src === '' ? (
+        <>
+          <img className="player__media" src={poster} alt={video.title} width={1280} height={720} fetchPriority="high" />
+          <p className="player__note">The trailer is not available here.</p>
+        </>
+      ) : isVideoFile(src) ? (
         <video className="player__media" src={src} poster={poster} controls autoPlay={autoPlay} muted={autoPlay} playsInline>
           <track kind="captions" />
         </video>

@@ -82,7 +82,7 @@ export function TopRatedScreen() {
 
 const awardsQuery = (data: { page: number }) => ({
   query: AwardedVideosDocument,
-  variables: { skip: (data.page - 1) * PAGE_SIZE, first: PAGE_SIZE },
+  variables: { page: data.page, first: PAGE_SIZE },
 })
 
 function AwardsView() {

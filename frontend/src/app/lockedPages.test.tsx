@@ -1,0 +1,131 @@
+// A page whose content the server refuses (FORBIDDEN) is a locked page with §6's access-denied routing, never the
+// error screen: through the production path (the loader runs the screen's query with the real preloader).
+import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { Observable } from 'rxjs'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { WithGraphql } from '../testing/graphql'
+import { screenDataPreloader } from './api/screenData'
+import { appRouteObjects } from './router'
+import { tenantConfig, userView } from './routing/testing'
+import type { RouteServices } from './services'
+import type { RoutingSession } from './session/bootstrap'
+
+afterEach(cleanup)
+
+const poster = { __typename: 'Image', src: '/media/placeholder/video/a.svg', placeholder: null, width: 1280, height: 720, highdpi: null }
+
+/** The gateway: the picture set refused, the video open, its access as given. */
+function gateway(deniedReason: 'channel_pack_locked' | 'no_access', credits = 0) {
+  const asked: string[] = []
+  const link = new ApolloLink(
+    (operation) =>
+      new Observable((observer) => {
+        const name = operation.operationName ?? ''
+        asked.push(name)
+        if (name === 'PictureSetPage') {
+          observer.next({ data: null, errors: [{ message: 'You are not allowed to do this', extensions: { code: 'FORBIDDEN' } }] })
+        } else if (name === 'LockedVideo') {
+          observer.next({
+            data: {
+              getVideo: {
+                __typename: 'VideoDetail',
+                video: {
+                  __typename: 'Video',
+                  uuid: 'v-1',
+                  newId: '101',
+                  slug: 'autumn-reflection',
+                  title: 'Autumn Reflection',
+                  isThirdPartyChannel: false,
+                  channel: { __typename: 'Channel', name: 'Behind The Lens' },
+                  images: { __typename: 'VideoImages', poster },
+                },
+              },
+            },
+          })
+        } else if (name === 'VideoAccessOne') {
+          observer.next({
+            data: {
+              videoAccess: [
+                {
+                  __typename: 'VideoAccess',
+                  videoId: 'v-1',
+                  denied: true,
+                  access: false,
+                  deniedReason,
+                  unlocked: false,
+                  channelPackId: 'pack-1',
+                  isFreeLimitedTrial: false,
+                },
+              ],
+              getGemsBalance: { __typename: 'GemsBalance', payPerVideoCredits: credits },
+            },
+          })
+        } else {
+          observer.next({ data: null, errors: [{ message: `not scripted: ${name}` }] })
+        }
+        observer.complete()
+      }),
+  )
+  return { client: new ApolloClient({ link, cache: new InMemoryCache() }), asked }
+}
+
+function renderAt(url: string, session: RoutingSession, client: ApolloClient) {
+  const report = vi.fn()
+  const services: RouteServices = {
+    fetchTopRated: vi.fn(),
+    requestCamsUrl: vi.fn(),
+    fetchSignupExtern: vi.fn(),
+    welcomeCheck: vi.fn(),
+    isCategoryListLoaded: () => false,
+    errorReporting: { report, openReportDialog: () => {} },
+    preloadScreenData: screenDataPreloader(client, session),
+  }
+  render(
+    <WithGraphql client={client}>
+      <RouterProvider router={createMemoryRouter(appRouteObjects(session, services), { initialEntries: [url] })} />
+    </WithGraphql>,
+  )
+  return { report }
+}
+
+const signedIn = (abilities: string[], profile = {}): RoutingSession => ({
+  tenant: tenantConfig(),
+  user: userView({ isAuthenticated: true, abilities: ['see Channels', ...abilities], profile }),
+  isMembersArea: false,
+})
+
+describe('a refused picture set', () => {
+  it('in a locked channel pack, for a member who may unlock packs: the page says what is locked and the unlock-channel modal opens', async () => {
+    const { client } = gateway('channel_pack_locked')
+    const { report } = renderAt('/channels/behind-the-lens/picturesets/autumn-reflection', signedIn(['unlock ChannelPack']), client)
+    const page = await screen.findByTestId('locked-page')
+    expect(page.textContent).toContain('The picture set of Autumn Reflection is not part of your membership yet.')
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByText('Unlock channel')).toBeTruthy()
+    expect(within(page).getByRole('button', { name: 'Unlock the channel pack', hidden: true })).toBeTruthy()
+    expect(screen.queryByText(/Something went wrong/)).toBeNull()
+    expect(report).not.toHaveBeenCalled()
+    expect(document.title).toBe('Locked: Autumn Reflection')
+  })
+
+  it("on a brand the membership does not cover: the purchase modal with the brand's own options", async () => {
+    const { client } = gateway('no_access')
+    renderAt('/pictureset/easy-glow', signedIn([]), client)
+    const page = await screen.findByTestId('locked-page')
+    expect(within(page).getByRole('button', { name: 'Get full access', hidden: true })).toBeTruthy()
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByText('Join now')).toBeTruthy()
+    expect(screen.queryByText(/Something went wrong/)).toBeNull()
+  })
+
+  it('for an active trial with credits: the unlock-or-upgrade modal', async () => {
+    const { client } = gateway('no_access', 3)
+    renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'trial', isActive: true }), client)
+    const page = await screen.findByTestId('locked-page')
+    expect(await within(page).findByRole('button', { name: 'Unlock this video', hidden: true })).toBeTruthy()
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByText('Unlock or upgrade')).toBeTruthy()
+  })
+})

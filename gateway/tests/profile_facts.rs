@@ -9,13 +9,13 @@ mod support;
 
 use chrono::{DateTime, Duration, Utc};
 use proto_events::{
-    catalog::{CatalogEvent, ChannelKind, Video, VideoChannel, VideoQuality},
+    catalog::{CatalogEvent, ChannelKind, Video},
     subscription::{MembershipKind, SubscriptionEvent},
 };
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use support::{
-    codes, short,
+    codes, content, short,
     stack::{Options, Stack},
 };
 use uuid::Uuid;
@@ -208,35 +208,6 @@ async fn the_demo_users_derived_fields_are_their_owners_answers() {
     stack.cleanup().await;
 }
 
-const QUALITIES: [VideoQuality; 3] = [VideoQuality::P480, VideoQuality::P1080, VideoQuality::Hls];
-
-fn video(site: &str, pack: Option<(Uuid, Uuid)>) -> Video {
-    let video_id = Uuid::now_v7();
-    Video {
-        video_id,
-        legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
-        new_id: format!("n{}", video_id.simple()),
-        slug: format!("video-{}", video_id.simple()),
-        site: site.into(),
-        title: "A neutral title".into(),
-        description: "Generated.".into(),
-        release_date: Utc::now(),
-        duration_seconds: 600,
-        performer_ids: vec![],
-        category_slugs: vec![],
-        channel: pack.map(|(pack, channel)| VideoChannel {
-            channel_id: channel,
-            slug: "a-channel".into(),
-            channel_pack_id: Some(pack),
-            category: None,
-        }),
-        is_third_party_channel: false,
-        is_free_limited_trial: false,
-        award: 0,
-        qualities: QUALITIES.to_vec(),
-    }
-}
-
 /// A small, seeded pseudo-random sequence (xorshift), so a failing run can be replayed.
 struct Dice(u64);
 
@@ -285,7 +256,7 @@ async fn along_a_generated_sequence_of_events_the_derived_fields_stay_their_owne
     }];
     let packs: Vec<Uuid> = (0..3).map(|_| Uuid::now_v7()).collect();
     for pack in &packs {
-        let v = video("channels", Some((*pack, channel)));
+        let v = content::video_on("channels", Some((*pack, channel)));
         events.push(CatalogEvent::VideoPublished { video: v.clone(), published_at: Utc::now() });
         events.push(CatalogEvent::ChannelPackPublished {
             channel_pack_id: *pack,
@@ -296,7 +267,7 @@ async fn along_a_generated_sequence_of_events_the_derived_fields_stay_their_owne
             published_at: Utc::now(),
         });
     }
-    let plain: Vec<Video> = (0..2).map(|_| video("vixen", None)).collect();
+    let plain: Vec<Video> = (0..2).map(|_| content::video_on("vixen", None)).collect();
     for v in &plain {
         events.push(CatalogEvent::VideoPublished { video: v.clone(), published_at: Utc::now() });
     }
@@ -431,7 +402,7 @@ async fn along_a_generated_sequence_of_events_the_derived_fields_stay_their_owne
         .await;
     let token = stack.token(user, HOST, &[]);
     let fresh_pack = Uuid::now_v7();
-    let v = video("channels", Some((fresh_pack, channel)));
+    let v = content::video_on("channels", Some((fresh_pack, channel)));
     stack
         .publish(&[
             CatalogEvent::VideoPublished { video: v.clone(), published_at: Utc::now() },

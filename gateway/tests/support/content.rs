@@ -17,16 +17,21 @@ const QUALITIES: [VideoQuality; 8] = [
     VideoQuality::Hls,
 ];
 
-/// A vixen video, in the channel pack `pack` (pack, channel) when given.
+/// A vixen video, in the channel pack `pack` (pack, channel) when given; a channel video is
+/// released on the channels site.
 pub fn video(pack: Option<(Uuid, Uuid)>) -> Video {
+    video_on(if pack.is_some() { "channels" } else { "vixen" }, pack)
+}
+
+/// A video released on `site`, in the channel pack `pack` (pack, channel) when given.
+pub fn video_on(site: &str, pack: Option<(Uuid, Uuid)>) -> Video {
     let video_id = Uuid::now_v7();
     Video {
         video_id,
         legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
         new_id: format!("n{}", video_id.simple()),
         slug: format!("video-{}", video_id.simple()),
-        // A channel video is released on the channels site.
-        site: if pack.is_some() { "channels".into() } else { "vixen".into() },
+        site: site.into(),
         title: "A neutral title".into(),
         description: "Generated.".into(),
         release_date: Utc::now(),

@@ -18,6 +18,7 @@ pub mod entitlement;
 pub mod error;
 pub mod http;
 pub mod media;
+pub mod media_checks;
 pub mod projections;
 pub mod queries;
 pub mod quota;
@@ -93,6 +94,8 @@ pub struct State {
     pub subscriptions: entitlement::SubscriptionReads,
     pub signer: token::TokenSigner,
     pub verifier: Verifier,
+    /// What the media endpoint remembers between range requests.
+    pub media_checks: Arc<media_checks::MediaChecks>,
     /// Commands of one user, batched per transaction.
     pub book: store::Book,
     pub clock: Clock,
@@ -119,6 +122,7 @@ impl State {
             ),
             in_flight: Default::default(),
             signer: token::TokenSigner::new(config.media_secret.expose().as_bytes()),
+            media_checks: Arc::default(),
             book: store::Book::new(pool.clone(), store.clone()),
             pool,
             store,

@@ -319,12 +319,23 @@ async fn check(
         headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
     let Some(bearer) = bearer else { return Err(forbidden("the media token belongs to a signed-in user")) };
     // The access token may have lapsed during playback (it lives minutes, a video longer):
-    // it still names its user for as long as a play token lasts.
+    // it still names its user for as long as a play token lasts. A token verified before is
+    // not verified again (its text verifies the same way each time).
     let grace = state.config.play_token_ttl.as_secs();
-    match state.verifier.verify_with_leeway(bearer.trim(), grace).await {
-        Ok(claims) if claims.sub == grant.user_id => {}
-        Ok(_) => return Err(forbidden("the media token belongs to another user")),
-        Err(_) => return Err(forbidden("the media token belongs to a signed-in user")),
+    let bearer = bearer.trim();
+    let now = state.now().timestamp();
+    let user = match state.media_checks.identity(bearer, now) {
+        Some(user) => user,
+        None => match state.verifier.verify_with_leeway(bearer, grace).await {
+            Ok(claims) => {
+                state.media_checks.remember_identity(bearer, claims.sub, claims.exp + grace as i64);
+                claims.sub
+            }
+            Err(_) => return Err(forbidden("the media token belongs to a signed-in user")),
+        },
+    };
+    if user != grant.user_id {
+        return Err(forbidden("the media token belongs to another user"));
     }
     if revoked(state, &grant).await? {
         return Err(forbidden("what opened the video has ended"));
@@ -340,11 +351,18 @@ async fn revoked(state: &State, grant: &MediaGrant) -> Result<bool, Response> {
         Ground::Subscriptions(ids) => (ids.as_slice(), None),
         Ground::ChannelPack(id) => (&[][..], Some(*id)),
     };
-    queries::revoked_since(&state.pool, grant.user_id, subscriptions, pack, issued).await.map_err(|e| {
-        tracing::warn!(error = %e, "media revocation check failed");
-        let body = serde_json::json!({ "code": "RETRY", "message": "try again" });
-        (StatusCode::SERVICE_UNAVAILABLE, axum::Json(body)).into_response()
-    })
+    let key = format!("{}:{}:{:?}:{:?}", grant.user_id, grant.issued, subscriptions, pack);
+    if let Some(revoked) = state.media_checks.revocation(&key) {
+        return Ok(revoked);
+    }
+    let revoked =
+        queries::revoked_since(&state.pool, grant.user_id, subscriptions, pack, issued).await.map_err(|e| {
+            tracing::warn!(error = %e, "media revocation check failed");
+            let body = serde_json::json!({ "code": "RETRY", "message": "try again" });
+            (StatusCode::SERVICE_UNAVAILABLE, axum::Json(body)).into_response()
+        })?;
+    state.media_checks.remember_revocation(key, revoked);
+    Ok(revoked)
 }
 
 async fn serve_file(path: &std::path::Path, request: Request) -> Response {

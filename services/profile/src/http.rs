@@ -330,11 +330,8 @@ pub async fn create_account_with(
     }
     let user_id = request.user_id.unwrap_or_else(Uuid::now_v7);
     // A retried call for the same account answers what the first did.
-    if let Some(existing) = queries::user_summaries(&state.pool, &[user_id]).await?.pop() {
-        if existing.email == email && existing.username == request.username {
-            return Ok(AccountCreated { user_id, username: existing.username, email, created: false });
-        }
-        return Err(CommandError::Domain(DomainError::AccountExists).into());
+    if let Some(answer) = same_account(state, user_id, &email, &request.username).await? {
+        return answer;
     }
     let hash = match &request.password_hash {
         Some(hash) => hash.clone(),
@@ -349,8 +346,40 @@ pub async fn create_account_with(
         vip_invited: request.vip_invited,
         at: Utc::now(),
     };
-    commands::execute(&state.store, user_id, meta, command, Some(&hash)).await?;
-    Ok(AccountCreated { user_id, username: request.username, email, created: true })
+    match commands::execute(&state.store, user_id, meta, command, Some(&hash)).await {
+        Ok(_) => Ok(AccountCreated { user_id, username: request.username, email, created: true }),
+        // A concurrent copy of this call registered it between the check above and this command
+        // (a biller posting one sale several times at once): answer as that copy did.
+        Err(CommandError::Domain(DomainError::AccountExists)) => {
+            match same_account(state, user_id, &email, &request.username).await? {
+                Some(answer) => answer,
+                None => Err(CommandError::Domain(DomainError::AccountExists).into()),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// When `user_id` is registered: the answer to a repeat of its creation (`created: false`) if
+/// it is the same account, ACCOUNT_EXISTS if another one. None while it is not registered.
+async fn same_account(
+    state: &ProfileState,
+    user_id: Uuid,
+    email: &str,
+    username: &Option<String>,
+) -> Result<Option<Result<AccountCreated, ApiError>>, ApiError> {
+    let Some(existing) = queries::user_summaries(&state.pool, &[user_id]).await?.pop() else {
+        return Ok(None);
+    };
+    if existing.email == email && existing.username == *username {
+        return Ok(Some(Ok(AccountCreated {
+            user_id,
+            username: existing.username,
+            email: email.to_owned(),
+            created: false,
+        })));
+    }
+    Ok(Some(Err(CommandError::Domain(DomainError::AccountExists).into())))
 }
 
 #[derive(Deserialize)]

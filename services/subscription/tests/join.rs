@@ -300,3 +300,43 @@ async fn a_signup_past_its_ttl_is_expired_and_its_hash_erased() {
     assert!(env.events().await.is_empty(), "no subscription for an expired signup");
     env.cleanup().await;
 }
+
+#[tokio::test]
+async fn ten_concurrent_copies_of_an_initial_sale_all_get_the_first_answer() {
+    let env = TestEnv::with_profile().await;
+    let mut body = join("parallel.sale@example.com", 10301, "SEGPAY");
+    body["username"] = json!("parallelsale");
+    let (status, started) = env.post("/internal/joins", None, &body).await;
+    assert_eq!(status, 201, "{started}");
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, approval) = decline_and_approval(signup_id);
+    let answers = futures::future::join_all((0..10).map(|_| env.postback("SEGPAY", &approval))).await;
+    let first = answers[0].clone();
+    assert_eq!(first.0, 200, "{answers:?}");
+    assert!(answers.iter().all(|a| *a == first), "{answers:?}");
+    // Applied once: one subscription, one account.
+    let started: Vec<_> =
+        env.events().await.into_iter().filter(|e| matches!(e, E::SubscriptionStarted { .. })).collect();
+    assert_eq!(started.len(), 1, "{started:?}");
+    let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+    assert_eq!(signup["status"], "approved", "{signup}");
+    let user_id: uuid::Uuid = sqlx::query_scalar("select user_id from signup where signup_id = $1")
+        .bind(signup_id)
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    let profile_base = &env.profile.as_ref().unwrap().1;
+    let users: serde_json::Value = env
+        .http
+        .get(format!("{profile_base}/internal/users?ids={user_id}"))
+        .service_auth("profile")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(users.as_array().map(Vec::len), Some(1), "{users}");
+    assert_eq!(users[0]["email"], "parallel.sale@example.com");
+    env.cleanup().await;
+}

@@ -103,9 +103,10 @@ pub fn options(config: &BillingConfig, site: &str) -> Option<JoinOptions> {
     })
 }
 
-/// The form's checks, in the order the form shows them. `account_exists` tells whether the
-/// e-mail already has an account.
-pub fn check(state: &State, r: &JoinRequest, account_exists: bool) -> Result<(), JoinError> {
+/// The form's checks, in the order the form shows them, but the last (an account with the
+/// e-mail, [`JoinError::AccountExists`]), which needs a lookup: they run before anything of the
+/// request is used, so a NUL or another control character is the field's own message.
+pub fn check(state: &State, r: &JoinRequest) -> Result<(), JoinError> {
     let email = v::normalize_email(&r.email);
     if !v::is_valid_email(&email) {
         return Err(JoinError::InvalidEmail);
@@ -123,10 +124,13 @@ pub fn check(state: &State, r: &JoinRequest, account_exists: bool) -> Result<(),
     if !option.payment_options.contains(&r.payment_option) || state.config.biller(&r.payment_option).is_none() {
         return Err(JoinError::InvalidPaymentOption);
     }
-    if account_exists {
-        return Err(JoinError::AccountExists);
-    }
     Ok(())
+}
+
+/// A tracking value (`ref`, `elm`, the affiliate's `nats`) as kept: one holding a control
+/// character is no value the visitor can correct, so it is dropped, not refused.
+fn tracking(value: &Option<String>) -> Option<String> {
+    value.clone().filter(|v| !v.chars().any(char::is_control))
 }
 
 /// Why a join could not be recorded (not the form's fault).
@@ -143,11 +147,14 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     if !state.config.site_ids.contains_key(&r.site) {
         return Ok(Err(JoinError::MembershipUnavailable));
     }
-    let email = v::normalize_email(&r.email);
-    let exists = crate::queries::email_taken(&state.pool, &email).await?;
-    if let Err(e) = check(state, r, exists) {
+    if let Err(e) = check(state, r) {
         return Ok(Err(e));
     }
+    let email = v::normalize_email(&r.email);
+    if crate::queries::email_taken(&state.pool, &email).await? {
+        return Ok(Err(JoinError::AccountExists));
+    }
+    let (page_ref, elm, nats) = (tracking(&r.page_ref), tracking(&r.elm), tracking(&r.nats));
     let option = state.config.join_option(r.join_option_id).expect("checked");
     let biller = state.config.biller(&r.payment_option).expect("checked");
     let (signup_id, user_id) = (Uuid::now_v7(), Uuid::now_v7());
@@ -166,9 +173,9 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     .bind(&r.site)
     .bind(option.id as i32)
     .bind(&biller.name)
-    .bind(&r.page_ref)
-    .bind(&r.elm)
-    .bind(&r.nats)
+    .bind(&page_ref)
+    .bind(&elm)
+    .bind(&nats)
     .execute(&state.pool)
     .await?;
     let page = biller.payment_page.replace("{sandbox}", &state.config.sandbox_url).replace("{biller}", &biller.name);
@@ -183,8 +190,8 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     if let Some(u) = &r.username {
         query.push(("username", u.clone()));
     }
-    if let Some(n) = &r.nats {
-        query.push(("nats", n.clone()));
+    if let Some(n) = nats {
+        query.push(("nats", n));
     }
     let query: Vec<String> = query.into_iter().map(|(k, v)| format!("{k}={}", form_encode(&v))).collect();
     Ok(Ok(JoinStarted { signup_id, location: format!("{page}?{}", query.join("&")) }))

@@ -340,3 +340,36 @@ async fn ten_concurrent_copies_of_an_initial_sale_all_get_the_first_answer() {
     assert_eq!(users[0]["email"], "parallel.sale@example.com");
     env.cleanup().await;
 }
+
+#[tokio::test]
+async fn a_nul_or_control_character_gets_the_fields_message_before_any_lookup() {
+    let env = TestEnv::new().await;
+    let cases = [
+        ("email", "jo\u{0}@example.com", "INVALID_EMAIL", "Invalid email address."),
+        ("email", "\u{0}", "INVALID_EMAIL", "Invalid email address."),
+        ("email", "jo@example.com\u{1b}", "INVALID_EMAIL", "Invalid email address."),
+        ("password", "Secret\u{0}12345", "INVALID_PASSWORD", profile::validation::PASSWORD_RULE_MESSAGE),
+        ("username", "new\u{0}joiner", "INVALID_USERNAME", profile::validation::INVALID_USERNAME_MESSAGE),
+    ];
+    for (field, value, code, message) in cases {
+        let mut body = join("nul.joiner@example.com", 10301, "EPOCH");
+        body[field] = json!(value);
+        let (status, refused) = env.post("/internal/joins", None, &body).await;
+        assert_eq!(
+            (status, refused["code"].as_str(), refused["message"].as_str()),
+            (422, Some(code), Some(message)),
+            "{field} {value:?}: {refused}"
+        );
+    }
+    // A tracking value with a NUL is dropped, the join goes on.
+    let mut body = join("nul.tracking@example.com", 10301, "EPOCH");
+    body["nats"] = json!("NATS\u{0}X");
+    let (status, started) = env.post("/internal/joins", None, &body).await;
+    assert_eq!(status, 201, "{started}");
+    let nats: Option<String> = sqlx::query_scalar("select nats from signup where email = 'nul.tracking@example.com'")
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(nats, None);
+    env.cleanup().await;
+}

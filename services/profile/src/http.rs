@@ -95,6 +95,9 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::post("/internal/profile/vip-credentials", Access::User),
 ];
 
+/// changePassword past the failed-login limit of the account.
+pub const CHANGE_PASSWORD_TOO_MANY_MESSAGE: &str = "Too many wrong passwords. Please wait a few minutes and try again.";
+
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -106,6 +109,9 @@ pub enum ApiError {
     RefreshInProgress,
     #[error("too_many_refreshes")]
     TooManyRefreshes,
+    /// Too many wrong old passwords for this account in the failed-login window.
+    #[error("{}", CHANGE_PASSWORD_TOO_MANY_MESSAGE)]
+    TooManyAttempts,
     #[error("{0}")]
     NotFound(&'static str),
     #[error("{0}")]
@@ -130,7 +136,7 @@ impl ApiError {
             ApiError::Command(CommandError::Store(_)) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::InvalidGrant => StatusCode::UNAUTHORIZED,
             ApiError::RefreshInProgress => StatusCode::CONFLICT,
-            ApiError::TooManyRefreshes => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRefreshes | ApiError::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
         }
@@ -146,6 +152,7 @@ impl ApiError {
             ApiError::InvalidGrant => "INVALID_GRANT",
             ApiError::RefreshInProgress => "REFRESH_IN_PROGRESS",
             ApiError::TooManyRefreshes => "TOO_MANY_REFRESHES",
+            ApiError::TooManyAttempts => "TOO_MANY_ATTEMPTS",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::BadRequest(_) => "BAD_REQUEST",
         }
@@ -642,8 +649,18 @@ async fn change_password(
     request: Result<Json<ChangePasswordRequest>, JsonRejection>,
 ) -> Answer<OwnProfile> {
     let request = body(request)?;
+    // The old password is guessed against the sign-in's limit: each check reserves a failure of
+    // the account, taken back when the password is right.
+    let subjects = [crate::sessions::limiter::user_subject(claims.sub)];
+    let Some(reservation) = crate::sessions::limiter::reserve(&state, &subjects).await? else {
+        tracing::warn!(user_id = %claims.sub, "change password refused: too many wrong passwords");
+        return Err(ApiError::TooManyAttempts);
+    };
     let old_password_correct =
         state.passwords.verify(&request.old_password, stored_hash(&state, claims.sub).await?).await?;
+    if old_password_correct {
+        crate::sessions::limiter::release(&state, &reservation).await?;
+    }
     let new_password_valid = v::is_valid_password(&request.new_password);
     let confirmation_matches = request.new_password == request.confirm_password;
     let same_as_old = request.new_password == request.old_password;

@@ -525,6 +525,11 @@ pub mod limiter {
         format!("account:{}", login.trim().to_lowercase())
     }
 
+    /// An account known by its id (a signed-in user guessing the old password).
+    pub fn user_subject(user_id: Uuid) -> String {
+        format!("user:{user_id}")
+    }
+
     pub fn address_subject(address: &str) -> String {
         format!("address:{}", address.trim())
     }

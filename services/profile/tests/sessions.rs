@@ -411,6 +411,41 @@ async fn a_password_change_ends_the_other_sessions_and_keeps_this_one() {
 }
 
 #[tokio::test]
+async fn wrong_old_passwords_meet_the_accounts_limit_and_a_right_one_is_not_counted() {
+    let env = TestEnv::new().await;
+    env.account("guessed").await;
+    let session = env.session("guessed").await;
+    let change = |old: &str| {
+        env.http
+            .post(env.url("/internal/profile/password"))
+            .bearer_auth(&session.access_token)
+            .json(&json!({ "oldPassword": old, "newPassword": "Better12345", "confirmPassword": "Better12346" }))
+            .send()
+    };
+    // A right old password (refused for its confirmation) takes back its reservation.
+    for _ in 0..6 {
+        let body: Value = change(PASSWORD).await.unwrap().json().await.unwrap();
+        assert_eq!(body["message"], "confirmation does not match");
+    }
+    for n in 0..5 {
+        let wrong = change(&format!("Guess{n}12345")).await.unwrap();
+        assert_eq!(wrong.status(), 422, "guess {n}");
+    }
+    for _ in 0..3 {
+        let refused = change("Guess512345").await.unwrap();
+        assert_eq!(refused.status(), 429);
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(
+            (body["code"].as_str(), body["message"].as_str()),
+            (Some("TOO_MANY_ATTEMPTS"), Some(profile::http::CHANGE_PASSWORD_TOO_MANY_MESSAGE))
+        );
+    }
+    // The right password is not checked either while the account is held.
+    assert_eq!(change(PASSWORD).await.unwrap().status(), 429);
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn a_cross_site_switch_gives_a_code_for_the_other_brand_and_parent_redirect_takes_an_id_token_once() {
     let env = TestEnv::new().await;
     let user = env.account("jane").await;

@@ -386,9 +386,32 @@ pub async fn welcome_check(
             if !fresh {
                 return Ok(status_of(state, row, None));
             }
-            let site = if state.config.site_ids.contains_key(site) { site.to_owned() } else { row.site.clone() };
-            let issued = state.profile.issue_autologin(row.user_id, &site).await.map_err(WelcomeError::Profile)?;
-            Ok(status_of(state, row, Some(issued.al_token)))
+            // Once per signup, and for the signup's own brand: a later call, or one naming
+            // another brand, gets the welcome data without a token.
+            if !site.eq_ignore_ascii_case(&row.site) {
+                return Ok(status_of(state, row, None));
+            }
+            let claimed: Option<i32> = sqlx::query_scalar(
+                "update signup set autologin_issued_at = now()
+                 where signup_id = $1 and autologin_issued_at is null returning 1",
+            )
+            .bind(row.signup_id)
+            .fetch_optional(&state.pool)
+            .await?;
+            if claimed.is_none() {
+                return Ok(status_of(state, row, None));
+            }
+            match state.profile.issue_autologin(row.user_id, &row.site).await {
+                Ok(issued) => Ok(status_of(state, row, Some(issued.al_token))),
+                Err(e) => {
+                    // Nothing was issued: the next call may try again.
+                    sqlx::query("update signup set autologin_issued_at = null where signup_id = $1")
+                        .bind(row.signup_id)
+                        .execute(&state.pool)
+                        .await?;
+                    Err(WelcomeError::Profile(e))
+                }
+            }
         }
         "denied" => Err(WelcomeError::Denied(row.reason.unwrap_or_default())),
         _ => Ok(status_of(state, row, None)),

@@ -137,6 +137,15 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     assert!(check["autologinId"].as_str().is_some_and(|t| !t.is_empty()));
     assert_eq!((check["isWelcome"].as_bool(), check["isTrial"].as_bool()), (Some(true), Some(true)));
     assert_eq!(check["traffikJunkyTransactionId"], "CB-778-1");
+    // The token is issued once: the same link again, or naming another brand, answers the
+    // welcome data without one.
+    let (status, again) = env.get(&path, None).await;
+    assert_eq!(status, 200, "{again}");
+    assert!(again["autologinId"].is_null(), "{again}");
+    assert_eq!((again["isWelcome"].as_bool(), again["memberid"].as_str()), (Some(true), Some("CB-778")));
+    let (status, elsewhere) = env.get(&path.replace("site=vixen", "site=tushy"), None).await;
+    assert_eq!(status, 200, "{elsewhere}");
+    assert!(elsewhere["autologinId"].is_null(), "{elsewhere}");
     // An hour after the approval the link no longer signs in (it sits in the browser's history).
     sqlx::query("update signup set decided_at = decided_at - interval '61 minutes' where member_id = 'CB-778'")
         .execute(&env.pool)
@@ -371,5 +380,28 @@ async fn a_nul_or_control_character_gets_the_fields_message_before_any_lookup() 
         .await
         .unwrap();
     assert_eq!(nats, None);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn the_welcome_link_issues_its_token_for_its_own_brand_only() {
+    let env = TestEnv::with_profile().await;
+    let mut body = join("own.brand@example.com", 10301, "SEGPAY");
+    body["username"] = json!("ownbrand");
+    let (status, started) = env.post("/internal/joins", None, &body).await;
+    assert_eq!(status, 201, "{started}");
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, approval) = decline_and_approval(signup_id);
+    assert_eq!(env.postback("SEGPAY", &approval).await.0, 200);
+    let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+    let hashed = signup["welcome"]["hashedMemberId"].as_str().unwrap().to_owned();
+    let path = |site: &str| format!("/internal/welcome-check?site={site}&memberId=SP-OOO&hashedMemberId={hashed}");
+    // Another brand first: no token, and the link's own brand still gets its one.
+    let (_, elsewhere) = env.get(&path("tushy"), None).await;
+    assert!(elsewhere["autologinId"].is_null(), "{elsewhere}");
+    let (_, own) = env.get(&path("vixen"), None).await;
+    assert!(own["autologinId"].as_str().is_some_and(|t| !t.is_empty()), "{own}");
+    let (_, again) = env.get(&path("vixen"), None).await;
+    assert!(again["autologinId"].is_null(), "{again}");
     env.cleanup().await;
 }

@@ -75,6 +75,7 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::post("/internal/oidc/parent-redirect", Access::Service),
     Route::post("/internal/autologin-tokens", Access::Service),
     Route::post("/internal/accounts", Access::Service),
+    Route::get("/internal/sessions/revoked", Access::Service),
     Route::get("/internal/users", Access::ServiceOrAdmin),
     Route::get("/internal/users/public", Access::Any),
     Route::post("/internal/users/{user_id}/groups", Access::User),

@@ -318,6 +318,7 @@ async fn the_sessions_ended_within_an_access_tokens_life_are_listed_and_their_ev
     let out = env
         .http
         .post(env.url("/internal/oidc/logout"))
+        .service_auth("profile")
         .json(&json!({ "refreshToken": a.refresh_token, "everywhere": true }))
         .send()
         .await

@@ -103,10 +103,13 @@ impl GatewayState {
     }
 }
 
-/// The whole HTTP surface: the tenant-resolved edge, plus `/healthz`, `/readyz` and `/metrics`
-/// (which answer on any host, for probes), all under the correlation middleware.
+/// The whole HTTP surface: the tenant-resolved edge, plus `/healthz` (on any host: liveness),
+/// `/readyz` and `/metrics` (only on hosts that are not a brand's: the pod address the probes
+/// and the scrape use; a brand host, which an Ingress publishes, answers 404), all under the
+/// correlation middleware.
 pub fn router(state: GatewayState) -> Router {
     let readiness = Readiness { service: "gateway".to_owned(), pool: None, uses_broker: false };
+    let ops = ops_router(readiness).layer(middleware::from_fn_with_state(state.clone(), edge::not_on_brand_hosts));
     let edge = Router::new()
         .route("/api/tenant-config", get(edge::tenant_config))
         .route(
@@ -128,7 +131,7 @@ pub fn router(state: GatewayState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))
         .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))
         .with_state(state);
-    edge.merge(ops_router(readiness)).layer(middleware::from_fn(correlate))
+    edge.merge(ops).layer(middleware::from_fn(correlate))
 }
 
 /// Serves `state` on `listener` until `shutdown` resolves, then lets in-flight requests finish.

@@ -106,13 +106,24 @@ async fn an_unknown_host_is_a_400_with_the_spec_error() {
 }
 
 #[tokio::test]
-async fn the_operations_routes_answer_on_any_host() {
+async fn the_operations_routes_answer_on_the_pods_address() {
     let gw = spawn_gateway().await;
     assert_eq!(gw.get("10.0.0.7:8080", "/healthz").await.status(), StatusCode::OK);
     let ready = gw.get("10.0.0.7:8080", "/readyz").await;
     assert_eq!(ready.status(), StatusCode::OK);
     assert_eq!(ready.json::<Value>().await.unwrap()["status"], "ready");
     assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn metrics_and_readiness_are_not_served_on_brand_hosts() {
+    let gw = spawn_gateway().await;
+    for brand in ["vixen", "tushy"] {
+        let host = brand_host(brand);
+        assert_eq!(gw.get(&host, "/metrics").await.status(), StatusCode::NOT_FOUND, "{host}");
+        assert_eq!(gw.get(&host, "/readyz").await.status(), StatusCode::NOT_FOUND, "{host}");
+        assert_eq!(gw.get(&host, "/healthz").await.status(), StatusCode::OK, "{host}");
+    }
 }
 
 #[tokio::test]
@@ -330,7 +341,7 @@ async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
     let gw = spawn_gateway().await;
     let host = brand_host("vixen");
     // The first /metrics installs the recorder.
-    assert_eq!(gw.get(&host, "/metrics").await.status(), StatusCode::OK);
+    assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::OK);
     let post = |body: serde_json::Value, csrf: bool| {
         let mut request = gw
             .client
@@ -354,7 +365,7 @@ async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
     let nowhere = post(serde_json::json!({ "event": "leave", "label": "Video" }), true).await.unwrap();
     assert_eq!(nowhere.status(), StatusCode::BAD_REQUEST);
 
-    let metrics = gw.get(&host, "/metrics").await.text().await.unwrap();
+    let metrics = gw.get("10.0.0.7:8080", "/metrics").await.text().await.unwrap();
     let count = |event: &str| {
         metrics
             .lines()

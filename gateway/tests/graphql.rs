@@ -72,7 +72,10 @@ async fn abusive_documents_are_refused_quickly_with_a_code() {
 
     let aliases: String = (0..2000).map(|i| format!("a{i}: tenantConfig ")).collect();
     let (_, body) = gw.post(host, json!({ "query": format!("{{ {aliases} }}") }), None).await;
-    assert_eq!(codes(&body), ["QUERY_TOO_COMPLEX"], "{}", short(&body));
+    assert_eq!(codes(&body), ["QUERY_TOO_LARGE"], "{}", short(&body));
+    let aliases: String = (0..60).map(|i| format!("a{i}: tenantConfig ")).collect();
+    let (_, body) = gw.post(host, json!({ "query": format!("{{ {aliases} }}") }), None).await;
+    assert_eq!(codes(&body), ["TOO_MANY_ALIASES"], "{}", short(&body));
 
     let batch: Vec<Value> = (0..100).map(|_| json!({"query": "{ __typename }"})).collect();
     let (status, body) = gw.post(host, Value::Array(batch), None).await;
@@ -96,6 +99,78 @@ async fn abusive_documents_are_refused_quickly_with_a_code() {
     assert_eq!(codes(&body), ["GRAPHQL_VALIDATION_FAILED"], "{body}");
 
     assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+}
+
+/// `fragment F{k} on QueryRoot { ...F{k-1} ...F{k-1} }`, the operation spreading the last:
+/// about 40 bytes a level, 2^levels spreads once expanded.
+fn fragment_explosion(levels: u32) -> String {
+    let mut query = format!("query Boom {{ ...F{levels} }}\nfragment F0 on QueryRoot {{ __typename }}\n");
+    for k in 1..=levels {
+        query.push_str(&format!("fragment F{k} on QueryRoot {{ ...F{j} ...F{j} }}\n", j = k - 1));
+    }
+    query
+}
+
+#[tokio::test]
+async fn a_fragment_explosion_is_refused_before_it_is_expanded() {
+    let gw = spawn(nowhere()).await;
+    let host = "vixen.localhost:8080";
+    for levels in [10, 20, 30] {
+        let query = fragment_explosion(levels);
+        assert!(query.len() < 1_500, "{} bytes", query.len());
+        let started = std::time::Instant::now();
+        let (status, body) = gw.post(host, json!({ "query": query }), None).await;
+        println!("2^{levels} spreads ({} bytes): refused in {:?}", query.len(), started.elapsed());
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(codes(&body), ["QUERY_TOO_COMPLEX"], "{}", short(&body));
+        assert!(body["data"].is_null(), "{body}");
+    }
+    // A page's shape: a fragment used twice, aliases, an inline fragment.
+    let (status, body) = gw
+        .post(
+            host,
+            json!({ "query": "query Page { a: tenantConfig ...T ...T ... on QueryRoot { b: tenantConfig } } \
+                              fragment T on QueryRoot { __typename }" }),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.get("errors").is_none(), "{body}");
+    assert_eq!(body["data"]["a"]["tenant"], "vixen", "{body}");
+}
+
+/// Every operation of the browser (frontend/src/**/*.graphql, fragments shared across files)
+/// stays under the document limits.
+#[test]
+fn the_browsers_operations_stay_under_the_limits() {
+    fn graphql_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("gql") && !path.ends_with("node_modules") {
+                    graphql_files(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "graphql") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    graphql_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../frontend/src"), &mut files);
+    assert!(files.len() > 10, "{files:?}");
+    let all: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap() + "\n").collect();
+    let parsed = async_graphql::parser::parse_query(&all).expect("the browser's documents parse");
+    let mut operations = 0;
+    for (name, operation) in parsed.operations.iter() {
+        let mut alone = parsed.clone();
+        alone.operations = async_graphql::parser::types::DocumentOperations::Single(operation.clone());
+        gateway::graphql::cost::check_document(&alone).unwrap_or_else(|r| panic!("{name:?}: {r:?}"));
+        operations += 1;
+    }
+    assert!(operations > 10);
+    for file in &files {
+        gateway::graphql::cost::check_text(&std::fs::read_to_string(file).unwrap()).unwrap();
+    }
 }
 
 #[tokio::test]

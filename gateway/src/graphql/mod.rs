@@ -9,6 +9,7 @@
 pub mod abilities;
 pub mod catalog;
 pub mod context;
+pub mod cost;
 pub mod deals;
 pub mod errors;
 pub mod http;
@@ -126,6 +127,7 @@ pub fn schema(upstreams: Option<Arc<Upstreams>>, development: bool) -> PaysiteSc
         .limit_complexity(MAX_COMPLEXITY)
         .limit_recursive_depth(MAX_RECURSION)
         .limit_directives(MAX_DIRECTIVES)
+        .extension(cost::CostGuard)
         .extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024)))
         .data(limits::RateLimiter::default());
     if !development {

@@ -222,8 +222,8 @@ async fn logins(state: &State, users: &[(Uuid, String)], options: &BenchOptions)
                 // Distinct addresses, so the failed-login limit never counts these.
                 let address = format!("10.0.{worker}.{}", i % 250);
                 let ok = matches!(
-                    sign_in(&state, &users[i % users.len()].1, "Bench12345", &address, &target).await,
-                    Ok(SignIn::Code(_))
+                    sign_in(&state, &users[i % users.len()].1, "Bench12345", &address, None, &target).await,
+                    Ok(SignIn::Code { .. })
                 );
                 h.record(t.elapsed().as_micros().max(1) as u64).ok();
                 failed += u64::from(!ok);

@@ -97,6 +97,9 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::post("/internal/profile/vip-credentials", Access::User),
 ];
 
+/// changePassword past the failed-login limit of the account.
+pub const CHANGE_PASSWORD_TOO_MANY_MESSAGE: &str = "Too many wrong passwords. Please wait a few minutes and try again.";
+
 /// Every answer of this API that is not a success.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -108,6 +111,9 @@ pub enum ApiError {
     RefreshInProgress,
     #[error("too_many_refreshes")]
     TooManyRefreshes,
+    /// Too many wrong old passwords for this account in the failed-login window.
+    #[error("{}", CHANGE_PASSWORD_TOO_MANY_MESSAGE)]
+    TooManyAttempts,
     #[error("{0}")]
     NotFound(&'static str),
     #[error("{0}")]
@@ -132,7 +138,7 @@ impl ApiError {
             ApiError::Command(CommandError::Store(_)) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::InvalidGrant => StatusCode::UNAUTHORIZED,
             ApiError::RefreshInProgress => StatusCode::CONFLICT,
-            ApiError::TooManyRefreshes => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRefreshes | ApiError::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
         }
@@ -148,6 +154,7 @@ impl ApiError {
             ApiError::InvalidGrant => "INVALID_GRANT",
             ApiError::RefreshInProgress => "REFRESH_IN_PROGRESS",
             ApiError::TooManyRefreshes => "TOO_MANY_REFRESHES",
+            ApiError::TooManyAttempts => "TOO_MANY_ATTEMPTS",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::BadRequest(_) => "BAD_REQUEST",
         }
@@ -332,11 +339,8 @@ pub async fn create_account_with(
     }
     let user_id = request.user_id.unwrap_or_else(Uuid::now_v7);
     // A retried call for the same account answers what the first did.
-    if let Some(existing) = queries::user_summaries(&state.pool, &[user_id]).await?.pop() {
-        if existing.email == email && existing.username == request.username {
-            return Ok(AccountCreated { user_id, username: existing.username, email, created: false });
-        }
-        return Err(CommandError::Domain(DomainError::AccountExists).into());
+    if let Some(answer) = same_account(state, user_id, &email, &request.username).await? {
+        return answer;
     }
     let hash = match &request.password_hash {
         Some(hash) => hash.clone(),
@@ -351,8 +355,40 @@ pub async fn create_account_with(
         vip_invited: request.vip_invited,
         at: Utc::now(),
     };
-    commands::execute(&state.store, user_id, meta, command, Some(&hash)).await?;
-    Ok(AccountCreated { user_id, username: request.username, email, created: true })
+    match commands::execute(&state.store, user_id, meta, command, Some(&hash)).await {
+        Ok(_) => Ok(AccountCreated { user_id, username: request.username, email, created: true }),
+        // A concurrent copy of this call registered it between the check above and this command
+        // (a biller posting one sale several times at once): answer as that copy did.
+        Err(CommandError::Domain(DomainError::AccountExists)) => {
+            match same_account(state, user_id, &email, &request.username).await? {
+                Some(answer) => answer,
+                None => Err(CommandError::Domain(DomainError::AccountExists).into()),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// When `user_id` is registered: the answer to a repeat of its creation (`created: false`) if
+/// it is the same account, ACCOUNT_EXISTS if another one. None while it is not registered.
+async fn same_account(
+    state: &ProfileState,
+    user_id: Uuid,
+    email: &str,
+    username: &Option<String>,
+) -> Result<Option<Result<AccountCreated, ApiError>>, ApiError> {
+    let Some(existing) = queries::user_summaries(&state.pool, &[user_id]).await?.pop() else {
+        return Ok(None);
+    };
+    if existing.email == email && existing.username == *username {
+        return Ok(Some(Ok(AccountCreated {
+            user_id,
+            username: existing.username,
+            email: email.to_owned(),
+            created: false,
+        })));
+    }
+    Ok(Some(Err(CommandError::Domain(DomainError::AccountExists).into())))
 }
 
 #[derive(Deserialize)]
@@ -615,8 +651,18 @@ async fn change_password(
     request: Result<Json<ChangePasswordRequest>, JsonRejection>,
 ) -> Answer<OwnProfile> {
     let request = body(request)?;
+    // The old password is guessed against the sign-in's limit: each check reserves a failure of
+    // the account, taken back when the password is right.
+    let subjects = [crate::sessions::limiter::user_subject(claims.sub)];
+    let Some(reservation) = crate::sessions::limiter::reserve(&state, &subjects).await? else {
+        tracing::warn!(user_id = %claims.sub, "change password refused: too many wrong passwords");
+        return Err(ApiError::TooManyAttempts);
+    };
     let old_password_correct =
         state.passwords.verify(&request.old_password, stored_hash(&state, claims.sub).await?).await?;
+    if old_password_correct {
+        crate::sessions::limiter::release(&state, &reservation).await?;
+    }
     let new_password_valid = v::is_valid_password(&request.new_password);
     let confirmation_matches = request.new_password == request.confirm_password;
     let same_as_old = request.new_password == request.old_password;

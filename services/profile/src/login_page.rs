@@ -22,6 +22,10 @@ use crate::sessions::{callback_location, is_same_site_path, issue_code, limiter}
 use crate::{queries, tokens, State as ProfileState};
 
 pub const CSRF_COOKIE: &str = "paysite_login_csrf";
+/// The device cookie (OWASP): a device that signed in to an account before.
+pub const DEVICE_COOKIE: &str = "paysite_device";
+/// How long a device stays known.
+pub const DEVICE_MAX_AGE_SECS: u64 = 180 * 24 * 3600;
 pub const INVALID_CREDENTIALS_MESSAGE: &str = "Invalid username or password.";
 pub const TOO_MANY_ATTEMPTS_MESSAGE: &str = "Too many failed sign-ins. Please wait a few minutes and try again.";
 pub const FORM_EXPIRED_MESSAGE: &str = "Your sign-in form expired. Please try again.";
@@ -206,11 +210,23 @@ pub async fn login_submit(
     let Some(target) = resolve_target(&state.config, Some(&form.uri), tenant_of(&headers)) else {
         return retry(StatusCode::BAD_REQUEST, BAD_TARGET_MESSAGE);
     };
-    match sign_in(&state, &form.username, &form.password, &client_address(&headers), &target).await {
-        Ok(SignIn::Code(code)) => {
+    let device = cookie(&headers, DEVICE_COOKIE);
+    match sign_in(&state, &form.username, &form.password, &client_address(&headers), device, &target).await {
+        Ok(SignIn::Code { code, new_device }) => {
             let location = callback_location(&target.origin, &code, &target.path);
-            (StatusCode::SEE_OTHER, [(header::LOCATION, location), (header::CACHE_CONTROL, "no-store".to_owned())])
-                .into_response()
+            let mut answer =
+                (StatusCode::SEE_OTHER, [(header::LOCATION, location), (header::CACHE_CONTROL, "no-store".to_owned())])
+                    .into_response();
+            if let Some(token) = new_device {
+                let secure = if secure { "; Secure" } else { "" };
+                let set = format!(
+                    "{DEVICE_COOKIE}={token}; Path=/oidc; HttpOnly; SameSite=Lax; Max-Age={DEVICE_MAX_AGE_SECS}{secure}"
+                );
+                if let Ok(value) = header::HeaderValue::from_str(&set) {
+                    answer.headers_mut().append(header::SET_COOKIE, value);
+                }
+            }
+            answer
         }
         Ok(SignIn::Refused) => retry(StatusCode::UNAUTHORIZED, INVALID_CREDENTIALS_MESSAGE),
         Ok(SignIn::TooManyAttempts) => retry(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS_MESSAGE),
@@ -222,33 +238,54 @@ pub async fn login_submit(
 }
 
 pub enum SignIn {
-    Code(String),
+    /// Signed in: the code for the target host, and a device cookie's secret when this device
+    /// was not known for the account yet.
+    Code {
+        code: String,
+        new_device: Option<String>,
+    },
     Refused,
     TooManyAttempts,
 }
 
 /// Checks the limit, then the password; a success issues a code for the target host.
+///
+/// The limit (OWASP's device cookie scheme): a sign-in from a device that signed in to this
+/// account before (`device`, the cookie's secret) is counted on that device alone; any other
+/// is counted per account and per client address. So failures from elsewhere, or from the
+/// owner's address, never lock the owner's own device out.
 pub async fn sign_in(
     state: &ProfileState,
     login: &str,
     password: &str,
     address: &str,
+    device: Option<&str>,
     target: &Target,
 ) -> anyhow::Result<SignIn> {
-    // Without a known client address only the account is counted, so that one attacker cannot
-    // hold everyone whose address is unknown.
-    let mut subjects = vec![limiter::account_subject(login)];
-    if address != "unknown" {
-        subjects.push(limiter::address_subject(address));
-    }
-    let Some(reservation) = limiter::reserve(state, &subjects).await? else {
-        tracing::warn!(address, "sign-in refused: too many failures");
-        return Ok(SignIn::TooManyAttempts);
-    };
     let account = if login.trim().is_empty() { None } else { queries::find_login(&state.pool, login).await? };
     let (user_id, hash) = match account {
         Some((user_id, hash)) => (Some(user_id), hash),
         None => (None, None),
+    };
+    let known_device = match (device, user_id) {
+        (Some(secret), Some(user_id)) => known_device(state, secret, user_id).await?,
+        _ => None,
+    };
+    let subjects = match &known_device {
+        Some(device_hash) => vec![limiter::device_subject(device_hash)],
+        None => {
+            // Without a known client address only the account is counted, so that one attacker
+            // cannot hold everyone whose address is unknown.
+            let mut subjects = vec![limiter::account_subject(login)];
+            if address != "unknown" {
+                subjects.push(limiter::address_subject(address));
+            }
+            subjects
+        }
+    };
+    let Some(reservation) = limiter::reserve(state, &subjects).await? else {
+        tracing::warn!(address, "sign-in refused: too many failures");
+        return Ok(SignIn::TooManyAttempts);
     };
     let ok = state.passwords.verify(password, hash).await?;
     // A wrong password leaves the reservation as the recorded failure.
@@ -257,10 +294,38 @@ pub async fn sign_in(
     };
     limiter::release(state, &reservation).await?;
     limiter::clear(state, &subjects[0]).await?;
+    let new_device = match known_device {
+        Some(_) => None,
+        None => {
+            let secret = crate::tokens::new_secret();
+            sqlx::query("insert into trusted_device (token_hash, user_id) values ($1, $2)")
+                .bind(crate::tokens::hash(&secret))
+                .bind(user_id)
+                .execute(&state.pool)
+                .await?;
+            Some(secret)
+        }
+    };
     let mut conn = state.pool.acquire().await?;
     let code =
         issue_code(&mut conn, &state.config, user_id, &target.audience, &target.tenant, SignInMethod::Password).await?;
-    Ok(SignIn::Code(code))
+    Ok(SignIn::Code { code, new_device })
+}
+
+/// The device's stored hash (hex) when `secret` is a device cookie of `user_id` still within
+/// its lifetime.
+async fn known_device(state: &ProfileState, secret: &str, user_id: uuid::Uuid) -> Result<Option<String>, sqlx::Error> {
+    let hash = crate::tokens::hash(secret);
+    let found: Option<i32> = sqlx::query_scalar(
+        "select 1 from trusted_device where token_hash = $1 and user_id = $2
+             and created_at > now() - make_interval(secs => $3)",
+    )
+    .bind(&hash)
+    .bind(user_id)
+    .bind(DEVICE_MAX_AGE_SECS as f64)
+    .fetch_optional(&state.pool)
+    .await?;
+    Ok(found.map(|_| hash.iter().map(|b| format!("{b:02x}")).collect()))
 }
 
 #[cfg(test)]

@@ -525,6 +525,16 @@ pub mod limiter {
         format!("account:{}", login.trim().to_lowercase())
     }
 
+    /// A device that signed in to the account before, by its cookie's stored hash.
+    pub fn device_subject(device_hash: &str) -> String {
+        format!("device:{device_hash}")
+    }
+
+    /// An account known by its id (a signed-in user guessing the old password).
+    pub fn user_subject(user_id: Uuid) -> String {
+        format!("user:{user_id}")
+    }
+
     pub fn address_subject(address: &str) -> String {
         format!("address:{}", address.trim())
     }

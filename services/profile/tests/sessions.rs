@@ -101,6 +101,67 @@ async fn the_login_form_refuses_a_post_without_its_token() {
     env.cleanup().await;
 }
 
+/// The device cookie a successful sign-in set (`name=value`).
+fn device_cookie(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(profile::login_page::DEVICE_COOKIE))
+        .expect("a device cookie")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_owners_device_still_signs_in_after_fifty_failures_from_elsewhere() {
+    let env = TestEnv::new().await;
+    env.account("owner").await;
+    env.account("neighbour").await;
+    let first = env.login("owner", PASSWORD, "/", "10.7.0.1").await;
+    assert_eq!(first.status(), 303);
+    let device = device_cookie(&first);
+    for n in 0..50 {
+        let status = env.login("owner", "Wrong12345", "/", &format!("10.7.1.{n}")).await.status();
+        assert!(status == 401 || status == 429, "{status}");
+    }
+    // Without the device the account is held, even with the right password...
+    assert_eq!(env.login("owner", PASSWORD, "/", "10.7.0.2").await.status(), 429);
+    // ...the owner's device is not, from its usual address or another.
+    let again = env.login_from("owner", PASSWORD, "/", "10.7.0.1", Some(&device)).await;
+    assert_eq!(again.status(), 303);
+    assert!(again.headers().get_all("set-cookie").iter().all(|v| !v.to_str().unwrap().starts_with("paysite_device")));
+    assert_eq!(env.login_from("owner", PASSWORD, "/", "10.7.9.9", Some(&device)).await.status(), 303);
+    // A device cookie is the account's own: on another account it counts for nothing.
+    for _ in 0..5 {
+        env.login("neighbour", "Wrong12345", "/", "10.7.2.1").await;
+    }
+    assert_eq!(env.login_from("neighbour", PASSWORD, "/", "10.7.0.1", Some(&device)).await.status(), 429);
+    // The device's own failures hold the device (a stolen cookie is no free oracle).
+    for _ in 0..5 {
+        assert_eq!(env.login_from("owner", "Wrong12345", "/", "10.7.0.1", Some(&device)).await.status(), 401);
+    }
+    assert_eq!(env.login_from("owner", PASSWORD, "/", "10.7.0.1", Some(&device)).await.status(), 429);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn one_addresss_failures_do_not_hold_an_owner_behind_it_with_a_device() {
+    let env = TestEnv::new().await;
+    env.account("behind").await;
+    let device = device_cookie(&env.login("behind", PASSWORD, "/", "10.8.0.1").await);
+    for i in 0..5 {
+        env.account(&format!("shared{i}")).await;
+        assert_eq!(env.login(&format!("shared{i}"), "Wrong12345", "/", "10.8.0.1").await.status(), 401);
+    }
+    assert_eq!(env.login("behind", PASSWORD, "/", "10.8.0.1").await.status(), 429);
+    assert_eq!(env.login_from("behind", PASSWORD, "/", "10.8.0.1", Some(&device)).await.status(), 303);
+    env.cleanup().await;
+}
+
 #[tokio::test]
 async fn the_sixth_failed_login_in_a_window_is_429_per_account_and_per_address() {
     let env = TestEnv::new().await;
@@ -408,6 +469,41 @@ async fn a_password_change_ends_the_other_sessions_and_keeps_this_one() {
     assert_eq!(refresh(&env, &mine.refresh_token).await.status(), 200);
     assert_eq!(env.login("jane", PASSWORD, "/", "10.3.0.1").await.status(), 401);
     assert_eq!(env.login("jane", "Better12345", "/", "10.3.0.1").await.status(), 303);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn wrong_old_passwords_meet_the_accounts_limit_and_a_right_one_is_not_counted() {
+    let env = TestEnv::new().await;
+    env.account("guessed").await;
+    let session = env.session("guessed").await;
+    let change = |old: &str| {
+        env.http
+            .post(env.url("/internal/profile/password"))
+            .bearer_auth(&session.access_token)
+            .json(&json!({ "oldPassword": old, "newPassword": "Better12345", "confirmPassword": "Better12346" }))
+            .send()
+    };
+    // A right old password (refused for its confirmation) takes back its reservation.
+    for _ in 0..6 {
+        let body: Value = change(PASSWORD).await.unwrap().json().await.unwrap();
+        assert_eq!(body["message"], "confirmation does not match");
+    }
+    for n in 0..5 {
+        let wrong = change(&format!("Guess{n}12345")).await.unwrap();
+        assert_eq!(wrong.status(), 422, "guess {n}");
+    }
+    for _ in 0..3 {
+        let refused = change("Guess512345").await.unwrap();
+        assert_eq!(refused.status(), 429);
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(
+            (body["code"].as_str(), body["message"].as_str()),
+            (Some("TOO_MANY_ATTEMPTS"), Some(profile::http::CHANGE_PASSWORD_TOO_MANY_MESSAGE))
+        );
+    }
+    // The right password is not checked either while the account is held.
+    assert_eq!(change(PASSWORD).await.unwrap().status(), 429);
     env.cleanup().await;
 }
 

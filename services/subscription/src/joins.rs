@@ -103,9 +103,10 @@ pub fn options(config: &BillingConfig, site: &str) -> Option<JoinOptions> {
     })
 }
 
-/// The form's checks, in the order the form shows them. `account_exists` tells whether the
-/// e-mail already has an account.
-pub fn check(state: &State, r: &JoinRequest, account_exists: bool) -> Result<(), JoinError> {
+/// The form's checks, in the order the form shows them, but the last (an account with the
+/// e-mail, [`JoinError::AccountExists`]), which needs a lookup: they run before anything of the
+/// request is used, so a NUL or another control character is the field's own message.
+pub fn check(state: &State, r: &JoinRequest) -> Result<(), JoinError> {
     let email = v::normalize_email(&r.email);
     if !v::is_valid_email(&email) {
         return Err(JoinError::InvalidEmail);
@@ -123,10 +124,13 @@ pub fn check(state: &State, r: &JoinRequest, account_exists: bool) -> Result<(),
     if !option.payment_options.contains(&r.payment_option) || state.config.biller(&r.payment_option).is_none() {
         return Err(JoinError::InvalidPaymentOption);
     }
-    if account_exists {
-        return Err(JoinError::AccountExists);
-    }
     Ok(())
+}
+
+/// A tracking value (`ref`, `elm`, the affiliate's `nats`) as kept: one holding a control
+/// character is no value the visitor can correct, so it is dropped, not refused.
+fn tracking(value: &Option<String>) -> Option<String> {
+    value.clone().filter(|v| !v.chars().any(char::is_control))
 }
 
 /// Why a join could not be recorded (not the form's fault).
@@ -143,11 +147,14 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     if !state.config.site_ids.contains_key(&r.site) {
         return Ok(Err(JoinError::MembershipUnavailable));
     }
-    let email = v::normalize_email(&r.email);
-    let exists = crate::queries::email_taken(&state.pool, &email).await?;
-    if let Err(e) = check(state, r, exists) {
+    if let Err(e) = check(state, r) {
         return Ok(Err(e));
     }
+    let email = v::normalize_email(&r.email);
+    if crate::queries::email_taken(&state.pool, &email).await? {
+        return Ok(Err(JoinError::AccountExists));
+    }
+    let (page_ref, elm, nats) = (tracking(&r.page_ref), tracking(&r.elm), tracking(&r.nats));
     let option = state.config.join_option(r.join_option_id).expect("checked");
     let biller = state.config.biller(&r.payment_option).expect("checked");
     let (signup_id, user_id) = (Uuid::now_v7(), Uuid::now_v7());
@@ -166,9 +173,9 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     .bind(&r.site)
     .bind(option.id as i32)
     .bind(&biller.name)
-    .bind(&r.page_ref)
-    .bind(&r.elm)
-    .bind(&r.nats)
+    .bind(&page_ref)
+    .bind(&elm)
+    .bind(&nats)
     .execute(&state.pool)
     .await?;
     let page = biller.payment_page.replace("{sandbox}", &state.config.sandbox_url).replace("{biller}", &biller.name);
@@ -183,8 +190,8 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     if let Some(u) = &r.username {
         query.push(("username", u.clone()));
     }
-    if let Some(n) = &r.nats {
-        query.push(("nats", n.clone()));
+    if let Some(n) = nats {
+        query.push(("nats", n));
     }
     let query: Vec<String> = query.into_iter().map(|(k, v)| format!("{k}={}", form_encode(&v))).collect();
     Ok(Ok(JoinStarted { signup_id, location: format!("{page}?{}", query.join("&")) }))
@@ -379,9 +386,32 @@ pub async fn welcome_check(
             if !fresh {
                 return Ok(status_of(state, row, None));
             }
-            let site = if state.config.site_ids.contains_key(site) { site.to_owned() } else { row.site.clone() };
-            let issued = state.profile.issue_autologin(row.user_id, &site).await.map_err(WelcomeError::Profile)?;
-            Ok(status_of(state, row, Some(issued.al_token)))
+            // Once per signup, and for the signup's own brand: a later call, or one naming
+            // another brand, gets the welcome data without a token.
+            if !site.eq_ignore_ascii_case(&row.site) {
+                return Ok(status_of(state, row, None));
+            }
+            let claimed: Option<i32> = sqlx::query_scalar(
+                "update signup set autologin_issued_at = now()
+                 where signup_id = $1 and autologin_issued_at is null returning 1",
+            )
+            .bind(row.signup_id)
+            .fetch_optional(&state.pool)
+            .await?;
+            if claimed.is_none() {
+                return Ok(status_of(state, row, None));
+            }
+            match state.profile.issue_autologin(row.user_id, &row.site).await {
+                Ok(issued) => Ok(status_of(state, row, Some(issued.al_token))),
+                Err(e) => {
+                    // Nothing was issued: the next call may try again.
+                    sqlx::query("update signup set autologin_issued_at = null where signup_id = $1")
+                        .bind(row.signup_id)
+                        .execute(&state.pool)
+                        .await?;
+                    Err(WelcomeError::Profile(e))
+                }
+            }
         }
         "denied" => Err(WelcomeError::Denied(row.reason.unwrap_or_default())),
         _ => Ok(status_of(state, row, None)),

@@ -137,6 +137,15 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     assert!(check["autologinId"].as_str().is_some_and(|t| !t.is_empty()));
     assert_eq!((check["isWelcome"].as_bool(), check["isTrial"].as_bool()), (Some(true), Some(true)));
     assert_eq!(check["traffikJunkyTransactionId"], "CB-778-1");
+    // The token is issued once: the same link again, or naming another brand, answers the
+    // welcome data without one.
+    let (status, again) = env.get(&path, None).await;
+    assert_eq!(status, 200, "{again}");
+    assert!(again["autologinId"].is_null(), "{again}");
+    assert_eq!((again["isWelcome"].as_bool(), again["memberid"].as_str()), (Some(true), Some("CB-778")));
+    let (status, elsewhere) = env.get(&path.replace("site=vixen", "site=tushy"), None).await;
+    assert_eq!(status, 200, "{elsewhere}");
+    assert!(elsewhere["autologinId"].is_null(), "{elsewhere}");
     // An hour after the approval the link no longer signs in (it sits in the browser's history).
     sqlx::query("update signup set decided_at = decided_at - interval '61 minutes' where member_id = 'CB-778'")
         .execute(&env.pool)
@@ -298,5 +307,101 @@ async fn a_signup_past_its_ttl_is_expired_and_its_hash_erased() {
         }
     }
     assert!(env.events().await.is_empty(), "no subscription for an expired signup");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn ten_concurrent_copies_of_an_initial_sale_all_get_the_first_answer() {
+    let env = TestEnv::with_profile().await;
+    let mut body = join("parallel.sale@example.com", 10301, "SEGPAY");
+    body["username"] = json!("parallelsale");
+    let (status, started) = env.post("/internal/joins", None, &body).await;
+    assert_eq!(status, 201, "{started}");
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, approval) = decline_and_approval(signup_id);
+    let answers = futures::future::join_all((0..10).map(|_| env.postback("SEGPAY", &approval))).await;
+    let first = answers[0].clone();
+    assert_eq!(first.0, 200, "{answers:?}");
+    assert!(answers.iter().all(|a| *a == first), "{answers:?}");
+    // Applied once: one subscription, one account.
+    let started: Vec<_> =
+        env.events().await.into_iter().filter(|e| matches!(e, E::SubscriptionStarted { .. })).collect();
+    assert_eq!(started.len(), 1, "{started:?}");
+    let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+    assert_eq!(signup["status"], "approved", "{signup}");
+    let user_id: uuid::Uuid = sqlx::query_scalar("select user_id from signup where signup_id = $1")
+        .bind(signup_id)
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    let profile_base = &env.profile.as_ref().unwrap().1;
+    let users: serde_json::Value = env
+        .http
+        .get(format!("{profile_base}/internal/users?ids={user_id}"))
+        .service_auth("profile")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(users.as_array().map(Vec::len), Some(1), "{users}");
+    assert_eq!(users[0]["email"], "parallel.sale@example.com");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_nul_or_control_character_gets_the_fields_message_before_any_lookup() {
+    let env = TestEnv::new().await;
+    let cases = [
+        ("email", "jo\u{0}@example.com", "INVALID_EMAIL", "Invalid email address."),
+        ("email", "\u{0}", "INVALID_EMAIL", "Invalid email address."),
+        ("email", "jo@example.com\u{1b}", "INVALID_EMAIL", "Invalid email address."),
+        ("password", "Secret\u{0}12345", "INVALID_PASSWORD", profile::validation::PASSWORD_RULE_MESSAGE),
+        ("username", "new\u{0}joiner", "INVALID_USERNAME", profile::validation::INVALID_USERNAME_MESSAGE),
+    ];
+    for (field, value, code, message) in cases {
+        let mut body = join("nul.joiner@example.com", 10301, "EPOCH");
+        body[field] = json!(value);
+        let (status, refused) = env.post("/internal/joins", None, &body).await;
+        assert_eq!(
+            (status, refused["code"].as_str(), refused["message"].as_str()),
+            (422, Some(code), Some(message)),
+            "{field} {value:?}: {refused}"
+        );
+    }
+    // A tracking value with a NUL is dropped, the join goes on.
+    let mut body = join("nul.tracking@example.com", 10301, "EPOCH");
+    body["nats"] = json!("NATS\u{0}X");
+    let (status, started) = env.post("/internal/joins", None, &body).await;
+    assert_eq!(status, 201, "{started}");
+    let nats: Option<String> = sqlx::query_scalar("select nats from signup where email = 'nul.tracking@example.com'")
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(nats, None);
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn the_welcome_link_issues_its_token_for_its_own_brand_only() {
+    let env = TestEnv::with_profile().await;
+    let mut body = join("own.brand@example.com", 10301, "SEGPAY");
+    body["username"] = json!("ownbrand");
+    let (status, started) = env.post("/internal/joins", None, &body).await;
+    assert_eq!(status, 201, "{started}");
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, approval) = decline_and_approval(signup_id);
+    assert_eq!(env.postback("SEGPAY", &approval).await.0, 200);
+    let (_, signup) = env.get(&format!("/internal/signups/{signup_id}"), None).await;
+    let hashed = signup["welcome"]["hashedMemberId"].as_str().unwrap().to_owned();
+    let path = |site: &str| format!("/internal/welcome-check?site={site}&memberId=SP-OOO&hashedMemberId={hashed}");
+    // Another brand first: no token, and the link's own brand still gets its one.
+    let (_, elsewhere) = env.get(&path("tushy"), None).await;
+    assert!(elsewhere["autologinId"].is_null(), "{elsewhere}");
+    let (_, own) = env.get(&path("vixen"), None).await;
+    assert!(own["autologinId"].as_str().is_some_and(|t| !t.is_empty()), "{own}");
+    let (_, again) = env.get(&path("vixen"), None).await;
+    assert!(again["autologinId"].is_null(), "{again}");
     env.cleanup().await;
 }

@@ -144,6 +144,7 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
             Ok(Finished { balance_after: receipt.balance_after, state: outcome.state })
         }
         Ok(Err(refusal)) => {
+            remember_refusal(state, user_id, unlock_id, &refusal).await?;
             let reason = match refusal {
                 Refusal::NotEnoughGems { .. } => UnlockRefusal::NotEnoughGems,
                 Refusal::NotEnoughCredits { .. } => UnlockRefusal::NotEnoughCredits,
@@ -170,6 +171,71 @@ async fn state_orphaned(state: &State, unlock_id: Uuid) -> Result<bool, ApiError
         .bind(unlock_id)
         .fetch_one(&state.pool)
         .await?)
+}
+
+/// Keeps the wallet's refusal as this request is answered, before the unlock is given up: a
+/// copy of the request that joined it and finds it given up answers the same (see
+/// [`given_up_answer`]).
+async fn remember_refusal(state: &State, user_id: Uuid, unlock_id: Uuid, refusal: &Refusal) -> Result<(), ApiError> {
+    let (code, message, balance, needed, days) = match refusal {
+        Refusal::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+            ("NOT_ENOUGH_GEMS", "", *balance, *needed, *days_until_refresh_gems)
+        }
+        Refusal::NotEnoughCredits { balance, needed } => ("NOT_ENOUGH_CREDITS", "", *balance, *needed, 0),
+        Refusal::Other { code, message } => (code.as_str(), message.as_str(), 0, 0, 0),
+    };
+    let now = state.now();
+    sqlx::query("delete from refused_unlock where refused_at < $1")
+        .bind(now - chrono::Duration::days(1))
+        .execute(&state.pool)
+        .await?;
+    sqlx::query(
+        "insert into refused_unlock (unlock_id, user_id, code, message, balance, needed, days_until_refresh_gems, refused_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (unlock_id) do update set code = $3, message = $4, balance = $5, needed = $6,
+             days_until_refresh_gems = $7, refused_at = $8",
+    )
+    .bind(unlock_id)
+    .bind(user_id)
+    .bind(code)
+    .bind(message)
+    .bind(balance as i64)
+    .bind(needed as i64)
+    .bind(days as i32)
+    .bind(now)
+    .execute(&state.pool)
+    .await?;
+    Ok(())
+}
+
+/// The answer to a request whose unlock was given up before it could finish it: the wallet's
+/// refusal the first request was answered, when the wallet refused it; otherwise UNLOCK_FAILED.
+async fn given_up_answer(state: &State, user_id: Uuid, unlock_id: Uuid, failed: &'static str) -> ApiError {
+    /// code, message, balance, needed, days until the gems refresh.
+    type Row = (String, String, i64, i64, i32);
+    let row: Result<Option<Row>, sqlx::Error> = sqlx::query_as(
+        "select code, message, balance, needed, days_until_refresh_gems from refused_unlock
+         where user_id = $1 and unlock_id = $2",
+    )
+    .bind(user_id)
+    .bind(unlock_id)
+    .fetch_optional(&state.pool)
+    .await;
+    match row {
+        Ok(Some((code, message, balance, needed, days))) => {
+            let (balance, needed) = (balance.max(0) as u64, needed.max(0) as u64);
+            let refusal = match code.as_str() {
+                "NOT_ENOUGH_GEMS" => {
+                    Refusal::NotEnoughGems { balance, needed, days_until_refresh_gems: days.max(0) as u32 }
+                }
+                "NOT_ENOUGH_CREDITS" => Refusal::NotEnoughCredits { balance, needed },
+                _ => Refusal::Other { code, message },
+            };
+            refusal_error(refusal, failed)
+        }
+        Ok(None) => ApiError::UnlockFailed { message: failed },
+        Err(e) => e.into(),
+    }
 }
 
 fn refusal_error(refusal: Refusal, failed: &'static str) -> ApiError {
@@ -221,9 +287,8 @@ pub async fn unlock_channel_pack(
         }
         Err(NotFinished::Refused(refusal)) => Err(refusal_error(refusal, PACK_UNLOCK_FAILED)),
         Err(NotFinished::NoAccess) => Err(ApiError::NoTenantAccess),
-        Err(NotFinished::WalletUnavailable(_) | NotFinished::GivenUp) => {
-            Err(ApiError::UnlockFailed { message: PACK_UNLOCK_FAILED })
-        }
+        Err(NotFinished::GivenUp) => Err(given_up_answer(state, user_id, unlock_id, PACK_UNLOCK_FAILED).await),
+        Err(NotFinished::WalletUnavailable(_)) => Err(ApiError::UnlockFailed { message: PACK_UNLOCK_FAILED }),
         Err(NotFinished::Store(e)) => Err(e),
     }
 }
@@ -312,9 +377,8 @@ pub async fn unlock_video(
         Ok(finished) => Ok(response(unlock_id, "credits", Some(finished.balance_after), None, state.now())),
         Err(NotFinished::Refused(refusal)) => Err(refusal_error(refusal, VIDEO_UNLOCK_FAILED)),
         Err(NotFinished::NoAccess) => Err(ApiError::NoTenantAccess),
-        Err(NotFinished::WalletUnavailable(_) | NotFinished::GivenUp) => {
-            Err(ApiError::UnlockFailed { message: VIDEO_UNLOCK_FAILED })
-        }
+        Err(NotFinished::GivenUp) => Err(given_up_answer(state, user_id, unlock_id, VIDEO_UNLOCK_FAILED).await),
+        Err(NotFinished::WalletUnavailable(_)) => Err(ApiError::UnlockFailed { message: VIDEO_UNLOCK_FAILED }),
         Err(NotFinished::Store(e)) => Err(e),
     }
 }

@@ -125,3 +125,34 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::FORBIDDEN, "no token once the trial ended");
     env.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn copies_of_a_refused_credits_unlock_all_answer_not_enough_credits() {
+    let env = TestEnv::new().await;
+    let v = video("vixen", None, None);
+    env.catalog(&[published(&v)]).await;
+    let user = Uuid::now_v7();
+    env.subscribe(user, MembershipKind::PornPortal, &["vixen"], false).await;
+    let token = env.token(user);
+    let mut requests = tokio::task::JoinSet::new();
+    for _ in 0..30 {
+        let (client, token, url, body) =
+            (env.http(), token.clone(), format!("{}/internal/unlocks/videos", env.base), input(&v));
+        requests.spawn(async move {
+            let r = client.post(url).bearer_auth(token).json(&body).send().await.unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        });
+    }
+    while let Some(answer) = requests.join_next().await {
+        let (status, body) = answer.unwrap();
+        assert_eq!(
+            (status, body["code"].as_str(), body["balance"].as_u64(), body["needed"].as_u64()),
+            (StatusCode::CONFLICT, Some("NOT_ENOUGH_CREDITS"), Some(0), Some(1)),
+            "{body}"
+        );
+    }
+    let joined = env.scalar("select count(*) from event where event_type = 'UnlockRequested'").await;
+    println!("30 requests, {joined} unlocks requested (the others joined one)");
+    assert_eq!(env.debits().await, 0);
+    env.cleanup().await;
+}

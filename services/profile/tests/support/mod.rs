@@ -96,6 +96,18 @@ impl TestEnv {
 
     /// Opens the login form and posts it; answers the POST's response.
     pub async fn login(&self, login: &str, password: &str, uri: &str, address: &str) -> reqwest::Response {
+        self.login_from(login, password, uri, address, None).await
+    }
+
+    /// [`Self::login`] from a browser holding `device` (the device cookie's `name=value`).
+    pub async fn login_from(
+        &self,
+        login: &str,
+        password: &str,
+        uri: &str,
+        address: &str,
+        device: Option<&str>,
+    ) -> reqwest::Response {
         let form = self
             .http
             .get(self.url("/oidc/login"))
@@ -107,6 +119,10 @@ impl TestEnv {
         assert_eq!(form.status(), 200);
         let cookie = form.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
         let csrf = cookie.split_once('=').unwrap().1.to_owned();
+        let cookie = match device {
+            Some(device) => format!("{cookie}; {device}"),
+            None => cookie,
+        };
         self.http
             .post(self.url("/oidc/login"))
             .header("cookie", cookie)

@@ -1,0 +1,231 @@
+//! The cost of a document, bounded before anything walks its expanded tree.
+//!
+//! async-graphql's depth, complexity and recursion checks all walk the document with its
+//! fragments expanded, so a 1 KB document of nested spreads (each fragment spreading the
+//! next twice) costs 2^k steps before the first refusal. [`CostGuard`] runs right after the
+//! parser, on the document as written: its text size, its aliases, its fragment spreads and
+//! the number of selections it would expand to, counted once per fragment (memoised), so the
+//! check costs the size of the text, whatever the expansion.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use async_graphql::{
+    extensions::{Extension, ExtensionContext, ExtensionFactory, NextPrepareRequest},
+    parser::types::{ExecutableDocument, Selection, SelectionSet},
+    Name, Request, ServerError, ServerResult,
+};
+
+/// Largest query text, in bytes (the browser's largest document is about 3 KB).
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+/// Most fragment spreads written in one document.
+pub const MAX_FRAGMENT_SPREADS: usize = 100;
+/// Most aliases written in one document.
+pub const MAX_ALIASES: usize = 50;
+/// Most selections (fields, spreads, inline fragments) once every fragment is expanded.
+pub const MAX_EXPANDED_SELECTIONS: u64 = 2_000;
+
+/// Why a document was refused, with the code the browser sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Refusal {
+    fn into_server_error(self) -> ServerError {
+        let mut error = ServerError::new(self.message, None);
+        error.extensions.get_or_insert_with(Default::default).set("code", self.code);
+        error
+    }
+}
+
+/// The text's size, before parsing.
+pub fn check_text(query: &str) -> Result<(), Refusal> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(Refusal {
+            code: "QUERY_TOO_LARGE",
+            message: format!("A query may hold at most {MAX_QUERY_BYTES} bytes"),
+        });
+    }
+    Ok(())
+}
+
+/// The parsed document: aliases, spreads as written, then the expanded selection count.
+pub fn check_document(document: &ExecutableDocument) -> Result<(), Refusal> {
+    let mut written = Written::default();
+    for (_, operation) in document.operations.iter() {
+        written.count(&operation.node.selection_set.node);
+    }
+    for fragment in document.fragments.values() {
+        written.count(&fragment.node.selection_set.node);
+    }
+    if written.spreads > MAX_FRAGMENT_SPREADS {
+        return Err(Refusal {
+            code: "TOO_MANY_FRAGMENT_SPREADS",
+            message: format!("A query may hold at most {MAX_FRAGMENT_SPREADS} fragment spreads"),
+        });
+    }
+    if written.aliases > MAX_ALIASES {
+        return Err(Refusal {
+            code: "TOO_MANY_ALIASES",
+            message: format!("A query may hold at most {MAX_ALIASES} aliases"),
+        });
+    }
+    let mut expansion = Expansion { document, sizes: HashMap::new(), open: HashSet::new() };
+    let mut total: u64 = 0;
+    for (_, operation) in document.operations.iter() {
+        total = total.saturating_add(expansion.size(&operation.node.selection_set.node));
+    }
+    if total > MAX_EXPANDED_SELECTIONS {
+        return Err(Refusal {
+            code: "QUERY_TOO_COMPLEX",
+            message: format!("A query may expand to at most {MAX_EXPANDED_SELECTIONS} selections"),
+        });
+    }
+    Ok(())
+}
+
+/// Counts as written (no fragment is entered); the parser's recursion limit bounds the nesting.
+#[derive(Default)]
+struct Written {
+    spreads: usize,
+    aliases: usize,
+}
+
+impl Written {
+    fn count(&mut self, set: &SelectionSet) {
+        for selection in &set.items {
+            match &selection.node {
+                Selection::Field(field) => {
+                    if field.node.alias.is_some() {
+                        self.aliases += 1;
+                    }
+                    self.count(&field.node.selection_set.node);
+                }
+                Selection::FragmentSpread(_) => self.spreads += 1,
+                Selection::InlineFragment(inline) => self.count(&inline.node.selection_set.node),
+            }
+        }
+    }
+}
+
+/// Selections once expanded, each fragment's size computed once. A fragment already being
+/// expanded counts nothing here (a cycle, which validation refuses next).
+struct Expansion<'a> {
+    document: &'a ExecutableDocument,
+    sizes: HashMap<&'a Name, u64>,
+    open: HashSet<&'a Name>,
+}
+
+impl<'a> Expansion<'a> {
+    fn size(&mut self, set: &'a SelectionSet) -> u64 {
+        let mut total: u64 = 0;
+        for selection in &set.items {
+            let inner = match &selection.node {
+                Selection::Field(field) => self.size(&field.node.selection_set.node),
+                Selection::InlineFragment(inline) => self.size(&inline.node.selection_set.node),
+                Selection::FragmentSpread(spread) => self.fragment(&spread.node.fragment_name.node),
+            };
+            total = total.saturating_add(1).saturating_add(inner);
+        }
+        total
+    }
+
+    fn fragment(&mut self, name: &'a Name) -> u64 {
+        if let Some(size) = self.sizes.get(name) {
+            return *size;
+        }
+        let Some(fragment) = self.document.fragments.get(name) else {
+            return 0; // unknown fragment: validation names it
+        };
+        if !self.open.insert(name) {
+            return 0;
+        }
+        let size = self.size(&fragment.node.selection_set.node);
+        self.open.remove(name);
+        self.sizes.insert(name, size);
+        size
+    }
+}
+
+/// The schema extension running both checks around the parser.
+pub struct CostGuard;
+
+impl ExtensionFactory for CostGuard {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(CostGuardExtension)
+    }
+}
+
+struct CostGuardExtension;
+
+/// Runs at `prepare_request`, after the persisted-query lookup has filled the text and before
+/// the engine's own parse-time checks (recursion depth, directives), which walk fragments
+/// expanded. The parsed document is handed on, so the text is parsed once.
+#[async_trait::async_trait]
+impl Extension for CostGuardExtension {
+    async fn prepare_request(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        request: Request,
+        next: NextPrepareRequest<'_>,
+    ) -> ServerResult<Request> {
+        let mut request = next.run(ctx, request).await?;
+        check_text(&request.query).map_err(Refusal::into_server_error)?;
+        let document = request.parsed_query()?;
+        check_document(document).map_err(Refusal::into_server_error)?;
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(query: &str) -> Result<(), Refusal> {
+        check_text(query)?;
+        check_document(&async_graphql::parser::parse_query(query).expect("parses"))
+    }
+
+    /// `fragment F{k} on QueryRoot { ...F{k-1} ...F{k-1} }`: 2^levels spreads once expanded.
+    fn explosion(levels: u32) -> String {
+        let mut query = String::from("query { ...F0 }\nfragment F0 on QueryRoot { __typename }\n");
+        for k in 1..=levels {
+            query.push_str(&format!("fragment F{k} on QueryRoot {{ ...F{j} ...F{j} }}\n", j = k - 1));
+        }
+        query.replace("{ ...F0 }", &format!("{{ ...F{levels} }}"))
+    }
+
+    #[test]
+    fn a_fragment_explosion_is_refused_without_expanding_it() {
+        for levels in [10, 20, 30, 49] {
+            let query = explosion(levels);
+            assert!(query.len() < 3_000, "{}", query.len());
+            let started = std::time::Instant::now();
+            let refusal = check(&query).unwrap_err();
+            assert_eq!(refusal.code, "QUERY_TOO_COMPLEX", "2^{levels}");
+            assert!(started.elapsed() < std::time::Duration::from_millis(50), "{:?}", started.elapsed());
+        }
+    }
+
+    #[test]
+    fn a_few_shared_fragments_pass() {
+        check(&explosion(5)).unwrap();
+        check("query Q { a: tenantConfig b: tenantConfig ...on QueryRoot { __typename } }").unwrap();
+    }
+
+    #[test]
+    fn spreads_and_aliases_as_written_are_capped() {
+        let spreads = format!("{{ {} }} fragment F on QueryRoot {{ __typename }}", "...F ".repeat(101));
+        assert_eq!(check(&spreads).unwrap_err().code, "TOO_MANY_FRAGMENT_SPREADS");
+        let aliases: String = (0..51).map(|i| format!("a{i}: __typename ")).collect();
+        assert_eq!(check(&format!("{{ {aliases} }}")).unwrap_err().code, "TOO_MANY_ALIASES");
+        assert_eq!(check(&" ".repeat(MAX_QUERY_BYTES + 1)).unwrap_err().code, "QUERY_TOO_LARGE");
+    }
+
+    #[test]
+    fn a_fragment_cycle_is_left_to_validation() {
+        check("{ ...A } fragment A on QueryRoot { ...B } fragment B on QueryRoot { ...A }").unwrap();
+    }
+}

@@ -70,6 +70,14 @@ impl SubscriptionClient {
         self.upstream.get("/internal/subscription", &[], ctx).await
     }
 
+    /// The full read of `user_id` on `tenant`, asked by another service: with that user's own
+    /// token (`ctx.bearer`), or else the calling service's token.
+    pub async fn read_of(&self, user_id: Uuid, tenant: &str, ctx: &CallContext) -> Result<FullRead, UpstreamError> {
+        self.upstream
+            .get(&format!("/internal/users/{user_id}/subscription"), &[("tenant", tenant.to_owned())], ctx)
+            .await
+    }
+
     /// `/_signup-extern/{biller}`: the welcome data of a member the biller signed up
     /// (`memberId` proven by its signed `hashedMemberId`).
     pub async fn signup_extern(

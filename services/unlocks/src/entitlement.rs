@@ -16,7 +16,7 @@
 
 use access::abilities::{action, subject};
 use access::{Ability, Group, OwnerFacts, ProfileFacts, ResourceFacts, SubscriptionRead, TenantFeatures, UserFacts};
-use runtime::client::{CallContext, Upstream, UpstreamError};
+use runtime::client::CallContext;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -109,27 +109,10 @@ pub struct OwnersRead {
     pub subscriptions: Vec<SubscriptionEntry>,
 }
 
-/// The subscription service, asked for a user's read (an answer needed now: ARCHITECTURE.md).
-#[derive(Clone, Debug)]
-pub struct SubscriptionReads {
-    upstream: Upstream,
-}
-
-impl SubscriptionReads {
-    pub fn new(base: impl Into<String>, timeout: std::time::Duration) -> Self {
-        SubscriptionReads { upstream: Upstream::new("subscription", base, timeout) }
-    }
-
-    /// The read of `user_id` on `tenant`, asked with `call`'s identity.
-    pub async fn user_read(
-        &self,
-        user_id: Uuid,
-        tenant: &str,
-        call: &CallContext,
-    ) -> Result<OwnersRead, UpstreamError> {
-        let path = format!("/internal/users/{user_id}/subscription");
-        self.upstream.get(&path, &[("tenant", tenant.to_owned())], call).await
-    }
+/// The subscription service's answer, as the access rules and media grounds read it (the
+/// fields by their wire names, as the gateway reads the same answer).
+fn owners_read(read: &subscription::view::FullRead) -> OwnersRead {
+    serde_json::to_value(read).and_then(serde_json::from_value).expect("a subscription read reads as access facts")
 }
 
 /// The user's own unlocks, as this service records them.
@@ -170,10 +153,10 @@ pub fn user_facts(tenant: &str, read: &OwnersRead, holdings: &Holdings, groups: 
 /// Asks the owners for the user's facts and builds their abilities.
 pub async fn standing(state: &State, asker: &Asker) -> Result<Standing, ApiError> {
     let (read, holdings) = futures::join!(
-        state.subscriptions.user_read(asker.user_id, &asker.tenant, &asker.call),
+        state.subscriptions.read_of(asker.user_id, &asker.tenant, &asker.call),
         queries::held(&state.pool, asker.user_id)
     );
-    let read = read.map_err(ApiError::SubscriptionUnavailable)?;
+    let read = owners_read(&read.map_err(ApiError::SubscriptionUnavailable)?);
     let holdings = holdings?;
     let user = user_facts(&asker.tenant, &read, &holdings, &asker.groups);
     Ok(Standing {

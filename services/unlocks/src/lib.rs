@@ -91,7 +91,7 @@ pub struct State {
     pub config: Arc<UnlocksConfig>,
     pub wallet: wallet::WalletClient,
     /// The subscription read of a user, for the access rules.
-    pub subscriptions: entitlement::SubscriptionReads,
+    pub subscriptions: subscription::client::SubscriptionClient,
     pub signer: token::TokenSigner,
     pub verifier: Verifier,
     /// What the media endpoint remembers between range requests.
@@ -116,10 +116,11 @@ impl State {
     pub fn new(pool: PgPool, store: EventStore, config: UnlocksConfig, verifier: Verifier) -> Self {
         State {
             wallet: wallet::WalletClient::new(config.wallet_url.clone(), config.wallet_timeout),
-            subscriptions: entitlement::SubscriptionReads::new(
+            subscriptions: subscription::client::SubscriptionClient::new(runtime::client::Upstream::new(
+                "subscription",
                 config.subscription_url.clone(),
                 std::time::Duration::from_secs(5),
-            ),
+            )),
             in_flight: Default::default(),
             signer: token::TokenSigner::new(config.media_secret.expose().as_bytes()),
             media_checks: Arc::default(),

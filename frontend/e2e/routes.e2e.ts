@@ -51,6 +51,28 @@ function countLoads(): string[] {
   return loads
 }
 
+describe('the security headers', () => {
+  it('come with every page and asset, and the page runs under its policy on a brand and on the members host', async () => {
+    for (const url of [brandUrl(VISITOR_BRAND, '/videos'), brandUrl('members', '/')]) {
+      const assets: Record<string, string>[] = []
+      page.on('response', (response) => {
+        if (new URL(response.url()).pathname.startsWith('/assets/')) assets.push(response.headers())
+      })
+      const response = await page.goto(url)
+      const headers = response!.headers()
+      expect(headers['content-security-policy']).toContain("script-src 'self'")
+      expect(headers['content-security-policy']).toContain("frame-ancestors 'none'")
+      expect(headers['content-security-policy']).not.toContain('unsafe-inline')
+      expect(headers['x-content-type-options']).toBe('nosniff')
+      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+      await expect.poll(() => page.locator('header').first().isVisible(), SETTLE).toBe(true)
+      expect(assets.length).toBeGreaterThan(0)
+      for (const asset of assets) expect(asset['x-content-type-options']).toBe('nosniff')
+      page.removeAllListeners('response')
+    }
+  })
+})
+
 describe('the members host', () => {
   it('sends a signed-out visitor on /account to the sign-in form, as a full page load that shows the form', async () => {
     const members = 'members'

@@ -11,8 +11,10 @@ mod edge;
 pub mod graphql;
 pub mod hosts;
 mod proxy;
+pub mod rate_limits;
 pub mod revocations;
 pub mod routes;
+pub mod security_headers;
 pub mod session;
 pub mod slugs;
 pub mod spa;
@@ -57,6 +59,8 @@ pub struct GatewayState {
     pub revocations: Arc<revocations::Revocations>,
     /// The pages report their errors to the gateway (`PAYSITE_ERROR_REPORTING`).
     pub error_reporting: bool,
+    /// Requests per client address on `/graphql` and the sign-in form.
+    pub rate_limits: Arc<rate_limits::RateLimits>,
 }
 
 impl GatewayState {
@@ -95,7 +99,21 @@ impl GatewayState {
             trust_forwarded_for: config.trust_forwarded_for,
             revocations: revocations::Revocations::new(),
             error_reporting: config.error_reporting,
+            rate_limits: Arc::new(rate_limits::RateLimits::from_env()?),
         })
+    }
+
+    /// The same with other per-address limits (`RateLimits::off()` for a benchmark measuring
+    /// the gateway itself from one address).
+    pub fn with_rate_limits(mut self, limits: rate_limits::RateLimits) -> Self {
+        self.rate_limits = Arc::new(limits);
+        self
+    }
+
+    /// The same without the document cost checks (`paysite bench refusals` compares the two).
+    pub fn without_cost_guard(mut self) -> Self {
+        self.schema = graphql::schema_without_cost_guard(Some(self.upstreams.clone()));
+        self
     }
 
     pub fn sites(&self) -> &Sites {
@@ -116,7 +134,11 @@ pub fn router(state: GatewayState) -> Router {
             "/api/analytics/events",
             axum::routing::post(analytics::events).layer(DefaultBodyLimit::max(analytics::MAX_EVENT_BYTES)),
         )
-        .route("/graphql", axum::routing::any(graphql::http::graphql))
+        .route(
+            "/graphql",
+            axum::routing::any(graphql::http::graphql)
+                .layer(middleware::from_fn_with_state(state.clone(), rate_limits::limit_graphql)),
+        )
         .merge(session::router())
         .merge(graphql::catalog::rest::router())
         .merge(graphql::subscription::rest::router())
@@ -129,6 +151,7 @@ pub fn router(state: GatewayState) -> Router {
         .route("/media/videos/{*path}", get(edge::unlocks_media))
         .route("/media/{*path}", get(edge::catalog_media))
         .layer(middleware::from_fn_with_state(state.clone(), edge::resolve_site))
+        .layer(middleware::from_fn_with_state(state.clone(), security_headers::add))
         .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))
         .with_state(state);
     edge.merge(ops).layer(middleware::from_fn(correlate))

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use axum::{
     body::Bytes,
-    extract::{ConnectInfo, Path, Query, Request, State},
+    extract::{Path, Query, Request, State},
     http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri},
     response::{IntoResponse, Response},
     routing::{any, get, post},
@@ -458,7 +458,14 @@ async fn members_oidc(
     let method = request.method().as_str().to_owned();
     let path_and_query = request.uri().path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_default();
     let headers = request.headers().clone();
-    let peer = request.extensions().get::<ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip().to_string());
+    let address = crate::rate_limits::request_address(&state, &request);
+    if method == "POST" && request.uri().path() == "/oidc/login" {
+        if let Some(Err(wait)) = address.as_deref().map(|a| state.rate_limits.login.check(a)) {
+            metrics::counter!("paysite_rate_limited_total", "route" => "login").increment(1);
+            tracing::warn!(address = address.as_deref().unwrap_or_default(), "sign-in rate limit");
+            return runtime::throttle::too_many_requests_text(wait);
+        }
+    }
     let body: Bytes = match axum::body::to_bytes(request.into_body(), MAX_PROXIED_BODY).await {
         Ok(body) => body,
         Err(_) => return StatusCode::PAYLOAD_TOO_LARGE.into_response(),
@@ -474,17 +481,8 @@ async fn members_oidc(
     if let Some(cookie) = login_cookie(&headers) {
         forwarded.push(("cookie", cookie));
     }
-    // The client address for the failed-login limit: the peer, unless the gateway runs behind a
-    // proxy it trusts (PAYSITE_TRUST_FORWARDED_FOR), whose own entry is the last of
-    // `x-forwarded-for`; anything before it is the browser's to invent.
-    let forwarded_for = state
-        .trust_forwarded_for
-        .then(|| headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()))
-        .flatten()
-        .and_then(|v| v.rsplit(',').next())
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty());
-    if let Some(address) = forwarded_for.or(peer) {
+    // The client address for the failed-login limit (the one reading of it: rate_limits).
+    if let Some(address) = address {
         forwarded.push(("x-forwarded-for", address));
     }
     if state.secure_cookies {

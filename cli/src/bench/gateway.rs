@@ -45,7 +45,7 @@ use tokio::{
 
 use super::percentile_ms;
 
-const HOST: &str = "vixen.localhost:8080";
+pub(super) const HOST: &str = "vixen.localhost:8080";
 const SITE: &str = "vixen";
 const PAGE_SIZE: i64 = 12;
 /// Pages cycled through (the demo catalog has about 400 vixen videos: 30 pages of 12).
@@ -97,18 +97,18 @@ pub struct Figures {
 
 // ----- a minimal keep-alive HTTP/1.1 client: one connection per bench client -----
 
-struct Conn {
+pub(super) struct Conn {
     addr: SocketAddr,
     stream: Option<BufReader<TcpStream>>,
 }
 
 impl Conn {
-    fn new(addr: SocketAddr) -> Self {
+    pub(super) fn new(addr: SocketAddr) -> Self {
         Conn { addr, stream: None }
     }
 
     /// Sends `request` (a whole HTTP/1.1 request) and reads one answer: status and body.
-    async fn send(&mut self, request: &[u8]) -> std::io::Result<(u16, Vec<u8>)> {
+    pub(super) async fn send(&mut self, request: &[u8]) -> std::io::Result<(u16, Vec<u8>)> {
         for attempt in 0..2 {
             if self.stream.is_none() {
                 let stream = TcpStream::connect(self.addr).await?;
@@ -190,7 +190,7 @@ async fn raw_videos(
     Ok(Json(api::VideoPage { videos, total_count, page: q.page, size: PAGE_SIZE }))
 }
 
-async fn serve(app: Router) -> anyhow::Result<SocketAddr> {
+pub(super) async fn serve(app: Router) -> anyhow::Result<SocketAddr> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -198,7 +198,7 @@ async fn serve(app: Router) -> anyhow::Result<SocketAddr> {
 }
 
 /// The catalog schema with content in it.
-async fn catalog_pool(settings: &Settings, videos: Option<usize>) -> anyhow::Result<(PgPool, EventStore)> {
+pub(super) async fn catalog_pool(settings: &Settings, videos: Option<usize>) -> anyhow::Result<(PgPool, EventStore)> {
     let url = settings.database_url.expose().to_owned();
     let schema = match videos {
         Some(n) => format!("bench_catalog_{n}"),
@@ -224,7 +224,7 @@ async fn catalog_pool(settings: &Settings, videos: Option<usize>) -> anyhow::Res
 
 /// One closed-loop run: `requests` requests from `concurrency` clients, each on its own
 /// connection, cycling through the pages.
-async fn throughput(
+pub(super) async fn throughput(
     addr: SocketAddr,
     concurrency: usize,
     requests: usize,
@@ -273,7 +273,7 @@ async fn paced(addr: SocketAddr, rate: f64, requests: usize, make: fn(i64) -> Ve
     Ok(sorted)
 }
 
-fn listing(page: i64) -> Vec<u8> {
+pub(super) fn listing(page: i64) -> Vec<u8> {
     graphql_request(LISTING, page)
 }
 
@@ -318,7 +318,8 @@ pub async fn bench(settings: &Settings, options: &Options) -> anyhow::Result<Fig
         "catalog" => catalog_url.clone(),
         _ => format!("http://127.0.0.1:{port}"),
     });
-    let state = ::gateway::GatewayState::with(&config, Arc::new(upstreams), Signer::generate("bench").verifier())?;
+    let state = ::gateway::GatewayState::with(&config, Arc::new(upstreams), Signer::generate("bench").verifier())?
+        .with_rate_limits(::gateway::rate_limits::RateLimits::off());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let gateway_addr = listener.local_addr()?;
     tokio::spawn(::gateway::serve(listener, state, std::future::pending()));

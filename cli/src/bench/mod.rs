@@ -4,6 +4,7 @@
 mod events;
 mod gateway;
 mod postbacks;
+mod refusals;
 
 use runtime::Settings;
 
@@ -24,8 +25,9 @@ pub async fn run(settings: &Settings, name: &str) -> anyhow::Result<()> {
         "unlocks" => unlocks::bench::run_default(settings.database_url.expose()).await,
         "gateway" => gateway::run(settings).await,
         "postbacks" => postbacks::run(settings).await,
+        "refusals" => refusals::run(settings).await,
         other => {
-            anyhow::bail!("unknown benchmark {other:?}; known: events, wallet, profile, catalog, deals, unlocks, gateway, postbacks")
+            anyhow::bail!("unknown benchmark {other:?}; known: events, wallet, profile, catalog, deals, unlocks, gateway, postbacks, refusals")
         }
     }
 }

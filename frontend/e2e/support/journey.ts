@@ -35,5 +35,8 @@ export function journeys(onOpen: (opened: Opened) => void): void {
   afterEach(async () => {
     await context?.close()
     expect(errors.filter((error) => error.startsWith('pageerror'))).toEqual([])
+    // The gateway's Content-Security-Policy is on for every journey: a refused script, style, image or request fails
+    // the journey that caused it.
+    expect(errors.filter((error) => error.includes('Content Security Policy'))).toEqual([])
   })
 }

@@ -18,6 +18,12 @@ use async_graphql::{
 
 /// Largest query text, in bytes (the browser's largest document is about 3 KB).
 pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+/// Most lexical tokens in one document (the browser's largest has about 400).
+pub const MAX_TOKENS: usize = 2_000;
+/// Most operations in one document (the browser sends one at a time).
+pub const MAX_OPERATIONS: usize = 5;
+/// Most directives written in one document.
+pub const MAX_WRITTEN_DIRECTIVES: usize = 20;
 /// Most fragment spreads written in one document.
 pub const MAX_FRAGMENT_SPREADS: usize = 100;
 /// Most aliases written in one document.
@@ -40,7 +46,7 @@ impl Refusal {
     }
 }
 
-/// The text's size, before parsing.
+/// The text's size and its token count, before parsing.
 pub fn check_text(query: &str) -> Result<(), Refusal> {
     if query.len() > MAX_QUERY_BYTES {
         return Err(Refusal {
@@ -48,17 +54,96 @@ pub fn check_text(query: &str) -> Result<(), Refusal> {
             message: format!("A query may hold at most {MAX_QUERY_BYTES} bytes"),
         });
     }
+    if count_tokens(query, MAX_TOKENS + 1) > MAX_TOKENS {
+        return Err(Refusal {
+            code: "TOO_MANY_TOKENS",
+            message: format!("A query may hold at most {MAX_TOKENS} tokens"),
+        });
+    }
     Ok(())
 }
 
-/// The parsed document: aliases, spreads as written, then the expanded selection count.
+/// The GraphQL tokens of `text` (punctuators, names, numbers, strings; whitespace, commas and
+/// comments are ignored), counted up to `stop`: one pass over the bytes, no allocation.
+pub fn count_tokens(text: &str, stop: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut tokens = 0;
+    while i < bytes.len() && tokens < stop {
+        match bytes[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b',' => i += 1,
+            0xEF if bytes[i..].starts_with(&[0xEF, 0xBB, 0xBF]) => i += 3, // byte order mark
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
+                i += 3;
+                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
+                    i += if bytes[i..].starts_with(b"\\\"\"\"") { 4 } else { 1 };
+                }
+                i += 3;
+                tokens += 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                tokens += 1;
+            }
+            b'.' if bytes[i..].starts_with(b"...") => {
+                i += 3;
+                tokens += 1;
+            }
+            b if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' => {
+                // A name, or a number with its sign, fraction and exponent: one token.
+                let number = b.is_ascii_digit() || b == b'-';
+                i += 1;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric()
+                        || bytes[i] == b'_'
+                        || (number && matches!(bytes[i], b'.' | b'+' | b'-')))
+                {
+                    i += 1;
+                }
+                tokens += 1;
+            }
+            _ => {
+                i += 1;
+                tokens += 1;
+            }
+        }
+    }
+    tokens
+}
+
+/// The parsed document: operations, aliases, directives and spreads as written, then the
+/// expanded selection count.
 pub fn check_document(document: &ExecutableDocument) -> Result<(), Refusal> {
+    let operations = document.operations.iter().count();
+    if operations > MAX_OPERATIONS {
+        return Err(Refusal {
+            code: "TOO_MANY_OPERATIONS",
+            message: format!("A document may hold at most {MAX_OPERATIONS} operations"),
+        });
+    }
     let mut written = Written::default();
     for (_, operation) in document.operations.iter() {
+        written.directives += operation.node.directives.len();
         written.count(&operation.node.selection_set.node);
     }
     for fragment in document.fragments.values() {
+        written.directives += fragment.node.directives.len();
         written.count(&fragment.node.selection_set.node);
+    }
+    if written.directives > MAX_WRITTEN_DIRECTIVES {
+        return Err(Refusal {
+            code: "TOO_MANY_DIRECTIVES",
+            message: format!("A query may hold at most {MAX_WRITTEN_DIRECTIVES} directives"),
+        });
     }
     if written.spreads > MAX_FRAGMENT_SPREADS {
         return Err(Refusal {
@@ -91,6 +176,7 @@ pub fn check_document(document: &ExecutableDocument) -> Result<(), Refusal> {
 struct Written {
     spreads: usize,
     aliases: usize,
+    directives: usize,
 }
 
 impl Written {
@@ -101,10 +187,17 @@ impl Written {
                     if field.node.alias.is_some() {
                         self.aliases += 1;
                     }
+                    self.directives += field.node.directives.len();
                     self.count(&field.node.selection_set.node);
                 }
-                Selection::FragmentSpread(_) => self.spreads += 1,
-                Selection::InlineFragment(inline) => self.count(&inline.node.selection_set.node),
+                Selection::FragmentSpread(spread) => {
+                    self.spreads += 1;
+                    self.directives += spread.node.directives.len();
+                }
+                Selection::InlineFragment(inline) => {
+                    self.directives += inline.node.directives.len();
+                    self.count(&inline.node.selection_set.node)
+                }
             }
         }
     }
@@ -222,6 +315,35 @@ mod tests {
         let aliases: String = (0..51).map(|i| format!("a{i}: __typename ")).collect();
         assert_eq!(check(&format!("{{ {aliases} }}")).unwrap_err().code, "TOO_MANY_ALIASES");
         assert_eq!(check(&" ".repeat(MAX_QUERY_BYTES + 1)).unwrap_err().code, "QUERY_TOO_LARGE");
+    }
+
+    #[test]
+    fn tokens_are_counted_as_the_lexer_reads_them() {
+        assert_eq!(count_tokens("{ a }", 100), 3);
+        assert_eq!(count_tokens("query Q($x: Int = -1.5e3) { a(x: $x) @skip(if: false) }", 100), 26);
+        assert_eq!(count_tokens("{ ...F } # a comment { { {\n", 100), 4);
+        assert_eq!(count_tokens(r#"{ a(s: "x } \" {", b: """block { \""" }""") }"#, 100), 11);
+        assert_eq!(count_tokens(&"{ a ".repeat(1_000), 50), 50, "stops at the limit");
+    }
+
+    proptest::proptest! {
+        /// Any text is counted without a panic, never past the stop and never past its length.
+        #[test]
+        fn counting_tokens_is_total_and_bounded(text in "\\PC{0,200}", stop in 0usize..300) {
+            let n = count_tokens(&text, stop);
+            proptest::prop_assert!(n <= stop);
+            proptest::prop_assert!(count_tokens(&text, usize::MAX) <= text.len());
+        }
+    }
+
+    #[test]
+    fn many_tokens_directives_or_operations_are_refused() {
+        let tokens = format!("{{ {} }}", "a ".repeat(MAX_TOKENS));
+        assert_eq!(check(&tokens).unwrap_err().code, "TOO_MANY_TOKENS");
+        let directives = format!("{{ __typename {} }}", "@skip(if: false) ".repeat(MAX_WRITTEN_DIRECTIVES + 1));
+        assert_eq!(check(&directives).unwrap_err().code, "TOO_MANY_DIRECTIVES");
+        let operations: String = (0..=MAX_OPERATIONS).map(|i| format!("query Q{i} {{ __typename }} ")).collect();
+        assert_eq!(check(&operations).unwrap_err().code, "TOO_MANY_OPERATIONS");
     }
 
     #[test]

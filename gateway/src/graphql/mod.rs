@@ -122,14 +122,26 @@ impl Upstreams {
 
 /// The schema with its limits; introspection and suggestions only in development.
 pub fn schema(upstreams: Option<Arc<Upstreams>>, development: bool) -> PaysiteSchema {
+    build(upstreams, development, true)
+}
+
+/// The same schema without [`cost::CostGuard`]: only for `paysite bench refusals`, which
+/// measures what the guard costs a page's query.
+pub fn schema_without_cost_guard(upstreams: Option<Arc<Upstreams>>) -> PaysiteSchema {
+    build(upstreams, false, false)
+}
+
+fn build(upstreams: Option<Arc<Upstreams>>, development: bool, cost_guard: bool) -> PaysiteSchema {
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
         .limit_depth(MAX_DEPTH)
         .limit_complexity(MAX_COMPLEXITY)
         .limit_recursive_depth(MAX_RECURSION)
-        .limit_directives(MAX_DIRECTIVES)
-        .extension(cost::CostGuard)
-        .extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024)))
-        .data(limits::RateLimiter::default());
+        .limit_directives(MAX_DIRECTIVES);
+    if cost_guard {
+        builder = builder.extension(cost::CostGuard);
+    }
+    builder =
+        builder.extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024))).data(limits::RateLimiter::default());
     if !development {
         builder = builder.disable_introspection().disable_suggestions();
     }

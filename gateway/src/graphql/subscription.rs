@@ -648,8 +648,10 @@ pub mod rest {
     /// How long the subscription service may take to apply a postback.
     const POSTBACK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(15);
 
-    /// Request headers not passed on: the connection's own, and the browser session's.
-    const NOT_FORWARDED: [HeaderName; 7] = [
+    /// Request headers not passed on: the connection's own, the browser session's, and the
+    /// client address, which the gateway states itself (the sender could invent one).
+    const NOT_FORWARDED: [HeaderName; 8] = [
+        HeaderName::from_static("x-forwarded-for"),
         header::HOST,
         header::CONNECTION,
         header::CONTENT_LENGTH,
@@ -797,9 +799,13 @@ pub mod rest {
         !name.is_empty() && name.len() <= 32 && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
     }
 
+    /// The billers' postbacks, passed to the subscription service with the sender's address,
+    /// which limits forged deliveries per address and per biller (a well-signed one is never
+    /// refused).
     async fn postback(
         State(state): State<GatewayState>,
         Path(biller): Path<String>,
+        peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
         headers: HeaderMap,
         body: Bytes,
     ) -> Response {
@@ -813,6 +819,11 @@ pub mod rest {
                 request = request.header(name, value);
             }
         }
+        let address =
+            crate::rate_limits::client_address(state.trust_forwarded_for, &headers, peer.map(|p| p.0 .0.ip()));
+        if let Some(address) = address {
+            request = request.header("x-forwarded-for", address);
+        }
         let upstream = match request.send().await {
             Ok(r) => r,
             Err(e) => {
@@ -821,8 +832,10 @@ pub mod rest {
             }
         };
         let mut response = Response::builder().status(upstream.status().as_u16());
-        if let Some(value) = upstream.headers().get(header::CONTENT_TYPE) {
-            response = response.header(header::CONTENT_TYPE, value);
+        for name in [header::CONTENT_TYPE, header::RETRY_AFTER] {
+            if let Some(value) = upstream.headers().get(&name) {
+                response = response.header(name, value);
+            }
         }
         match upstream.bytes().await {
             Ok(bytes) => response.body(Body::from(bytes)).unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response()),

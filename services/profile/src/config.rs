@@ -52,8 +52,9 @@ pub struct ProfileConfig {
     pub code_ttl: Duration,
     pub autologin_ttl: Duration,
     pub id_token_ttl: Duration,
-    /// `PROFILE_LOGIN_WINDOW_SECS` (default 900) and `PROFILE_LOGIN_MAX_FAILURES` (default 5): the
-    /// failure after the fifth in a window is answered 429, per account and per client address.
+    /// `PROFILE_LOGIN_WINDOW_SECS` (default 900) and `PROFILE_LOGIN_MAX_FAILURES` (default 5): how
+    /// long failures are remembered, and how many pass without delay; past them each attempt
+    /// waits a delay that doubles per failure, up to the window (sessions::limiter).
     pub login_window: Duration,
     pub login_max_failures: u32,
     /// `PROFILE_REFRESH_WINDOW_SECS` (default 600) and `PROFILE_REFRESH_MAX` (default 60): a user's

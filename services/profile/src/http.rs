@@ -651,12 +651,15 @@ async fn change_password(
     request: Result<Json<ChangePasswordRequest>, JsonRejection>,
 ) -> Answer<OwnProfile> {
     let request = body(request)?;
-    // The old password is guessed against the sign-in's limit: each check reserves a failure of
-    // the account, taken back when the password is right.
+    // The old password is guessed against the sign-in's throttle, on the same count (the user
+    // id): each check reserves a failure of the account, taken back when the password is right.
     let subjects = [crate::sessions::limiter::user_subject(claims.sub)];
-    let Some(reservation) = crate::sessions::limiter::reserve(&state, &subjects).await? else {
-        tracing::warn!(user_id = %claims.sub, "change password refused: too many wrong passwords");
-        return Err(ApiError::TooManyAttempts);
+    let reservation = match crate::sessions::limiter::reserve(&state, &subjects).await? {
+        crate::sessions::limiter::Reservation::Reserved(ids) => ids,
+        crate::sessions::limiter::Reservation::Wait(retry_after) => {
+            tracing::warn!(user_id = %claims.sub, ?retry_after, "change password refused: too many wrong passwords");
+            return Err(ApiError::TooManyAttempts);
+        }
     };
     let old_password_correct =
         state.passwords.verify(&request.old_password, stored_hash(&state, claims.sub).await?).await?;

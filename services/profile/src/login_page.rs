@@ -229,7 +229,12 @@ pub async fn login_submit(
             answer
         }
         Ok(SignIn::Refused) => retry(StatusCode::UNAUTHORIZED, INVALID_CREDENTIALS_MESSAGE),
-        Ok(SignIn::TooManyAttempts) => retry(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS_MESSAGE),
+        Ok(SignIn::TooManyAttempts { retry_after }) => {
+            let mut answer = retry(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS_MESSAGE);
+            let secs = runtime::throttle::retry_after_secs(retry_after);
+            answer.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
+            answer
+        }
         Err(e) => {
             tracing::error!(error = %format!("{e:#}"), "sign-in failed");
             retry(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong. Please try again.")
@@ -245,15 +250,19 @@ pub enum SignIn {
         new_device: Option<String>,
     },
     Refused,
-    TooManyAttempts,
+    /// Too soon after the latest failures: the delay left.
+    TooManyAttempts {
+        retry_after: std::time::Duration,
+    },
 }
 
 /// Checks the limit, then the password; a success issues a code for the target host.
 ///
-/// The limit (OWASP's device cookie scheme): a sign-in from a device that signed in to this
-/// account before (`device`, the cookie's secret) is counted on that device alone; any other
-/// is counted per account and per client address. So failures from elsewhere, or from the
-/// owner's address, never lock the owner's own device out.
+/// The limit (OWASP's device cookie scheme, with growing delays): a sign-in from a device that
+/// signed in to this account before (`device`, the cookie's secret) is counted on that device
+/// alone; any other is counted per account (by user id, the count changePassword shares) and per
+/// client address. So failures from elsewhere, or from the owner's address, never slow the
+/// owner's own device.
 pub async fn sign_in(
     state: &ProfileState,
     login: &str,
@@ -276,16 +285,23 @@ pub async fn sign_in(
         None => {
             // Without a known client address only the account is counted, so that one attacker
             // cannot hold everyone whose address is unknown.
-            let mut subjects = vec![limiter::account_subject(login)];
+            let account = match user_id {
+                Some(user_id) => limiter::user_subject(user_id),
+                None => limiter::account_subject(login),
+            };
+            let mut subjects = vec![account];
             if address != "unknown" {
                 subjects.push(limiter::address_subject(address));
             }
             subjects
         }
     };
-    let Some(reservation) = limiter::reserve(state, &subjects).await? else {
-        tracing::warn!(address, "sign-in refused: too many failures");
-        return Ok(SignIn::TooManyAttempts);
+    let reservation = match limiter::reserve(state, &subjects).await? {
+        limiter::Reservation::Reserved(ids) => ids,
+        limiter::Reservation::Wait(retry_after) => {
+            tracing::warn!(address, ?retry_after, "sign-in refused: too many failures");
+            return Ok(SignIn::TooManyAttempts { retry_after });
+        }
     };
     let ok = state.passwords.verify(password, hash).await?;
     // A wrong password leaves the reservation as the recorded failure.

@@ -508,6 +508,41 @@ async fn wrong_old_passwords_meet_the_accounts_limit_and_a_right_one_is_not_coun
 }
 
 #[tokio::test]
+async fn sign_in_and_change_password_share_one_count_and_each_failure_past_five_waits_longer() {
+    let env = TestEnv::new().await;
+    env.account("shared").await;
+    let session = env.session("shared").await;
+    let change = |old: &str| {
+        env.http
+            .post(env.url("/internal/profile/password"))
+            .bearer_auth(&session.access_token)
+            .json(&json!({ "oldPassword": old, "newPassword": "Better12345", "confirmPassword": "Better12345" }))
+            .send()
+    };
+    // Three wrong old passwords and two wrong sign-ins from elsewhere: five on one count.
+    for n in 0..3 {
+        assert_eq!(change(&format!("Guess{n}12345")).await.unwrap().status(), 422, "guess {n}");
+    }
+    for n in 0..2 {
+        assert_eq!(env.login("shared", "Wrong12345", "/", &format!("10.9.0.{n}")).await.status(), 401);
+    }
+    // The sixth waits the first delay, on either door, with the right password too.
+    let held = env.login("shared", PASSWORD, "/", "10.9.1.1").await;
+    assert_eq!(held.status(), 429);
+    let wait: u64 = held.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=2).contains(&wait), "{wait}");
+    assert_eq!(change(PASSWORD).await.unwrap().status(), 429);
+    // After the delay one more attempt is checked; its failure doubles the next delay.
+    tokio::time::sleep(profile::sessions::limiter::FIRST_DELAY + std::time::Duration::from_millis(200)).await;
+    assert_eq!(env.login("shared", "Wrong12345", "/", "10.9.1.2").await.status(), 401);
+    let held = env.login("shared", PASSWORD, "/", "10.9.1.3").await;
+    assert_eq!(held.status(), 429);
+    let wait: u64 = held.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((3..=4).contains(&wait), "{wait}");
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn a_cross_site_switch_gives_a_code_for_the_other_brand_and_parent_redirect_takes_an_id_token_once() {
     let env = TestEnv::new().await;
     let user = env.account("jane").await;

@@ -18,6 +18,7 @@ pub mod relay;
 pub mod service;
 pub mod telemetry;
 pub mod testing;
+pub mod throttle;
 
 pub use config::{Secret, Settings};
 pub use event_store::{Decider, EventStore, Executed, Pending, StoreError, StreamAppend};

@@ -203,10 +203,21 @@ async fn postback(
 ) -> Result<Response, ApiError> {
     let signature = headers.get(SIGNATURE_HEADER).and_then(|v| v.to_str().ok());
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-    let accepted =
-        postbacks::receive(&state, &biller, signature, content_type, &body, correlation.map(|Extension(c)| c.0))
-            .await?;
-    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], accepted.ok_text).into_response())
+    let received =
+        postbacks::receive(&state, &biller, signature, content_type, &body, correlation.map(|Extension(c)| c.0)).await;
+    match received {
+        Ok(accepted) => Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], accepted.ok_text).into_response()),
+        Err(e @ (PostbackError::Rejected(_) | PostbackError::UnknownBiller(_))) => {
+            // The gateway states the sender's address (it drops any the sender wrote).
+            let address = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
+            if let Err(wait) = state.forged_postbacks.refused(address, &biller) {
+                metrics::counter!("paysite_rate_limited_total", "route" => "postback").increment(1);
+                return Ok(runtime::throttle::too_many_requests(wait));
+            }
+            Err(e.into())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[tracing::instrument(name = "subscription", skip_all)]

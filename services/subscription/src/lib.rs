@@ -78,6 +78,8 @@ pub struct State {
     pub batcher: batcher::Batcher,
     /// Hashes a join form's password (the profile service's hashing, at its cost).
     pub passwords: profile::passwords::Passwords,
+    /// Refused (forged or unknown) postbacks counted per sender address and per biller.
+    pub forged_postbacks: Arc<postbacks::ForgedPostbacks>,
 }
 
 impl State {
@@ -90,7 +92,17 @@ impl State {
     ) -> Self {
         let batcher = batcher::Batcher::start(store.clone());
         let passwords = profile::passwords::Passwords::new(config.argon2);
-        State { pool, store, config: Arc::new(config), profile, verifier, clock: clock::system(), batcher, passwords }
+        State {
+            pool,
+            store,
+            config: Arc::new(config),
+            profile,
+            verifier,
+            clock: clock::system(),
+            batcher,
+            passwords,
+            forged_postbacks: Arc::new(postbacks::ForgedPostbacks::default()),
+        }
     }
 
     /// The same state telling time by `clock`.

@@ -16,6 +16,39 @@ use crate::domain::{Fact, Identity, Step};
 use crate::State;
 use proto_events::subscription::MembershipKind;
 
+/// The limit on refused postbacks: a sender (by address) or a biller's name that keeps sending
+/// deliveries whose signature fails gets 429 with `Retry-After` instead of a check of each.
+/// Only refusals are counted, after the signature check: a well-signed delivery is never
+/// refused, however many forged ones arrived before it.
+pub struct ForgedPostbacks {
+    per_address: runtime::throttle::Throttle,
+    per_biller: runtime::throttle::Throttle,
+}
+
+/// Forged deliveries one address may send: a misconfigured biller retrying gets through its
+/// retries; a signature guesser is slowed to one try every two seconds.
+pub const FORGED_PER_ADDRESS: runtime::throttle::Rate = runtime::throttle::Rate { per_minute: 30, burst: 20 };
+/// Forged deliveries naming one biller, from every address together.
+pub const FORGED_PER_BILLER: runtime::throttle::Rate = runtime::throttle::Rate { per_minute: 120, burst: 60 };
+
+impl Default for ForgedPostbacks {
+    fn default() -> Self {
+        ForgedPostbacks {
+            per_address: runtime::throttle::Throttle::new(Some(FORGED_PER_ADDRESS)),
+            per_biller: runtime::throttle::Throttle::new(Some(FORGED_PER_BILLER)),
+        }
+    }
+}
+
+impl ForgedPostbacks {
+    /// Counts one refused delivery; `Err(wait)` when its sender or its biller is over the limit.
+    pub fn refused(&self, address: Option<&str>, biller: &str) -> Result<(), std::time::Duration> {
+        let by_address = address.map(|a| self.per_address.check(a)).unwrap_or(Ok(()));
+        let by_biller = self.per_biller.check(&biller.to_ascii_uppercase());
+        by_address.and(by_biller)
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum PostbackError {
     #[error("no biller {0:?}")]

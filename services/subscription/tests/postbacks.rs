@@ -97,6 +97,51 @@ async fn forged_stale_wrong_scheme_and_unsigned_postbacks_are_refused_and_not_st
 }
 
 #[tokio::test]
+async fn forged_postbacks_past_the_limit_get_429_and_a_well_signed_one_always_passes() {
+    let env = TestEnv::new().await;
+    let biller = "SEGPAY";
+    let b = env.state.config.billers[biller].clone();
+    let forger = subscription::config::Biller { secret: runtime::Secret::new("not-the-secret"), ..b.clone() };
+    let send_from = |address: &'static str, request: SignedRequest| {
+        let mut r = env
+            .http
+            .post(env.url(&format!("/billers/{biller}/postback")))
+            .header("content-type", request.content_type)
+            .header("x-forwarded-for", address)
+            .body(request.body.clone());
+        if let Some(h) = &request.signature_header {
+            r = r.header(billers::SIGNATURE_HEADER, h);
+        }
+        r.send()
+    };
+    let now = chrono::Utc::now().timestamp();
+    let mut statuses = Vec::new();
+    for n in 0..30 {
+        let o = out(&format!("F-{n}"), &format!("F-T-{n}"), MEMBER, Uuid::now_v7());
+        statuses.push(send_from("198.51.100.7", billers::encode(&forger, &o, now)).await.unwrap());
+    }
+    let refused = statuses.iter().filter(|r| r.status() == 401).count();
+    let limited: Vec<_> = statuses.iter().filter(|r| r.status() == 429).collect();
+    assert_eq!(refused + limited.len(), 30);
+    assert!(
+        (20..=21).contains(&refused),
+        "the burst of {} is checked, the rest limited",
+        subscription::postbacks::FORGED_PER_ADDRESS.burst
+    );
+    assert!(limited.iter().all(|r| r.headers().contains_key("retry-after")));
+    // The biller's own delivery, from the same address even, is applied.
+    let user = Uuid::now_v7();
+    let valid = billers::encode(&b, &out("REAL-M", "REAL-T", MEMBER, user), now);
+    let answer = send_from("198.51.100.7", valid.clone()).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(env.read(user, "vixen").await["subscription"]["type"], "member");
+    // And its repeat gets the same answer.
+    let again = send_from("198.51.100.8", valid).await.unwrap();
+    assert_eq!((again.status().as_u16(), again.text().await.unwrap()), (200, b.ok_text.clone()));
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn the_same_postback_fifty_times_in_parallel_is_applied_once() {
     let env = TestEnv::new().await;
     let user = Uuid::now_v7();
@@ -220,8 +265,9 @@ async fn mutated_postbacks_over_http_are_all_refused() {
             }
         }
         let (status, body) = env.send(biller, &bad).await;
+        // 429 once a biller's forged deliveries pass their limit; the valid one still passes.
         assert!(
-            status == 401 || status == 400 || status == 415,
+            status == 401 || status == 400 || status == 415 || status == 429,
             "{biller} accepted a mutated postback: {status} {body}"
         );
         if env.send(biller, &valid).await.0 == 200 {

@@ -1,0 +1,171 @@
+//! `paysite bench refusals`: what the gateway's document limits cost, in one run.
+//!
+//! 1. Each hostile shape of issue 21 (fragment explosions of 2^10 to 2^30 spreads, depth 50,
+//!    2,000 aliases, a 100-operation batch, 1 MB of text, 50 directives), sent one after
+//!    another on one keep-alive connection: the latency of each refusal, p50 / p99 / max, with
+//!    the code it got. Target: p99 ≤ 5 ms for every shape.
+//! 2. The videos listing, closed loop, through two gateways over the same catalog: one with the
+//!    cost checks ([`gateway::graphql::cost::CostGuard`]), one without, in alternating rounds.
+//!    Target: the checks cost at most 5 % of the throughput. Neither side has a read cache in
+//!    front of the catalog beyond the catalog's own (the same catalog serves both).
+//!
+//! Rate limits are off on both gateways: every request comes from 127.0.0.1.
+
+use std::{path::PathBuf, sync::Arc, time::Instant};
+
+use runtime::{auth::Signer, Settings};
+use serde_json::{json, Value};
+
+use super::{
+    gateway::{catalog_pool, listing, serve, throughput, Conn, HOST},
+    percentile_ms,
+};
+
+/// Requests per hostile shape.
+const PER_SHAPE: usize = 500;
+const CONCURRENCY: usize = 16;
+const PER_ROUND: usize = 3_000;
+const ROUNDS: usize = 3;
+
+fn post(body: &str) -> Vec<u8> {
+    format!(
+        "POST /graphql HTTP/1.1\r\nHost: {HOST}\r\ncontent-type: application/json\r\nx-paysite-csrf: 1\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+fn query(text: &str) -> Vec<u8> {
+    post(&json!({ "query": text }).to_string())
+}
+
+fn explosion(levels: u32) -> String {
+    let mut query = format!("query Boom {{ ...F{levels} }}\nfragment F0 on QueryRoot {{ __typename }}\n");
+    for k in 1..=levels {
+        query.push_str(&format!("fragment F{k} on QueryRoot {{ ...F{j} ...F{j} }}\n", j = k - 1));
+    }
+    query
+}
+
+/// The hostile shapes, by name.
+fn shapes() -> Vec<(String, Vec<u8>)> {
+    let mut shapes: Vec<(String, Vec<u8>)> =
+        [10, 20, 30].iter().map(|&k| (format!("fragment explosion 2^{k}"), query(&explosion(k)))).collect();
+    let deep = format!("{{ {}tenantConfig{} }}", "__typename ... on QueryRoot { ".repeat(50), " }".repeat(50));
+    shapes.push(("depth 50".to_owned(), query(&deep)));
+    let aliases: String = (0..2000).map(|i| format!("a{i}: tenantConfig ")).collect();
+    shapes.push(("2,000 aliases".to_owned(), query(&format!("{{ {aliases} }}"))));
+    let batch: Vec<Value> = (0..100).map(|_| json!({ "query": "{ __typename }" })).collect();
+    shapes.push(("batch of 100 operations".to_owned(), post(&Value::Array(batch).to_string())));
+    shapes.push(("1 MB of text".to_owned(), query(&format!("{{ tenantConfig {} }}", " ".repeat(1 << 20)))));
+    let directives = "@include(if: true) ".repeat(50);
+    shapes.push(("50 directives".to_owned(), query(&format!("{{ tenantConfig {directives} }}"))));
+    shapes
+}
+
+/// The code of a refusal: the first GraphQL error's, else the HTTP status.
+fn refusal_code(status: u16, body: &[u8]) -> Option<String> {
+    let answer: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    let code = answer["errors"][0]["extensions"]["code"].as_str().map(str::to_owned);
+    match (status, code) {
+        (_, Some(code)) => Some(code),
+        (200, None) => None,
+        (status, None) => Some(format!("HTTP {status}")),
+    }
+}
+
+pub async fn run(settings: &Settings) -> anyhow::Result<()> {
+    let (pool, store) = catalog_pool(settings, None).await?;
+    let catalog_state = catalog::AppState::new(
+        pool.clone(),
+        store,
+        Signer::generate("bench").verifier(),
+        catalog::CatalogConfig::default(),
+    );
+    let catalog_addr = serve(catalog::router(catalog_state)).await?;
+    let tenants = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
+    let config = ::gateway::GatewayConfig::from_lookup(|key| match key {
+        "PAYSITE_TENANTS_DIR" => tenants.to_str().map(str::to_owned),
+        "PAYSITE_DIST_DIR" => Some("/nonexistent".to_owned()),
+        _ => None,
+    })?;
+    let catalog_url = format!("http://{catalog_addr}");
+    let gateway = |guarded: bool| -> anyhow::Result<::gateway::GatewayState> {
+        let upstreams = ::gateway::graphql::Upstreams::with_base(|name, port| match name {
+            "catalog" => catalog_url.clone(),
+            _ => format!("http://127.0.0.1:{port}"),
+        });
+        let state = ::gateway::GatewayState::with(&config, Arc::new(upstreams), Signer::generate("bench").verifier())?
+            .with_rate_limits(::gateway::rate_limits::RateLimits::off());
+        Ok(if guarded { state } else { state.without_cost_guard() })
+    };
+    let start = |state: ::gateway::GatewayState| async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        tokio::spawn(::gateway::serve(listener, state, std::future::pending()));
+        anyhow::Ok(addr)
+    };
+    let guarded = start(gateway(true)?).await?;
+    let unguarded = start(gateway(false)?).await?;
+
+    println!("refusals: each hostile shape {PER_SHAPE} times, one after another on one connection");
+    println!("{:<28} {:>26} {:>8} {:>8} {:>8}", "shape", "refused with", "p50 ms", "p99 ms", "max ms");
+    let mut worst_p99: f64 = 0.0;
+    let mut conn = Conn::new(guarded);
+    for (name, request) in shapes() {
+        let mut latencies = Vec::with_capacity(PER_SHAPE);
+        let mut code = None;
+        for i in 0..PER_SHAPE + 20 {
+            let t = Instant::now();
+            let (status, body) = conn.send(&request).await?;
+            let took = t.elapsed().as_micros() as u64;
+            let refused = refusal_code(status, &body);
+            anyhow::ensure!(refused.is_some(), "{name} was not refused");
+            code = refused;
+            if i >= 20 {
+                latencies.push(took); // the first 20 warm the connection
+            }
+        }
+        latencies.sort_unstable();
+        let p99 = percentile_ms(&latencies, 99.0);
+        worst_p99 = worst_p99.max(p99);
+        println!(
+            "{:<28} {:>26} {:>8.3} {:>8.3} {:>8.3}",
+            name,
+            code.unwrap_or_default(),
+            percentile_ms(&latencies, 50.0),
+            p99,
+            latencies.last().copied().unwrap_or(0) as f64 / 1000.0
+        );
+    }
+    println!(
+        "worst refusal p99 {worst_p99:.3} ms (target <= 5 ms: {})",
+        if worst_p99 <= 5.0 { "met" } else { "NOT met" }
+    );
+
+    // Warm both, then alternate rounds so that neither side gets the quieter machine.
+    throughput(guarded, CONCURRENCY, PER_ROUND / 5, listing).await?;
+    throughput(unguarded, CONCURRENCY, PER_ROUND / 5, listing).await?;
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let a = throughput(unguarded, CONCURRENCY, PER_ROUND, listing).await?;
+        let b = throughput(guarded, CONCURRENCY, PER_ROUND, listing).await?;
+        anyhow::ensure!(a.failed + b.failed == 0, "failed requests: {a:?} {b:?}");
+        without.push(a.per_second);
+        with.push(b.per_second);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (w, wo) = (median(&mut with), median(&mut without));
+    println!(
+        "videos listing, closed loop, {CONCURRENCY} clients, {PER_ROUND} requests a round, {ROUNDS} alternating rounds \
+         (median): without the cost checks {wo:.0} req/s, with them {w:.0} req/s, ratio {:.3} (target >= 0.95: {})",
+        w / wo,
+        if w / wo >= 0.95 { "met" } else { "NOT met" }
+    );
+    pool.close().await;
+    Ok(())
+}

@@ -105,12 +105,15 @@ impl Spa {
             }
         };
         let html = inline_bootstrap(&index, bootstrap);
+        let policy = HeaderValue::from_str(&crate::security_headers::page_policy(&index))
+            .unwrap_or(HeaderValue::from_static(crate::security_headers::CONTENT_SECURITY_POLICY));
         (
             status,
             [
                 (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
                 (header::CACHE_CONTROL, PAGE_CACHE),
                 (header::VARY, HeaderValue::from_static("Cookie")),
+                (header::CONTENT_SECURITY_POLICY, policy),
             ],
             html,
         )

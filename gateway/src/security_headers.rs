@@ -46,7 +46,7 @@ pub fn inline_script_hashes(html: &str) -> Vec<String> {
         let tag = &lower[start..open_end];
         let executed = !tag.contains(" src=") && script_type(tag).is_none_or(is_executed_type);
         if executed {
-            let digest = sha2::Sha256::digest(html[open_end..close].as_bytes());
+            let digest = sha2::Sha256::digest(&html.as_bytes()[open_end..close]);
             hashes.push(base64::engine::general_purpose::STANDARD.encode(digest));
         }
         from = close;

@@ -39,11 +39,10 @@ export async function join(page: Page, joinUrl: string, name: string, option = '
     page.getByRole('button', { name: 'Approve' }).click(),
   ])
   const brand = new URL(page.url()).hostname.split('.')[0] ?? ''
-  const next =
-    new URL(page.url()).pathname === '/_upgrademembership'
-      ? page.getByRole('link', { name: 'Continue with my trial' })
-      : page.getByRole('link', { name: 'Start watching' })
-  await next.waitFor({ timeout: 30_000 })
+  // A member is welcomed with "Start watching"; a trial goes on to the upgrade page (once its account exists) and
+  // carries on with the trial from there.
+  const next = page.getByRole('link', { name: /^(Start watching|Continue with my trial)$/ })
+  await next.waitFor({ timeout: 40_000 })
   await Promise.all([
     page.waitForURL((url) => url.origin === brandOrigin(brand) && url.pathname === '/' && !url.search.includes('al_token'), {
       timeout: 20_000,

@@ -248,12 +248,14 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
   // A reply being written stays open across a re-render or a way back (its draft is kept).
   const [replying, setReplying] = useState(() => readDraft(sessionStore(), key) !== '')
   const [cursors, setCursors] = useState<readonly (string | null)[]>([null])
+  // Replies posted here: the thread shows them at once, before the list's count catches up (it is a projection).
+  const [posted, setPosted] = useState(0)
   const [reply] = useMutation(ReplyToCommentDocument, { refetchQueries: [CommentRepliesDocument, VideoCommentsDocument] })
   const mayReply = useContext(MayWrite) && user.can('reply', 'Comment')
   useEffect(() => {
     if (replying) setOpen(true)
   }, [replying])
-  const count = comment.replyCount
+  const count = Math.max(comment.replyCount, posted)
   return (
     <div className="comment__thread">
       <p className="comment__thread-actions">
@@ -277,6 +279,7 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
           onPost={async (text) => {
             try {
               await reply({ variables: { commentId: comment.id, text } })
+              setPosted((n) => n + 1)
               setReplying(false)
               setOpen(true)
               return true
@@ -333,7 +336,8 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
     // An author's badges that could not be loaded leave that author plain; the comments still show.
     errorPolicy: 'all',
   })
-  if (loading) return <li className="muted">Loading comments…</li>
+  // A refetch (after a post, a vote, a pin) keeps the comments on screen, and with them each thread's state.
+  if (loading && !data) return <li className="muted">Loading comments…</li>
   if (!data?.comments) return <li role="alert">Comments could not be loaded.</li>
   const page = data.comments
   return (

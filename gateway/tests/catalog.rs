@@ -659,6 +659,24 @@ async fn comment_authors_carry_their_badges_and_type_at_one_profile_call_a_page(
     )
     .await;
     assert_eq!(env.take_profile_calls(), ["GET /internal/users/public"], "only the page that asks for authors");
+
+    // The display name, where set, beside the author's comments: the profile's, read with the badges.
+    let named = "mutation($n: String!) { setDisplayName(displayName: $n) { displayName } }";
+    env.data(Some(&member_token), named, json!({"n": "Quiet Viewer"})).await;
+    env.take_profile_calls();
+    let page = env
+        .data(
+            None,
+            "query($v: ID!) { comments(videoId: $v, size: 11, sort: oldest) { comments { id authorName author { displayName } } } }",
+            json!({"v": video}),
+        )
+        .await["comments"]["comments"]
+        .clone();
+    let shown =
+        |id: &Value| page.as_array().unwrap().iter().find(|c| c["id"] == *id).unwrap()["author"]["displayName"].clone();
+    assert_eq!(shown(&by_member["id"]), json!("Quiet Viewer"));
+    assert_eq!(shown(&by_moderator["id"]), Value::Null, "no display name set: the username stands");
+    assert_eq!(env.take_profile_calls(), ["GET /internal/users/public"]);
     env.cleanup().await;
 }
 

@@ -1,5 +1,6 @@
 // A page whose content the server refuses (FORBIDDEN) is a locked page with §6's access-denied routing, never the
 // error screen: through the production path (the loader runs the screen's query with the real preloader).
+import type { DeniedReason } from '../features/unlocks/videoUnlock'
 import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
@@ -17,7 +18,7 @@ afterEach(cleanup)
 const poster = { __typename: 'Image', src: '/media/placeholder/video/a.svg', placeholder: null, width: 1280, height: 720, highdpi: null }
 
 /** The gateway: the picture set refused, the video open, its access as given. */
-function gateway(deniedReason: 'channel_pack_locked' | 'no_access', credits = 0) {
+function gateway(deniedReason: DeniedReason, credits = 0, freeVideosLeft = 0) {
   const asked: string[] = []
   const link = new ApolloLink(
     (operation) =>
@@ -60,6 +61,7 @@ function gateway(deniedReason: 'channel_pack_locked' | 'no_access', credits = 0)
                 },
               ],
               getGemsBalance: { __typename: 'GemsBalance', payPerVideoCredits: credits },
+              unlockState: { __typename: 'UnlockState', freeLimitedTrialVideosLeft: freeVideosLeft },
             },
           })
         } else {
@@ -127,5 +129,32 @@ describe('a refused picture set', () => {
     expect(await within(page).findByRole('button', { name: 'Unlock this video', hidden: true })).toBeTruthy()
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByText('Unlock or upgrade')).toBeTruthy()
+  })
+
+  it('for the free limited trial, a flagged video: the free video offer with what is left', async () => {
+    const { client } = gateway('free_trial_video', 0, 2)
+    renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'trial', isActive: true }), client)
+    const page = await screen.findByTestId('locked-page')
+    expect(await within(page).findByRole('button', { name: 'Watch as a free video (2 left)', hidden: true })).toBeTruthy()
+    expect(page.textContent).toContain('as one of your 3 free videos: 2 left.')
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByTestId('free-videos-left').textContent).toBe('2 free videos left.')
+  })
+
+  it('for the free limited trial with its videos taken: limited trial expired, and the upgrade', async () => {
+    const { client } = gateway('free_trial_expired')
+    renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'trial', isActive: true }), client)
+    const page = await screen.findByTestId('locked-page')
+    expect(await within(page).findByRole('button', { name: 'Upgrade membership', hidden: true })).toBeTruthy()
+    expect(page.textContent).toContain('limited trial expired')
+  })
+
+  it('for someone who pays for the site and is still refused: support, never a purchase', async () => {
+    const { client } = gateway('support')
+    renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'member', isActive: true }), client)
+    const page = await screen.findByTestId('locked-page')
+    expect(await within(page).findByRole('link', { name: 'Contact support', hidden: true })).toBeTruthy()
+    expect(within(page).queryByRole('button', { name: /Get full access|Upgrade/, hidden: true })).toBeNull()
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 })

@@ -227,12 +227,21 @@ impl From<Access> for VideoAccessKind {
     }
 }
 
-/// Where a denied user is sent (spec §4 access-denied routing).
+/// Why a video is refused, and so the step the page offers (spec §4 access-denied routing and
+/// membership; the reason is services/access's `denied_reason`).
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
 #[graphql(rename_items = "snake_case")]
 pub enum AccessDeniedReason {
     /// A channel video whose pack is not unlocked: the unlock-channel modal.
     ChannelPackLocked,
+    /// One of the free limited trial's full videos, still to take: UnlockVideo.
+    FreeTrialVideo,
+    /// The free limited trial is over or its videos are taken: 'limited trial expired', the upgrade.
+    FreeTrialExpired,
+    /// A lapsed membership: reactivation.
+    Reactivate,
+    /// The user pays for the video's site and is still refused: support.
+    Support,
     /// Nothing opens it: the purchase (or unlock-or-upgrade) modal.
     NoAccess,
 }
@@ -241,6 +250,10 @@ impl From<Denied> for AccessDeniedReason {
     fn from(d: Denied) -> Self {
         match d {
             Denied::ChannelPackLocked => AccessDeniedReason::ChannelPackLocked,
+            Denied::FreeTrialVideo => AccessDeniedReason::FreeTrialVideo,
+            Denied::FreeTrialExpired => AccessDeniedReason::FreeTrialExpired,
+            Denied::Reactivate => AccessDeniedReason::Reactivate,
+            Denied::Support => AccessDeniedReason::Support,
             Denied::NoAccess => AccessDeniedReason::NoAccess,
         }
     }

@@ -44,21 +44,55 @@ pub fn access_denied_route(user: &UserFacts, video: &VideoFacts) -> DeniedRoute 
 }
 
 /// Why a video a user asked to play or download does not open, as the API names it
-/// (getToken's `denied` extension, videoAccess's `deniedReason`). The browser picks the
-/// access-denied route from it.
+/// (getToken's `denied` extension, videoAccess's `deniedReason`), and so the step the page
+/// offers (account-payments-gems.md §4 "Access denied routing" and "Membership"): unlock,
+/// reactivate, upgrade or support, never a purchase to someone who already pays for the site.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Denied {
     /// A channel video in a pack the user may unlock but has not: the unlock-channel modal.
     ChannelPackLocked,
-    /// Nothing the user holds or may unlock opens it.
+    /// One of the free limited trial's full videos the user may still take ("N left"):
+    /// UnlockVideo opens it.
+    FreeTrialVideo,
+    /// The free limited trial is over, or its full videos are taken: 'limited trial
+    /// expired', then the upgrade.
+    FreeTrialExpired,
+    /// A member or trial subscription that lapsed: reactivation.
+    Reactivate,
+    /// The user pays for this video's site and is still refused: support, not a purchase.
+    Support,
+    /// Nothing the user holds or may unlock opens it: the upgrade (or credits, for whoever
+    /// holds them).
     NoAccess,
 }
 
-/// The reason `video` is refused to a user with `ability` (asked only once it was refused).
-pub fn denied_reason(ability: &Ability, video: &ResourceFacts) -> Denied {
+/// The reason `video` is refused to `user` (whose rules are `ability`), asked only once it
+/// was refused. `free_trial_videos_left` is the free limited trial's full videos not yet
+/// taken, a count the unlocks service owns.
+pub fn denied_reason(
+    user: &UserFacts,
+    ability: &Ability,
+    video: &ResourceFacts,
+    free_trial_videos_left: u32,
+) -> Denied {
+    let st = Standing::of(user);
+    let pays_for_site =
+        st.role == Role::ActiveSubscriber && video.site.as_ref().is_some_and(|s| st.access_sites.contains(s));
     if video.channel_pack_id.is_some() && ability.can(action::UNLOCK, subject::CHANNEL_VIDEO, Some(video)) {
         Denied::ChannelPackLocked
+    } else if st.role == Role::FreeLimitedTrial {
+        if !st.active || free_trial_videos_left == 0 {
+            Denied::FreeTrialExpired
+        } else if ability.can(action::UNLOCK, subject::VIDEO, Some(video)) {
+            Denied::FreeTrialVideo
+        } else {
+            Denied::NoAccess
+        }
+    } else if st.role == Role::ExpiredMember {
+        Denied::Reactivate
+    } else if pays_for_site {
+        Denied::Support
     } else {
         Denied::NoAccess
     }
@@ -110,5 +144,65 @@ pub fn channel_route_access(user: &UserFacts, features: &TenantFeatures, route: 
         RouteAccess::Allowed
     } else {
         RouteAccess::NotFound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::{ProfileFacts, SubscriptionFacts, SubscriptionKind};
+
+    fn user(kind: SubscriptionKind, active: bool, free_trial: bool, sites: &[&str]) -> UserFacts {
+        UserFacts::signed_in(
+            "vixen",
+            ProfileFacts {
+                site_access_array: if active { sites.iter().map(|s| s.to_string()).collect() } else { vec![] },
+                subscription: SubscriptionFacts {
+                    kind,
+                    active,
+                    is_free_limited_trial: free_trial,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+    }
+
+    fn video(site: &str, flagged: bool) -> ResourceFacts {
+        ResourceFacts {
+            id: Some("v1".into()),
+            site: Some(site.into()),
+            is_free_limited_trial: flagged,
+            ..Default::default()
+        }
+    }
+
+    fn reason(u: &UserFacts, v: &ResourceFacts, left: u32) -> Denied {
+        denied_reason(u, &Ability::new(u, &TenantFeatures::default()), v, left)
+    }
+
+    #[test]
+    fn the_free_limited_trial_is_offered_its_free_videos_then_told_it_expired() {
+        let trial = user(SubscriptionKind::Trial, true, true, &["vixen"]);
+        assert_eq!(reason(&trial, &video("vixen", true), 3), Denied::FreeTrialVideo);
+        assert_eq!(reason(&trial, &video("vixen", true), 1), Denied::FreeTrialVideo);
+        assert_eq!(reason(&trial, &video("vixen", false), 2), Denied::NoAccess, "not one of the free ones: upgrade");
+        assert_eq!(reason(&trial, &video("vixen", true), 0), Denied::FreeTrialExpired);
+        assert_eq!(reason(&trial, &video("vixen", false), 0), Denied::FreeTrialExpired);
+        let over = user(SubscriptionKind::Trial, false, true, &["vixen"]);
+        assert_eq!(reason(&over, &video("vixen", true), 3), Denied::FreeTrialExpired);
+    }
+
+    #[test]
+    fn a_lapsed_member_is_offered_reactivation_and_a_paying_member_support() {
+        let expired = user(SubscriptionKind::Member, false, false, &["vixen"]);
+        assert_eq!(reason(&expired, &video("vixen", false), 0), Denied::Reactivate);
+        let member = user(SubscriptionKind::Member, true, false, &["vixen"]);
+        let mut refused = video("vixen", false);
+        refused.denied = true;
+        assert_eq!(reason(&member, &refused, 0), Denied::Support);
+        assert_eq!(reason(&member, &video("tushy", false), 0), Denied::NoAccess, "another site: the upgrade");
+        let ppv = user(SubscriptionKind::PornPortal, true, false, &[]);
+        assert_eq!(reason(&ppv, &video("vixen", false), 0), Denied::NoAccess);
     }
 }

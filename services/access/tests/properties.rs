@@ -152,8 +152,27 @@ proptest! {
     #[test]
     fn a_refusal_names_the_pack_only_when_the_user_may_unlock_it(u in any_user(), f in any_features(), r in any_resource()) {
         let ability = access::Ability::new(&u, &f);
-        if access::denied_reason(&ability, &r) == access::Denied::ChannelPackLocked {
+        if access::denied_reason(&u, &ability, &r, 3) == access::Denied::ChannelPackLocked {
             prop_assert!(r.channel_pack_id.is_some() && ability.can("unlock", "ChannelVideo", Some(&r)));
+        }
+    }
+
+    /// A refusal offers the free video only where UnlockVideo would take it, and never a
+    /// purchase (upgrade) to an active subscriber whose access covers the video's site.
+    #[test]
+    fn a_refusal_offers_the_step_that_fits(u in any_user(), f in any_features(), r in any_resource(), left in 0u32..4) {
+        let ability = access::Ability::new(&u, &f);
+        let reason = access::denied_reason(&u, &ability, &r, left);
+        if reason == access::Denied::FreeTrialVideo {
+            prop_assert!(left > 0 && ability.can("unlock", "Video", Some(&r)));
+        }
+        if reason == access::Denied::FreeTrialExpired {
+            prop_assert_eq!(role(&u), Role::FreeLimitedTrial);
+        }
+        let pays = role(&u) == Role::ActiveSubscriber
+            && u.profile.as_ref().is_some_and(|p| r.site.as_ref().is_some_and(|s| p.site_access_array.contains(s)));
+        if pays {
+            prop_assert!(matches!(reason, access::Denied::Support | access::Denied::ChannelPackLocked), "{:?}", reason);
         }
     }
 }

@@ -112,12 +112,16 @@ pub struct UserSummary {
     pub tandem_parent_user_id: Option<Uuid>,
 }
 
-/// `GET /internal/users/public`: what anyone may see of a user beside their comments, and
-/// nothing else (no e-mail, no name, no subscription detail).
+/// `GET /internal/users/public`: what anyone may see of a user beside their comments (the
+/// display name they chose, badges, user type), and nothing else (no e-mail, no subscription
+/// detail).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicProfile {
     pub user_id: Uuid,
+    /// The name the user chose to show beside their comments, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
     pub badges: Vec<Badge>,
     pub user_type: UserType,
 }

@@ -280,7 +280,7 @@ pub async fn user_summaries(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<UserSumma
         .collect())
 }
 
-/// The public facts of many users at once, in one statement: their badges and user type (a
+/// The public facts of many users at once, in one statement: their display name, badges and user type (a
 /// page of comments costs one call). Unknown ids are left out. A tandem child's badges and type
 /// come from the parent's subscriptions, as the rest of their profile does.
 pub async fn public_profiles(
@@ -292,13 +292,14 @@ pub async fn public_profiles(
     #[derive(sqlx::FromRow)]
     struct Row {
         user_id: Uuid,
+        display_name: Option<String>,
         registered_at: DateTime<Utc>,
         special_attributes: serde_json::Value,
         groups: Vec<String>,
         subs: serde_json::Value,
     }
     let rows: Vec<Row> = sqlx::query_as(&format!(
-        "select p.user_id, p.registered_at, p.special_attributes,
+        "select p.user_id, p.display_name, p.registered_at, p.special_attributes,
                 coalesce((select array_agg(g.group_name order by g.group_name) from user_group g
                           where g.user_id = p.user_id), '{{}}') as groups,
                 coalesce((select jsonb_agg(to_jsonb(s))
@@ -320,6 +321,7 @@ pub async fn public_profiles(
             let facts = badge_facts(&r.groups, &attributes, &subs, r.registered_at);
             Ok(PublicProfile {
                 user_id: r.user_id,
+                display_name: r.display_name.filter(|name| !name.trim().is_empty()),
                 badges: badges::badges(&facts, config.launch_date, now),
                 user_type: user_type(&r.groups, &subs),
             })

@@ -120,6 +120,8 @@ fn owners_read(read: &subscription::view::FullRead) -> OwnersRead {
 pub struct Holdings {
     pub packs: Vec<Uuid>,
     pub videos: Vec<(Uuid, VideoUnlockKind)>,
+    /// The free limited trial's full videos taken (the count unlockState answers from).
+    pub free_trial_videos_used: u32,
 }
 
 impl Holdings {
@@ -135,6 +137,10 @@ pub struct Standing {
     pub holdings: Holdings,
     pub subscriptions: Vec<SubscriptionEntry>,
     pub read: OwnersRead,
+    /// The facts the abilities were built from (a refusal's reason reads them too).
+    pub user: UserFacts,
+    /// The free limited trial's full videos not yet taken.
+    pub free_trial_videos_left: u32,
 }
 
 /// The facts of `holdings`, `read` and `groups` as the access rules read them.
@@ -161,9 +167,11 @@ pub async fn standing(state: &State, asker: &Asker) -> Result<Standing, ApiError
     let user = user_facts(&asker.tenant, &read, &holdings, &asker.groups);
     Ok(Standing {
         ability: Ability::new(&user, &TenantFeatures::default()),
+        free_trial_videos_left: state.config.free_trial_videos.saturating_sub(holdings.free_trial_videos_used),
         holdings,
         subscriptions: read.subscriptions.clone(),
         read,
+        user,
     })
 }
 
@@ -191,7 +199,7 @@ pub fn resource(video: &CatalogVideo) -> ResourceFacts {
 pub fn verdict(standing: &Standing, video: &CatalogVideo, act: &str) -> Result<Access, Denied> {
     let facts = resource(video);
     if !standing.ability.can(act, subject::VIDEO, Some(&facts)) {
-        return Err(access::denied_reason(&standing.ability, &facts));
+        return Err(access::denied_reason(&standing.user, &standing.ability, &facts, standing.free_trial_videos_left));
     }
     Ok(match standing.holdings.video(video.video_id) {
         Some(VideoUnlockKind::Credits) => Access::Credits,
@@ -268,6 +276,8 @@ mod tests {
             holdings,
             subscriptions: read.subscriptions.clone(),
             read: read.clone(),
+            user,
+            free_trial_videos_left: 3,
         }
     }
 
@@ -306,7 +316,7 @@ mod tests {
         let expired = read(SubscriptionKind::Member, false, false, &["vixen"], false);
         assert_eq!(
             verdict(&standing_of(&expired, Holdings::default()), &video("vixen", None), action::PLAY),
-            Err(Denied::NoAccess)
+            Err(Denied::Reactivate)
         );
         assert_eq!(verdict(&standing_of(&expired, holdings), &video("vixen", None), action::PLAY), Ok(Access::Credits));
     }
@@ -318,7 +328,7 @@ mod tests {
         let locked = standing_of(&member, Holdings::default());
         assert_eq!(verdict(&locked, &video("channels", Some(pack)), action::PLAY), Err(Denied::ChannelPackLocked));
         assert!(may_unlock_channel_pack(&locked, pack));
-        let open = standing_of(&member, Holdings { packs: vec![pack], videos: vec![] });
+        let open = standing_of(&member, Holdings { packs: vec![pack], ..Default::default() });
         assert_eq!(verdict(&open, &video("channels", Some(pack)), action::PLAY), Ok(Access::ChannelPack));
         assert!(!may_unlock_channel_pack(&open, pack), "already unlocked");
     }

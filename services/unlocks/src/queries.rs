@@ -100,7 +100,12 @@ pub async fn held(pool: &PgPool, user_id: Uuid) -> Result<Holdings, sqlx::Error>
             (v, if paid == "credits" { VideoUnlockKind::Credits } else { VideoUnlockKind::FreeLimitedTrial })
         })
         .collect();
-    Ok(Holdings { packs, videos })
+    let free_trial_videos_used: Option<i32> =
+        sqlx::query_scalar("select free_trial_videos_used from unlocker where user_id = $1")
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await?;
+    Ok(Holdings { packs, videos, free_trial_videos_used: free_trial_videos_used.unwrap_or(0).max(0) as u32 })
 }
 
 /// Whether what opened a media token has been taken away since `issued` (unix seconds): a

@@ -50,6 +50,22 @@ async fn play(env: &TestEnv, token: &str, video: Uuid) -> StatusCode {
         .status()
 }
 
+/// Why the tokens of `video` are refused (`denied`), none when they are not.
+async fn denied(env: &TestEnv, token: &str, video: Uuid) -> Option<String> {
+    let body: Value = env
+        .http()
+        .post(format!("{}/internal/videos/{video}/tokens", env.base))
+        .bearer_auth(token)
+        .json(&json!({ "device": "desktop" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    body["denied"].as_str().map(str::to_owned)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn credits_unlock_videos_one_each_until_they_run_out() {
     let env = TestEnv::new().await;
@@ -99,6 +115,9 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     let trial = env.subscribe(user, MembershipKind::Trial, &["vixen"], true).await;
     let token = env.token(user);
     assert_eq!(play(&env, &token, videos[0].video_id).await, StatusCode::FORBIDDEN);
+    // The refusal names the step: a flagged video is one of the free ones, another the upgrade.
+    assert_eq!(denied(&env, &token, videos[0].video_id).await.as_deref(), Some("free_trial_video"));
+    assert_eq!(denied(&env, &token, unflagged.video_id).await.as_deref(), Some("no_access"));
     // Only free-limited-trial content is taken as one of the three: another video takes credits.
     assert_eq!(unlock(&env, &token, input(&unflagged)).await.1["code"], "NOT_ENOUGH_CREDITS");
     for (n, left) in [(0, 2), (1, 1), (2, 0)] {
@@ -112,6 +131,10 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     // The fourth would take credits, and there are none.
     assert_eq!(unlock(&env, &token, input(&videos[3])).await.1["code"], "NOT_ENOUGH_CREDITS");
     assert_eq!(state(&env, &token).await.free_limited_trial_videos_left, 0);
+    // Its three taken, the trial has expired for every other video: 'limited trial expired', the upgrade.
+    assert_eq!(denied(&env, &token, videos[3].video_id).await.as_deref(), Some("free_trial_expired"));
+    assert_eq!(denied(&env, &token, unflagged.video_id).await.as_deref(), Some("free_trial_expired"));
+    assert_eq!(denied(&env, &token, videos[0].video_id).await, None, "the three stay open");
     assert_eq!(env.debits().await, 0, "the trial's videos cost nothing");
     assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::OK);
     env.subscription(&[cancelled(trial, user)]).await;

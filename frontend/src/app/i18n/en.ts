@@ -76,6 +76,11 @@ export const en = {
     duplicate: 'You have already made that comment',
     banned_word: 'Found banned word',
     add_failed: 'Failed to add your comment. Try refreshing page',
+    // §8: a repeat vote; the other failures of §8's comment list.
+    already_liked: 'You have already liked this comment',
+    already_disliked: 'You have already disliked this comment',
+    vote_failed: 'Failed to vote on the comment. Please try again later.',
+    fetch_failed: 'Failed to load the comments. Please try again later.',
     // Beside a comment's author (issue 12): their user type in words, and their badges.
     author_fallback: 'Member',
     badges: 'Badges',

@@ -4,6 +4,7 @@ import { useTranslation } from '../i18n'
 import { ABILITIES, loginUrl } from '../routing'
 import type { RoutingSession } from '../session/bootstrap'
 import { JoinLink } from '../../components/JoinLink'
+import { GemsEntrySlot } from './GemsEntrySlot'
 import { DropdownGroup, NavDropdown } from './NavDropdown'
 
 export function Header({ session }: { session: RoutingSession }) {
@@ -57,6 +58,7 @@ export function Header({ session }: { session: RoutingSession }) {
             {features.showAngels ? item('/angels', t('navigation.angels')) : null}
             {features.curator ? item('/wall', t('navigation.wall')) : null}
           </NavDropdown>
+          <GemsEntrySlot session={session} />
           {user.isAuthenticated ? (
             <NavDropdown id="account" label={t('navigation.my_account')}>
               {item('/account', t('navigation.account'))}

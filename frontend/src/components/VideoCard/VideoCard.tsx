@@ -12,6 +12,8 @@ export interface VideoCardVideo {
   releaseDate: string
   duration: number
   rating: number
+  /** One of the free limited trial's videos (§6 "free-limited-trial videos"): the card marks it. */
+  isFreeLimitedTrial?: boolean
   performers: ReadonlyArray<{ name: string }>
   images: { listing: PictureImage }
 }
@@ -24,6 +26,9 @@ export interface VideoCardProps {
   priority?: boolean
   titleAs?: 'h2' | 'h3'
 }
+
+/** The mark of a free-limited-trial video, on its card and its page. */
+export const FREE_TRIAL_MARK = 'Free trial video'
 
 export function videoHref(slug: string): string {
   return `/videos/${slug}`
@@ -43,6 +48,7 @@ export function VideoCard({ video, href, priority = false, titleAs: Title = 'h3'
             className="video-card__image"
             sizes="(min-width: 1286px) 25vw, (min-width: 769px) 33vw, (min-width: 481px) 50vw, 100vw"
           />
+          {video.isFreeLimitedTrial ? <span className="video-card__badge">{FREE_TRIAL_MARK}</span> : null}
           <span className="video-card__duration">
             <span className="visually-hidden">Duration </span>
             {formatDuration(video.duration)}

@@ -219,7 +219,7 @@ export function UserGemsInfo({ props, close }: ModalBodyProps) {
       ) : (
         <p className="muted">Loading your gems…</p>
       )}
-      {intro ? null : <Transactions />}
+      <Transactions />
       <div className="modal__actions">
         <button type="button" className="button button--accent" onClick={gotIt}>
           Got it

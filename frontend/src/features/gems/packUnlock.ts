@@ -66,3 +66,11 @@ export function gemFrames(from: number, to: number, maxFrames = 12): number[] {
   for (let step = 0; step <= steps; step += 1) frames.push(Math.round(from + ((to - from) * step) / steps))
   return frames
 }
+
+/**
+ * Whether the user has a wallet to show in the header (docs/decisions.md, gems entry): gems arrive for them (an
+ * active subscriber with access to the brand, the GemAnimation ability), or they hold some.
+ */
+export function hasWallet(facts: { receivesGems: boolean; balance: number }): boolean {
+  return facts.receivesGems || facts.balance > 0
+}

@@ -6,7 +6,13 @@ import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/ModalHost'
 import { useModals } from '../../app/shell/ModalManager'
 import { UnlockVideoDocument } from '../../gql/graphql'
-import { refusedVideoUnlock, VIDEO_COST_CREDITS, videoUnlockMessage, type VideoUnlockOutcome } from './videoUnlock'
+import {
+  FREE_TRIAL_VIDEOS,
+  refusedVideoUnlock,
+  VIDEO_COST_CREDITS,
+  videoUnlockMessage,
+  type VideoUnlockOutcome,
+} from './videoUnlock'
 
 export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
   const videoId = String(props.videoId ?? '')
@@ -14,6 +20,8 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
   const title = typeof props.videoTitle === 'string' ? props.videoTitle : 'this video'
   const credits = typeof props.payPerVideoCredits === 'number' ? props.payPerVideoCredits : null
   const onUnlocked = typeof props.onUnlocked === 'function' ? (props.onUnlocked as () => void) : undefined
+  // One of the free limited trial's videos (the server answered free_trial_video): no credit is spent.
+  const freeVideosLeft = typeof props.freeVideosLeft === 'number' ? props.freeVideosLeft : null
   const flashes = useFlash()
   const modals = useModals()
   const [unlock, { loading }] = useMutation(UnlockVideoDocument)
@@ -24,10 +32,17 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
     try {
       const { data } = await unlock({ variables: { input: { videoId, videoNewId } } })
       if (!data) throw new Error('no answer')
-      setOutcome({ kind: 'success', creditsLeft: data.UnlockVideo.payPerVideoCredits ?? null })
+      setOutcome({
+        kind: 'success',
+        creditsLeft: data.UnlockVideo.payPerVideoCredits ?? null,
+        freeVideosLeft: data.UnlockVideo.freeVideosLeft ?? null,
+      })
       onUnlocked?.()
     } catch (error) {
-      const refused = refusedVideoUnlock(error)
+      const answered = refusedVideoUnlock(error)
+      // The free ones taken meanwhile (another tab): the server would then ask for credits, which a trial has none of.
+      const refused: VideoUnlockOutcome =
+        freeVideosLeft !== null && answered.kind === 'notEnoughCredits' ? { kind: 'trialExpired' } : answered
       if (refused.kind === 'failed') flashes.add({ type: 'error', translation: 'video_unlock_modal.error' })
       setOutcome(refused)
     }
@@ -39,6 +54,9 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
         <p role="status" className="notice notice--success">
           {title} is unlocked for good.
           {outcome.creditsLeft !== null ? ` You have ${outcome.creditsLeft} credits left.` : ''}
+          {outcome.freeVideosLeft !== null && outcome.freeVideosLeft !== undefined
+            ? ` You have ${outcome.freeVideosLeft} free ${outcome.freeVideosLeft === 1 ? 'video' : 'videos'} left.`
+            : ''}
         </p>
         <div className="modal__actions">
           <button type="button" className="button button--accent" onClick={close}>
@@ -49,6 +67,43 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
     )
   }
   const message = outcome ? videoUnlockMessage(outcome) : null
+  const upgrade = (
+    <button
+      type="button"
+      className="button"
+      onClick={() => {
+        close()
+        modals.open('PurchaseMembership', { reason: 'upgrade' })
+      }}
+    >
+      Upgrade membership
+    </button>
+  )
+  if (freeVideosLeft !== null) {
+    return (
+      <div className="unlock-video" data-kind="free-trial">
+        <p>
+          Watch <strong>{title}</strong> in full as one of your {FREE_TRIAL_VIDEOS} free videos.
+        </p>
+        <p data-testid="free-videos-left">
+          {freeVideosLeft} free {freeVideosLeft === 1 ? 'video' : 'videos'} left.
+        </p>
+        {message ? (
+          <p role="alert" className="notice notice--error">
+            {message}
+          </p>
+        ) : null}
+        <div className="modal__actions">
+          {outcome?.kind === 'trialExpired' ? null : (
+            <button type="button" className="button button--accent" onClick={onUnlock} disabled={loading} aria-busy={loading}>
+              {loading ? 'Unlocking…' : 'Watch as a free video'}
+            </button>
+          )}
+          {upgrade}
+        </div>
+      </div>
+    )
+  }
   return (
     <div className="unlock-video">
       <p>

@@ -4,6 +4,7 @@ import {
   downloadErrorMessage,
   modalForLockedVideo,
   quotaLine,
+  refusalStep,
   refusedVideoUnlock,
   videoUnlockMessage,
   type LockedVideoFacts,
@@ -82,5 +83,36 @@ describe('downloads and their quota', () => {
       text: 'Download limit of 20 exceeded, try again in 7 days.',
     })
     expect(quotaLine({ ...quota, zeroQuota: true }).reached).toBe(true)
+  })
+})
+
+describe('the step a refused video offers', () => {
+  const step = (overrides: Partial<LockedVideoFacts> = {}, freeVideosLeft = 0) =>
+    refusalStep({ ...facts(overrides), freeVideosLeft, title: 'Easy Glow' })
+
+  it('offers the free limited trial its free videos with what is left, then says it expired', () => {
+    expect(step({ deniedReason: 'free_trial_video', subscriptionKind: 'trial' }, 2)).toMatchObject({
+      kind: 'freeVideo',
+      left: 2,
+      label: 'Watch as a free video (2 left)',
+    })
+    const expired = step({ deniedReason: 'free_trial_expired', subscriptionKind: 'trial' })
+    expect(expired.kind).toBe('upgrade')
+    expect(expired.note).toContain('limited trial expired')
+  })
+
+  it('offers reactivation to a lapsed member and support, not a purchase, to one who pays for the site', () => {
+    expect(step({ deniedReason: 'reactivate', subscriptionKind: 'expired', isActive: false }).kind).toBe('reactivate')
+    expect(step({ deniedReason: 'support' })).toMatchObject({ kind: 'support', label: 'Contact support' })
+  })
+
+  it('calls the purchase an upgrade for a member of another site, full access for the others', () => {
+    expect(step({ deniedReason: 'no_access' }).label).toBe('Upgrade membership')
+    expect(step({ deniedReason: 'no_access', subscriptionKind: 'porn-portal', isActive: false }).label).toBe('Get full access')
+  })
+
+  it('reads the refusal of a fourth free video as the trial expired', () => {
+    expect(refusedVideoUnlock(refused('NO_FREE_TRIAL_VIDEOS_LEFT'))).toEqual({ kind: 'trialExpired' })
+    expect(videoUnlockMessage({ kind: 'trialExpired' })).toContain('limited trial expired')
   })
 })

@@ -8,9 +8,21 @@ import { modalForDeniedAction } from '../../app/shell/autoModals'
 /** One credit opens one video for good (docs/decisions.md, unlocks). */
 export const VIDEO_COST_CREDITS = 1
 
+/** Why the server refused a video (services/access `denied_reason`, videoAccess's `deniedReason`). */
+export type DeniedReason =
+  | 'channel_pack_locked'
+  | 'free_trial_video'
+  | 'free_trial_expired'
+  | 'reactivate'
+  | 'support'
+  | 'no_access'
+
+/** The free limited trial's full videos (§9). */
+export const FREE_TRIAL_VIDEOS = 3
+
 export interface LockedVideoFacts {
   /** The access answer's deniedReason. */
-  deniedReason: 'channel_pack_locked' | 'no_access' | null
+  deniedReason: DeniedReason | null
   /** The user may unlock channel packs here (ability unlock ChannelPack: tenant access). */
   mayUnlockChannelPack: boolean
   subscriptionKind: 'member' | 'trial' | 'porn-portal' | 'expired' | null
@@ -40,9 +52,68 @@ export function modalForLockedVideo(facts: LockedVideoFacts): ModalId {
   return routed
 }
 
+/**
+ * The step a refused video offers (§4 "Access denied routing" and "Membership"), from the server's reason: unlock
+ * (a pack, a free-trial video, credits), reactivate, upgrade or support; never a purchase to someone who already
+ * pays for the video's site (the server answers `support` for them).
+ */
+export type RefusalStep =
+  | { kind: 'modal'; modal: ModalId; label: string; note: string }
+  | { kind: 'freeVideo'; label: string; note: string; left: number }
+  | { kind: 'upgrade'; label: string; note: string }
+  | { kind: 'reactivate'; label: string; note: string }
+  | { kind: 'support'; label: string; note: string }
+
+export const LIMITED_TRIAL_EXPIRED = 'Your limited trial expired. Upgrade to watch every video in full.'
+
+export function refusalStep(facts: LockedVideoFacts & { freeVideosLeft: number; title: string }): RefusalStep {
+  switch (facts.deniedReason) {
+    case 'free_trial_video':
+      return {
+        kind: 'freeVideo',
+        left: facts.freeVideosLeft,
+        label: `Watch as a free video (${facts.freeVideosLeft} left)`,
+        note: `Watch ${facts.title} in full as one of your ${FREE_TRIAL_VIDEOS} free videos: ${facts.freeVideosLeft} left.`,
+      }
+    case 'free_trial_expired':
+      return { kind: 'upgrade', label: 'Upgrade membership', note: LIMITED_TRIAL_EXPIRED }
+    case 'reactivate':
+      return {
+        kind: 'reactivate',
+        label: 'Reactivate membership',
+        note: 'Your membership has expired. Reactivate it to watch this video again.',
+      }
+    case 'support':
+      return {
+        kind: 'support',
+        label: 'Contact support',
+        note: 'Your membership includes this video, but it could not be opened. Our support team will sort it out.',
+      }
+    default: {
+      const modal = modalForLockedVideo(facts)
+      const note =
+        facts.deniedReason === 'channel_pack_locked'
+          ? 'This video is in a channel pack you have not unlocked yet.'
+          : facts.subscriptionKind === 'member' && facts.isActive
+            ? 'Your membership does not include this site.'
+            : 'Your membership does not include this video yet.'
+      const label =
+        modal === 'UnlockChannel'
+          ? 'Unlock the channel pack'
+          : modal === 'UnlockOrUpgradeMembership'
+            ? 'Unlock this video'
+            : facts.subscriptionKind === 'member' && facts.isActive
+              ? 'Upgrade membership'
+              : 'Get full access'
+      return { kind: 'modal', modal, label, note }
+    }
+  }
+}
+
 export type VideoUnlockOutcome =
-  | { kind: 'success'; creditsLeft: number | null }
+  | { kind: 'success'; creditsLeft: number | null; freeVideosLeft?: number | null }
   | { kind: 'notEnoughCredits' }
+  | { kind: 'trialExpired' }
   | { kind: 'alreadyUnlocked' }
   | { kind: 'failed' }
 
@@ -52,6 +123,8 @@ export function refusedVideoUnlock(error: unknown): VideoUnlockOutcome {
       return { kind: 'notEnoughCredits' }
     case 'ALREADY_UNLOCKED':
       return { kind: 'alreadyUnlocked' }
+    case 'NO_FREE_TRIAL_VIDEOS_LEFT':
+      return { kind: 'trialExpired' }
     default:
       return { kind: 'failed' }
   }
@@ -63,6 +136,8 @@ export function videoUnlockMessage(outcome: VideoUnlockOutcome): string | null {
       return null
     case 'notEnoughCredits':
       return 'You have no credits left. Upgrade your membership to watch every video.'
+    case 'trialExpired':
+      return LIMITED_TRIAL_EXPIRED
     case 'alreadyUnlocked':
       return 'You have already unlocked this video.'
     case 'failed':

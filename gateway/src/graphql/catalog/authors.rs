@@ -1,5 +1,5 @@
-//! Comment authors (issue 12): `Comment.author { badges userType }`, what anyone may see of
-//! who wrote a comment, beside the name. The profile service computes both (badges by
+//! Comment authors (issue 12): `Comment.author { displayName badges userType }`, what anyone
+//! may see of who wrote a comment. The profile service computes both (badges by
 //! membership length with the 7-day grace, by role and attributes, and the founder badge; the
 //! user type by role, else membership); the catalog knows only the author's id.
 //!
@@ -24,6 +24,9 @@ pub const MAX_PUBLIC_PROFILES: usize = profile::http::MAX_PUBLIC_PROFILES;
 /// Who wrote a comment, as others see them.
 #[derive(SimpleObject, Clone, Debug, PartialEq, Eq)]
 pub struct CommentAuthor {
+    /// The name they chose to show beside their comments (account-payments-gems.md §4 "Display
+    /// name"); null when not set, and the comment's `authorName` stands.
+    pub display_name: Option<String>,
     /// Their badges, in the profile's order: the membership-length badge (bronze, silver, gold,
     /// boss), then moderator, king, director, model, founder.
     pub badges: Vec<Badge>,
@@ -33,7 +36,7 @@ pub struct CommentAuthor {
 
 impl From<PublicProfile> for CommentAuthor {
     fn from(p: PublicProfile) -> Self {
-        CommentAuthor { badges: p.badges, user_type: p.user_type }
+        CommentAuthor { display_name: p.display_name, badges: p.badges, user_type: p.user_type }
     }
 }
 

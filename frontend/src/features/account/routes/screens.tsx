@@ -19,7 +19,9 @@ import {
   UpdateUserAutoplayDocument,
   type AccountProfile_ProfileFragment,
 } from '../../../gql/graphql'
+import { AccountGems } from '../../gems'
 import { emailConsentVariant } from '../validation'
+import { ChangePassword } from '../components/ChangePassword'
 import './account.css'
 
 const accountQuery = () => ({ query: AccountPageDocument, variables: {} })
@@ -250,7 +252,9 @@ function AccountView() {
         </dl>
       </section>
       <Membership profile={profile} />
+      <AccountGems />
       <DisplayName profile={profile} />
+      <ChangePassword />
       <Preferences profile={profile} />
       <Relationship profile={profile} />
       <Tandem profile={profile} />

@@ -43,7 +43,8 @@ function useOpenOnce(way: WayIn) {
   useEffect(() => {
     if (way.ready && !opened.current) {
       opened.current = true
-      way.open()
+      // Support is a page of its own, and an unknown refusal is asked again by hand: neither opens by itself.
+      if (way.step !== 'support' && way.step !== 'unknown') way.open()
     }
   }, [way])
 }
@@ -81,7 +82,9 @@ function LockedVideoView({
     <Page title={video.title} documentTitle={`Locked: ${video.title}`}>
       <div className="locked-page" data-testid="locked-page">
         <Picture image={video.images.poster} alt={video.title} priority className="locked-page__poster" />
-        <WayInButton way={way}>{lockedText(content, video.title)}</WayInButton>
+        <WayInButton way={way}>
+          {way.step === 'modal' || !way.note ? lockedText(content, video.title) : way.note}
+        </WayInButton>
         {videoHref ? (
           <p>
             <Link to={videoHref}>Go to the video</Link>
@@ -95,7 +98,13 @@ function LockedVideoView({
 /** A locked page without a video: the purchase modal (single-site options), §6's last case. */
 function LockedOtherContent() {
   const { open } = useModals()
-  const way: WayIn = { ready: true, label: 'Get full access', open: () => open('PurchaseMembership', { singleSiteOnly: true }) }
+  const way: WayIn = {
+    ready: true,
+    note: '',
+    label: 'Get full access',
+    step: 'modal',
+    open: () => open('PurchaseMembership', { singleSiteOnly: true }),
+  }
   const stable = useRef(way).current
   useOpenOnce(stable)
   return (

@@ -1,10 +1,12 @@
-// The way in for a signed-in user whose access does not cover a video (§4 "Access denied routing"): the pack's
-// unlock with gems, a credit, or a membership.
+// The way in for a signed-in user whose access does not cover a video (§4 "Access denied routing", "Membership"):
+// why it is refused, and the step that fits: the pack's unlock with gems, one of the free limited trial's videos, a
+// credit, reactivation, the upgrade, or support for someone who already pays for the site.
 import { useQuery } from '@apollo/client/react'
+import { Link, useNavigate } from 'react-router'
 import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { VideoAccessOneDocument } from '../../../gql/graphql'
-import { modalForLockedVideo } from '../videoUnlock'
+import { refusalStep, type RefusalStep } from '../videoUnlock'
 
 export interface LockedVideoFactsOf {
   uuid: string
@@ -20,28 +22,31 @@ export interface LockedVideoProps {
   onUnlocked: () => void
 }
 
-const LABELS = {
-  UnlockChannel: 'Unlock the channel pack',
-  UnlockOrUpgradeMembership: 'Unlock this video',
-  PurchaseMembership: 'Get full access',
-} as const
-
 export interface WayIn {
-  /** The video's access is known, so the modal is the one §6 routes to. */
+  /** The video's access is known, so the step is the one §4 routes to. */
   ready: boolean
+  /** Why the video is refused, in the user's terms (empty until known). */
+  note: string
   label: string
+  /** The step's kind (data-step on the page, for tests and styling). */
+  step: RefusalStep['kind'] | 'unknown'
   open: () => void
 }
 
-/** Which modal a locked video opens (§6 "When access is denied"), from its access answer and the user's credits. */
+/** Which step a locked video offers (§6 "When access is denied"), from the server's reason and the user's credits. */
 export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): WayIn {
   const { user } = useSession()
   const { open } = useModals()
-  const { data } = useQuery(VideoAccessOneDocument, { variables: { videoIds: [video.uuid] }, fetchPolicy: 'network-only' })
+  const navigate = useNavigate()
+  const { data, refetch } = useQuery(VideoAccessOneDocument, {
+    variables: { videoIds: [video.uuid] },
+    fetchPolicy: 'network-only',
+  })
   const access = data?.videoAccess[0]
   const credits = data?.getGemsBalance.payPerVideoCredits ?? 0
+  const freeVideosLeft = data?.unlockState.freeLimitedTrialVideosLeft ?? 0
   const profile = user.profile
-  const modal = modalForLockedVideo({
+  const step = refusalStep({
     deniedReason: access?.deniedReason ?? null,
     mayUnlockChannelPack: user.can('unlock', 'ChannelPack'),
     subscriptionKind: profile?.subscriptionKind ?? null,
@@ -49,42 +54,89 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
     payPerVideoCredits: credits,
     isThirdPartyChannel: video.isThirdPartyChannel === true,
     isFreeLimitedTrial: access?.isFreeLimitedTrial === true,
+    freeVideosLeft,
+    title: video.title,
   })
-  const label = LABELS[modal as keyof typeof LABELS] ?? LABELS.PurchaseMembership
+  // The access answer may open what the tokens did not (a grant that just arrived, a failure on the way): then
+  // asking again is the step, and support if it keeps failing.
+  const opensNow = access !== undefined && !access.denied
   function openWayIn() {
-    if (modal === 'UnlockChannel') {
-      open('UnlockChannel', {
-        channelPackId: access?.channelPackId ?? '',
-        packName: video.channel?.name ? `the ${video.channel.name} pack` : 'this channel pack',
-        onUnlocked,
-      })
-    } else if (modal === 'UnlockOrUpgradeMembership') {
-      open('UnlockOrUpgradeMembership', {
-        videoId: video.uuid,
-        videoNewId: video.newId ?? video.uuid,
-        videoTitle: video.title,
-        payPerVideoCredits: credits,
-        onUnlocked,
-      })
-    } else {
-      open('PurchaseMembership', { singleSiteOnly: true })
+    if (opensNow) {
+      onUnlocked()
+      return
+    }
+    const unlocked = () => {
+      void refetch().catch(() => undefined)
+      onUnlocked()
+    }
+    switch (step.kind) {
+      case 'freeVideo':
+        open('UnlockOrUpgradeMembership', {
+          videoId: video.uuid,
+          videoNewId: video.newId ?? video.uuid,
+          videoTitle: video.title,
+          freeVideosLeft: step.left,
+          onUnlocked: unlocked,
+        })
+        return
+      case 'upgrade':
+        open('PurchaseMembership', { reason: 'upgrade' })
+        return
+      case 'reactivate':
+        open('PurchaseMembership', { reason: 'expired' })
+        return
+      case 'support':
+        void navigate('/support')
+        return
+      case 'modal':
+        if (step.modal === 'UnlockChannel') {
+          open('UnlockChannel', {
+            channelPackId: access?.channelPackId ?? '',
+            packName: video.channel?.name ? `the ${video.channel.name} pack` : 'this channel pack',
+            onUnlocked: unlocked,
+          })
+        } else if (step.modal === 'UnlockOrUpgradeMembership') {
+          open('UnlockOrUpgradeMembership', {
+            videoId: video.uuid,
+            videoNewId: video.newId ?? video.uuid,
+            videoTitle: video.title,
+            payPerVideoCredits: credits,
+            onUnlocked: unlocked,
+          })
+        } else {
+          open('PurchaseMembership', { singleSiteOnly: true })
+        }
     }
   }
-  return { ready: data !== undefined, label, open: openWayIn }
+  if (opensNow) {
+    return { ready: true, note: 'The video could not be started.', label: 'Try again', step: 'unknown', open: openWayIn }
+  }
+  return { ready: data !== undefined, note: data ? step.note : '', label: step.label, step: data ? step.kind : 'unknown', open: openWayIn }
 }
 
 export function LockedVideo({ video, onUnlocked }: LockedVideoProps) {
   const way = useWayIn(video, onUnlocked)
-  return <WayInButton way={way}>Your membership does not include this video yet.</WayInButton>
+  return <WayInButton way={way}>{way.note || 'Checking what your membership includes…'}</WayInButton>
 }
 
 export function WayInButton({ way, children }: { way: WayIn; children: string }) {
   return (
-    <p className="player__locked" role="status">
-      {children}{' '}
-      <button type="button" className="button button--accent" onClick={way.open} disabled={!way.ready}>
-        {way.label}
-      </button>
-    </p>
+    <div className="player__locked" role="status" data-step={way.step}>
+      <p>{children}</p>
+      {way.step === 'support' ? (
+        <Link className="button button--accent" to="/support">
+          {way.label}
+        </Link>
+      ) : (
+        <button type="button" className="button button--accent" onClick={way.open} disabled={!way.ready}>
+          {way.label}
+        </button>
+      )}
+      {way.step === 'unknown' && way.ready ? (
+        <Link className="button" to="/support">
+          Contact support
+        </Link>
+      ) : null}
+    </div>
   )
 }

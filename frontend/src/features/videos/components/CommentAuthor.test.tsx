@@ -12,7 +12,12 @@ import { Comments } from './Comments'
 
 afterEach(cleanup)
 
-const author = (userType: UserType, badges: Badge[] = []) => ({ __typename: 'CommentAuthor' as const, userType, badges })
+const author = (userType: UserType, badges: Badge[] = [], displayName: string | null = null) => ({
+  __typename: 'CommentAuthor' as const,
+  displayName,
+  userType,
+  badges,
+})
 
 describe('a comment’s author', () => {
   it.each([
@@ -46,6 +51,15 @@ describe('a comment’s author', () => {
     const name = screen.getByText('Member')
     expect(name.className).toBe('comment-author')
     expect(document.querySelector('.comment-author__type')).toBeNull()
+  })
+
+  it('shows the display name, where set, beside the comment, with the username after it', () => {
+    render(<CommentAuthor comment={{ authorName: 'jane', author: author('member', [], 'Jane Doe') }} />)
+    expect(screen.getByText('Jane Doe').className).toBe('comment-author__name')
+    expect(screen.getByText('@jane')).toBeTruthy()
+    cleanup()
+    render(<CommentAuthor comment={{ authorName: 'jane', author: author('member', [], '  ') }} />)
+    expect(screen.getByText('jane').className).toBe('comment-author__name')
   })
 
   it('names classes in kebab case', () => {

@@ -9,11 +9,16 @@ export const cssName = (name: UserType | Badge) => name.replace(/[A-Z]/g, (lette
 
 export function CommentAuthor({ comment }: { comment: CommentAuthor_CommentFragment }) {
   const author = comment.author
-  const name = comment.authorName ?? t('comments.author_fallback')
+  const username = comment.authorName ?? t('comments.author_fallback')
+  // The display name, where the author set one (§4), beside their comments; the username after it, muted.
+  const displayName = author?.displayName?.trim() || null
+  const name = displayName ?? username
   if (!author) return <strong className="comment-author">{name}</strong>
   return (
     <span className={`comment-author comment-author--${cssName(author.userType)}`}>
       <strong className="comment-author__name">{name}</strong>{' '}
+      {displayName && comment.authorName ? <span className="comment-author__username muted">@{comment.authorName}</span> : null}
+      {displayName && comment.authorName ? ' ' : null}
       <span className="comment-author__type">{t(`comments.user_type.${author.userType}`)}</span>
       {author.badges.length > 0 ? (
         <ul className="comment-author__badges" aria-label={t('comments.badges')}>

@@ -1,33 +1,59 @@
-// A video's comments: newest, oldest or top first, ten at a time with "Load more"; members may add one. Each shows
-// its author's user type and badges (CommentAuthor).
+// A video's comments (account-payments-gems.md §6, §8; screens-routes-access.md §6 moderator row): newest, oldest or
+// top first, ten at a time with "Load more"; signed-in users add, reply (threaded under the comment, loaded a page at
+// a time), like and dislike once ('already liked', 'already disliked'), and keep a draft while typing (kept in the
+// tab's session storage, so a re-render or going back does not lose it); moderators pin, unpin and remove. Each
+// comment shows its author's display name where set, user type and badges (CommentAuthor).
 import { useMutation, useQuery } from '@apollo/client/react'
-import { useId, useState, type FormEvent } from 'react'
+import { createContext, useContext, useEffect, useId, useMemo, useState, type FormEvent } from 'react'
+import { t } from '../../../app/i18n'
 import { useFlash } from '../../../app/shell/Flash'
+import { buildAbility, subject } from '../../../app/session/ability'
 import { useSession } from '../../../app/session/SessionContext'
 import { formatReleaseDate } from '../../../components/VideoCard/format'
 import {
   AddCommentDocument,
+  CommentRepliesDocument,
   PinCommentDocument,
   RemoveCommentDocument,
+  ReplyToCommentDocument,
   UnpinCommentDocument,
   VideoCommentsDocument,
+  VoteCommentDocument,
+  type CommentItem_CommentFragment,
   type CommentSort,
 } from '../../../gql/graphql'
-import { commentErrorMessage } from '../comments'
+import { commentErrorMessage, draftKey, readDraft, voteErrorMessage, writeDraft } from '../comments'
 import { CommentAuthor } from './CommentAuthor'
 
 export const COMMENT_PAGE_SIZE = 10
 
-/** Moderators' tools on a comment (§6): pin or unpin, remove; each refreshes the list. */
-function ModeratorTools({ comment }: { comment: { id: string; pinned: boolean } }) {
+/**
+ * The video as the access rules read it (`subject('Video', …)`): writing a comment or a reply is for who may comment on
+ * it (§6 "comment Video"), the gateway's rule too.
+ */
+export interface CommentedVideo {
+  id: string
+  site: string
+  channelPackId: string | null
+  isThirdPartyChannel: boolean
+  isFreeLimitedTrial: boolean
+}
+
+/** Whether the signed-in user may write (comment, reply) on this page's video. */
+const MayWrite = createContext(false)
+
+const sessionStore = (): Storage | undefined => (typeof window === 'undefined' ? undefined : window.sessionStorage)
+
+/** Moderators' tools on a comment (§6): pin or unpin (top-level comments), remove; each refreshes the list. */
+function ModeratorTools({ comment, isReply }: { comment: { id: string; pinned: boolean }; isReply: boolean }) {
   const { user } = useSession()
   const flashes = useFlash()
-  const options = { refetchQueries: [VideoCommentsDocument] }
+  const options = { refetchQueries: [VideoCommentsDocument, CommentRepliesDocument] }
   const [pin, pinning] = useMutation(PinCommentDocument, options)
   const [unpin, unpinning] = useMutation(UnpinCommentDocument, options)
   const [remove, removing] = useMutation(RemoveCommentDocument, options)
   const busy = pinning.loading || unpinning.loading || removing.loading
-  const mayPin = user.can(comment.pinned ? 'unpin' : 'pin', 'Comment')
+  const mayPin = !isReply && user.can(comment.pinned ? 'unpin' : 'pin', 'Comment')
   const mayRemove = user.can('remove', 'Comment')
   if (!mayPin && !mayRemove) return null
   const run = (action: () => Promise<unknown>, failure: string) => () =>
@@ -57,6 +83,247 @@ function ModeratorTools({ comment }: { comment: { id: string; pinned: boolean } 
   )
 }
 
+/** Like and dislike, once each comment (§8: a repeat vote is refused with its message). */
+function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
+  const { user } = useSession()
+  const flashes = useFlash()
+  const [vote, { loading }] = useMutation(VoteCommentDocument)
+  const counts = (
+    <>
+      <span aria-hidden="true">▲ {comment.likes}</span> <span aria-hidden="true">▼ {comment.dislikes}</span>
+    </>
+  )
+  if (!user.isAuthenticated || !user.can('vote', 'Comment')) {
+    return (
+      <span className="comment__votes muted" aria-label={`${comment.likes} likes, ${comment.dislikes} dislikes`}>
+        {counts}
+      </span>
+    )
+  }
+  const cast = (choice: 'like' | 'dislike') => async () => {
+    if (loading) return
+    try {
+      await vote({ variables: { commentId: comment.id, vote: choice } })
+    } catch (error) {
+      flashes.add({ type: 'error', message: voteErrorMessage(error) })
+    }
+  }
+  return (
+    <span className="comment__votes">
+      <button
+        type="button"
+        className="button comment__vote"
+        aria-pressed={comment.userVote === 'like'}
+        aria-label={`Like (${comment.likes})`}
+        onClick={cast('like')}
+        disabled={loading}
+      >
+        ▲ {comment.likes}
+      </button>
+      <button
+        type="button"
+        className="button comment__vote"
+        aria-pressed={comment.userVote === 'dislike'}
+        aria-label={`Dislike (${comment.dislikes})`}
+        onClick={cast('dislike')}
+        disabled={loading}
+      >
+        ▼ {comment.dislikes}
+      </button>
+    </span>
+  )
+}
+
+/** A comment or reply form whose text is kept as a draft while it is typed (setDraft), and forgotten once posted. */
+function DraftForm({
+  storageKey,
+  label,
+  submitLabel,
+  onPost,
+  autoFocus = false,
+}: {
+  storageKey: string
+  label: string
+  submitLabel: string
+  /** Posts the text; true when it was taken. */
+  onPost: (text: string) => Promise<boolean>
+  autoFocus?: boolean
+}) {
+  const id = useId()
+  const { user } = useSession()
+  const keepsDraft = user.can('setDraft', 'Comment')
+  const [text, setText] = useState(() => (keepsDraft ? readDraft(sessionStore(), storageKey) : ''))
+  const [busy, setBusy] = useState(false)
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!text.trim() || busy) return
+    setBusy(true)
+    const posted = await onPost(text.trim())
+    setBusy(false)
+    if (posted) {
+      setText('')
+      writeDraft(sessionStore(), storageKey, '')
+    }
+  }
+  return (
+    <form className="comment-form" onSubmit={submit} aria-busy={busy}>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value)
+          if (keepsDraft) writeDraft(sessionStore(), storageKey, event.target.value)
+        }}
+        rows={3}
+        maxLength={2000}
+        required
+        autoFocus={autoFocus}
+      />
+      <button type="submit" className="button button--accent" disabled={busy}>
+        {submitLabel}
+      </button>
+    </form>
+  )
+}
+
+function AddComment({ videoId }: { videoId: string }) {
+  const flashes = useFlash()
+  const [addComment] = useMutation(AddCommentDocument, { refetchQueries: [VideoCommentsDocument] })
+  return (
+    <DraftForm
+      storageKey={draftKey({ videoId })}
+      label="Add a comment"
+      submitLabel="Post"
+      onPost={async (text) => {
+        try {
+          await addComment({ variables: { videoId, text } })
+          return true
+        } catch (error) {
+          flashes.add({ type: 'error', message: commentErrorMessage(error) })
+          return false
+        }
+      }}
+    />
+  )
+}
+
+/** One page of a comment's replies; the last page offers the next. */
+function ReplyPage({ commentId, after, isLast, onMore }: {
+  commentId: string
+  after: string | null
+  isLast: boolean
+  onMore: (cursor: string) => void
+}) {
+  const { data, loading } = useQuery(CommentRepliesDocument, {
+    variables: { commentId, after, size: COMMENT_PAGE_SIZE },
+    fetchPolicy: 'cache-and-network',
+    errorPolicy: 'all',
+  })
+  if (loading && !data) return <li className="muted">Loading replies…</li>
+  if (!data?.commentReplies) return <li role="alert">{t('comments.fetch_failed')}</li>
+  const page = data.commentReplies
+  return (
+    <>
+      {page.comments.map((reply) => (
+        <CommentItem key={reply.id} comment={reply} isReply />
+      ))}
+      {isLast && page.nextCursor ? (
+        <li>
+          <button type="button" className="button" onClick={() => onMore(page.nextCursor!)}>
+            Load more replies
+          </button>
+        </li>
+      ) : null}
+    </>
+  )
+}
+
+/** A comment's thread: its replies (shown on demand, a page at a time) and the reply form. */
+function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
+  const { user } = useSession()
+  const flashes = useFlash()
+  const key = draftKey({ commentId: comment.id })
+  const [open, setOpen] = useState(false)
+  // A reply being written stays open across a re-render or a way back (its draft is kept).
+  const [replying, setReplying] = useState(() => readDraft(sessionStore(), key) !== '')
+  const [cursors, setCursors] = useState<readonly (string | null)[]>([null])
+  // Replies posted here: the thread shows them at once, before the list's count catches up (it is a projection).
+  const [posted, setPosted] = useState(0)
+  const [reply] = useMutation(ReplyToCommentDocument, { refetchQueries: [CommentRepliesDocument, VideoCommentsDocument] })
+  const mayReply = useContext(MayWrite) && user.can('reply', 'Comment')
+  useEffect(() => {
+    if (replying) setOpen(true)
+  }, [replying])
+  const count = Math.max(comment.replyCount, posted)
+  return (
+    <div className="comment__thread">
+      <p className="comment__thread-actions">
+        {mayReply ? (
+          <button type="button" className="button" aria-expanded={replying} onClick={() => setReplying((r) => !r)}>
+            Reply
+          </button>
+        ) : null}{' '}
+        {count > 0 ? (
+          <button type="button" className="button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+            {open ? 'Hide replies' : `Show ${count} ${count === 1 ? 'reply' : 'replies'}`}
+          </button>
+        ) : null}
+      </p>
+      {replying ? (
+        <DraftForm
+          storageKey={key}
+          label={`Reply to ${comment.author?.displayName || comment.authorName || 'this comment'}`}
+          submitLabel="Post reply"
+          autoFocus
+          onPost={async (text) => {
+            try {
+              await reply({ variables: { commentId: comment.id, text } })
+              setPosted((n) => n + 1)
+              setReplying(false)
+              setOpen(true)
+              return true
+            } catch (error) {
+              flashes.add({ type: 'error', message: commentErrorMessage(error) })
+              return false
+            }
+          }}
+        />
+      ) : null}
+      {open && count > 0 ? (
+        <ul className="comment-list comment-list--replies" aria-label={`Replies to ${comment.authorName ?? 'this comment'}`}>
+          {cursors.map((after, index) => (
+            <ReplyPage
+              key={after ?? 'first'}
+              commentId={comment.id}
+              after={after}
+              isLast={index === cursors.length - 1}
+              onMore={(cursor) => setCursors((current) => [...current, cursor])}
+            />
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
+}
+
+function CommentItem({ comment, isReply = false }: { comment: CommentItem_CommentFragment; isReply?: boolean }) {
+  return (
+    <li className={isReply ? 'comment comment--reply' : 'comment'} data-comment-id={comment.id}>
+      <div className="comment__meta">
+        <CommentAuthor comment={comment} /> <span className="muted">{formatReleaseDate(comment.createdAt)}</span>
+        {comment.pinned ? <span className="comment__pinned"> · Pinned</span> : null}
+      </div>
+      <p className="comment__text">{comment.text}</p>
+      <div className="comment__actions">
+        <Votes comment={comment} />
+      </div>
+      <ModeratorTools comment={comment} isReply={isReply} />
+      {isReply ? null : <Thread comment={comment} />}
+    </li>
+  )
+}
+
 function CommentPage({ videoId, sort, after, isLast, onMore }: {
   videoId: string
   sort: CommentSort
@@ -69,26 +336,14 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
     // An author's badges that could not be loaded leave that author plain; the comments still show.
     errorPolicy: 'all',
   })
-  if (loading) return <li className="muted">Loading comments…</li>
+  // A refetch (after a post, a vote, a pin) keeps the comments on screen, and with them each thread's state.
+  if (loading && !data) return <li className="muted">Loading comments…</li>
   if (!data?.comments) return <li role="alert">Comments could not be loaded.</li>
   const page = data.comments
   return (
     <>
       {page.comments.map((comment) => (
-        <li key={comment.id} className="comment">
-          <div className="comment__meta">
-            <CommentAuthor comment={comment} />{' '}
-            <span className="muted">{formatReleaseDate(comment.createdAt)}</span>
-            {comment.pinned ? <span className="comment__pinned"> · Pinned</span> : null}
-          </div>
-          <p className="comment__text">{comment.text}</p>
-          <p className="comment__votes muted">
-            <span aria-label={`${comment.likes} likes`}>▲ {comment.likes}</span>{' '}
-            <span aria-label={`${comment.dislikes} dislikes`}>▼ {comment.dislikes}</span>
-            {comment.replyCount > 0 ? ` · ${comment.replyCount} replies` : null}
-          </p>
-          <ModeratorTools comment={comment} />
-        </li>
+        <CommentItem key={comment.id} comment={comment} />
       ))}
       {isLast && page.nextCursor ? (
         <li>
@@ -101,36 +356,11 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
   )
 }
 
-function AddComment({ videoId }: { videoId: string }) {
-  const id = useId()
-  const [text, setText] = useState('')
-  const flashes = useFlash()
-  const [addComment, { loading }] = useMutation(AddCommentDocument, {
-    refetchQueries: [VideoCommentsDocument],
-  })
-  async function submit(event: FormEvent) {
-    event.preventDefault()
-    if (!text.trim() || loading) return
-    try {
-      await addComment({ variables: { videoId, text: text.trim() } })
-      setText('')
-    } catch (error) {
-      flashes.add({ type: 'error', message: commentErrorMessage(error) })
-    }
-  }
-  return (
-    <form className="comment-form" onSubmit={submit}>
-      <label htmlFor={id}>Add a comment</label>
-      <textarea id={id} value={text} onChange={(event) => setText(event.target.value)} rows={3} maxLength={2000} required />
-      <button type="submit" className="button button--accent" disabled={loading}>
-        Post
-      </button>
-    </form>
-  )
-}
-
-export function Comments({ videoId, commentCount }: { videoId: string; commentCount: number }) {
-  const { user } = useSession()
+export function Comments({ videoId, commentCount, video }: { videoId: string; commentCount: number; video?: CommentedVideo }) {
+  const { user, abilityRules } = useSession()
+  const ability = useMemo(() => buildAbility(abilityRules ?? []), [abilityRules])
+  const mayWrite =
+    user.isAuthenticated && (video ? ability.can('comment', subject('Video', { ...video })) : user.can('add', 'Comment'))
   const [sort, setSort] = useState<CommentSort>('newest')
   const [cursors, setCursors] = useState<readonly (string | null)[]>([null])
   const sortId = useId()
@@ -150,19 +380,21 @@ export function Comments({ videoId, commentCount }: { videoId: string; commentCo
         <option value="oldest">Oldest</option>
         <option value="top">Top</option>
       </select>
-      {user.isAuthenticated ? <AddComment videoId={videoId} /> : null}
-      <ul className="comment-list">
-        {cursors.map((after, index) => (
-          <CommentPage
-            key={`${sort}:${after ?? 'first'}`}
-            videoId={videoId}
-            sort={sort}
-            after={after}
-            isLast={index === cursors.length - 1}
-            onMore={(cursor) => setCursors((current) => [...current, cursor])}
-          />
-        ))}
-      </ul>
+      {mayWrite && user.can('add', 'Comment') ? <AddComment videoId={videoId} /> : null}
+      <MayWrite.Provider value={mayWrite}>
+        <ul className="comment-list">
+          {cursors.map((after, index) => (
+            <CommentPage
+              key={`${sort}:${after ?? 'first'}`}
+              videoId={videoId}
+              sort={sort}
+              after={after}
+              isLast={index === cursors.length - 1}
+              onMore={(cursor) => setCursors((current) => [...current, cursor])}
+            />
+          ))}
+        </ul>
+      </MayWrite.Provider>
     </section>
   )
 }

@@ -9,6 +9,7 @@ import { Deferred } from '../../../components/Deferred'
 import { Page } from '../../../components/Page'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
+import { FREE_TRIAL_MARK } from '../../../components/VideoCard/VideoCard'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
 import { DownloadPanel } from '../../unlocks'
@@ -60,6 +61,7 @@ function VideoPageView() {
             <Link to={`/channels/${page.channelSlug}`}>{detail.channelName}</Link>
           ) : null}
           {video.award > 0 ? <span className="video-page__award">Award winner</span> : null}
+          {video.isFreeLimitedTrial ? <span className="video-page__free-trial">{FREE_TRIAL_MARK}</span> : null}
         </p>
         {video.performers.length > 0 ? (
           <p className="video-page__performers">
@@ -103,7 +105,17 @@ function VideoPageView() {
       {user.isAuthenticated && user.can('download', 'Video') ? <DownloadPanel videoId={video.uuid} /> : null}
       {/* Comments (their own query) and related videos come a frame after the player and the video's details. */}
       <Deferred>
-        <Comments videoId={video.uuid} commentCount={detail.commentCount} />
+        <Comments
+          videoId={video.uuid}
+          commentCount={detail.commentCount}
+          video={{
+            id: video.uuid,
+            site: video.site,
+            channelPackId: video.channel?.channelPackId ?? null,
+            isThirdPartyChannel: video.isThirdPartyChannel,
+            isFreeLimitedTrial: video.isFreeLimitedTrial,
+          }}
+        />
         {detail.related.length > 0 ? (
           <Shelf title="Related videos">
             <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />

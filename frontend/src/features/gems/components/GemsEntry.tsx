@@ -1,0 +1,55 @@
+// The doors back to the gems popup (UserGemsInfo, account-payments-gems.md §2): a gems balance in the header for users
+// with a wallet, and a button on the account page. Opening it by hand is not the automatic opening, which §4's
+// once-a-day rule alone governs (app/shell/autoModals.ts).
+import { useQuery } from '@apollo/client/react'
+import { useModals } from '../../../app/shell/ModalManager'
+import type { RoutingSession } from '../../../app/session/bootstrap'
+import { GemsBalanceQuery } from '../api/gems'
+import { hasWallet } from '../packUnlock'
+import '../gems.css'
+
+const gemsText = (amount: number) => `${amount} ${amount === 1 ? 'gem' : 'gems'}`
+
+/** The header's gems balance: shown to a signed-in user with a wallet; a click opens the popup. */
+export default function HeaderGems({ session }: { session: RoutingSession }) {
+  const { user } = session
+  const { open } = useModals()
+  const { data } = useQuery(GemsBalanceQuery, { skip: !user.isAuthenticated })
+  const amount = data?.getGemsBalance.wallet.balance.amount
+  if (amount === undefined || !hasWallet({ receivesGems: user.can('see', 'GemAnimation'), balance: amount })) return null
+  return (
+    <button
+      type="button"
+      className="site-nav__link header-gems"
+      aria-label={`Your gems: ${gemsText(amount)}`}
+      data-testid="header-gems"
+      onClick={() => open('UserGemsInfo')}
+    >
+      <span className="gem" aria-hidden="true">
+        ◆
+      </span>{' '}
+      {amount}
+    </button>
+  )
+}
+
+/** The account page's gems section: the balance and the popup. */
+export function AccountGems() {
+  const { open } = useModals()
+  const { data } = useQuery(GemsBalanceQuery)
+  const gems = data?.getGemsBalance
+  return (
+    <section className="account-section" aria-labelledby="gems-heading">
+      <h2 id="gems-heading">Gems</h2>
+      {gems ? (
+        <p data-testid="account-gems">
+          You have {gemsText(gems.wallet.balance.amount)}. New gems in {gems.daysUntilRefreshGems}{' '}
+          {gems.daysUntilRefreshGems === 1 ? 'day' : 'days'}.
+        </p>
+      ) : null}
+      <button type="button" className="button" onClick={() => open('UserGemsInfo')}>
+        See my gems and transactions
+      </button>
+    </section>
+  )
+}

@@ -11,6 +11,7 @@ import { Shelf } from '../../../components/Shelf/Shelf'
 import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
+import { CrossNavigationShelf } from '../../recommendations/components/CrossNavigationShelf'
 import { DownloadPanel } from '../../unlocks'
 import { Comments } from './Comments'
 import { FavoriteButton } from './FavoriteButton'
@@ -109,6 +110,7 @@ function VideoPageView() {
             <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />
           </Shelf>
         ) : null}
+        <CrossNavigationShelf videoId={video.uuid} />
       </Deferred>
     </Page>
   )

@@ -48,6 +48,11 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
             (SocketAddr::from(([127, 0, 0, 1], def.port)), None)
         };
         std::env::set_var(format!("PAYSITE_{}_URL", def.name.to_ascii_uppercase()), format!("http://{addr}"));
+        // Locally the biller sandbox plays the payments host (the gateway's cams pass-through):
+        // wherever the sandbox listens, unless a payments host is configured.
+        if def.name == biller_sandbox::SERVICE.name && std::env::var_os("PAYSITE_PAYMENTS_URL").is_none() {
+            std::env::set_var("PAYSITE_PAYMENTS_URL", format!("http://{addr}"));
+        }
         addrs.push((addr, reserved));
     }
     // Every service is built and its queues declared before any relay publishes.
@@ -81,7 +86,7 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     if seed {
         println!("\nDemo logins (members host, password {}):", profile::DEMO_PASSWORD);
         for user in profile::DEMO_USERS {
-            println!("  {:<14} {:<28} {}", user.username, user.email, user.kind);
+            println!("  {:<14} {:<28} {}", user.login(), user.email, user.kind);
         }
     }
     println!("\nStop with Ctrl-C.");

@@ -38,6 +38,8 @@ pub fn rules(site: &Site, profile: Option<&UserProfile>) -> Vec<Rule> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileRoutingView {
+    /// Who the tracking calls speak for (userId beside the e-mail, account-payments-gems.md §7).
+    pub user_id: uuid::Uuid,
     pub email: String,
     pub teaser_viewed: bool,
     /// The user has a subscription of any kind on some brand.
@@ -50,12 +52,22 @@ pub struct ProfileRoutingView {
     pub unlocked_channel_pack_count: usize,
     pub gems_intro_seen: bool,
     pub health_warning_acknowledged: BTreeMap<&'static str, bool>,
+    /// The profile service's rule (guests and tandem users, no internal test domain, until
+    /// answered): the EmailConsent prompt opens on it.
+    pub should_request_email_consent: bool,
+    /// /cams asks for CamsConsent before anything goes to the partner.
+    pub should_request_cams_consent: bool,
+    /// The subscription service's rule: the UpgradeToYearlyMembership offer is shown on it.
+    pub is_upgradeable_to_vixen_plus_yearly: bool,
+    /// No permanent username yet: the username selection screen is offered.
+    pub needs_username: bool,
 }
 
 impl ProfileRoutingView {
     pub fn of(profile: &UserProfile) -> Self {
         let modals = &profile.state.modals;
         ProfileRoutingView {
+            user_id: profile.user_id,
             email: profile.email.clone(),
             teaser_viewed: modals.teaser_viewed,
             is_subscribed: !profile.user_subscriptions_state.subscriptions_status.is_empty(),
@@ -69,6 +81,13 @@ impl ProfileRoutingView {
                 ("US-TX", modals.texas_health_warning_acknowledged),
                 ("US-AL", modals.alabama_health_warning_acknowledged),
             ]),
+            should_request_email_consent: profile.gdpr.should_request_email_consent,
+            should_request_cams_consent: profile.gdpr.should_request_cams_consent,
+            is_upgradeable_to_vixen_plus_yearly: profile
+                .subscription
+                .upgrade_options
+                .is_upgradeable_to_vixen_plus_yearly,
+            needs_username: profile.username.is_none(),
         }
     }
 }

@@ -1007,8 +1007,10 @@ async fn the_rest_edge_top_rated_and_tracking() {
     assert_eq!(r.status(), StatusCode::OK);
     let reels = env.data(Some(&token), "{ reels { reels { uuid bookmarked } } }", json!({})).await;
     assert!(reels["reels"]["reels"].as_array().unwrap().iter().all(|r| r["bookmarked"] == false));
+    let r = post("/rest/reel/delete-rating", item(json!({})), Some(&token), true).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK, "delete-rating is in the spec's list");
     let tracked = env.catalog.scalar("select count(*) from event where event_type = 'ReelTracked'").await;
-    assert_eq!(tracked, 5);
+    assert_eq!(tracked, 6);
     let r = post("/rest/reel/share", item(json!({})), Some(&token), true).await.unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     let r = post("/rest/reel/view", item(json!({"itemId": Uuid::now_v7()})), Some(&token), true).await.unwrap();

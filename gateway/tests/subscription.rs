@@ -713,6 +713,19 @@ async fn the_cams_call_reaches_the_payments_host_with_the_users_email_and_brand(
     let path = "/api/payments/v1/outgoing-upsells-oneclick/cams";
     // The browser's e-mail and site are replaced by the signed-in user's and the host's.
     let body = json!({ "gas_cid": "click-7", "tour_link_code": "T1", "email": "someone.else@example.com", "siteName": "tushy" });
+    // Nothing goes to the partner before the member agreed (CamsConsent).
+    let response = env.raw_post(path, Some(&token), "application/json", body.to_string()).await;
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    let refusal: Value = response.json().await.unwrap();
+    assert_eq!(refusal["code"], "CAMS_CONSENT_REQUIRED");
+    // giveCamsConsent records it (the profile service's call; the GraphQL mutation answers the whole
+    // profile, which needs services this test does not run).
+    let call = runtime::client::CallContext {
+        bearer: Some(token.clone()),
+        tenant: Some("vixen".into()),
+        correlation_id: None,
+    };
+    assert!(!env.profile.give_cams_consent(&call).await.unwrap().gdpr.should_request_cams_consent);
     let response = env.raw_post(path, Some(&token), "application/json", body.to_string()).await;
     assert_eq!(response.status(), StatusCode::OK);
     let answer: Value = response.json().await.unwrap();

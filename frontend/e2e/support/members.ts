@@ -32,9 +32,11 @@ export async function signIn(page: Page, login: string, brand = DEMO_BRAND, path
 const DISMISS: Readonly<Record<string, string>> = {
   'Something new for you': 'Maybe later',
   'Your gems': 'Got it',
+  // The e-mail consent prompt of guests and tandem users (not of the demo users: their domain is an internal one).
+  'E-mail preferences': 'No, thanks',
 }
 
-/** Closes the teaser and the gems intro if the page opened them; leaves any other modal for the journey. */
+/** Closes the teaser, the gems intro and the e-mail consent prompt if the page opened them; leaves any other modal. */
 export async function dismissWelcomeModals(page: Page): Promise<void> {
   for (let round = 0; round < 3; round += 1) {
     await page.waitForTimeout(400)

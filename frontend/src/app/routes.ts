@@ -162,13 +162,21 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/deals', load: dealsRule, screen: screen('deals', deals, (m) => m.DealsScreen) },
   { path: '/offers', load: offersRule, screen: screen('deals', deals, (m) => m.OffersScreen) },
   { path: '/account', load: accountRule, screen: screen('account', account, (m) => m.AccountScreen) },
+  {
+    path: '/account/username',
+    load: guarded('/account/username', () => page('usernameSelection')),
+    screen: screen('account', account, (m) => m.UsernameScreen),
+  },
   { path: '/xsite/:site', load: xsiteRule },
   {
     path: '/cams',
     load: guarded('/cams', async (input, _pass, services: RouteServices, signal: AbortSignal) => {
+      // Nothing goes to the partner before CamsConsent (the gateway refuses the call until then, too).
+      if (input.user.profile?.shouldRequestCamsConsent === true) return page('cams')
       const body = camsRequestBody(input.query, input.user.profile?.email ?? null, input.tenant)
       return camsOutcome(await services.requestCamsUrl(input.tenant.paymentsHost, body, signal))
     }),
+    screen: screen('deals', deals, (m) => m.CamsScreen),
   },
   { path: '/favorites', load: favoritesRule, screen: screen('favorites', favorites, (m) => m.FavoritesScreen) },
   { path: '/favorites/videos', load: favoriteVideosRule, screen: screen('favorites', favorites, (m) => m.FavoriteVideosScreen) },

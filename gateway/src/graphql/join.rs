@@ -55,6 +55,8 @@ pub struct JoinOptions {
     pub join_options: Vec<JoinOption>,
     /// The fixed price a trial upgrades at (the upgrade membership page).
     pub trial_upgrade: TrialUpgradePrice,
+    /// The VP yearly plan's join option (UpgradeToYearlyMembership offers it).
+    pub vixen_plus_yearly_join_option_id: u32,
 }
 
 /// The trial upgrade's fixed price.
@@ -124,6 +126,7 @@ impl JoinQuery {
                     payment_options: o.payment_options,
                 })
                 .collect(),
+            vixen_plus_yearly_join_option_id: options.vixen_plus_yearly_join_option_id,
             trial_upgrade: TrialUpgradePrice {
                 price: options.trial_upgrade.price,
                 currency: options.trial_upgrade.currency,

@@ -771,6 +771,14 @@ pub mod rest {
                 return failure(StatusCode::BAD_GATEWAY, "SERVICE_UNAVAILABLE", "The profile could not be read");
             }
         };
+        // Nothing goes to the partner before the member agreed (CamsConsent, giveCamsConsent).
+        if profile.gdpr.should_request_cams_consent {
+            return failure(
+                StatusCode::FORBIDDEN,
+                "CAMS_CONSENT_REQUIRED",
+                "Agree to share your e-mail address with the cams partner first",
+            );
+        }
         fields.insert("email".into(), serde_json::Value::String(profile.email));
         fields.insert("siteName".into(), serde_json::Value::String(site.tenant.tenant.clone()));
         let url = format!("{}/v1/outgoing-upsells-oneclick/cams", state.upstreams.payments_base);

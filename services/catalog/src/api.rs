@@ -525,6 +525,21 @@ pub struct RecommendationTrackingRequest {
     pub recomm_id: String,
 }
 
+/// The reel action of `POST /rest/reel/{action}` (account-payments-gems.md §7): the one list,
+/// which the gateway's edge and this service both read.
+pub fn reel_action(path: &str) -> Option<proto_events::catalog::ReelAction> {
+    use proto_events::catalog::ReelAction;
+    Some(match path {
+        "view" => ReelAction::View,
+        "rating" => ReelAction::Rating,
+        "add-bookmark" => ReelAction::AddBookmark,
+        "delete-bookmark" => ReelAction::DeleteBookmark,
+        "delete-rating" => ReelAction::DeleteRating,
+        "purchase" => ReelAction::Purchase,
+        _ => return None,
+    })
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReelTrackingRequest {

@@ -1335,14 +1335,8 @@ async fn reel_tracking(
     Path(action): Path<String>,
     body: Result<Json<api::ReelTrackingRequest>, JsonRejection>,
 ) -> ApiResult<api::Tracked> {
-    let action = match action.as_str() {
-        "view" => ReelAction::View,
-        "rating" => ReelAction::Rating,
-        "add-bookmark" => ReelAction::AddBookmark,
-        "delete-bookmark" => ReelAction::DeleteBookmark,
-        "delete-rating" => ReelAction::DeleteRating,
-        "purchase" => ReelAction::Purchase,
-        other => return Err(ApiError::NotFound(format!("no reel action {other:?}"))),
+    let Some(action) = api::reel_action(&action) else {
+        return Err(ApiError::NotFound(format!("no reel action {action:?}")));
     };
     let Json(request) = body?;
     same_user(&claims, request.user_id)?;

@@ -191,7 +191,11 @@ pub fn assemble(f: Facts, config: &ProfileConfig, now: DateTime<Utc>) -> OwnProf
         is_visible: is_admin || wifey_active,
         is_editable: is_admin || (wifey_active && !is_tandem_child),
     };
-    let request_email = !row.email_consent_set && !is_internal_test_email(&row.email);
+    // The e-mail consent prompt (account-payments-gems.md §5) is for the two kinds the spec gives
+    // a text: guests (18+, terms, privacy, e-mail marketing) and tandem users, parent or child
+    // (18+, terms, privacy); never for an internal test domain, and only until answered.
+    let is_tandem = is_tandem_child || row.has_tandem_child_account;
+    let request_email = (is_guest || is_tandem) && !row.email_consent_set && !is_internal_test_email(&row.email);
     let request_terms = (is_guest || is_tandem_child) && !row.terms_consent_given;
     let request_cams = !row.cams_consent_given;
     let facts = badge_facts(&f.groups, &attributes, &f.subs, row.registered_at);
@@ -448,12 +452,24 @@ mod tests {
     }
 
     #[test]
-    fn test_domain_accounts_are_not_asked_for_email_consent() {
-        let mut r = row(Uuid::now_v7());
-        r.email = "member@paysite.test".into();
-        let p = assemble(facts(r, &[], vec![]), &ProfileConfig::default(), now());
-        assert!(!p.gdpr.should_request_email_consent);
-        let p = assemble(facts(row(Uuid::now_v7()), &[], vec![]), &ProfileConfig::default(), now());
-        assert!(p.gdpr.should_request_email_consent);
+    fn guests_and_tandem_users_are_asked_for_email_consent_except_on_test_domains() {
+        let cfg = ProfileConfig::default();
+        let asked = |r: ProfileRow, groups: &[&str]| {
+            assemble(facts(r, groups, vec![]), &cfg, now()).gdpr.should_request_email_consent
+        };
+        assert!(asked(row(Uuid::now_v7()), &["@paysites/guest-user"]), "a guest");
+        let mut child = row(Uuid::now_v7());
+        child.tandem_parent_user_id = Some(Uuid::now_v7());
+        assert!(asked(child.clone(), &[]), "a tandem child");
+        let mut parent = row(Uuid::now_v7());
+        parent.has_tandem_child_account = true;
+        assert!(asked(parent, &[]), "a tandem parent");
+        assert!(!asked(row(Uuid::now_v7()), &[]), "a member is not prompted (the account page's checkbox stays)");
+        let mut tested = child.clone();
+        tested.email = "child@paysite.test".into();
+        assert!(!asked(tested, &[]), "an internal test domain");
+        let mut answered = child;
+        answered.email_consent_set = true;
+        assert!(!asked(answered, &[]), "once answered");
     }
 }

@@ -35,13 +35,37 @@ pub struct DemoUser {
     pub vip_invited: bool,
     /// What the subscription service's seed gives it.
     pub membership: &'static str,
+    /// Made without a username: it signs in with its e-mail and chooses one (the username
+    /// selection screen); `username` is then only the key of its stable id.
+    pub chooses_username: bool,
+}
+
+impl DemoUser {
+    /// What it types into the login form.
+    pub const fn login(&self) -> &'static str {
+        if self.chooses_username {
+            self.email
+        } else {
+            self.username
+        }
+    }
 }
 
 const fn user(kind: &'static str, username: &'static str, email: &'static str, membership: &'static str) -> DemoUser {
-    DemoUser { kind, username, email, site: "vixen", groups: &[], tandem_parent: None, vip_invited: false, membership }
+    DemoUser {
+        kind,
+        username,
+        email,
+        site: "vixen",
+        groups: &[],
+        tandem_parent: None,
+        vip_invited: false,
+        membership,
+        chooses_username: false,
+    }
 }
 
-pub const DEMO_USERS: [DemoUser; 14] = [
+pub const DEMO_USERS: [DemoUser; 16] = [
     user("member", "member", "member@paysite.test", "active single-site member of vixen"),
     user("multisite", "multisite", "multisite@paysite.test", "active multisite package (multisite2025)"),
     user("trial", "trial", "trial@paysite.test", "active trial on vixen"),
@@ -68,6 +92,12 @@ pub const DEMO_USERS: [DemoUser; 14] = [
         vip_invited: true,
         ..user("vip", "vip", "vip@vip.paysite.test", "active vixen member, invited VIP not yet converted")
     },
+    // Keep these two out of other journeys: each shows something that happens once.
+    user("teaser", "teaser", "teaser@paysite.test", "active vixen member who has not seen the promotional teaser"),
+    DemoUser {
+        chooses_username: true,
+        ..user("newcomer", "newcomer", "newcomer@paysite.test", "active vixen member without a username yet")
+    },
 ];
 
 /// The stable id of a demo user: a v8 UUID of the SHA-256 of its username.
@@ -93,11 +123,14 @@ pub async fn seed_demo_users(state: &State) -> anyhow::Result<()> {
     users.sort_by_key(|u| u.tandem_parent.is_some());
     for demo in users {
         let user_id = demo_user_id(demo.username);
+        // An account once made is left as it is: the newcomer may have chosen its username since.
+        let exists = !crate::queries::user_summaries(&state.pool, &[user_id]).await?.is_empty();
         match demo.tandem_parent {
+            None if exists => {}
             None => {
                 let request = CreateAccountRequest {
                     user_id: Some(user_id),
-                    username: Some(demo.username.to_owned()),
+                    username: (!demo.chooses_username).then(|| demo.username.to_owned()),
                     password: DEMO_PASSWORD.to_owned(),
                     password_hash: None,
                     email: demo.email.to_owned(),
@@ -111,7 +144,6 @@ pub async fn seed_demo_users(state: &State) -> anyhow::Result<()> {
                     .map_err(|e| anyhow::anyhow!("seeding {}: {e}", demo.username))?;
             }
             Some(parent) => {
-                let exists = !crate::queries::user_summaries(&state.pool, &[user_id]).await?.is_empty();
                 if !exists {
                     let register = Command::Register {
                         user_id,
@@ -162,7 +194,7 @@ mod tests {
         let mut ids: Vec<Uuid> = DEMO_USERS.iter().map(|u| demo_user_id(u.username)).collect();
         ids.sort();
         ids.dedup();
-        assert_eq!(ids.len(), 14);
+        assert_eq!(ids.len(), DEMO_USERS.len());
         assert_eq!(demo_user_id("member").get_version_num(), 8);
     }
 

@@ -34,7 +34,7 @@ async fn a_new_member_reads_their_own_profile_and_changes_it() {
     assert_eq!((p.user_id, p.username.as_deref(), p.email.as_str()), (jane, Some("jane"), "jane@example.com"));
     assert!(p.autoplay_enabled);
     assert_eq!(p.badges, ["bronze"], "badges count the membership kept from the subscription's events");
-    assert!(p.gdpr.should_request_email_consent);
+    assert!(!p.gdpr.should_request_email_consent, "a member is not prompted; guests and tandem users are");
 
     let p = client.set_display_name(&ctx, "  Jane D.  ").await.unwrap();
     assert_eq!(p.display_name.as_deref(), Some("Jane D."));
@@ -309,7 +309,7 @@ async fn the_demo_users_are_seeded_once_with_stable_ids_and_the_demo_password() 
     let events = env.scalar("select count(*) from event").await;
     profile::seed::seed_demo_users(&env.state).await.unwrap();
     assert_eq!(env.scalar("select count(*) from event").await, events, "a second seed changes nothing");
-    assert_eq!(env.scalar("select count(*) from user_profile").await, 14);
+    assert_eq!(env.scalar("select count(*) from user_profile").await, profile::DEMO_USERS.len() as i64);
     let admin = profile::demo_user_id("admin");
     let groups: Vec<String> = sqlx::query_scalar("select group_name from user_group where user_id = $1")
         .bind(admin)
@@ -325,7 +325,7 @@ async fn the_demo_users_are_seeded_once_with_stable_ids_and_the_demo_password() 
             .unwrap();
     assert_eq!(child_parent, Some(profile::demo_user_id("tandemparent")));
     for user in profile::DEMO_USERS {
-        let status = env.login(user.username, profile::DEMO_PASSWORD, "/", "10.8.0.1").await.status();
+        let status = env.login(user.login(), profile::DEMO_PASSWORD, "/", "10.8.0.1").await.status();
         assert_eq!(status, 303, "{}", user.username);
     }
     env.cleanup().await;

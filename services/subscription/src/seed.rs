@@ -84,6 +84,8 @@ pub fn demo_memberships() -> Vec<DemoMembership> {
         member("preview", "ECHST", 100),
         member("texas", "SEGPAY", 60),
         member("vip", "EPOCH", 40),
+        member("teaser", "EPOCH", 35),
+        member("newcomer", "EPOCH", 3),
     ]
 }
 

@@ -183,6 +183,7 @@ export const en = {
     removal: 'Content removal',
     compliance: '18 U.S.C. 2257',
     support: 'Support',
+    cams: 'Live cams',
     sister_sites: 'Our sites',
     copyright: '© {{year}} {{site}}. All models were 18 years of age or older at the time of depiction.',
   },

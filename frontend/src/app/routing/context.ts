@@ -76,6 +76,8 @@ export interface WelcomeData {
 }
 
 export interface ProfileRoutingView {
+  /** The signed-in user's id (the tracking calls carry it beside the e-mail). */
+  userId?: string
   email: string | null
   /** profile.state.modals.teaserViewed */
   teaserViewed: boolean
@@ -93,6 +95,14 @@ export interface ProfileRoutingView {
   gemsIntroSeen?: boolean
   /** profile.state.modals.texasHealthWarningAcknowledged / alabamaHealthWarningAcknowledged */
   healthWarningAcknowledged?: Readonly<Partial<Record<'US-TX' | 'US-AL', boolean>>>
+  /** The profile service's rule: the EmailConsent prompt opens on it (guests and tandem users, no test domains). */
+  shouldRequestEmailConsent?: boolean
+  /** /cams asks for CamsConsent before anything goes to the partner. */
+  shouldRequestCamsConsent?: boolean
+  /** subscription.upgradeOptions.isUpgradeableToVixenPlusYearly */
+  isUpgradeableToVixenPlusYearly?: boolean
+  /** No permanent username yet: the username selection screen is offered. */
+  needsUsername?: boolean
 }
 
 export interface UserRoutingView {

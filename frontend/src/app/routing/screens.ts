@@ -67,6 +67,7 @@ export const ANALYTICS_LABELS = {
   reels: 'Quickies',
   quickies: 'Quickies',
   cams: 'Cams',
+  usernameSelection: 'Username Selection',
   tube2: 'Homepage',
   e500: 'Error 500',
   e404: 'Error 404',

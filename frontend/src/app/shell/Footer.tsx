@@ -19,6 +19,7 @@ export function Footer({ session }: { session: RoutingSession }) {
           <li><Link to="/removal">{t('footer.removal')}</Link></li>
           <li><Link to="/2257">{t('footer.compliance')}</Link></li>
           <li><a href={`${tenant.membersUrl.replace(/\/+$/, '')}/support`}>{t('footer.support')}</a></li>
+          {session.user.isAuthenticated ? <li><Link to="/cams">{t('footer.cams')}</Link></li> : null}
         </ul>
       </nav>
       {sisters.length > 0 ? (

@@ -25,6 +25,7 @@ function facts(overrides: Partial<AutoModalFacts> = {}): AutoModalFacts {
     gemsModalShownWithinDay: false,
     isTandemChild: false,
     promotionalTeaserViewed: true,
+    emailConsentRequested: false,
     region: null,
     healthWarningAcknowledged: {},
     ...overrides,
@@ -182,6 +183,19 @@ describe('which modal opens on load', () => {
       id: 'HealthWarning',
       props: { region: 'US-TX' },
     })
+  })
+
+  it('then the e-mail consent prompt the profile asks for: the tandem text, or the guests\' one', () => {
+    expect(automaticModal(facts({ emailConsentRequested: true, promotionalTeaserViewed: false }), teaser)).toEqual({
+      id: 'EmailConsent',
+      props: { variant: 'tandem' },
+    })
+    expect(automaticModal(facts({ emailConsentRequested: true, isGuest: true }), plain)).toEqual({
+      id: 'EmailConsent',
+      props: { variant: 'guest' },
+    })
+    expect(automaticModal(facts({ emailConsentRequested: true, screen: 'signupSuccess' }), plain)?.id).not.toBe('EmailConsent')
+    expect(automaticModal(facts({ emailConsentRequested: true, isAuthenticated: false }), plain)?.id).not.toBe('EmailConsent')
   })
 
   it('then the teaser', () => {

@@ -21,6 +21,11 @@ export interface AutoModalFacts {
   gemsModalShownWithinDay: boolean
   isTandemChild: boolean
   promotionalTeaserViewed: boolean
+  /**
+   * The profile's shouldRequestEmailConsent: the profile service owns the rule (guests and tandem users, never an
+   * internal test domain, until answered); the shell only opens the prompt on it.
+   */
+  emailConsentRequested: boolean
   /** The visitor's region, e.g. 'US-TX'; null when unknown. */
   region: string | null
   healthWarningAcknowledged: Readonly<Partial<Record<HealthWarningRegion, boolean>>>
@@ -56,6 +61,13 @@ export function pendingHealthWarning(facts: AutoModalFacts, tenant: TenantConfig
 export function healthWarningToShow(facts: AutoModalFacts, tenant: TenantConfig): HealthWarningRegion | null {
   if (HEALTH_WARNING_EXCLUDED_SCREENS.includes(facts.screen)) return null
   return pendingHealthWarning(facts, tenant)
+}
+
+/** The EmailConsent prompt to open on this page, if any: the guests' text or the tandem users' (§5). */
+export function emailConsentPrompt(facts: AutoModalFacts): { variant: 'guest' | 'tandem' } | null {
+  if (!facts.isAuthenticated || !facts.emailConsentRequested) return null
+  if (HEALTH_WARNING_EXCLUDED_SCREENS.includes(facts.screen)) return null
+  return { variant: facts.isGuest ? 'guest' : 'tandem' }
 }
 
 export function isPromotionalTeaserPending(facts: AutoModalFacts, tenant: TenantConfig): boolean {
@@ -98,11 +110,13 @@ export function shouldOpenGemsIntro(facts: AutoModalFacts, tenant: TenantConfig)
 
 /**
  * The one modal to open on this page load, most urgent first: the health warning (it covers everything), the
- * promotional teaser, the upgrade modal for expired users, then the gems intro.
+ * e-mail consent prompt, the promotional teaser, the upgrade modal for expired users, then the gems intro.
  */
 export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): { id: ModalId; props?: Record<string, unknown> } | null {
   const region = healthWarningToShow(facts, tenant)
   if (region !== null) return { id: 'HealthWarning', props: { region } }
+  const consent = emailConsentPrompt(facts)
+  if (consent !== null) return { id: 'EmailConsent', props: consent }
   if (isPromotionalTeaserPending(facts, tenant)) return { id: 'PromotionalVideo' }
   if (isExpired(facts)) return { id: 'PurchaseMembership', props: { reason: 'expired' } }
   if (shouldOpenGemsIntro(facts, tenant)) return { id: 'UserGemsInfo', props: { intro: true } }

@@ -28,6 +28,7 @@ describe('the facts the automatic modals read', () => {
       subscription: { kind: 'trial', active: false },
       gemsIntroSeen: true,
       promotionalTeaserViewed: true,
+      emailConsentRequested: false,
       region: null,
       healthWarningAcknowledged: { 'US-TX': false, 'US-AL': true },
     })

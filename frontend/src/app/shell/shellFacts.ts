@@ -31,6 +31,7 @@ export function autoModalFacts(
     gemsModalShownWithinDay: false,
     isTandemChild: profile?.isTandemChild === true,
     promotionalTeaserViewed: profile?.teaserViewed ?? true,
+    emailConsentRequested: profile?.shouldRequestEmailConsent === true,
     region: session.region ?? null,
     healthWarningAcknowledged: {
       'US-TX': fromProfile['US-TX'] === true || acknowledgedHere['US-TX'] === true,

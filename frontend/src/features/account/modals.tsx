@@ -254,13 +254,15 @@ export function TandemAccountCreation({ props, close }: ModalBodyProps) {
   )
 }
 
-export function CamsConsent({ close }: ModalBodyProps) {
+export function CamsConsent({ props, close }: ModalBodyProps) {
   const flashes = useFlash()
   const [consent, { loading }] = useMutation(GiveCamsConsentDocument)
+  // Back to /cams with its query (click id, tour link code): a full load, so the page's profile has the answer.
+  const next = typeof props.next === 'string' && props.next.startsWith('/cams') ? props.next : '/cams'
   async function agree() {
     try {
       await consent()
-      window.location.assign('/cams')
+      window.location.assign(next)
     } catch {
       flashes.add({ type: 'error', message: 'Your consent could not be saved. Please try again later.' })
     }

@@ -7,7 +7,6 @@ import {
   isValidPassword,
   isValidUsername,
   PASSWORD_RULE_MESSAGE,
-  shouldPromptEmailConsent,
   vipErrorMessage,
   vipFormErrors,
 } from './validation'
@@ -76,13 +75,6 @@ describe('the VIP form', () => {
 })
 
 describe('the e-mail consent prompt', () => {
-  it('never asks the internal test domains', () => {
-    expect(shouldPromptEmailConsent({ email: 'member@paysite.test', shouldRequestEmailConsent: true })).toBe(false)
-    expect(shouldPromptEmailConsent({ email: 'qa@qa.paysite.test', shouldRequestEmailConsent: true })).toBe(false)
-    expect(shouldPromptEmailConsent({ email: 'me@example.com', shouldRequestEmailConsent: true })).toBe(true)
-    expect(shouldPromptEmailConsent({ email: 'me@example.com', shouldRequestEmailConsent: false })).toBe(false)
-  })
-
   it('has a guest variant (18+, terms, privacy, marketing) and a tandem one (18+, terms, privacy)', () => {
     expect(emailConsentVariant({ isGuest: true, isTandem: true })).toBe('guest')
     expect(emailConsentVariant({ isGuest: false, isTandem: true })).toBe('tandem')

@@ -35,11 +35,6 @@ export function emailFieldError(email: string): string | null {
   return email === '' || isValidEmail(email) ? null : INVALID_EMAIL_MESSAGE
 }
 
-export function isInternalTestEmail(email: string): boolean {
-  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase()
-  return email.includes('@') && INTERNAL_TEST_DOMAINS.some((test) => domain === test)
-}
-
 /** §5: letters and numbers only, 8 to 32 characters. */
 export function isValidPassword(password: string): boolean {
   return /^[A-Za-z0-9]{8,32}$/.test(password)
@@ -86,17 +81,16 @@ export function vipErrorMessage(code: string | null | undefined): { message: str
   }
 }
 
-/** The e-mail consent prompt (§5): never for internal test accounts; guests and tandem users read their variant. */
+/**
+ * The e-mail consent texts (§5): guests and tandem users read their variant. Whether the prompt opens is the profile
+ * service's rule (shouldRequestEmailConsent, which leaves out the internal test domains); the shell opens it on that.
+ */
 export type EmailConsentVariant = 'guest' | 'tandem' | 'member'
 
 export function emailConsentVariant(facts: { isGuest: boolean; isTandem: boolean }): EmailConsentVariant {
   if (facts.isGuest) return 'guest'
   if (facts.isTandem) return 'tandem'
   return 'member'
-}
-
-export function shouldPromptEmailConsent(facts: { email: string; shouldRequestEmailConsent: boolean }): boolean {
-  return facts.shouldRequestEmailConsent && !isInternalTestEmail(facts.email)
 }
 
 /** The consent text kept as evidence with the answer (consentHtmlSnippet). */

@@ -23,6 +23,7 @@ import {
   ReactivateCancelledRebillDocument,
   RetentionOfferDocument,
   SubscriptionActiveDocument,
+  YearlyUpgradeOptionDocument,
 } from '../../gql/graphql'
 import {
   MULTISITE_2025_JOIN_OPTION_IDS,
@@ -354,13 +355,52 @@ export function ReactivateCancelledRebill() {
   )
 }
 
-export function UpgradeToYearlyMembership() {
+/**
+ * UpgradeToYearlyMembership: for a member the subscription service calls upgradeable to the VP yearly plan
+ * (isUpgradeableToVixenPlusYearly); the plan is the service's configured VP yearly option, bought in one click.
+ */
+export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps) {
+  const ref = useCurrentScreen() ?? 'home'
+  const { data, loading, error } = useQuery(YearlyUpgradeOptionDocument)
+  const [buy, buying] = useMutation(InternalUpsellOneclickMultisiteDocument)
+  const [idempotencyKey] = useState(newIdempotencyKey)
+  const { onAnswer, onError } = usePurchaseAnswer('multisite', close)
+  const yearlyId = data?.joinOptions.vixenPlusYearlyJoinOptionId
+  const option = data?.joinOptions.joinOptions.find((candidate) => candidate.id === yearlyId) ?? null
+  if (loading) return <p className="muted">Loading your options…</p>
+  if (error || option === null) return <p role="alert">Failed to load the upgrade options. Please try again later.</p>
+  const elm = typeof props.elm === 'string' ? props.elm : 'upgrade-yearly'
   return (
-    <div className="upgrade-yearly">
+    <div className="upgrade-yearly" data-option={option.id}>
       <p>Switch to a yearly membership of every site and pay less for each month.</p>
-      <div className="modal__actions">
-        <JoinLink elm="upgrade-yearly" className="button button--accent">Upgrade to yearly</JoinLink>
-      </div>
+      <p>
+        <strong>
+          {option.title}: {optionPrice(option)}
+        </strong>
+      </p>
+      <ConsentedPurchase
+        text={CHARGE_CONSENT}
+        action="Upgrade to yearly"
+        busy={buying.loading}
+        onBuy={async () => {
+          try {
+            const { data: answer } = await buy({
+              variables: {
+                optionId: option.id,
+                ref,
+                elm,
+                multisiteNatsCode: storedNats(documentCookies()),
+                consent: true,
+                idempotencyKey,
+              },
+            })
+            if (!answer?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
+            onAnswer(answer.internalUpsellOneclickMultisite)
+          } catch {
+            onError()
+          }
+        }}
+      />
     </div>
   )
 }

@@ -5,7 +5,7 @@
 //! - `GET /api/toprated?page&size`: `{data: {videos, totalCount, page, size}}` (the route
 //!   reads `data.data.videos`).
 //! - `POST /recommendations-tracking` {email, userId, elementClicked, recommId}.
-//! - `POST /rest/reel/{view|rating|add-bookmark|delete-bookmark|purchase}` {email, userId,
+//! - `POST /rest/reel/{view|rating|add-bookmark|delete-bookmark|delete-rating|purchase}` {email, userId,
 //!   timestamp, itemId, recommId, rating}. These are the recommender's signals; a reel's
 //!   purchase is tracked here, the video itself is bought with `UnlockVideo`.
 //!
@@ -30,9 +30,6 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::{hosts::Site, session, GatewayState};
-
-/// The reel actions the browser sends.
-pub const REEL_ACTIONS: [&str; 5] = ["view", "rating", "add-bookmark", "delete-bookmark", "purchase"];
 
 pub fn router() -> Router<GatewayState> {
     Router::new()
@@ -174,7 +171,8 @@ async fn reel_tracking(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if !REEL_ACTIONS.contains(&action.as_str()) {
+    // The catalog owns the list of actions (catalog::api::reel_action).
+    if catalog::api::reel_action(&action).is_none() {
         return failure(StatusCode::NOT_FOUND, "NOT_FOUND", &format!("No reel action {action:?}")).into_response();
     }
     if !site.tenant.features.reels {

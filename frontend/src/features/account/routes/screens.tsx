@@ -19,9 +19,11 @@ import {
   UpdateUserAutoplayDocument,
   type AccountProfile_ProfileFragment,
 } from '../../../gql/graphql'
+import { Link } from 'react-router'
 import { AccountGems } from '../../gems'
 import { emailConsentVariant } from '../validation'
 import { ChangePassword } from '../components/ChangePassword'
+import { USERNAME_PATH } from './UsernameScreen'
 import './account.css'
 
 const accountQuery = () => ({ query: AccountPageDocument, variables: {} })
@@ -202,6 +204,11 @@ function Membership({ profile }: { profile: AccountProfile_ProfileFragment }) {
             Upgrade my membership
           </button>
         ) : null}
+        {user.profile?.isUpgradeableToVixenPlusYearly === true ? (
+          <button type="button" className="button button--accent" onClick={() => open('UpgradeToYearlyMembership', { elm: 'account' })}>
+            Upgrade to yearly
+          </button>
+        ) : null}
         {profile.subscription.active && !profile.tandemSubscription.isTandemChildAccount ? (
           <button type="button" className="button" onClick={updateCard} disabled={busy}>
             Update credit card
@@ -237,12 +244,14 @@ function AccountView() {
         <dl className="account-facts">
           <dt>E-mail</dt>
           <dd data-testid="account-email">{profile.email}</dd>
+          <dt>Username</dt>
           {profile.username ? (
-            <>
-              <dt>Username</dt>
-              <dd>{profile.username}</dd>
-            </>
-          ) : null}
+            <dd data-testid="account-username">{profile.username}</dd>
+          ) : (
+            <dd>
+              <Link to={USERNAME_PATH}>Choose your username</Link>
+            </dd>
+          )}
           <dt>Membership</dt>
           <dd>
             {profile.subscription.type}
@@ -263,3 +272,5 @@ function AccountView() {
 }
 
 export const AccountScreen = withScreenQuery(AccountView, accountQuery)
+
+export { UsernameScreen } from './UsernameScreen'

@@ -77,3 +77,5 @@ export const DealsScreen = withScreenQuery(DealsView, dealsQuery)
 
 export { OffersScreen } from './OffersScreen'
 export { OutgoingUpsellScreen, UpsellFailureScreen, UpsellSuccessScreen } from './UpsellScreens'
+
+export { CamsScreen } from './CamsScreen'

@@ -15,6 +15,7 @@ import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { RecommendationGrid } from '../../recommendations/components/RecommendationGrid'
 import { HomePageDocument, type HomePageQuery } from '../../../gql/graphql'
 import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from '../shelfSize'
 
@@ -68,7 +69,7 @@ function HomeScreenView() {
       <Deferred>
         {recommended.length > 0 ? (
           <Shelf title="Recommended for you" moreHref="/recommended-videos">
-            <VideoGrid videos={recommended} />
+            <RecommendationGrid recommId={result.recommended.recommId} videos={recommended} />
             <VisitorJoin elm="shelf2" campaign="shelf2" lead="Watch them in full.">
               Join {tenant.site}
             </VisitorJoin>

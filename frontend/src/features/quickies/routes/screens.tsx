@@ -8,6 +8,7 @@ import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { formatDuration } from '../../../components/VideoCard/format'
 import '../quickies.css'
+import { ReelActions } from './ReelActions'
 import {
   QuickieListDocument,
   QuickiePageDocument,
@@ -45,6 +46,7 @@ function QuickiePlayer({ reel }: { reel: Quickie_ReelFragment }) {
           </>
         ) : null}
       </figcaption>
+      <ReelActions reel={reel} />
     </figure>
   )
 }

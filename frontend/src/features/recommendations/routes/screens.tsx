@@ -3,7 +3,7 @@ import { PAGE_SIZE } from '../../../app/routing'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
-import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
+import { RecommendationGrid } from '../components/RecommendationGrid'
 import { RecommendedVideosDocument } from '../../../gql/graphql'
 
 /** Two pages' worth: the shelf has no pages of its own. */
@@ -13,7 +13,12 @@ function RecommendedVideosView() {
   const { result } = useScreenQuery(recommendedQuery)
   return (
     <Page title="Recommended videos">
-      <VideoGrid videos={result.recommendations.videos} priorityCount={4} empty={<p>No recommendations yet.</p>} />
+      <RecommendationGrid
+        recommId={result.recommendations.recommId}
+        videos={result.recommendations.videos}
+        priorityCount={4}
+        empty={<p>No recommendations yet.</p>}
+      />
     </Page>
   )
 }

@@ -12,6 +12,7 @@ import { formatDuration, formatReleaseDate } from '../../../components/VideoCard
 import { FREE_TRIAL_MARK } from '../../../components/VideoCard/VideoCard'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
+import { CrossNavigationShelf } from '../../recommendations/components/CrossNavigationShelf'
 import { DownloadPanel } from '../../unlocks'
 import { Comments } from './Comments'
 import { FavoriteButton } from './FavoriteButton'
@@ -121,6 +122,7 @@ function VideoPageView() {
             <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />
           </Shelf>
         ) : null}
+        <CrossNavigationShelf videoId={video.uuid} />
       </Deferred>
     </Page>
   )

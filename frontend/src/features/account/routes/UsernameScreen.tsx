@@ -1,0 +1,98 @@
+// The username selection screen (account-payments-gems.md §2, §5): a member without a permanent username chooses
+// one. 3 to 20 lower-case letters and digits; the server checks the same rule and that nobody has it, and answers
+// 'invalid username' or 'already taken'. Once chosen it is permanent.
+import { useMutation } from '@apollo/client/react'
+import { useId, useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
+import { refusalOf } from '../../../app/api/graphqlErrors'
+import { withScreenQuery } from '../../../app/screenQuery'
+import { useFlash } from '../../../app/shell/Flash'
+import { useScreenQuery } from '../../../app/useScreenQuery'
+import { Page } from '../../../components/Page'
+import { AccountPageDocument, ChooseUsernameDocument, type AccountProfile_ProfileFragment } from '../../../gql/graphql'
+import { INVALID_USERNAME_MESSAGE, isValidUsername } from '../validation'
+
+export const USERNAME_PATH = '/account/username'
+export const USERNAME_TAKEN_MESSAGE = 'already taken'
+
+const REFUSALS: Readonly<Record<string, string>> = {
+  INVALID_USERNAME: INVALID_USERNAME_MESSAGE,
+  USERNAME_TAKEN: USERNAME_TAKEN_MESSAGE,
+}
+
+const usernameQuery = () => ({ query: AccountPageDocument, variables: {} })
+
+function UsernameView() {
+  const id = useId()
+  const flashes = useFlash()
+  const { result } = useScreenQuery<{ findOneUserProfile: AccountProfile_ProfileFragment }, unknown>(usernameQuery)
+  const profile = result.findOneUserProfile
+  const [value, setValue] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [choose, { loading }] = useMutation(ChooseUsernameDocument)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (loading) return
+    if (!isValidUsername(value)) {
+      setError(INVALID_USERNAME_MESSAGE)
+      return
+    }
+    setError(null)
+    try {
+      await choose({ variables: { username: value } })
+      flashes.add({ type: 'success', message: `Your username is ${value}.` })
+      // A full load: the page's session then knows the username too.
+      window.location.assign('/account')
+    } catch (failure) {
+      const refusal = refusalOf(failure)
+      setError((refusal && REFUSALS[refusal.code]) ?? refusal?.message ?? 'Your username could not be saved. Please try again later.')
+    }
+  }
+
+  if (profile.username) {
+    return (
+      <Page title="Your username">
+        <p>
+          Your username is <strong data-testid="chosen-username">{profile.username}</strong>. A username is permanent once
+          chosen.
+        </p>
+        <Link className="button" to="/account">
+          Back to your account
+        </Link>
+      </Page>
+    )
+  }
+  return (
+    <Page title="Choose your username">
+      <form className="account-section" onSubmit={submit} noValidate aria-busy={loading}>
+        <p>Your username is how other members know you. Choose it carefully: it cannot be changed later.</p>
+        <div className="form-field">
+          <label htmlFor={id}>Username</label>
+          <input
+            id={id}
+            value={value}
+            autoComplete="username"
+            maxLength={40}
+            onChange={(event) => setValue(event.target.value)}
+            aria-invalid={error !== null}
+            aria-describedby={error ? `${id}-error` : `${id}-rule`}
+          />
+          <span id={`${id}-rule`} className="muted">
+            3 to 20 characters: lower-case letters and numbers only, no symbols.
+          </span>
+          {error ? (
+            <span id={`${id}-error`} role="alert" className="form-field__error">
+              {error}
+            </span>
+          ) : null}
+        </div>
+        <button type="submit" className="button button--accent" disabled={loading}>
+          {loading ? 'Saving…' : 'Choose this username'}
+        </button>
+      </form>
+    </Page>
+  )
+}
+
+export const UsernameScreen = withScreenQuery(UsernameView, usernameQuery)

@@ -102,7 +102,7 @@ describe('a refused picture set', () => {
   it('in a locked channel pack, for a member who may unlock packs: the page says what is locked and the unlock-channel modal opens', async () => {
     const { client } = gateway('channel_pack_locked')
     const { report } = renderAt('/channels/behind-the-lens/picturesets/autumn-reflection', signedIn(['unlock ChannelPack']), client)
-    const page = await screen.findByTestId('locked-page')
+    const page = await screen.findByTestId('locked-page', {}, { timeout: 5_000 })
     expect(page.textContent).toContain('The picture set of Autumn Reflection is not part of your membership yet.')
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByText('Unlock channel')).toBeTruthy()
@@ -115,7 +115,7 @@ describe('a refused picture set', () => {
   it("on a brand the membership does not cover: the purchase modal with the brand's own options", async () => {
     const { client } = gateway('no_access')
     renderAt('/pictureset/easy-glow', signedIn([]), client)
-    const page = await screen.findByTestId('locked-page')
+    const page = await screen.findByTestId('locked-page', {}, { timeout: 5_000 })
     expect(within(page).getByRole('button', { name: 'Get full access', hidden: true })).toBeTruthy()
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByText('Join now')).toBeTruthy()
@@ -125,7 +125,7 @@ describe('a refused picture set', () => {
   it('for an active trial with credits: the unlock-or-upgrade modal', async () => {
     const { client } = gateway('no_access', 3)
     renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'trial', isActive: true }), client)
-    const page = await screen.findByTestId('locked-page')
+    const page = await screen.findByTestId('locked-page', {}, { timeout: 5_000 })
     expect(await within(page).findByRole('button', { name: 'Unlock this video', hidden: true })).toBeTruthy()
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByText('Unlock or upgrade')).toBeTruthy()
@@ -134,7 +134,7 @@ describe('a refused picture set', () => {
   it('for the free limited trial, a flagged video: the free video offer with what is left', async () => {
     const { client } = gateway('free_trial_video', 0, 2)
     renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'trial', isActive: true }), client)
-    const page = await screen.findByTestId('locked-page')
+    const page = await screen.findByTestId('locked-page', {}, { timeout: 5_000 })
     expect(await within(page).findByRole('button', { name: 'Watch as a free video (2 left)', hidden: true })).toBeTruthy()
     expect(page.textContent).toContain('as one of your 3 free videos: 2 left.')
     const dialog = await screen.findByRole('dialog')
@@ -144,7 +144,7 @@ describe('a refused picture set', () => {
   it('for the free limited trial with its videos taken: limited trial expired, and the upgrade', async () => {
     const { client } = gateway('free_trial_expired')
     renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'trial', isActive: true }), client)
-    const page = await screen.findByTestId('locked-page')
+    const page = await screen.findByTestId('locked-page', {}, { timeout: 5_000 })
     expect(await within(page).findByRole('button', { name: 'Upgrade membership', hidden: true })).toBeTruthy()
     expect(page.textContent).toContain('limited trial expired')
   })
@@ -152,7 +152,7 @@ describe('a refused picture set', () => {
   it('for someone who pays for the site and is still refused: support, never a purchase', async () => {
     const { client } = gateway('support')
     renderAt('/pictureset/easy-glow', signedIn([], { subscriptionKind: 'member', isActive: true }), client)
-    const page = await screen.findByTestId('locked-page')
+    const page = await screen.findByTestId('locked-page', {}, { timeout: 5_000 })
     expect(await within(page).findByRole('link', { name: 'Contact support', hidden: true })).toBeTruthy()
     expect(within(page).queryByRole('button', { name: /Get full access|Upgrade/, hidden: true })).toBeNull()
     expect(screen.queryByRole('dialog')).toBeNull()

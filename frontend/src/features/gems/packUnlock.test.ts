@@ -1,6 +1,6 @@
 import { CombinedGraphQLErrors } from '@apollo/client'
 import { describe, expect, it } from 'vitest'
-import { canAffordPack, gemFrames, packUnlockMessage, PACK_COST_GEMS, refusedUnlock } from './packUnlock'
+import { canAffordPack, gemFrames, packUnlockMessage, PACK_COST_GEMS, refusedUnlock, hasWallet } from './packUnlock'
 
 const refused = (code: string, extensions: Record<string, unknown> = {}) =>
   new CombinedGraphQLErrors({ data: null, errors: [{ message: code, extensions: { code, ...extensions } }] })
@@ -40,5 +40,13 @@ describe('a channel-pack unlock', () => {
     expect(long[0]).toBe(500)
     expect(long.at(-1)).toBe(290)
     for (let i = 1; i < long.length; i += 1) expect(long[i]!).toBeLessThan(long[i - 1]!)
+  })
+})
+
+describe('the header gems balance', () => {
+  it('shows for users to whom gems arrive, or who hold some, and for nobody else', () => {
+    expect(hasWallet({ receivesGems: true, balance: 0 })).toBe(true)
+    expect(hasWallet({ receivesGems: false, balance: 3 })).toBe(true)
+    expect(hasWallet({ receivesGems: false, balance: 0 })).toBe(false)
   })
 })

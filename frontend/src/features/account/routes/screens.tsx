@@ -10,6 +10,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useTranslation } from '../../../app/i18n'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
+import { SignOutControls } from '../../../app/session/SignOut'
 import { Page } from '../../../components/Page'
 import {
   AccountPageDocument,
@@ -248,6 +249,7 @@ function AccountView() {
             {profile.subscription.cancelled ? ' (cancelled)' : ''}
           </dd>
         </dl>
+        <SignOutControls />
       </section>
       <Membership profile={profile} />
       <DisplayName profile={profile} />

@@ -7,7 +7,7 @@ import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { refusalOf } from '../../../app/api/graphqlErrors'
-import { loginUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
+import { signInUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useTranslation } from '../../../app/i18n'
 import { usePageData, useScreenQuery } from '../../../app/useScreenQuery'
@@ -128,7 +128,7 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
         <p role="alert" className="notice notice--error">
           {refusal.message}{' '}
           {refusal.code === 'ACCOUNT_EXISTS_LOG_IN' ? (
-            <a href={loginUrl(tenant.membersUrl, '/')}>Log in</a>
+            <a href={signInUrl(tenant, '/')}>Log in</a>
           ) : null}
         </p>
       ) : null}
@@ -189,7 +189,7 @@ function JoinNowView() {
         </section>
         <p>
           Already a member?{' '}
-          <a href={loginUrl(tenant.membersUrl, `${location.pathname}${location.search}`)}>Log in</a>
+          <a href={signInUrl(tenant, `${location.pathname}${location.search}`)}>Log in</a>
         </p>
       </div>
     </Page>
@@ -274,7 +274,7 @@ function ManualLogin({ message }: { message: string }) {
       <p>{message}</p>
       <p>{t('signup.account_creation_login_error')}</p>
       <p>
-        <a className="button" href={loginUrl(tenant.membersUrl, '/')}>
+        <a className="button" href={signInUrl(tenant, '/')}>
           Log in
         </a>{' '}
         <a href={`${tenant.membersUrl.replace(/\/+$/, '')}/support`}>Contact support</a>
@@ -315,7 +315,7 @@ export function SignupSuccessScreen() {
                   Start watching
                 </a>
               ) : (
-                <a className="button button--accent" href={loginUrl(tenant.membersUrl, '/')}>
+                <a className="button button--accent" href={signInUrl(tenant, '/')}>
                   Log in to start watching
                 </a>
               )}
@@ -439,7 +439,7 @@ function UpgradeMembershipView() {
             Upgrade now
           </button>
           <p>
-            <a href={autologinId ? autologinHref(autologinId) : loginUrl(tenant.membersUrl, '/')}>
+            <a href={autologinId ? autologinHref(autologinId) : signInUrl(tenant, '/')}>
               Continue with my trial
             </a>
           </p>

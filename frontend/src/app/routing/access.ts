@@ -45,17 +45,27 @@ export function requireFeature(enabled: boolean | undefined): StopOutcome | unde
 }
 
 /**
- * {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known, and
- * the affiliate campaign of the link's placement (campaign.ts).
+ * {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known, the
+ * affiliate campaign of the link's placement (campaign.ts), and the affiliate codes of a `ujc` landing this brand kept
+ * (aff_code_single, aff_code_multi): the members host is another origin, which cannot read this brand's cookies.
  */
 export function joinUrl(
   membersUrl: string,
-  tracking: { ref?: string; elm?: string; nats?: string | null; campaign?: string | null } = {},
+  tracking: {
+    ref?: string
+    elm?: string
+    nats?: string | null
+    campaign?: string | null
+    affCodeSingle?: string | null
+    affCodeMulti?: string | null
+  } = {},
 ): string {
   return withQuery(`${membersUrl.replace(/\/+$/, '')}/joinnow`, {
     ...(tracking.ref ? { ref: tracking.ref } : {}),
     ...(tracking.elm ? { elm: tracking.elm } : {}),
     ...(tracking.nats ? { nats: tracking.nats } : {}),
     ...(tracking.campaign ? { campaign: tracking.campaign } : {}),
+    ...(tracking.affCodeSingle ? { aff_code_single: tracking.affCodeSingle } : {}),
+    ...(tracking.affCodeMulti ? { aff_code_multi: tracking.affCodeMulti } : {}),
   })
 }

@@ -103,6 +103,9 @@ export function shouldOpenGemsIntro(facts: AutoModalFacts, tenant: TenantConfig)
 export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): { id: ModalId; props?: Record<string, unknown> } | null {
   const region = healthWarningToShow(facts, tenant)
   if (region !== null) return { id: 'HealthWarning', props: { region } }
+  // The signup result pages sign the new member in (issue 25) and keep the welcome in front: the offers wait for the
+  // next page.
+  if (SIGNUP_SCREENS.includes(facts.screen)) return null
   if (isPromotionalTeaserPending(facts, tenant)) return { id: 'PromotionalVideo' }
   if (isExpired(facts)) return { id: 'PurchaseMembership', props: { reason: 'expired' } }
   if (shouldOpenGemsIntro(facts, tenant)) return { id: 'UserGemsInfo', props: { intro: true } }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { screenshotAtBothWidths } from './support/browser'
 import { journeys } from './support/journey'
 import { brandOrigin, brandUrl } from './support/gateway'
-import { SETTLE } from './support/members'
+import { dismissWelcomeModals, SETTLE } from './support/members'
 
 // The shared local members host serves the members area's default tenant: joins there are vixenplus joins.
 const JOINED_BRAND = 'vixenplus'
@@ -60,6 +60,18 @@ describe('a visitor joining', () => {
     expect(new URL(page.url()).pathname).toBe('/joinnow')
   })
 
+  it('is told a username is already taken before leaving for the biller', async () => {
+    await page.goto(`${brandOrigin('members')}/joinnow?ref=home&elm=header`, { waitUntil: 'networkidle' })
+    // The demo member's username, with an e-mail nobody has.
+    await page.getByLabel('E-mail').fill(`taken-${unique()}@example.com`)
+    await page.getByLabel('Username').fill('member')
+    await page.getByLabel('Password').fill('Secret12345')
+    await page.getByRole('button', { name: 'Continue to payment' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent(), SETTLE).toContain('already taken')
+    expect(new URL(page.url()).origin + new URL(page.url()).pathname).toBe(`${brandOrigin('members')}/joinnow`)
+    await screenshotAtBothWidths(page, 'join-username-taken')
+  })
+
   it('pays at the biller sandbox, waits for the account, and is signed in as a member', async () => {
     const id = unique()
     await joinUpToPayment('1 month', `joiner-${id}@example.com`, `joiner${id}`)
@@ -73,7 +85,15 @@ describe('a visitor joining', () => {
     const start = page.getByRole('link', { name: 'Start watching' })
     await start.waitFor({ timeout: 30_000 })
     expect(await page.locator('main').textContent()).toContain(`joiner${id}`)
+    // The welcome page signs the new member in as soon as the account exists: its header says so (issue 25), and
+    // the session is the browser's (the cookies), not only the page's.
+    await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached', timeout: 20_000 })
+    expect(await page.locator('header a', { hasText: 'Log in' }).count()).toBe(0)
+    expect(await page.locator('header a', { hasText: 'Join now' }).count()).toBe(0)
+    expect((await page.context().cookies(brandOrigin(JOINED_BRAND))).some((c) => c.name === 'paysite_rt')).toBe(true)
+    expect(await start.getAttribute('href')).toBe('/')
     await screenshotAtBothWidths(page, 'join-welcome')
+    await dismissWelcomeModals(page)
     await Promise.all([
       page.waitForURL((url) => url.origin === brandOrigin(JOINED_BRAND) && url.pathname === '/' && !url.search.includes('al_token')),
       start.click(),
@@ -115,16 +135,27 @@ describe('a visitor joining', () => {
     await expect.poll(() => page.getByText('Your membership has been upgraded.').count(), SETTLE).toBeGreaterThan(0)
   })
 
-  it('declined with a reason on a multisite brand, is taken to offers', async () => {
+  it('declined with a reason, reads the denial and the reason, and can try another card', async () => {
     const id = unique()
     await joinUpToPayment('1 month', `declined-${id}@example.com`, `declined${id}`)
-    const reason = page.locator('input[name="reason"]')
-    if ((await reason.count()) > 0) await reason.fill('Card expired')
+    await page.locator('input[name="reason"]').fill('Card expired')
     await Promise.all([
-      page.waitForURL((url) => !url.pathname.startsWith('/pay/'), { timeout: 20_000 }),
+      page.waitForURL((url) => url.pathname === '/_signupdenial', { timeout: 20_000 }),
       page.getByRole('button', { name: 'Decline with reason' }).click(),
     ])
-    // The VP site id counts as multisite: signup denied sends the visitor to offers, which asks for a login first.
-    await expect.poll(() => decodeURIComponent(page.url()), SETTLE).toContain('/offers')
+    // vixenplus's site id counts as multisite, but offers is for a signed-in member: a declined visitor reads the
+    // denial (docs/decisions.md).
+    expect(new URL(page.url()).origin).toBe(brandOrigin(JOINED_BRAND))
+    await expect.poll(() => heading().textContent(), SETTLE).toBe('Signup Denied')
+    const denial = page.getByRole('alert')
+    await expect
+      .poll(() => denial.textContent(), SETTLE)
+      .toContain('Your payment was declined by the billing processor. Please try a different card.')
+    expect(await page.getByTestId('signup-denied-reason').textContent()).toBe('Reason: Card expired')
+    await screenshotAtBothWidths(page, 'join-declined-denial')
+    await Promise.all([
+      page.waitForURL((url) => url.origin === brandOrigin('members') && url.pathname === '/joinnow'),
+      page.getByRole('link', { name: 'Try a different card' }).click(),
+    ])
   })
 })

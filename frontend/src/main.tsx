@@ -33,6 +33,7 @@ try {
   const refresher = createSessionRefresher({
     fetch: (input, init) => fetch(input, init),
     membersUrl: session.tenant.membersUrl,
+    tourUrl: session.tenant.tourUrl,
     currentPathAndQuery: () => `${window.location.pathname}${window.location.search}`,
     goTo: (url) => window.location.assign(url),
   })
@@ -43,6 +44,7 @@ try {
       storage,
       now: Date.now,
       tabId: crypto.randomUUID(),
+      locks: 'locks' in navigator ? navigator.locks : null,
       refresh: () => refresher.refresh(),
     })
   }

@@ -78,7 +78,9 @@ pub async fn page(
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, HeaderValue::from_static("GET, HEAD"))])
             .into_response();
     }
-    let (mut user, visitor) = user_view(&state, &site, &headers).await;
+    let session = crate::session::page_user(&state, &site, &headers).await;
+    let (mut user, visitor) = user_view(&state, &site, &headers, session.user).await;
+    let renewed: Vec<HeaderValue> = session.set_cookies.iter().filter_map(|c| HeaderValue::from_str(c).ok()).collect();
     let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers, state.secure_cookies);
     let visitor = routes::Visitor { welcome: welcome.clone(), ..visitor };
     let request = routes::Request {
@@ -96,8 +98,12 @@ pub async fn page(
             Some(true) | None => StatusCode::OK,
         },
         Edge::NotFound => StatusCode::NOT_FOUND,
-        Edge::MovedPermanently(location) => return redirect(StatusCode::MOVED_PERMANENTLY, &location, keep_welcome),
-        Edge::Found(location) => return redirect(StatusCode::FOUND, &location, keep_welcome),
+        Edge::MovedPermanently(location) => {
+            return with_set_cookies(redirect(StatusCode::MOVED_PERMANENTLY, &location, keep_welcome), renewed)
+        }
+        Edge::Found(location) => {
+            return with_set_cookies(redirect(StatusCode::FOUND, &location, keep_welcome), renewed)
+        }
     };
     user.welcome = welcome;
     let bootstrap = Bootstrap {
@@ -111,15 +117,33 @@ pub async fn page(
     if let Some(cookie) = keep_welcome {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
+    with_set_cookies(response, renewed)
+}
+
+/// Appends the session cookies a page load renewed (or cleared); such an answer is never stored.
+fn with_set_cookies(mut response: Response, cookies: Vec<HeaderValue>) -> Response {
+    if cookies.is_empty() {
+        return response;
+    }
+    for cookie in cookies {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 
-/// The routing view the page carries, and the same user as the edge's route rules read them:
+/// The routing view the page carries for `signed_in` (the page's session, [`crate::session::page_user`]),
+/// and the same user as the edge's route rules read them:
 /// the visitor's abilities, or the signed-in user's from their profile. A profile that cannot be
 /// read leaves the user signed in with a visitor's abilities and no profile; the page still
 /// loads, and the API answers for itself.
-async fn user_view(state: &GatewayState, site: &Site, headers: &HeaderMap) -> (UserView, routes::Visitor) {
-    let Some((claims, token)) = crate::session::current_user(state, site, headers).await else {
+async fn user_view(
+    state: &GatewayState,
+    site: &Site,
+    headers: &HeaderMap,
+    signed_in: Option<(runtime::auth::Claims, String)>,
+) -> (UserView, routes::Visitor) {
+    let Some((claims, token)) = signed_in else {
         let rules = crate::viewer::rules(site, None);
         return (
             UserView { abilities: rules_json(&rules), ..UserView::anonymous() },

@@ -67,7 +67,8 @@ enum Step {
     WelcomeRequired,
     /// As WelcomeRequired; then a signed-in user of a non-multisite signup goes home with reactivation=success.
     SignupSuccess,
-    /// A multisite or VP signup goes to /offers.
+    /// A declined multisite or VP signup of a signed-in user goes to /offers (the only reader who
+    /// can see offers); anyone else reads the denial (docs/decisions.md).
     SignupDenial,
     /// To the members host of the `site` brand, with an optional same-site deeplink.
     CrossSite,
@@ -357,7 +358,8 @@ impl Visit<'_> {
                 (visitor.is_authenticated && !self.multisite_signup())
                     .then(|| Edge::Found("/?reactivation=success&fatr=true".to_owned()))
             }
-            Step::SignupDenial => self.multisite_signup().then(|| Edge::Found("/offers".to_owned())),
+            Step::SignupDenial => (self.request.visitor.is_authenticated && self.multisite_signup())
+                .then(|| Edge::Found("/offers".to_owned())),
             Step::CrossSite => {
                 let site = self.param("site").unwrap_or_default();
                 let deeplink = same_site_path(self.query.get("deeplink"));

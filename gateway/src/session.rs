@@ -92,6 +92,51 @@ pub async fn current_user(state: &GatewayState, site: &Site, headers: &HeaderMap
     }
 }
 
+/// Who a page load is for, and the cookies its answer sets.
+#[derive(Debug, Default)]
+pub struct PageSession {
+    /// The signed-in user and their access token, as [`current_user`] answers.
+    pub user: Option<(Claims, String)>,
+    /// `Set-Cookie` values: a renewed session's cookies, or the cleared ones of a session that
+    /// is over; empty when nothing changed.
+    pub set_cookies: Vec<String>,
+}
+
+/// The signed-in user of a page load. When the access cookie has lapsed (the browser dropped
+/// it at its Max-Age) or names an ended session, and a refresh cookie is present, the session
+/// is renewed here, before the page is built: the first screen already shows the user, with no
+/// signed-out header first and no `/api/refresh` from the page (issue 25). A session that is
+/// over clears the cookies; a refresh another tab made a moment ago (409) or an unreachable
+/// profile service leaves the page signed out and the cookies as they are, and the page's
+/// first GraphQL call refreshes as always (spec §4).
+pub async fn page_user(state: &GatewayState, site: &Site, headers: &HeaderMap) -> PageSession {
+    if let Some(user) = current_user(state, site, headers).await {
+        return PageSession { user: Some(user), set_cookies: Vec::new() };
+    }
+    let Some(refresh_token) = cookie(headers, refresh_cookie(state)).filter(|t| !t.is_empty()) else {
+        return PageSession::default();
+    };
+    match state.upstreams.profile.refresh(&refresh_token, &site.host).await {
+        Ok(tokens) => {
+            let set_cookies = session_cookies(state, &tokens).to_vec();
+            match state.verifier.verify_for(&tokens.access_token, &site.host).await {
+                Ok(claims) => PageSession { user: Some((claims, tokens.access_token)), set_cookies },
+                Err(e) => {
+                    tracing::warn!(error = %e, host = %site.host, "a renewed access token was refused");
+                    PageSession { user: None, set_cookies }
+                }
+            }
+        }
+        Err(UpstreamError::Refused { status: 401, .. }) => {
+            PageSession { user: None, set_cookies: cleared_cookies(state).to_vec() }
+        }
+        Err(e) => {
+            tracing::debug!(error = %e, host = %site.host, "the page's session was not renewed");
+            PageSession::default()
+        }
+    }
+}
+
 /// The signed-in user of a media request: as [`current_user`], but an access token that
 /// lapsed during playback still names its session for up to the play token's lifetime (the
 /// player's range requests go on for the length of a video; the page renews the cookie only
@@ -401,14 +446,17 @@ async fn cross_site(
     headers: HeaderMap,
 ) -> Response {
     let here = uri.path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "/".into());
-    let Some((_, token)) = current_user(&state, &site, &headers).await else {
+    // A lapsed access token with a live refresh cookie is renewed here, as for a page (issue 25).
+    let PageSession { user, set_cookies } = page_user(&state, &site, &headers).await;
+    let Some((_, token)) = user else {
         // Signed out: the route table's answer (§4): the members login in the members area, not-found elsewhere.
         return crate::edge::page(State(state), Extension(site), axum::http::Method::GET, uri, headers).await;
     };
     let deeplink = Some(same_site_path(query.deeplink.as_deref()));
     let ctx = call_context(&site, &token, &headers);
     match state.upstreams.profile.cross_site(&ctx, &target.to_ascii_lowercase(), deeplink.as_deref()).await {
-        Ok(redirect) => found(&redirect.location),
+        Ok(redirect) if set_cookies.is_empty() => found(&redirect.location),
+        Ok(redirect) => with_cookies(found(&redirect.location), &set_cookies),
         Err(UpstreamError::Refused { status: 401, .. }) => found(&login_url(&site, &here)),
         Err(UpstreamError::Refused { .. }) => {
             (StatusCode::NOT_FOUND, Json(json!({ "error": "unknown site" }))).into_response()

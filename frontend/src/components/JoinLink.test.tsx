@@ -48,6 +48,19 @@ describe('a join link', () => {
     expect(JSON.parse(init.body as string)).toMatchObject({ event: 'leave', to: 'join', elm: 'header', ref: 'home' })
   })
 
+  it("carries the affiliate codes of this brand's ujc landing to the members host", () => {
+    document.cookie = 'aff_code_single=AFF123; Path=/'
+    document.cookie = 'aff_code_multi=AFF123; Path=/'
+    try {
+      const url = new URL(renderLink().getAttribute('href')!)
+      expect(url.searchParams.get('aff_code_single')).toBe('AFF123')
+      expect(url.searchParams.get('aff_code_multi')).toBe('AFF123')
+    } finally {
+      document.cookie = 'aff_code_single=; Max-Age=0; Path=/'
+      document.cookie = 'aff_code_multi=; Max-Age=0; Path=/'
+    }
+  })
+
   it('leaves a click for a new tab to the browser', () => {
     const link = renderLink()
     fireEvent.click(link, { ctrlKey: true })

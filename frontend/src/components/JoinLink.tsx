@@ -8,7 +8,7 @@ import { analyticsLabel, campaignFor, campaignSource, joinUrl, type CampaignPlac
 import { useCurrentScreen } from '../app/shell/AutomaticModals'
 import { useSession } from '../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../app/theme/useViewport'
-import { documentCookies, storedNats } from '../features/signup/affiliate'
+import { documentCookies, storedAffiliateCodes, storedNats } from '../features/signup/affiliate'
 
 export interface JoinLinkProps {
   elm: string
@@ -23,10 +23,12 @@ export function JoinLink({ elm, campaign, campaignCode, className, children }: J
   const { tenant } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   const mobile = isMobileViewport(useViewportType())
+  const cookies = documentCookies()
   const href = joinUrl(tenant.membersUrl, {
     ref,
     elm,
-    nats: storedNats(documentCookies()),
+    nats: storedNats(cookies),
+    ...storedAffiliateCodes(cookies),
     campaign: campaignCode ?? (campaign ? campaignFor(campaignSource(tenant), campaign, mobile) : null),
   })
   function onClick(event: MouseEvent<HTMLAnchorElement>) {

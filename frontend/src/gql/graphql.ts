@@ -81,6 +81,10 @@ export type InterstitialInput = {
 
 /** The join form. */
 export type JoinInput = {
+  /** The affiliate code of a `ujc` landing kept for a multisite sale (`aff_code_multi`). */
+  affCodeMulti?: string | null | undefined;
+  /** The affiliate code of a `ujc` landing kept for a single-site sale (`aff_code_single`). */
+  affCodeSingle?: string | null | undefined;
   /** The element clicked (`elm`). */
   elm?: string | null | undefined;
   email: string;

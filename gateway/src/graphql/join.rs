@@ -85,6 +85,10 @@ pub struct JoinInput {
     pub elm: Option<String>,
     /// The stored affiliate value (`nats`).
     pub nats: Option<String>,
+    /// The affiliate code of a `ujc` landing kept for a single-site sale (`aff_code_single`).
+    pub aff_code_single: Option<String>,
+    /// The affiliate code of a `ujc` landing kept for a multisite sale (`aff_code_multi`).
+    pub aff_code_multi: Option<String>,
 }
 
 /// join's answer: where the browser goes to pay.
@@ -166,6 +170,8 @@ impl JoinMutation {
             page_ref: input.page_ref.filter(|v| !v.is_empty()),
             elm: input.elm.filter(|v| !v.is_empty()),
             nats: input.nats.filter(|v| !v.is_empty()),
+            aff_code_single: input.aff_code_single.filter(|v| !v.is_empty()),
+            aff_code_multi: input.aff_code_multi.filter(|v| !v.is_empty()),
         };
         let started = upstreams(ctx).subscription.join(&join, &request.call()).await.map_err(errors::upstream)?;
         Ok(JoinStarted { signup_id: started.signup_id, location: started.location })

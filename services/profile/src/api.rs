@@ -126,6 +126,14 @@ pub struct PublicProfile {
     pub user_type: UserType,
 }
 
+/// `POST /internal/accounts/check`: whether an account with this username could be made now
+/// (the join form's check before the visitor pays).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountCheckRequest {
+    pub username: String,
+}
+
 /// `POST /internal/accounts`: a biller approved a signup (the subscription service calls it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

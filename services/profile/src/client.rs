@@ -159,6 +159,13 @@ impl ProfileClient {
         self.post("/internal/oidc/parent-redirect", &body, &CallContext::default()).await
     }
 
+    /// `POST /internal/accounts/check`: refused (422 INVALID_USERNAME, 409 USERNAME_TAKEN) when
+    /// no account could have `username` now.
+    pub async fn check_account(&self, username: &str) -> Result<(), UpstreamError> {
+        let body = AccountCheckRequest { username: username.to_owned() };
+        self.post::<_, serde_json::Value>("/internal/accounts/check", &body, &CallContext::default()).await.map(|_| ())
+    }
+
     /// `POST /internal/accounts` (the subscription service, when a biller approves a signup).
     pub async fn create_account(&self, request: &CreateAccountRequest) -> Result<AccountCreated, UpstreamError> {
         self.post("/internal/accounts", request, &CallContext::default()).await

@@ -41,6 +41,7 @@ pub fn router(state: ProfileState) -> Router {
         .route("/internal/sessions/revoked", get(revoked_sessions))
         .route("/internal/autologin-tokens", post(issue_autologin))
         .route("/internal/accounts", post(create_account))
+        .route("/internal/accounts/check", post(check_account))
         .route("/internal/users", get(users))
         .route("/internal/users/public", get(public_profiles))
         .route("/internal/users/{user_id}/groups", post(set_group))
@@ -75,6 +76,8 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::post("/internal/oidc/parent-redirect", Access::Service),
     Route::post("/internal/autologin-tokens", Access::Service),
     Route::post("/internal/accounts", Access::Service),
+    // The join form's username check, before the visitor pays (the subscription service).
+    Route::post("/internal/accounts/check", Access::Service),
     // The gateway loads the sessions ended lately into its revocation set at start.
     Route::get("/internal/sessions/revoked", Access::Service),
     Route::get("/internal/users", Access::ServiceOrAdmin),
@@ -294,6 +297,22 @@ async fn issue_autologin(
         .await?
         .map(Json)
         .ok_or(ApiError::NotFound("no such user"))
+}
+
+/// `POST /internal/accounts/check`: the profile's own rules for a new account's username (§5:
+/// the username rule, then 'already taken'), asked before the visitor pays.
+async fn check_account(
+    State(state): State<ProfileState>,
+    request: Result<Json<AccountCheckRequest>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let request = body(request)?;
+    if !v::is_valid_username(&request.username) {
+        return Err(CommandError::Domain(DomainError::InvalidUsername).into());
+    }
+    if queries::username_taken(&state.pool, &request.username).await? {
+        return Err(CommandError::UsernameTaken.into());
+    }
+    Ok(Json(json!({ "available": true })))
 }
 
 /// `POST /internal/accounts`: a biller approved a signup (or the studio invites a VIP).

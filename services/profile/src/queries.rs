@@ -334,6 +334,14 @@ pub async fn public_profiles(
 }
 
 /// The account a login names: a username, or an e-mail.
+/// Whether a profile has `username` (the unique index `user_profile_username`).
+pub async fn username_taken(pool: &PgPool, username: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("select exists (select 1 from user_profile where username = $1)")
+        .bind(username)
+        .fetch_one(pool)
+        .await
+}
+
 pub async fn find_login(pool: &PgPool, login: &str) -> Result<Option<(Uuid, Option<String>)>, sqlx::Error> {
     let login = login.trim().to_lowercase();
     sqlx::query_as(

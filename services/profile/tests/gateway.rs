@@ -201,6 +201,65 @@ async fn refresh_rotates_the_cookies_and_a_reused_refresh_cookie_ends_the_sessio
     env.cleanup().await;
 }
 
+/// The page's bootstrap user, as the gateway inlined it.
+fn bootstrap_user(html: &str) -> Value {
+    let start =
+        html.find(r#"type="application/json">"#).expect("the bootstrap script") + r#"type="application/json">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str::<Value>(&html[start..end]).unwrap()["user"].clone()
+}
+
+#[tokio::test]
+async fn a_page_load_with_a_lapsed_access_token_renews_the_session_before_the_page_is_built() {
+    let env = TestEnv::new().await;
+    env.account("jane").await;
+    let gw = gateway(&env, "http://{brand}.localhost:8080", "http://members.localhost:8080").await;
+    let host = "vixen.localhost:8080";
+    let signed_in =
+        set_cookies(&gw.sign_in("members.localhost:8080", "http://vixen.localhost:8080", host, "jane").await);
+    // The browser dropped the access cookie at its Max-Age; the refresh cookie lives on.
+    let refresh_only: Vec<String> = signed_in.iter().filter(|c| c.starts_with("paysite_rt=")).cloned().collect();
+    let page =
+        gw.get(host, "/videos?page=2").header(header::COOKIE, cookie_header(&refresh_only)).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let renewed = set_cookies(&page);
+    assert!(cookie_value(&renewed, "paysite_at").is_some_and(|t| !t.is_empty()), "{renewed:?}");
+    assert_ne!(cookie_value(&renewed, "paysite_rt"), cookie_value(&refresh_only, "paysite_rt"), "rotated");
+    assert_eq!(page.headers()[header::CACHE_CONTROL], "no-store");
+    assert_eq!(bootstrap_user(&page.text().await.unwrap())["isAuthenticated"], json!(true));
+
+    // The renewed cookies are the session from now on: the next page needs no renewal.
+    let next = gw.get(host, "/").header(header::COOKIE, cookie_header(&renewed)).send().await.unwrap();
+    assert!(set_cookies(&next).is_empty());
+    assert_eq!(bootstrap_user(&next.text().await.unwrap())["isAuthenticated"], json!(true));
+
+    // Another tab loading with the cookie just rotated: the page is left to the browser's refresh.
+    let racing = gw.get(host, "/").header(header::COOKIE, cookie_header(&refresh_only)).send().await.unwrap();
+    assert!(set_cookies(&racing).is_empty(), "the winner's cookies stay");
+
+    // The session signed out: its refresh cookie alone gives a visitor's page and clears the cookies.
+    let out = gw
+        .post(host, "/logout")
+        .header(header::COOKIE, cookie_header(&renewed))
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("x-paysite-csrf", "1")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 200);
+    let renewed_refresh: Vec<String> = renewed.iter().filter(|c| c.starts_with("paysite_rt=")).cloned().collect();
+    let dead = gw.get(host, "/").header(header::COOKIE, cookie_header(&renewed_refresh)).send().await.unwrap();
+    assert_eq!(dead.status(), 200);
+    assert!(set_cookies(&dead).iter().all(|c| c.contains("Max-Age=0")), "{:?}", set_cookies(&dead));
+    assert_eq!(bootstrap_user(&dead.text().await.unwrap())["isAuthenticated"], json!(false));
+
+    // No cookie at all: a visitor, and nothing set.
+    let visitor = gw.get(host, "/").send().await.unwrap();
+    assert!(set_cookies(&visitor).is_empty());
+    env.cleanup().await;
+}
+
 #[tokio::test]
 async fn logout_needs_the_csrf_rule_and_ends_the_session() {
     let env = TestEnv::new().await;

@@ -123,6 +123,7 @@ impl From<joins::StartError> for ApiError {
         match e {
             joins::StartError::Database(e) => e.into(),
             joins::StartError::Hash(e) => ApiError::Internal(e),
+            joins::StartError::Profile(e) => ApiError::Unavailable(e.to_string()),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use hmac::{Hmac, KeyInit, Mac};
 use profile::validation as v;
+use runtime::client::UpstreamError;
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use uuid::Uuid;
@@ -33,6 +34,9 @@ pub enum JoinError {
     MembershipUnavailable,
     #[error("{LOG_IN_MESSAGE}")]
     AccountExists,
+    /// The profile service says another account has the username (§5 'already taken').
+    #[error("{}", v::USERNAME_TAKEN_MESSAGE)]
+    UsernameTaken,
 }
 
 impl JoinError {
@@ -45,6 +49,7 @@ impl JoinError {
             JoinError::InvalidPaymentOption => "INVALID_PAYMENT_OPTION",
             JoinError::MembershipUnavailable => "MEMBERSHIP_UNAVAILABLE",
             JoinError::AccountExists => "ACCOUNT_EXISTS_LOG_IN",
+            JoinError::UsernameTaken => "USERNAME_TAKEN",
         }
     }
 }
@@ -68,6 +73,12 @@ pub struct JoinRequest {
     /// The stored affiliate (NATS) value.
     #[serde(default)]
     pub nats: Option<String>,
+    /// The affiliate code of a `ujc` landing for a single-site sale (cookie `aff_code_single`).
+    #[serde(default)]
+    pub aff_code_single: Option<String>,
+    /// The affiliate code of a `ujc` landing for a multisite sale (cookie `aff_code_multi`).
+    #[serde(default)]
+    pub aff_code_multi: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,6 +144,14 @@ fn tracking(value: &Option<String>) -> Option<String> {
     value.clone().filter(|v| !v.chars().any(char::is_control))
 }
 
+/// The affiliate value the sale carries to the biller and its postback: the join link's `nats`
+/// when it has one, else the affiliate code of a `ujc` landing kept for this kind of sale,
+/// `aff_code_multi` for a multisite package and `aff_code_single` for a brand (spec §9).
+pub fn affiliate_value(config: &BillingConfig, option: &JoinOption, r: &JoinRequest) -> Option<String> {
+    let code = if config.package(&option.site).is_some() { &r.aff_code_multi } else { &r.aff_code_single };
+    tracking(&r.nats).filter(|n| !n.is_empty()).or_else(|| tracking(code).filter(|c| !c.is_empty()))
+}
+
 /// Why a join could not be recorded (not the form's fault).
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -140,6 +159,8 @@ pub enum StartError {
     Database(#[from] sqlx::Error),
     #[error("hashing the password: {0:#}")]
     Hash(#[source] anyhow::Error),
+    #[error("the profile service could not check the username: {0}")]
+    Profile(#[source] UpstreamError),
 }
 
 /// Records the signup and answers the biller's payment page to send the browser to.
@@ -154,8 +175,22 @@ pub async fn start(state: &State, r: &JoinRequest) -> Result<Result<JoinStarted,
     if crate::queries::email_taken(&state.pool, &email).await? {
         return Ok(Err(JoinError::AccountExists));
     }
-    let (page_ref, elm, nats) = (tracking(&r.page_ref), tracking(&r.elm), tracking(&r.nats));
+    // The username's owner is the profile service: it answers before the visitor pays.
+    if let Some(username) = &r.username {
+        match state.profile.check_account(username).await {
+            Ok(()) => {}
+            Err(UpstreamError::Refused { code, .. }) if code == "USERNAME_TAKEN" => {
+                return Ok(Err(JoinError::UsernameTaken))
+            }
+            Err(UpstreamError::Refused { code, .. }) if code == "INVALID_USERNAME" => {
+                return Ok(Err(JoinError::InvalidUsername))
+            }
+            Err(e) => return Err(StartError::Profile(e)),
+        }
+    }
     let option = state.config.join_option(r.join_option_id).expect("checked");
+    let (page_ref, elm) = (tracking(&r.page_ref), tracking(&r.elm));
+    let nats = affiliate_value(&state.config, option, r);
     let biller = state.config.biller(&r.payment_option).expect("checked");
     let (signup_id, user_id) = (Uuid::now_v7(), Uuid::now_v7());
     // Only the hash is kept, in the profile service's format: the account is made with it.

@@ -58,6 +58,64 @@ async fn the_join_form_says_what_is_wrong() {
 }
 
 #[tokio::test]
+async fn a_ujc_landing_credits_the_affiliate_code_of_the_kind_of_sale() {
+    let env = TestEnv::with_profile().await;
+    let with_codes = |email: &str, option: u32| {
+        let mut body = join(email, option, "EPOCH");
+        body.as_object_mut().unwrap().remove("nats");
+        body["affCodeSingle"] = json!("AFF-SINGLE");
+        body["affCodeMulti"] = json!("AFF-MULTI");
+        body
+    };
+    // vixen's own option is a single-site sale; the VP package's is a multisite one.
+    for (email, option, expected) in
+        [("single@example.com", 10301, "AFF-SINGLE"), ("multi@example.com", 2901, "AFF-MULTI")]
+    {
+        let (status, started) = env.post("/internal/joins", None, &with_codes(email, option)).await;
+        assert_eq!(status, 201, "{started}");
+        let location = started["location"].as_str().unwrap();
+        assert_eq!(query_value(location, "nats"), expected, "{location}");
+        let signup_id: uuid::Uuid = query_value(location, "signupId").parse().unwrap();
+        let kept: Option<String> = sqlx::query_scalar("select nats from signup where signup_id = $1")
+            .bind(signup_id)
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+        assert_eq!(kept.as_deref(), Some(expected));
+    }
+    // The join link's own nats value wins over a landing's code.
+    let mut both = with_codes("both@example.com", 10301);
+    both["nats"] = json!("NATS-LINK");
+    let (_, started) = env.post("/internal/joins", None, &both).await;
+    assert_eq!(query_value(started["location"].as_str().unwrap(), "nats"), "NATS-LINK");
+    env.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_taken_username_is_refused_before_the_visitor_pays() {
+    let env = TestEnv::with_profile().await;
+    // An account with the username, made as a biller's approval makes one.
+    let (status, started) = env.post("/internal/joins", None, &join("first@example.com", 10301, "SEGPAY")).await;
+    assert_eq!(status, 201, "{started}");
+    let signup_id: uuid::Uuid = query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap();
+    let (_, approval) = decline_and_approval(signup_id);
+    assert_eq!(env.postback("SEGPAY", &approval).await.0, 200);
+    // The same username for another e-mail: the profile's 'already taken', and no signup is recorded.
+    let (status, refused) = env.post("/internal/joins", None, &join("second@example.com", 10301, "EPOCH")).await;
+    assert_eq!(
+        (status, refused["code"].as_str(), refused["message"].as_str()),
+        (422, Some("USERNAME_TAKEN"), Some(profile::validation::USERNAME_TAKEN_MESSAGE)),
+        "{refused}"
+    );
+    let recorded: i64 = sqlx::query_scalar("select count(*) from signup where email = 'second@example.com'")
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(recorded, 0);
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     let env = TestEnv::with_profile().await;
     let (status, started) =
@@ -352,7 +410,7 @@ async fn ten_concurrent_copies_of_an_initial_sale_all_get_the_first_answer() {
 
 #[tokio::test]
 async fn a_nul_or_control_character_gets_the_fields_message_before_any_lookup() {
-    let env = TestEnv::new().await;
+    let env = TestEnv::with_profile().await;
     let cases = [
         ("email", "jo\u{0}@example.com", "INVALID_EMAIL", "Invalid email address."),
         ("email", "\u{0}", "INVALID_EMAIL", "Invalid email address."),

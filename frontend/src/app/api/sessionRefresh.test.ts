@@ -2,13 +2,16 @@ import { describe, expect, it, vi } from 'vitest'
 import {
   LAST_REFRESH_KEY,
   REFRESH_LOCK_KEY,
+  REFRESH_WEB_LOCK,
+  type WebLocks,
   createSessionRefresher,
   periodicRefreshTick,
   startPeriodicRefresh,
 } from './sessionRefresh'
 import { fakeFetch, json, noSleep, type Answer } from './testing'
 
-const LOGIN = 'https://members.tushy.test/oidc/login?uri=%2Fvideos%3Fpage%3D2'
+// The return target is this brand's own URL: the shared members host sends a bare path to its default brand.
+const LOGIN = `https://members.tushy.test/oidc/login?uri=${encodeURIComponent('https://www.tushy.test/videos?page=2')}`
 
 function refresher(...answers: Answer[]) {
   const fake = fakeFetch(...answers)
@@ -17,6 +20,7 @@ function refresher(...answers: Answer[]) {
   const session = createSessionRefresher({
     fetch: fake.fetch,
     membersUrl: 'https://members.tushy.test',
+    tourUrl: 'https://www.tushy.test',
     currentPathAndQuery: () => '/videos?page=2',
     goTo,
     sleep,
@@ -170,5 +174,60 @@ describe('the 48-minute refresh with a cross-tab lock', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+/** Web Locks as a browser grants them: one holder per name; `ifAvailable` answers null while it is held. */
+function webLocks() {
+  const held = new Set<string>()
+  const requests: string[] = []
+  const locks: WebLocks = {
+    async request(name, _options, callback) {
+      requests.push(name)
+      if (held.has(name)) return callback(null)
+      held.add(name)
+      try {
+        return await callback({ name })
+      } finally {
+        held.delete(name)
+      }
+    },
+  }
+  return { locks, requests }
+}
+
+describe('the 48-minute refresh under a Web Lock', () => {
+  it('refreshes under the lock and records the time, writing no lock to storage', async () => {
+    const storage = memoryStorage({ [LAST_REFRESH_KEY]: '1' })
+    const { locks, requests } = webLocks()
+    const refresh = vi.fn(async () => true)
+    await expect(periodicRefreshTick({ storage, locks, now: () => 49 * MINUTE, tabId: 'a', refresh })).resolves.toBe(true)
+    expect(requests).toEqual([REFRESH_WEB_LOCK])
+    expect(storage.items.get(LAST_REFRESH_KEY)).toBe(String(49 * MINUTE))
+    expect(storage.items.has(REFRESH_LOCK_KEY)).toBe(false)
+  })
+
+  it('two tabs at the same moment: one refreshes, the other skips while the lock is held', async () => {
+    const storage = memoryStorage({ [LAST_REFRESH_KEY]: '1' })
+    const { locks } = webLocks()
+    let finish: (renewed: boolean) => void = () => undefined
+    const slow = vi.fn(() => new Promise<boolean>((resolve) => (finish = resolve)))
+    const now = () => 49 * MINUTE
+    const first = periodicRefreshTick({ storage, locks, now, tabId: 'a', refresh: slow })
+    const second = periodicRefreshTick({ storage, locks, now, tabId: 'b', refresh: slow })
+    await expect(second).resolves.toBe(false)
+    finish(true)
+    await expect(first).resolves.toBe(true)
+    expect(slow).toHaveBeenCalledTimes(1)
+    // A tab whose turn comes after the holder finds the fresh time inside the lock.
+    await expect(periodicRefreshTick({ storage, locks, now, tabId: 'b', refresh: slow })).resolves.toBe(false)
+    expect(slow).toHaveBeenCalledTimes(1)
+  })
+
+  it('does not ask for the lock before 48 minutes', async () => {
+    const storage = memoryStorage({ [LAST_REFRESH_KEY]: '0' })
+    const { locks, requests } = webLocks()
+    await periodicRefreshTick({ storage, locks, now: () => 47 * MINUTE, tabId: 'a', refresh: async () => true })
+    expect(requests).toEqual([])
   })
 })

@@ -1,7 +1,7 @@
 // Session refresh (account-payments-gems.md §4): GET /api/refresh, shared while in flight; a non-OK answer is
 // retried twice (100 ms, then 300 ms) unless its body says invalid_grant; after that, or on 401/511, the browser
 // goes to the members login with the current path and query as uri.
-import { loginUrl } from '../routing'
+import { signInUrl } from '../routing'
 import { CORRELATION_HEADER, newCorrelationId } from './correlation'
 
 export const REFRESH_PATH = '/api/refresh'
@@ -12,6 +12,8 @@ export const PERIODIC_REFRESH_INTERVAL_MS = 48 * 60 * 1000
 export interface SessionRefreshDeps {
   fetch: typeof fetch
   membersUrl: string
+  /** This brand's origin: the login comes back here (signInUrl). */
+  tourUrl: string
   /** The current path and query, e.g. '/videos?page=2'. */
   currentPathAndQuery: () => string
   /** Leaves the app for another document. */
@@ -64,7 +66,7 @@ export function createSessionRefresher(deps: SessionRefreshDeps): SessionRefresh
       result = await attempt()
     }
     if (result === 'renewed') return true
-    deps.goTo(loginUrl(deps.membersUrl, deps.currentPathAndQuery()))
+    deps.goTo(signInUrl(deps, deps.currentPathAndQuery()))
     return false
   }
 
@@ -84,8 +86,22 @@ export const LAST_REFRESH_KEY = 'paysite.sessionRefresh.last'
 export const REFRESH_LOCK_TTL_MS = 30_000
 export const PERIODIC_CHECK_EVERY_MS = 60_000
 
+/** The Web Locks lock every tab of this origin asks for before the 48-minute refresh. */
+export const REFRESH_WEB_LOCK = 'paysite.sessionRefresh'
+
+/** The part of the Web Locks API the timer uses (navigator.locks). */
+export interface WebLocks {
+  request<T>(name: string, options: { ifAvailable: true }, callback: (lock: unknown) => Promise<T>): Promise<T>
+}
+
 export interface PeriodicRefreshDeps {
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
+  /**
+   * The browser's Web Locks (navigator.locks): the cross-tab lock when present. The browser releases it when its tab
+   * closes or crashes, so no lease time is needed; without it (old browsers) the lock in local storage of spec §4 is
+   * used.
+   */
+  locks?: WebLocks | null
   now: () => number
   /** This tab's id, unique among the open tabs. */
   tabId: string
@@ -115,9 +131,22 @@ function readLock(storage: PeriodicRefreshDeps['storage']): Lock | null {
 export async function periodicRefreshTick(deps: PeriodicRefreshDeps): Promise<boolean> {
   const { storage, now, tabId } = deps
   const intervalMs = deps.intervalMs ?? PERIODIC_REFRESH_INTERVAL_MS
-  const stored = storage.getItem(LAST_REFRESH_KEY)
-  const last = stored === null ? Number.NaN : Number(stored)
-  if (Number.isFinite(last) && now() - last < intervalMs) return false
+  const due = () => {
+    const stored = storage.getItem(LAST_REFRESH_KEY)
+    const last = stored === null ? Number.NaN : Number(stored)
+    return !(Number.isFinite(last) && now() - last < intervalMs)
+  }
+  if (!due()) return false
+  if (deps.locks) {
+    // Only the tab that gets the lock refreshes; the others skip this tick. Inside the lock the time is read again:
+    // a tab that held it a moment ago has recorded its refresh.
+    return deps.locks.request(REFRESH_WEB_LOCK, { ifAvailable: true }, async (held) => {
+      if (!held || !due()) return false
+      const renewed = await deps.refresh()
+      if (renewed) storage.setItem(LAST_REFRESH_KEY, String(now()))
+      return renewed
+    })
+  }
   const lock = readLock(storage)
   if (lock && lock.owner !== tabId && lock.until > now()) return false
   storage.setItem(REFRESH_LOCK_KEY, JSON.stringify({ owner: tabId, until: now() + REFRESH_LOCK_TTL_MS }))

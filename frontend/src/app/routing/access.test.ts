@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loginUrl, requireAbility, requireAuthentication, requireFeature } from './access'
+import { loginUrl, requireAbility, signInUrl, requireAuthentication, requireFeature } from './access'
 import { member, routeInput, userView } from './testing'
 
 describe('authentication', () => {
@@ -22,6 +22,13 @@ describe('authentication', () => {
 
   it('builds the login URL without a doubled slash', () => {
     expect(loginUrl('https://members.tushy.com/', '/')).toBe('https://members.tushy.com/oidc/login?uri=%2F')
+  })
+
+  it("a brand's sign-in link comes back to the brand's own origin, same path and query", () => {
+    const tenant = { membersUrl: 'http://members.localhost:8080', tourUrl: 'http://vixen.localhost:8080/' }
+    const url = new URL(signInUrl(tenant, '/videos?page=2&sort=latest'))
+    expect(url.origin + url.pathname).toBe('http://members.localhost:8080/oidc/login')
+    expect(url.searchParams.get('uri')).toBe('http://vixen.localhost:8080/videos?page=2&sort=latest')
   })
 })
 

@@ -2,9 +2,22 @@ import type { RouteInput } from './context'
 import { notFound, redirect, type StopOutcome } from './outcome'
 import { withQuery } from './query'
 
-/** {members}/oidc/login with the current path and query as parameter uri. */
-export function loginUrl(membersUrl: string, pathAndQuery: string): string {
-  return withQuery(`${membersUrl.replace(/\/+$/, '')}/oidc/login`, { uri: pathAndQuery })
+/**
+ * {members}/oidc/login with `uri` as the return target: a path (the members host's own brand, as the edge's members-area
+ * rule sends it) or an absolute URL on a brand host (the login pages check it against the configured brand hosts).
+ */
+export function loginUrl(membersUrl: string, uri: string): string {
+  return withQuery(`${membersUrl.replace(/\/+$/, '')}/oidc/login`, { uri })
+}
+
+/**
+ * The members login that comes back to this brand, on `pathAndQuery`: the return target is the brand's own origin
+ * ({tourUrl}) with the path and query, so a shared members host (which serves its default brand for a bare path) sends
+ * the browser back to the brand it left (docs/decisions.md).
+ */
+export function signInUrl(tenant: { membersUrl: string; tourUrl: string }, pathAndQuery: string): string {
+  const path = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`
+  return loginUrl(tenant.membersUrl, `${tenant.tourUrl.replace(/\/+$/, '')}${path}`)
 }
 
 export function currentPathAndQuery(input: Pick<RouteInput, 'pathname' | 'query'>): string {
@@ -32,17 +45,27 @@ export function requireFeature(enabled: boolean | undefined): StopOutcome | unde
 }
 
 /**
- * {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known, and
- * the affiliate campaign of the link's placement (campaign.ts).
+ * {members}/joinnow with ref (the page id), elm (the element) and nats (the stored tracking value), when known, the
+ * affiliate campaign of the link's placement (campaign.ts), and the affiliate codes of a `ujc` landing this brand kept
+ * (aff_code_single, aff_code_multi): the members host is another origin, which cannot read this brand's cookies.
  */
 export function joinUrl(
   membersUrl: string,
-  tracking: { ref?: string; elm?: string; nats?: string | null; campaign?: string | null } = {},
+  tracking: {
+    ref?: string
+    elm?: string
+    nats?: string | null
+    campaign?: string | null
+    affCodeSingle?: string | null
+    affCodeMulti?: string | null
+  } = {},
 ): string {
   return withQuery(`${membersUrl.replace(/\/+$/, '')}/joinnow`, {
     ...(tracking.ref ? { ref: tracking.ref } : {}),
     ...(tracking.elm ? { elm: tracking.elm } : {}),
     ...(tracking.nats ? { nats: tracking.nats } : {}),
     ...(tracking.campaign ? { campaign: tracking.campaign } : {}),
+    ...(tracking.affCodeSingle ? { aff_code_single: tracking.affCodeSingle } : {}),
+    ...(tracking.affCodeMulti ? { aff_code_multi: tracking.affCodeMulti } : {}),
   })
 }

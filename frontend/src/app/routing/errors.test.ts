@@ -5,11 +5,11 @@ import { routeInput } from './testing'
 describe('shared loader error handler', () => {
   const input = routeInput('/account?tab=1')
 
-  it('401 goes to the members login with uri', () => {
+  it('401 goes to the members login with uri, this brand\'s URL of the path and query', () => {
     expect(loaderErrorOutcome(input, new HttpError(401, 'Unauthorized'))).toEqual({
       kind: 'redirect',
       status: 302,
-      location: 'https://members.tushy.com/oidc/login?uri=%2Faccount%3Ftab%3D1',
+      location: `https://members.tushy.com/oidc/login?uri=${encodeURIComponent('https://www.tushy.com/account?tab=1')}`,
     })
   })
 

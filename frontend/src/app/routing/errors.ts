@@ -1,6 +1,6 @@
 // The shared loader error handler (spec README): 401 → members login with uri; 404 → e404;
 // a redirect → follow it; anything else → e500, with an error-report id when reporting is on.
-import { loginUrl, currentPathAndQuery } from './access'
+import { signInUrl, currentPathAndQuery } from './access'
 import { MESSAGES } from './constants'
 import type { RouteInput } from './context'
 import { failure, notFound, redirect, type StopOutcome } from './outcome'
@@ -42,7 +42,7 @@ export function loaderErrorOutcome(
   report?: ErrorReporter,
 ): StopOutcome {
   const status = statusOf(error)
-  if (status === 401) return redirect(loginUrl(input.tenant.membersUrl, currentPathAndQuery(input)))
+  if (status === 401) return redirect(signInUrl(input.tenant, currentPathAndQuery(input)))
   if (status === 404) return notFound
   const location = locationOf(error)
   if ((status === 301 || status === 302) && location !== undefined) return redirect(location, status)

@@ -170,7 +170,8 @@ function runStep(step: Step, row: RouteRow, input: RouteInput, pass: Pass): Stop
           ? redirect(withQuery('/', { reactivation: 'success', fatr: 'true' }))
           : undefined
       case 'signupDenial':
-        return isMultisiteSiteId(tenant, user.welcome.siteId) ? redirect('/offers') : undefined
+        // Offers is for a signed-in user: a declined visitor reads the denial and its reason (docs/decisions.md).
+        return user.isAuthenticated && isMultisiteSiteId(tenant, user.welcome.siteId) ? redirect('/offers') : undefined
       case 'crossSite':
         return redirect(crossSiteUrl(tenant.membersUrl, tenant.tenant, params.site ?? '', sameSitePath(query.get('deeplink'))))
       case 'joinRoute':

@@ -1,15 +1,34 @@
-// The routing session (tenant, user, members area) for any component under the root layout.
+// The routing session (tenant, user, members area) for any component under the root layout, and the way a screen
+// that signed the user in within this document (the welcome page's autologin) hands the new user to the shell.
 import { createContext, useContext, type ReactNode } from 'react'
 import type { RoutingSession } from './bootstrap'
 
 const SessionContext = createContext<RoutingSession | null>(null)
+const AdoptContext = createContext<(fresh: RoutingSession) => void>(() => undefined)
 
-export function SessionProvider({ session, children }: { session: RoutingSession; children: ReactNode }) {
-  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>
+export function SessionProvider({
+  session,
+  adopt,
+  children,
+}: {
+  session: RoutingSession
+  adopt?: (fresh: RoutingSession) => void
+  children: ReactNode
+}) {
+  return (
+    <SessionContext.Provider value={session}>
+      <AdoptContext.Provider value={adopt ?? (() => undefined)}>{children}</AdoptContext.Provider>
+    </SessionContext.Provider>
+  )
 }
 
 export function useSession(): RoutingSession {
   const session = useContext(SessionContext)
   if (!session) throw new Error('useSession outside SessionProvider')
   return session
+}
+
+/** Takes the user of a session the server started in this document (its page's bootstrap) as the page's own. */
+export function useAdoptSession(): (fresh: RoutingSession) => void {
+  return useContext(AdoptContext)
 }

@@ -86,6 +86,15 @@ export function parseBootstrap(json: string | null | undefined): RoutingSession 
   }
 }
 
+/**
+ * Makes `target` the session of `fresh`'s user (a page the server answered after signing the user in), keeping the
+ * welcome data of this page. `target` is changed in place: the router's loaders read the same object.
+ */
+export function adoptSession(target: RoutingSession, fresh: RoutingSession): void {
+  target.user = { ...fresh.user, welcome: target.user.welcome }
+  target.abilityRules = fresh.abilityRules
+}
+
 export function readBootstrap(doc: Document): RoutingSession {
   return parseBootstrap(doc.getElementById(BOOTSTRAP_ELEMENT_ID)?.textContent)
 }

@@ -160,6 +160,14 @@ describe('promotional teaser', () => {
   })
 })
 
+describe('the signup result pages', () => {
+  it('open no offer over the welcome of a member the page just signed in', () => {
+    const pending = facts({ promotionalTeaserViewed: false, screen: 'signupSuccess' })
+    expect(automaticModal(pending, teaser)).toBeNull()
+    expect(automaticModal({ ...pending, screen: 'home' }, teaser)).toEqual({ id: 'PromotionalVideo' })
+  })
+})
+
 describe('expired users', () => {
   it('is expired when not active and not porn-portal', () => {
     expect(isExpired(facts({ subscription: { kind: 'member', active: false } }))).toBe(true)

@@ -115,6 +115,9 @@ export function shouldOpenGemsIntro(facts: AutoModalFacts, tenant: TenantConfig)
 export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): { id: ModalId; props?: Record<string, unknown> } | null {
   const region = healthWarningToShow(facts, tenant)
   if (region !== null) return { id: 'HealthWarning', props: { region } }
+  // The signup result pages sign the new member in (issue 25) and keep the welcome in front: the prompts and offers
+  // wait for the next page.
+  if (SIGNUP_SCREENS.includes(facts.screen)) return null
   const consent = emailConsentPrompt(facts)
   if (consent !== null) return { id: 'EmailConsent', props: consent }
   if (isPromotionalTeaserPending(facts, tenant)) return { id: 'PromotionalVideo' }

@@ -181,6 +181,28 @@ describe('navigation dropdowns', () => {
     expect(document.activeElement).toBe(more)
   })
 
+  it('the account menu offers sign out and sign out everywhere', async () => {
+    renderShell(session({ user: member() }))
+    fireEvent.click(await screen.findByRole('button', { name: 'My account' }))
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeTruthy()
+  })
+
+  it("the phone's menu and search buttons open one panel at a time", async () => {
+    renderShell()
+    const menu = await screen.findByRole('button', { name: 'Menu' })
+    const search = screen.getByRole('button', { name: 'Search', expanded: false })
+    expect(menu.getAttribute('aria-controls')).toBe(screen.getByRole('navigation', { name: 'Main' }).id)
+    expect(search.getAttribute('aria-controls')).toBe(screen.getByRole('search').id)
+    fireEvent.click(menu)
+    expect(menu.getAttribute('aria-expanded')).toBe('true')
+    expect(document.querySelector('.site-header--menu-open')).toBeTruthy()
+    fireEvent.click(search)
+    expect(menu.getAttribute('aria-expanded')).toBe('false')
+    expect(search.getAttribute('aria-expanded')).toBe('true')
+    expect(document.querySelector('.site-header--search-open')).toBeTruthy()
+  })
+
   it('closes on a click elsewhere', async () => {
     renderShell()
     const videos = await screen.findByRole('button', { name: 'Videos' })
@@ -201,7 +223,8 @@ describe('navigation dropdowns', () => {
   it('offers login and join to visitors, with the members login uri', async () => {
     renderShell(session(), '/offers')
     const login = await screen.findByRole('link', { name: 'Log in' })
-    expect(login.getAttribute('href')).toBe('https://members.tushy.com/oidc/login?uri=%2Foffers')
+    // Back to this brand, not the members host's default brand.
+    expect(login.getAttribute('href')).toBe(`https://members.tushy.com/oidc/login?uri=${encodeURIComponent('https://www.tushy.com/offers')}`)
     expect(screen.getByRole('link', { name: 'Join now' }).getAttribute('href')).toBe(
       'https://members.tushy.com/joinnow?ref=offers&elm=header&campaign=tsh-hdr',
     )

@@ -2,6 +2,8 @@
 // from its postback. Ask welcomeCheck every 5 s, at most 24 times; then 'Account creation timed out'. A welcome
 // answer is stored; trial members go on to the upgrade membership page, everyone else sees the welcome page.
 
+import { readBootstrap, type RoutingSession } from '../../app/session/bootstrap'
+
 export const ACCOUNT_CREATION_POLL_MS = 5_000
 export const ACCOUNT_CREATION_MAX_TRIES = 24
 export const ACCOUNT_CREATION_TIMED_OUT = 'Account creation timed out'
@@ -30,6 +32,30 @@ export function nextAccountCreationStep(answer: WelcomeAnswer, tries: number): A
 }
 
 /** The address that signs the new member in: home with the single-use autologin token. */
+const redeeming = new Map<string, Promise<RoutingSession | null>>()
+
+/**
+ * Redeems the welcome page's autologin token in the background: the gateway's `/?al_token=` sets the session cookies
+ * and redirects home, whose page carries the signed-in user's bootstrap, which is answered. The token is single-use,
+ * so one redemption per token however often it is asked (a re-render, StrictMode's second effect). Null when the
+ * token was refused or the page could not be read: the "Start watching" link still signs in.
+ */
+export function signInWithAutologin(autologinId: string, fetchPage: typeof fetch = (input, init) => fetch(input, init)): Promise<RoutingSession | null> {
+  let pending = redeeming.get(autologinId)
+  if (!pending) {
+    pending = fetchPage(autologinHref(autologinId), { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(async (response) => {
+        if (!response.ok) return null
+        const doc = new DOMParser().parseFromString(await response.text(), 'text/html')
+        const session = readBootstrap(doc)
+        return session.user.isAuthenticated ? session : null
+      })
+      .catch(() => null)
+    redeeming.set(autologinId, pending)
+  }
+  return pending
+}
+
 export function autologinHref(autologinId: string, query: Record<string, string> = {}): string {
   const params = new URLSearchParams({ al_token: autologinId, ...query })
   return `/?${params.toString()}`

@@ -3,6 +3,7 @@ import {
   captureAffiliate,
   joinFormImageVariant,
   parseCookies,
+  storedAffiliateCodes,
   storedNats,
   waitForLeaveEvent,
   type CookieJar,
@@ -31,6 +32,9 @@ describe('the affiliate values', () => {
     expect(values.get('aff_code_multi')).toBe('AFF123')
     expect(ages.get('aff_code_single')).toBe(30 * 86_400)
     expect(storedNats(cookies)).toBe('MC4xLjE')
+    // The join links carry both codes to the members host.
+    expect(storedAffiliateCodes(cookies)).toEqual({ affCodeSingle: 'AFF123', affCodeMulti: 'AFF123' })
+    expect(storedAffiliateCodes(jar({ aff_code_multi: 'a b' }).cookies)).toEqual({ affCodeSingle: null, affCodeMulti: null })
   })
 
   it('stores nothing that is not short plain text', () => {

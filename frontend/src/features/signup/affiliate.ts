@@ -68,6 +68,15 @@ export function captureAffiliate(query: URLSearchParams, cookies: CookieJar): { 
   return stored
 }
 
+/** The affiliate codes a `ujc` landing kept, for the join links and the join form; null where none is kept. */
+export function storedAffiliateCodes(cookies: Pick<CookieJar, 'get'>): { affCodeSingle: string | null; affCodeMulti: string | null } {
+  const read = (name: string) => {
+    const value = cookies.get(name)
+    return value !== null && TRACKING_VALUE.test(value) ? value : null
+  }
+  return { affCodeSingle: read(AFF_CODE_SINGLE), affCodeMulti: read(AFF_CODE_MULTI) }
+}
+
 /** The stored nats value for the join links; null without one. */
 export function storedNats(cookies: Pick<CookieJar, 'get'>): string | null {
   const value = cookies.get(NATS_COOKIE)

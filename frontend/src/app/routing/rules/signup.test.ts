@@ -80,11 +80,20 @@ describe('/_signup-extern/{biller}', () => {
 })
 
 describe('/_signupdenial', () => {
-  it('redirects to offers when the welcome site id is the multisite or the VP id', () => {
+  it('sends a signed-in user to offers when the welcome site id is the multisite or the VP id', () => {
     for (const siteId of [MULTISITE_ID, VIXENPLUS_ID]) {
-      expect(signupDenialRule(routeInput('/_signupdenial', { user: userView({ welcome: { siteId } }) }))).toEqual(
-        redirectTo('/offers'),
-      )
+      expect(
+        signupDenialRule(routeInput('/_signupdenial', { user: userView({ isAuthenticated: true, welcome: { siteId } }) })),
+      ).toEqual(redirectTo('/offers'))
+    }
+  })
+
+  it('shows a declined visitor the denial, whatever the site id: offers is not theirs to see', () => {
+    for (const siteId of [MULTISITE_ID, VIXENPLUS_ID]) {
+      expect(signupDenialRule(routeInput('/_signupdenial', { user: userView({ welcome: { siteId, reason: 'Card expired' } }) }))).toMatchObject({
+        kind: 'page',
+        screen: 'signupDenied',
+      })
     }
   })
 

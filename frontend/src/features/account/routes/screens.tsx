@@ -10,6 +10,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useTranslation } from '../../../app/i18n'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
+import { SignOutControls } from '../../../app/session/SignOut'
 import { Page } from '../../../components/Page'
 import {
   AccountPageDocument,
@@ -259,6 +260,7 @@ function AccountView() {
             {profile.subscription.cancelled ? ' (cancelled)' : ''}
           </dd>
         </dl>
+        <SignOutControls />
       </section>
       <Membership profile={profile} />
       <AccountGems />

@@ -6,7 +6,7 @@
 import { useMutation } from '@apollo/client/react'
 import { useEffect, useRef, useState } from 'react'
 import { useLocation } from 'react-router'
-import { loginUrl, type OutgoingUpsellData, type UpsellResultData } from '../../../app/routing'
+import { signInUrl, type OutgoingUpsellData, type UpsellResultData } from '../../../app/routing'
 import { useModals } from '../../../app/shell/ModalManager'
 import { usePageData } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
@@ -22,7 +22,7 @@ function SignInFirst({ what }: { what: string }) {
   return (
     <p>
       Log in to {what}.{' '}
-      <a className="button button--accent" href={loginUrl(tenant.membersUrl, `${location.pathname}${location.search}`)}>
+      <a className="button button--accent" href={signInUrl(tenant, `${location.pathname}${location.search}`)}>
         Log in
       </a>
     </p>

@@ -107,7 +107,7 @@ describe('the outgoing one-click upsell', () => {
   it('asks a visitor to log in first, and charges nothing', async () => {
     const calls = renderAt(UPSELL_URL, {}, userView())
     const login = within(await screen.findByRole('main')).getByRole('link', { name: 'Log in' })
-    expect(login.getAttribute('href')).toBe(`https://members.tushy.com/oidc/login?uri=${encodeURIComponent(UPSELL_URL)}`)
+    expect(login.getAttribute('href')).toBe(`https://members.tushy.com/oidc/login?uri=${encodeURIComponent(`https://www.tushy.com${UPSELL_URL}`)}`)
     expect(calls.all()).toEqual([])
   })
 })

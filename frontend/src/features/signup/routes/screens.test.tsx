@@ -108,7 +108,7 @@ afterEach(() => {
 
 describe('the join screen', () => {
   it('sends the form with the chosen option, biller and the join link’s tracking, then goes to the biller', async () => {
-    renderAt('/joinnow?ref=home&elm=hdr&nats=MC4wLjEuMA', {
+    renderAt('/joinnow?ref=home&elm=hdr&nats=MC4wLjEuMA&aff_code_single=AFF1&aff_code_multi=AFF2', {
       JoinOptions: [joinOptions([option(3045), option(3046, { title: 'Yearly', paymentOptions: ['CENTROBILL'] })])],
       Join: [{ data: { join: { __typename: 'JoinStarted', signupId: 's-1', location: 'http://sandbox/pay/EPOCH?x=1' } } }],
     })
@@ -130,6 +130,8 @@ describe('the join screen', () => {
         ref: 'home',
         elm: 'hdr',
         nats: 'MC4wLjEuMA',
+        affCodeSingle: 'AFF1',
+        affCodeMulti: 'AFF2',
       },
     })
   })

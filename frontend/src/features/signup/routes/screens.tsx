@@ -7,11 +7,11 @@ import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { refusalOf } from '../../../app/api/graphqlErrors'
-import { loginUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
+import { signInUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useTranslation } from '../../../app/i18n'
 import { usePageData, useScreenQuery } from '../../../app/useScreenQuery'
-import { useSession } from '../../../app/session/SessionContext'
+import { useAdoptSession, useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import {
@@ -23,8 +23,8 @@ import {
   type JoinOptionsQuery,
 } from '../../../gql/graphql'
 import { newIdempotencyKey } from '../../subscription/purchase'
-import { autologinHref, nextAccountCreationStep } from '../accountCreation'
-import { documentCookies, joinFormImageVariant } from '../affiliate'
+import { autologinHref, nextAccountCreationStep, signInWithAutologin } from '../accountCreation'
+import { documentCookies, joinFormImageVariant, storedAffiliateCodes } from '../affiliate'
 import { joinTracking } from '../joinTracking'
 import { money, optionPrice } from '../prices'
 import './signup.css'
@@ -47,7 +47,14 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
   const [password, setPassword] = useState('')
   const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null)
   const [join, { loading }] = useMutation(JoinDocument)
-  const tracking = joinTracking(new URLSearchParams(location.search))
+  const linked = joinTracking(new URLSearchParams(location.search))
+  // A `ujc` landing on the members host itself is kept in this host's cookies; the join link's codes come first.
+  const landed = storedAffiliateCodes(documentCookies())
+  const tracking = {
+    ...linked,
+    affCodeSingle: linked.affCodeSingle ?? landed.affCodeSingle,
+    affCodeMulti: linked.affCodeMulti ?? landed.affCodeMulti,
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -128,7 +135,7 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
         <p role="alert" className="notice notice--error">
           {refusal.message}{' '}
           {refusal.code === 'ACCOUNT_EXISTS_LOG_IN' ? (
-            <a href={loginUrl(tenant.membersUrl, '/')}>Log in</a>
+            <a href={signInUrl(tenant, '/')}>Log in</a>
           ) : null}
         </p>
       ) : null}
@@ -147,8 +154,9 @@ function JoinNowView() {
   const imageTest = tenant.features.joinFormImageTest?.enabled === true
   const variant = useMemo(() => joinFormImageVariant(documentCookies(), imageTest), [imageTest])
   // Support hears where the visitor came from, as the join form would have.
+  const { ref, elm, nats } = joinTracking(new URLSearchParams(location.search))
   const tracking = Object.fromEntries(
-    Object.entries(joinTracking(new URLSearchParams(location.search))).filter((entry): entry is [string, string] => entry[1] !== null),
+    Object.entries({ ref, elm, nats }).filter((entry): entry is [string, string] => entry[1] !== null),
   )
   return (
     <Page title={`Join ${tenant.site}`}>
@@ -189,7 +197,7 @@ function JoinNowView() {
         </section>
         <p>
           Already a member?{' '}
-          <a href={loginUrl(tenant.membersUrl, `${location.pathname}${location.search}`)}>Log in</a>
+          <a href={signInUrl(tenant, `${location.pathname}${location.search}`)}>Log in</a>
         </p>
       </div>
     </Page>
@@ -274,7 +282,7 @@ function ManualLogin({ message }: { message: string }) {
       <p>{message}</p>
       <p>{t('signup.account_creation_login_error')}</p>
       <p>
-        <a className="button" href={loginUrl(tenant.membersUrl, '/')}>
+        <a className="button" href={signInUrl(tenant, '/')}>
           Log in
         </a>{' '}
         <a href={`${tenant.membersUrl.replace(/\/+$/, '')}/support`}>Contact support</a>
@@ -295,6 +303,19 @@ export function SignupSuccessScreen() {
   const isMultisite = 'isMultisite' in page ? page.isMultisite : false
   const state = useAccountCreation(welcome)
   const username = welcome.username ?? ''
+  const adopt = useAdoptSession()
+  const autologinId = state.kind === 'welcome' ? state.autologinId : null
+  // Signed in as soon as the account exists, so the header tells the truth on this page too (issue 25).
+  useEffect(() => {
+    if (!autologinId || user.isAuthenticated) return
+    let cancelled = false
+    void signInWithAutologin(autologinId).then((fresh) => {
+      if (fresh && !cancelled) adopt(fresh)
+    })
+    return () => {
+      cancelled = true
+    }
+  }, [adopt, autologinId, user.isAuthenticated])
   return (
     <Page title="Welcome">
       <div className="welcome">
@@ -310,12 +331,16 @@ export function SignupSuccessScreen() {
               <p className="welcome__greeting">
                 {t(isMultisite ? 'signup.welcome_multisite' : 'signup.welcome', { username, site: tenant.site })}
               </p>
-              {state.autologinId ? (
+              {user.isAuthenticated ? (
+                <a className="button button--accent" href="/">
+                  Start watching
+                </a>
+              ) : state.autologinId ? (
                 <a className="button button--accent" href={autologinHref(state.autologinId)}>
                   Start watching
                 </a>
               ) : (
-                <a className="button button--accent" href={loginUrl(tenant.membersUrl, '/')}>
+                <a className="button button--accent" href={signInUrl(tenant, '/')}>
                   Log in to start watching
                 </a>
               )}
@@ -439,7 +464,7 @@ function UpgradeMembershipView() {
             Upgrade now
           </button>
           <p>
-            <a href={autologinId ? autologinHref(autologinId) : loginUrl(tenant.membersUrl, '/')}>
+            <a href={autologinId ? autologinHref(autologinId) : signInUrl(tenant, '/')}>
               Continue with my trial
             </a>
           </p>

@@ -39,7 +39,17 @@ CUSTOM_KINDS = {
     ("postgresql.cnpg.io/v1", "ScheduledBackup"),
     ("barmancloud.cnpg.io/v1", "ObjectStore"),
     ("rabbitmq.com/v1beta1", "RabbitmqCluster"),
+    ("monitoring.coreos.com/v1", "PodMonitor"),
+    ("monitoring.coreos.com/v1", "PrometheusRule"),
 }
+
+# The alerts the issue asks for (relay lag, DLQ depth, consumer restarts, error rate), by name.
+REQUIRED_ALERTS = {"PaysiteRelayLagging", "PaysiteBrokerUnreachable", "PaysiteDeadLetters",
+                   "PaysiteConsumerRestarts", "PaysiteHttpErrorRate"}
+
+# The operations routes (/healthz, /readyz, /metrics) listen 1000 above a process's port
+# (runtime::service::ops_port), on the container port named `ops`.
+OPS_OFFSET = 1000
 
 # Workspace members under services/ that are libraries, not services.
 NOT_SERVICES = {"runtime", "access"}
@@ -150,6 +160,34 @@ def check_custom_resources(docs: list[dict]) -> list[str]:
             retention = spec.get("retentionPolicy")
             if retention is not None and not re.match(r"^[1-9][0-9]*[dwm]$", str(retention)):
                 problems.append(f"{where}: retentionPolicy must look like 30d, 4w or 3m")
+        elif d["kind"] == "PodMonitor":
+            known(where + " spec", spec, {
+                "selector", "podMetricsEndpoints", "namespaceSelector", "jobLabel", "podTargetLabels",
+                "sampleLimit", "targetLimit", "labelLimit", "labelNameLengthLimit", "labelValueLengthLimit",
+                "attachMetadata", "scrapeProtocols", "scrapeClass",
+            })
+            if not (spec.get("selector") or {}).get("matchLabels"):
+                problems.append(f"{where}: spec.selector.matchLabels is required")
+            endpoints = spec.get("podMetricsEndpoints") or []
+            if not endpoints:
+                problems.append(f"{where}: spec.podMetricsEndpoints is required")
+            for e in endpoints:
+                if e.get("port") != "ops" or e.get("path", "/metrics") != "/metrics":
+                    problems.append(f"{where}: scrapes port {e.get('port')!r} path {e.get('path')!r}, not /metrics on ops")
+        elif d["kind"] == "PrometheusRule":
+            known(where + " spec", spec, {"groups"})
+            for g in spec.get("groups") or []:
+                known(where + " group", g, {"name", "rules", "interval", "limit", "partial_response_strategy",
+                                            "query_offset", "labels"})
+                if not g.get("name"):
+                    problems.append(f"{where}: a group without a name")
+                for r in g.get("rules") or []:
+                    known(where + " rule", r, {"alert", "record", "expr", "for", "keep_firing_for", "labels",
+                                               "annotations"})
+                    if bool(r.get("alert")) == bool(r.get("record")) or not str(r.get("expr", "")).strip():
+                        problems.append(f"{where}: rule {r.get('alert') or r.get('record')!r} needs alert or record, and expr")
+                    if r.get("for") is not None and not re.fullmatch(r"([0-9]+(ms|s|m|h|d|w|y))+", str(r["for"])):
+                        problems.append(f"{where}: rule {r.get('alert')!r}: `for` {r['for']!r} is not a duration")
         elif d["kind"] == "RabbitmqCluster":
             known(where + " spec", spec, {
                 "replicas", "image", "imagePullSecrets", "service", "persistence", "resources",
@@ -187,14 +225,40 @@ def check_custom_resources(docs: list[dict]) -> list[str]:
     return problems
 
 
+SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
+
+
+def schema_problems(docs: list[dict]) -> list[str]:
+    """Each custom resource against its vendored schema (deploy/schemas/<group>_<version>_<Kind>.json)."""
+    import jsonschema  # installed with check-jsonschema
+
+    problems: list[str] = []
+    for d in docs:
+        key = (d.get("apiVersion"), d.get("kind"))
+        if key not in CUSTOM_KINDS:
+            continue
+        where = f"{d['kind']}/{(d.get('metadata') or {}).get('name')}"
+        path = os.path.join(SCHEMAS, f"{key[0].replace('/', '_')}_{key[1]}.json")
+        if not os.path.exists(path):
+            problems.append(f"{where}: no schema {os.path.relpath(path)}")
+            continue
+        with open(path) as f:
+            validator = jsonschema.Draft202012Validator(json.load(f))
+        for error in sorted(validator.iter_errors(d), key=lambda e: list(e.absolute_path)):
+            at = ".".join(str(p) for p in error.absolute_path) or "(top)"
+            problems.append(f"{where}: {at}: {error.message}")
+    return problems
+
+
 def cmd_crds(args: argparse.Namespace) -> int:
     docs = load_docs(sys.stdin.read())
     custom = [d for d in docs if (d.get("apiVersion"), d.get("kind")) in CUSTOM_KINDS]
-    problems = check_custom_resources(docs)
+    problems = check_custom_resources(docs) + schema_problems(docs)
     for p in problems:
         print(f"ERROR {args.label}: {p}", file=sys.stderr)
     kinds = sorted({f"{d['kind']}/{d['metadata']['name']}" for d in custom})
-    print(f"{args.label}: custom resources checked here: {', '.join(kinds) or 'none'}", file=sys.stderr)
+    print(f"{args.label}: custom resources checked against deploy/schemas and here: {', '.join(kinds) or 'none'}",
+          file=sys.stderr)
     yaml.safe_dump_all([d for d in docs if d not in custom], sys.stdout, sort_keys=False)
     return 1 if problems else 0
 
@@ -275,10 +339,10 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
     command = " ".join(c.get("command", []) + c.get("args", []))
     if not re.search(rf"\bpaysite serve {re.escape(name)}$", command):
         problems.append(f"Deployment {name}: command is {command!r}, not `paysite serve {name}`")
-    for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
-        got = ((c.get(probe) or {}).get("httpGet") or {}).get("path")
-        if got != path:
-            problems.append(f"Deployment {name}: {probe} is {got!r}, not an httpGet of {path}")
+    for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz"), ("startupProbe", "/healthz")):
+        get = (c.get(probe) or {}).get("httpGet") or {}
+        if get.get("path") != path or get.get("port") != "ops":
+            problems.append(f"Deployment {name}: {probe} is {get!r}, not an httpGet of {path} on port ops")
     resources = c.get("resources") or {}
     for bound in ("requests", "limits"):
         if not {"cpu", "memory"} <= set(resources.get(bound) or {}):
@@ -295,6 +359,13 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
     ports = [p.get("containerPort") for p in c.get("ports") or []]
     if port is not None and port not in ports:
         problems.append(f"Deployment {name}: containerPort {ports} lacks the service's port {port}")
+    named = {p.get("name"): p.get("containerPort") for p in c.get("ports") or []}
+    ops_addr = str((env.get("PAYSITE_OPS_ADDR") or {}).get("value", ""))
+    if port is not None and (named.get("ops") != port + OPS_OFFSET or ops_addr != f"0.0.0.0:{port + OPS_OFFSET}"):
+        problems.append(
+            f"Deployment {name}: the operations routes need containerPort `ops` {port + OPS_OFFSET} and "
+            f"PAYSITE_OPS_ADDR 0.0.0.0:{port + OPS_OFFSET} (have {named.get('ops')!r}, {ops_addr!r})"
+        )
 
     services = [s for s in of("Service") if s["metadata"]["name"] == name]
     if not services:
@@ -303,6 +374,9 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
         problems.append(f"Service {name}: its selector does not select the Deployment's pods")
     elif port is not None and port not in [p.get("port") for p in services[0]["spec"].get("ports") or []]:
         problems.append(f"Service {name}: does not expose port {port}")
+    elif any(p.get("targetPort") == "ops" or p.get("port") == (port or 0) + OPS_OFFSET
+             for p in services[0]["spec"].get("ports") or []):
+        problems.append(f"Service {name}: exposes the operations port; only the probes and the scrape reach it")
 
     hpas = [
         h for h in of("HorizontalPodAutoscaler")
@@ -326,6 +400,16 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
     return problems
 
 
+def emitted_metrics(root: str) -> set[str]:
+    """Every `paysite_*` metric name written in a counter!/gauge!/histogram! of the sources."""
+    names = set()
+    for path in glob.glob(os.path.join(root, "**", "src", "**", "*.rs"), recursive=True):
+        if "/target/" in path or "/node_modules/" in path:
+            continue
+        names.update(re.findall(r'(?:counter|gauge|histogram)!\(\s*"(paysite_[a-z_]+)"', open(path).read()))
+    return names
+
+
 def namespace_problems(root: str, overlay: str, docs: list[dict]) -> list[str]:
     problems: list[str] = []
     of = lambda kind: [d for d in docs if d.get("kind") == kind]  # noqa: E731
@@ -335,13 +419,39 @@ def namespace_problems(root: str, overlay: str, docs: list[dict]) -> list[str]:
         for n in of("NetworkPolicy")
     ):
         problems.append("no default-deny NetworkPolicy (empty podSelector, Ingress and Egress, no rules)")
-    if not any(
-        " ".join(c.get("command", []) + c.get("args", [])) == "paysite migrate"
-        for j in of("Job") for c in j["spec"]["template"]["spec"]["containers"]
-    ):
+    migrations = [j for j in of("Job") for c in j["spec"]["template"]["spec"]["containers"]
+                  if " ".join(c.get("command", []) + c.get("args", [])) == "paysite migrate"]
+    if not migrations:
         problems.append("no Job running `paysite migrate`")
+    for j in migrations:
+        image = j["spec"]["template"]["spec"]["containers"][0].get("image", "")
+        tag = image.rsplit(":", 1)[1] if ":" in image.rsplit("/", 1)[-1] else ""
+        name = j["metadata"]["name"]
+        if not tag or name != f"paysite-migrate-{tag}":
+            problems.append(f"Job {name}: a release's migration Job is named after its image tag "
+                            f"(paysite-migrate-<tag>), here {image!r}; a fixed name must be deleted by hand each release")
+        elif len(name) > 63 or not re.fullmatch(r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?", name):
+            problems.append(f"Job {name}: the tag makes no valid Job name (lower-case, digits, '-', '.', 63 at most)")
     if of("Secret"):
         problems.append("a Secret is rendered: secrets are referenced, never committed")
+    if not any(
+        (m["spec"].get("selector") or {}).get("matchLabels") == {"app.kubernetes.io/part-of": "paysite"}
+        and any(e.get("port") == "ops" for e in m["spec"].get("podMetricsEndpoints") or [])
+        for m in of("PodMonitor")
+    ):
+        problems.append("no PodMonitor scraping the `ops` port of every paysite pod")
+    alerts = {r.get("alert") for m in of("PrometheusRule") for g in m["spec"].get("groups") or []
+              for r in g.get("rules") or []}
+    if REQUIRED_ALERTS - alerts:
+        problems.append(f"PrometheusRule: missing alerts {sorted(REQUIRED_ALERTS - alerts)}")
+    emitted = emitted_metrics(root)
+    for m in of("PrometheusRule"):
+        for g in m["spec"].get("groups") or []:
+            for r in g.get("rules") or []:
+                for metric in re.findall(r"\b(paysite_[a-z_]+)", str(r.get("expr", ""))):
+                    base = re.sub(r"_(bucket|count|sum)$", "", metric)
+                    if base not in emitted:
+                        problems.append(f"PrometheusRule {r.get('alert')}: {metric} is not a metric the code emits")
     # The tenants ConfigMap equals config/tenants (k8s/base/tenants is a copy).
     tenants = [m for m in of("ConfigMap") if m["metadata"]["name"].startswith("paysite-tenants")]
     want = {
@@ -362,15 +472,206 @@ def namespace_problems(root: str, overlay: str, docs: list[dict]) -> list[str]:
     if overlay == "prod":
         want_hosts = {f"www.{b}.com" for b in brands(root)} | {f"members.{b}.com" for b in brands(root)}
     else:
-        want_hosts = {f"{b}.localhost" for b in brands(root)} | {"members.localhost"}
+        # The sandbox's payment pages are opened by browsers (PAYSITE_SANDBOX_URL).
+        want_hosts = {f"{b}.localhost" for b in brands(root)} | {"members.localhost", "sandbox.localhost"}
     if hosts != want_hosts:
         missing, extra = sorted(want_hosts - hosts), sorted(hosts - want_hosts)
         problems.append(f"Ingress hosts: missing {missing}, unexpected {extra}")
     for i in of("Ingress"):
         for r in i["spec"].get("rules") or []:
             for p in (r.get("http") or {}).get("paths") or []:
-                if p["backend"].get("service", {}).get("name") != "gateway":
-                    problems.append(f"Ingress {i['metadata']['name']}: {r.get('host')} goes to a backend other than the gateway")
+                want = "sandbox" if r.get("host") == "sandbox.localhost" else "gateway"
+                if p["backend"].get("service", {}).get("name") != want:
+                    problems.append(f"Ingress {i['metadata']['name']}: {r.get('host')} goes to a backend other than {want}")
+    return problems
+
+
+# --- secrets: the names docs/operations.md gives --------------------------------------------
+
+
+def documented_secrets(root: str) -> dict[str, set[str]]:
+    """Secret name -> the keys its row names, from the table under `### Secrets` in
+    docs/operations.md (a key with `<NAME>` in it stands for any word there)."""
+    text = open(os.path.join(root, "docs", "operations.md")).read()
+    section = text.split("### Secrets", 1)[1].split("\n#", 1)[0]
+    found: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].startswith("`"):
+            continue
+        name = re.match(r"`([a-z0-9-]+)`", cells[0])
+        if name:
+            found[name.group(1)] = set(re.findall(r"`([A-Z][A-Z0-9_<>]*)`", cells[1]))
+    return found
+
+
+def key_documented(key: str, keys: set[str]) -> bool:
+    return any(re.fullmatch(re.escape(k).replace(re.escape("<NAME>"), "[A-Z0-9]+"), key) for k in keys)
+
+
+def referenced_secrets(docs: list[dict]) -> list[tuple[str, str | None, str]]:
+    """(secret, key or None for every key, where) for each reference in the rendered objects."""
+    refs: list[tuple[str, str | None, str]] = []
+
+    def walk(node, where: str) -> None:
+        if isinstance(node, dict):
+            ref = node.get("secretKeyRef")
+            if isinstance(ref, dict):
+                refs.append((ref.get("name"), ref.get("key"), where))
+            ref = node.get("secretRef")
+            if isinstance(ref, dict) and "key" not in ref:
+                refs.append((ref.get("name"), None, where))
+            secret = node.get("secret")
+            if isinstance(secret, dict) and secret.get("secretName"):
+                refs.append((secret["secretName"], None, where))
+            for v in node.values():
+                walk(v, where)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, where)
+
+    for d in docs:
+        where = f"{d.get('kind')}/{(d.get('metadata') or {}).get('name')}"
+        if d.get("kind") in ("Deployment", "Job", "StatefulSet", "CronJob"):
+            walk(d.get("spec"), where)
+        elif d.get("kind") == "ObjectStore":
+            for cred in ((d.get("spec") or {}).get("configuration") or {}).get("s3Credentials", {}).values():
+                if isinstance(cred, dict) and cred.get("name"):
+                    refs.append((cred["name"], cred.get("key"), where))
+    return refs
+
+
+def secret_problems(documented: dict[str, set[str]], overlays: dict[str, list[dict]]) -> list[str]:
+    problems: list[str] = []
+    used: set[str] = set()
+    for overlay, docs in overlays.items():
+        for name, key, where in referenced_secrets(docs):
+            used.add(name)
+            if name not in documented:
+                problems.append(f"{overlay} {where}: reads the Secret {name!r}, which docs/operations.md does not name "
+                                f"(it names {', '.join(sorted(documented))})")
+            elif key is not None and not key_documented(key, documented[name]):
+                problems.append(f"{overlay} {where}: reads key {key!r} of {name!r}, not in docs/operations.md's row")
+    for name in sorted(set(documented) - used):
+        problems.append(f"docs/operations.md names the Secret {name!r}, which no manifest reads")
+    return problems
+
+
+# --- URLs: every one a flow needs, set where it runs --------------------------------------
+
+# Read by the named crates' own code (a literal in their sources): required in their processes.
+READ_BY_SOURCE = ("PAYSITE_BRAND_ORIGIN", "PAYSITE_MEMBERS_ORIGIN", "UNLOCKS_MEDIA_BASE_URL", "PAYSITE_SANDBOX_URL")
+# Handed to a browser: must be reachable from one (an Ingress host, a published port, https).
+BROWSER_FACING = {"PAYSITE_SANDBOX_URL"}
+CRATE_DIRS = {"gateway": "gateway", "sandbox": "services/biller-sandbox"}
+
+
+def url_keys(root: str) -> set[str]:
+    """`PAYSITE_<NAME>_URL` for every service another process finds by name
+    (`service_url("wallet", ..)`, `service_url_from(&lookup, "wallet", ..)`, `base("payments", ..)`)."""
+    keys = set()
+    for path in glob.glob(os.path.join(root, "services", "*", "src", "**", "*.rs"), recursive=True) + glob.glob(
+        os.path.join(root, "gateway", "src", "**", "*.rs"), recursive=True
+    ):
+        text = open(path).read()
+        for name in re.findall(r'(?:service_url(?:_from)?\([^"()]*|\bbase\()"([a-z-]+)"', text):
+            keys.add(f"PAYSITE_{name.upper().replace('-', '_')}_URL")
+    return keys
+
+
+def source_readers(root: str, workloads: dict) -> dict[str, set[str]]:
+    """Key -> the processes whose crate names it in its sources."""
+    readers: dict[str, set[str]] = {k: set() for k in READ_BY_SOURCE}
+    for name in workloads:
+        folder = os.path.join(root, CRATE_DIRS.get(name, f"services/{name}"), "src")
+        text = "".join(open(p).read() for p in glob.glob(os.path.join(folder, "**", "*.rs"), recursive=True))
+        for key in READ_BY_SOURCE:
+            if f'"{key}"' in text:
+                readers[key].add(name)
+    return readers
+
+
+def effective_env(docs: list[dict], deployment: dict) -> dict[str, str | None]:
+    """The container's environment: its env entries (None for a value from a Secret) over
+    the ConfigMaps it takes whole."""
+    maps = {d["metadata"]["name"]: d.get("data") or {} for d in docs if d.get("kind") == "ConfigMap"}
+    c = deployment["spec"]["template"]["spec"]["containers"][0]
+    env: dict[str, str | None] = {}
+    for src in c.get("envFrom") or []:
+        env.update(maps.get((src.get("configMapRef") or {}).get("name"), {}))
+    for e in c.get("env") or []:
+        env[e["name"]] = e.get("value")
+    return env
+
+
+def url_problems(root: str, overlays: dict[str, list[dict]], compose: dict) -> list[str]:
+    workloads = expected_workloads(root)
+    keys, readers = url_keys(root), source_readers(root, workloads)
+    problems: list[str] = []
+
+    def check_value(where: str, key: str, value: str | None, internal: dict[str, int], public_hosts: set[str],
+                    published: set[int]) -> None:
+        if not value:
+            problems.append(f"{where}: {key} is not set")
+            return
+        if key == "UNLOCKS_MEDIA_BASE_URL":
+            if not value.startswith("/") and not value.startswith("https://"):
+                problems.append(f"{where}: {key} {value!r} must be a path on the brand hosts or an https URL")
+            return
+        m = re.match(r"^(https?)://([^/:]+)(?::(\d+))?/?$", value)
+        if not m:
+            problems.append(f"{where}: {key} {value!r} is not a URL")
+            return
+        scheme, host, port = m.group(1), m.group(2), int(m.group(3)) if m.group(3) else None
+        if key in BROWSER_FACING or key.endswith("_ORIGIN"):
+            pattern = re.escape(host).replace(re.escape("{brand}"), "[a-z0-9-]+")
+            loopback = host in ("127.0.0.1", "localhost") or host.endswith(".localhost")
+            reachable = (
+                (scheme == "https" and "." in host and not host.endswith(".localhost"))
+                or any(re.fullmatch(pattern, h) for h in public_hosts if port is None)
+                or (loopback and port in published)
+            )
+            if not reachable:
+                problems.append(f"{where}: {key} {value!r} is handed to browsers, which cannot reach it "
+                                f"(not an Ingress host, a published port or a public https URL)")
+        elif host in ("127.0.0.1", "localhost"):
+            problems.append(f"{where}: {key} {value!r} points at the process itself, not a service")
+        elif "." not in host:
+            want = internal.get(host)
+            if want is None:
+                problems.append(f"{where}: {key} {value!r} names {host!r}, which is not a service here")
+            elif port != want:
+                problems.append(f"{where}: {key} {value!r}: {host} listens on {want}")
+
+    for overlay, docs in overlays.items():
+        services = {d["metadata"]["name"]: (d["spec"].get("ports") or [{}])[0].get("port")
+                    for d in docs if d.get("kind") == "Service"}
+        public = {r.get("host") for i in docs if i.get("kind") == "Ingress" for r in i["spec"].get("rules") or []}
+        for d in docs:
+            if d.get("kind") != "Deployment" or d["metadata"]["name"] not in workloads:
+                continue
+            name = d["metadata"]["name"]
+            env = effective_env(docs, d)
+            wanted = set(keys) | {k for k, who in readers.items() if name in who}
+            for key in sorted(wanted):
+                check_value(f"{overlay} Deployment {name}", key, env.get(key), services, public, set())
+    comp = compose.get("services") or {}
+    internal = {n: workloads[n] for n in workloads if n in comp}
+    for name in workloads:
+        block = comp.get(name)
+        if not block:
+            continue
+        env = {k: str(v) for k, v in (block.get("environment") or {}).items()}
+        published = set()
+        for b in comp.values():
+            for p in b.get("ports") or []:
+                parts = str(p).split(":")
+                digits = re.findall(r"\d+", parts[-2]) if len(parts) >= 2 else []
+                if digits:
+                    published.add(int(digits[-1]))
+        wanted = set(keys) | {k for k, who in readers.items() if name in who}
+        for key in sorted(wanted):
+            check_value(f"docker-compose.yml {name}", key, env.get(key), internal, set(), published)
     return problems
 
 
@@ -392,6 +693,9 @@ def compose_problems(compose: dict, name: str, port: int | None) -> list[str]:
     addr = str((s.get("environment") or {}).get("PAYSITE_ADDR", ""))
     if port is not None and not addr.endswith(f":{port}"):
         problems.append(f"docker-compose.yml {name}: PAYSITE_ADDR {addr!r} is not on port {port}")
+    ops = str((s.get("environment") or {}).get("PAYSITE_OPS_ADDR", ""))
+    if port is not None and ops != f"0.0.0.0:{port + OPS_OFFSET}":
+        problems.append(f"docker-compose.yml {name}: PAYSITE_OPS_ADDR {ops!r} is not 0.0.0.0:{port + OPS_OFFSET}")
     return problems
 
 
@@ -441,6 +745,10 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
                      compose_problems(compose, name, port))
     checks.check("compose: postgres, rabbitmq, jaeger, migrate, gateway on 8080", compose_stack_problems(compose))
     checks.check("Dockerfile: SPA and paysite stages, non-root runtime", dockerfile_problems(root))
+    checks.check("URLs: every URL a flow needs is set in compose and every overlay, reachable by whoever uses it",
+                 url_problems(root, overlays, compose))
+    checks.check("secrets: the manifests read the Secrets (and keys) docs/operations.md names, and no other",
+                 secret_problems(documented_secrets(root), overlays))
 
 
 def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks: Checks) -> None:
@@ -465,6 +773,27 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
         problems = workload_problems(without(kind), name, workloads[name])
         checks.check(f"self-test: {overlay} without {name}'s {kind} fails",
                      [] if problems else [f"removing {kind} {name} went unnoticed"])
+    mutated = copy.deepcopy(docs)
+    for d in mutated:
+        if d.get("kind") == "Deployment" and d["metadata"]["name"] == name:
+            d["spec"]["template"]["spec"]["containers"][0]["readinessProbe"]["httpGet"]["port"] = "http"
+    checks.check(f"self-test: {overlay} with {name}'s readinessProbe on the API port fails",
+                 [] if workload_problems(mutated, name, workloads[name]) else ["went unnoticed"])
+    mutated = copy.deepcopy(docs)
+    for d in mutated:
+        if d.get("kind") == "Job":
+            d["metadata"]["name"] = "paysite-migrate"
+    checks.check(f"self-test: {overlay} with a fixed migration Job name fails",
+                 [] if namespace_problems(root, overlay, mutated) else ["went unnoticed"])
+    mutated = copy.deepcopy(docs)
+    for d in mutated:
+        if d.get("kind") == "PrometheusRule":
+            d["spec"]["groups"][0]["rules"][0]["expr"] = "paysite_no_such_metric > 1"
+    checks.check(f"self-test: {overlay} with an alert on a metric the code does not emit fails",
+                 [] if namespace_problems(root, overlay, mutated) else ["went unnoticed"])
+    checks.check(f"self-test: {overlay} without the PodMonitor fails",
+                 [] if namespace_problems(root, overlay, [d for d in docs if d.get("kind") != "PodMonitor"])
+                 else ["went unnoticed"])
     for probe in ("readinessProbe", "livenessProbe"):
         mutated = copy.deepcopy(docs)
         for d in mutated:
@@ -487,6 +816,49 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
             d["data"].pop(sorted(d["data"])[0])
     checks.check("self-test: a tenants ConfigMap missing a brand fails",
                  [] if namespace_problems(root, overlay, mutated) else ["went unnoticed"])
+    # A URL a flow needs, missing or unreachable.
+    for label, key, value in (("PAYSITE_PAYMENTS_URL unset", "PAYSITE_PAYMENTS_URL", None),
+                              ("the sandbox's in-cluster name handed to browsers", "PAYSITE_SANDBOX_URL",
+                               "http://sandbox:8090")):
+        mutated = copy.deepcopy(overlays)
+        for docs_ in mutated.values():
+            for d in docs_:
+                if d.get("kind") == "ConfigMap" and d["metadata"]["name"].startswith("paysite-env"):
+                    d["data"].pop(key, None)
+                    if value:
+                        d["data"][key] = value
+        checks.check(f"self-test: {label} fails", [] if url_problems(root, mutated, compose) else ["went unnoticed"])
+    scratch = copy.deepcopy(compose)
+    scratch["x-paysite-env"] = None
+    for b in scratch["services"].values():
+        (b.get("environment") or {}).pop("PAYSITE_PAYMENTS_URL", None)
+    checks.check("self-test: compose without PAYSITE_PAYMENTS_URL fails",
+                 [] if url_problems(root, overlays, scratch) else ["went unnoticed"])
+    # A Secret read under another name than the docs give, or documented and never read.
+    renamed = copy.deepcopy(overlays)
+    for docs_ in renamed.values():
+        for d in docs_:
+            if d.get("kind") == "Deployment" and d["metadata"]["name"] == "subscription":
+                for src in d["spec"]["template"]["spec"]["containers"][0].get("envFrom") or []:
+                    if (src.get("secretRef") or {}).get("name") == "paysite-billers":
+                        src["secretRef"]["name"] = "paysite-biller-secrets"
+    checks.check("self-test: subscription reading paysite-biller-secrets (not the docs' paysite-billers) fails",
+                 [] if secret_problems(documented_secrets(root), renamed) else ["went unnoticed"])
+    documented = documented_secrets(root)
+    documented["paysite-forgotten"] = {"X"}
+    checks.check("self-test: a documented Secret no manifest reads fails",
+                 [] if secret_problems(documented, overlays) else ["went unnoticed"])
+    # A custom resource with a field its operator does not know (a typo) fails its schema.
+    mutated = copy.deepcopy(docs)
+    for d in mutated:
+        if d.get("kind") == "RabbitmqCluster":
+            d["spec"]["replica"] = d["spec"].get("replicas")
+        if d.get("kind") == "PodMonitor":
+            d["spec"]["podMetricsEndpoints"][0]["interval"] = "half a minute"
+    found = schema_problems(mutated)
+    checks.check("self-test: an unknown RabbitmqCluster field and a malformed PodMonitor interval fail their schemas",
+                 [] if any("replica" in p for p in found) and any("interval" in p for p in found)
+                 else [f"went unnoticed: {found}"])
     # And a custom resource missing a required field.
     mutated = copy.deepcopy(docs)
     for d in mutated:

@@ -3,12 +3,14 @@
 #
 # The runtime image is debian:bookworm-slim without curl or wget, and `paysite` is not an
 # HTTP client, so this speaks just enough HTTP/1.0 over bash's /dev/tcp. PATH defaults to
-# /readyz; PORT to the one in PAYSITE_ADDR (what `paysite serve` listens on), else 8080.
+# /readyz; PORT to the one in PAYSITE_OPS_ADDR (where `paysite serve` answers its operations
+# routes), else 1000 above the port of PAYSITE_ADDR, else 9080 (the gateway's).
 # Used by docker-compose.yml; Kubernetes probes use httpGet and do not need it.
 set -euo pipefail
 path="${1:-/readyz}"
-addr="${PAYSITE_ADDR:-0.0.0.0:8080}"
-port="${2:-${addr##*:}}"
+api="${PAYSITE_ADDR:-0.0.0.0:8080}"
+ops="${PAYSITE_OPS_ADDR:-0.0.0.0:$((${api##*:} + 1000))}"
+port="${2:-${ops##*:}}"
 # The inner script is single-quoted on purpose: it gets port and path as $1 and $2.
 # shellcheck disable=SC2016
 exec timeout 3 bash -c '

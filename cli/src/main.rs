@@ -3,6 +3,7 @@
 
 mod bench;
 mod preflight;
+mod progress;
 mod services;
 mod up;
 
@@ -97,7 +98,7 @@ async fn main() -> anyhow::Result<()> {
             up::up(&settings, &gateway_addr, !no_seed, ephemeral_ports).await
         }
         Command::Migrate => {
-            preflight::check(&settings).await?;
+            preflight::check(&settings, preflight::Needs::BOTH).await?;
             // Schemas, then the broker's queues: a Kubernetes migration Job runs this before
             // any service starts, so no event is published before its queues exist.
             for def in services::all() {
@@ -108,12 +109,15 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Seed { scale } => {
-            preflight::check(&settings).await?;
+            // Seeding writes events; the relays publish them once the services run.
+            preflight::check(&settings, preflight::Needs::DATABASE).await?;
             match scale {
                 None => up::seed_all(&settings).await,
                 Some(n) => {
                     let ctx = catalog::SERVICE.prepare(&settings, 8).await?;
-                    catalog::seed_scale(ctx, n).await?;
+                    let bar = progress::bar(&format!("seeding {n} videos"));
+                    catalog::seed_scale_with_progress(ctx, n, &|done, total| progress::set(&bar, done, total)).await?;
+                    bar.finish_and_clear();
                     println!("seeded a catalogue of {n} videos");
                     Ok(())
                 }
@@ -122,13 +126,20 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve { service, addr } => up::serve_one(&settings, &service, addr.as_deref()).await,
         Command::RebuildProjections { service } => {
             let def = services::find(&service)?;
+            preflight::check(&settings, preflight::Needs::DATABASE).await?;
             let ctx = def.prepare(&settings, 4).await?;
-            let built = def.build(&ctx).await?;
+            let built = def.build_only(&ctx).await?;
             if built.projections.is_empty() {
                 println!("{service} keeps no read models");
             }
             for projection in built.projections {
-                let replayed = runtime::projection::rebuild(&ctx.pool, projection.as_ref()).await?;
+                let bar = progress::bar(&format!("rebuilding {}", projection.name()));
+                let replayed =
+                    runtime::projection::rebuild_with_progress(&ctx.pool, projection.as_ref(), &|done, total| {
+                        progress::set(&bar, done, total)
+                    })
+                    .await?;
+                bar.finish_and_clear();
                 println!("rebuilt {} from {replayed} events", projection.name());
             }
             Ok(())
@@ -139,6 +150,12 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn dlq(settings: &Settings, action: DlqAction) -> anyhow::Result<()> {
+    // Listing every queue builds each service to learn its queues: the database too.
+    let needs = match &action {
+        DlqAction::List { queue: None } => preflight::Needs::BOTH,
+        _ => preflight::Needs::BROKER,
+    };
+    preflight::check(settings, needs).await?;
     let amqp = settings.amqp_url.expose();
     match action {
         DlqAction::List { queue } => {

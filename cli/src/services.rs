@@ -26,7 +26,7 @@ pub async fn consumer_queues(settings: &Settings) -> anyhow::Result<Vec<String>>
     let mut queues = Vec::new();
     for def in all() {
         let ctx = def.prepare(settings, 2).await?;
-        let built = def.build(&ctx).await?;
+        let built = def.build_only(&ctx).await?;
         queues.extend(built.consumers.into_iter().map(|c| c.queue));
     }
     Ok(queues)

@@ -2,7 +2,7 @@
 
 use std::{net::SocketAddr, time::Duration};
 
-use runtime::Settings;
+use runtime::{service::Addrs, Settings};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -20,7 +20,7 @@ pub async fn seed_all(settings: &Settings) -> anyhow::Result<()> {
 }
 
 pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_ports: bool) -> anyhow::Result<()> {
-    preflight::check(settings).await?;
+    preflight::check(settings, preflight::Needs::BOTH).await?;
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
     // Services that build browser-facing URLs (login redirects, media URLs) must agree with
@@ -41,19 +41,22 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     // earlier, another process could take it during the migrations and seeding in between.
     let mut addrs = Vec::new();
     for def in services::all() {
-        let (addr, reserved) = if ephemeral_ports {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-            (listener.local_addr()?, Some(listener))
+        let (api, ops, reserved) = if ephemeral_ports {
+            let api = std::net::TcpListener::bind("127.0.0.1:0")?;
+            let ops = std::net::TcpListener::bind("127.0.0.1:0")?;
+            (api.local_addr()?, ops.local_addr()?, Some((api, ops)))
         } else {
-            (SocketAddr::from(([127, 0, 0, 1], def.port)), None)
+            let at = |port| SocketAddr::from(([127, 0, 0, 1], port));
+            (at(def.port), at(runtime::service::ops_port(def.port)), None)
         };
-        std::env::set_var(format!("PAYSITE_{}_URL", def.name.to_ascii_uppercase()), format!("http://{addr}"));
-        // Locally the biller sandbox plays the payments host (the gateway's cams pass-through):
-        // wherever the sandbox listens, unless a payments host is configured.
-        if def.name == biller_sandbox::SERVICE.name && std::env::var_os("PAYSITE_PAYMENTS_URL").is_none() {
-            std::env::set_var("PAYSITE_PAYMENTS_URL", format!("http://{addr}"));
+        std::env::set_var(format!("PAYSITE_{}_URL", def.name.to_ascii_uppercase()), format!("http://{api}"));
+        addrs.push((Addrs { api, ops }, reserved));
+    }
+    // The payments host the gateway calls (the cams one-click) is the sandbox on a laptop.
+    if std::env::var_os("PAYSITE_PAYMENTS_URL").is_none() {
+        if let Ok(sandbox) = std::env::var("PAYSITE_SANDBOX_URL") {
+            std::env::set_var("PAYSITE_PAYMENTS_URL", sandbox);
         }
-        addrs.push((addr, reserved));
     }
     // Every service is built and its queues declared before any relay publishes.
     let mut built = Vec::new();
@@ -68,20 +71,28 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
         built.push((def, ctx, service));
     }
     let mut started = Vec::new();
-    for ((def, ctx, service), (addr, reserved)) in built.into_iter().zip(addrs) {
+    for ((def, ctx, service), (addrs, reserved)) in built.into_iter().zip(addrs) {
         drop(reserved);
-        let addr = def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
-        started.push((def.name.to_owned(), format!("http://{addr}")));
+        let bound = def.start(ctx, service, addrs, cancel.clone(), &mut tasks).await?;
+        started.push((def.name.to_owned(), bound));
     }
-    let gateway = start_gateway(gateway_addr, cancel.clone(), &mut tasks).await?;
+    // One process, many parts: each part's operations port is chosen here, not by PAYSITE_OPS_ADDR.
+    let gateway_ops = if ephemeral_ports {
+        "127.0.0.1:0".to_owned()
+    } else {
+        let port = gateway_addr.parse::<SocketAddr>().map(|a| a.port()).unwrap_or(8080);
+        format!("127.0.0.1:{}", runtime::service::ops_port(port))
+    };
+    let gateway = start_gateway(gateway_addr, Some(&gateway_ops), cancel.clone(), &mut tasks).await?;
     println!("\npaysite is up.\n");
     println!("The site (gateway on {}):", gateway.addr);
     for host in &gateway.hosts {
         println!("  http://{host}:{}", gateway.addr.port());
     }
-    println!("\nServices (internal APIs; /healthz /readyz /metrics on each):");
-    for (name, url) in &started {
-        println!("  {name:<14} {url}");
+    println!("\nOperations of the gateway (/healthz /readyz /metrics): http://{}", gateway.ops);
+    println!("\nServices (internal API, then operations: /healthz /readyz /metrics):");
+    for (name, bound) in &started {
+        println!("  {name:<14} {:<24} ops http://{}", format!("http://{}", bound.api), bound.ops);
     }
     if seed {
         println!("\nDemo logins (members host, password {}):", profile::DEMO_PASSWORD);
@@ -99,35 +110,42 @@ pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> a
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
     if name == "gateway" {
-        start_gateway(addr.unwrap_or(gateway::config::DEFAULT_ADDR), cancel.clone(), &mut tasks).await?;
+        start_gateway(addr.unwrap_or(gateway::config::DEFAULT_ADDR), None, cancel.clone(), &mut tasks).await?;
     } else {
         let def = services::find(name)?;
-        // The gateway owns no state; a service needs its database and broker.
-        preflight::check(settings).await?;
+        // The gateway owns no state; a service needs its database (the broker may come later).
+        preflight::check(settings, preflight::Needs::SERVICE).await?;
         let ctx = def.prepare(settings, 10).await?;
         let addr = def.listen_addr(|key| match key {
             "PAYSITE_ADDR" => addr.map(str::to_owned),
             _ => std::env::var(key).ok(),
         })?;
-        let service = def.build(&ctx).await?;
-        def.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
+        let ops = def.ops_listen_addr(|key| std::env::var(key).ok())?;
+        let service = def.build_for_serving(&ctx).await?;
+        def.start(ctx, service, Addrs { api: addr, ops }, cancel.clone(), &mut tasks).await?;
     }
     wait_and_stop(cancel, tasks).await
 }
 
 pub struct GatewayStarted {
     pub addr: SocketAddr,
+    /// Its operations routes (`/healthz`, `/readyz`, `/metrics`).
+    pub ops: SocketAddr,
     /// Every host it answers for (`vixen.localhost`, ..., `members.localhost`).
     pub hosts: Vec<String>,
 }
 
+/// The gateway on `addr`, its operations routes on `ops_addr` (else `PAYSITE_OPS_ADDR`, else
+/// 1000 above its port).
 pub async fn start_gateway(
     addr: &str,
+    ops_addr: Option<&str>,
     cancel: CancellationToken,
     tasks: &mut JoinSet<anyhow::Result<()>>,
 ) -> anyhow::Result<GatewayStarted> {
     let config = gateway::GatewayConfig::from_lookup(|key| match key {
         "PAYSITE_GATEWAY_ADDR" => Some(addr.to_owned()),
+        "PAYSITE_OPS_ADDR" if ops_addr.is_some() => ops_addr.map(str::to_owned),
         _ => std::env::var(key).ok(),
     })?;
     let state = gateway::GatewayState::load(&config)?;
@@ -135,14 +153,15 @@ pub async fn start_gateway(
     let source = gateway::revocations::Source::from_settings(&runtime::Settings::from_env()?);
     gateway::follow_sessions(&state, source, cancel.clone()).await;
     let hosts = state.sites().hosts().into_iter().map(str::to_owned).collect();
+    let ops = runtime::http::serve_ops(config.ops_addr, gateway::readiness(), cancel.clone(), tasks).await?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     tasks.spawn(async move {
         gateway::serve(listener, state, cancel.cancelled_owned()).await?;
         Ok(())
     });
-    tracing::info!(%addr, "gateway listening");
-    Ok(GatewayStarted { addr, hosts })
+    tracing::info!(%addr, %ops, "gateway listening");
+    Ok(GatewayStarted { addr, ops, hosts })
 }
 
 /// Runs until Ctrl-C/SIGTERM or a task fails, then stops everything gracefully.

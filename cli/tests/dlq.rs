@@ -3,7 +3,7 @@
 use std::process::Command;
 
 use lapin::{
-    options::{BasicGetOptions, BasicPublishOptions, QueueDeleteOptions},
+    options::{BasicConsumeOptions, BasicPublishOptions, QueueDeleteOptions},
     types::{AMQPValue, FieldTable},
     BasicProperties,
 };
@@ -65,12 +65,22 @@ async fn the_command_lists_a_dead_letter_with_its_error_and_replays_it_to_its_qu
 
     let (_, summary) = paysite(&["dlq", "replay", "--queue", &queue, "--event-id", &envelope.event_id.to_string()]);
     assert!(summary.contains("replayed 1 dead letters"), "{summary}");
-    let back = channel
-        .basic_get(queue.as_str().into(), BasicGetOptions { no_ack: true })
+    // A consumer, as the services' are (a quorum queue with a single active consumer has no basic.get).
+    let mut consumer = channel
+        .basic_consume(
+            queue.as_str().into(),
+            "cli-test".into(),
+            BasicConsumeOptions { no_ack: true, ..Default::default() },
+            FieldTable::default(),
+        )
         .await
+        .unwrap();
+    let back = tokio::time::timeout(std::time::Duration::from_secs(10), futures::StreamExt::next(&mut consumer))
+        .await
+        .expect("replayed onto its queue")
         .unwrap()
-        .expect("replayed onto its queue");
-    let replayed: Envelope = serde_json::from_slice(&back.delivery.data).unwrap();
+        .unwrap();
+    let replayed: Envelope = serde_json::from_slice(&back.data).unwrap();
     assert_eq!(replayed, envelope);
     let (_, summary) = paysite(&["dlq", "list", "--queue", &queue]);
     assert!(summary.contains("0 dead letters"), "{summary}");

@@ -35,6 +35,8 @@ fn tables() -> Vec<(&'static str, &'static [Route])> {
 struct Up {
     child: Child,
     services: BTreeMap<String, String>,
+    /// Deleted after the child stopped (fields drop after `Drop::drop`).
+    _vhost: runtime::testing::ScratchVhost,
 }
 
 impl Drop for Up {
@@ -53,11 +55,14 @@ impl Drop for Up {
 
 async fn up(service_key: &str, signing_key: &str) -> Up {
     let exchange = format!("test.trust.{}", Uuid::new_v4().simple());
+    // Its own vhost: the services declare their queues under their real names.
+    let vhost = runtime::testing::ScratchVhost::new();
     let mut child = Command::new(env!("CARGO_BIN_EXE_paysite"))
         .args(["up", "--no-seed", "--ephemeral-ports", "--gateway-addr", "127.0.0.1:0"])
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/paysite_test_trust")
         .env("PAYSITE_EXCHANGE", &exchange)
+        .env("AMQP_URL", &vhost.url)
         .env("PAYSITE_SERVICE_KEY", service_key)
         .env("PROFILE_SIGNING_KEY", signing_key)
         .env("PROFILE_ARGON2_MEMORY_KIB", "256")
@@ -74,21 +79,23 @@ async fn up(service_key: &str, signing_key: &str) -> Up {
             let _ = lines.send(line);
         }
     });
-    let mut up = Up { child, services: BTreeMap::new() };
+    let mut up = Up { child, services: BTreeMap::new(), _vhost: vhost };
+    let mut ops = BTreeMap::new();
     let wanted: BTreeSet<&str> = tables().iter().map(|(name, _)| *name).collect();
     let start = Instant::now();
     while !wanted.iter().all(|name| up.services.contains_key(*name)) {
         assert!(start.elapsed() < Duration::from_secs(120), "paysite up printed no banner");
         let Ok(line) = seen.recv_timeout(Duration::from_secs(120)) else { continue };
-        let mut words = line.split_whitespace();
-        if let (Some(name), Some(url), None) = (words.next(), words.next(), words.next()) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let [name, url, "ops", ops_url] = words[..] {
             if wanted.contains(name) && url.starts_with("http://") {
                 up.services.insert(name.to_owned(), url.to_owned());
+                ops.insert(name.to_owned(), ops_url.to_owned());
             }
         }
     }
     let client = reqwest::Client::new();
-    for url in up.services.values() {
+    for url in ops.values() {
         let ready = async {
             while !client.get(format!("{url}/readyz")).send().await.is_ok_and(|r| r.status() == 200) {
                 tokio::time::sleep(Duration::from_millis(200)).await;

@@ -11,11 +11,14 @@ use std::{
 #[tokio::test]
 async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_cleanly_on_sigterm() {
     let exchange = format!("test.up.{}", uuid::Uuid::new_v4().simple());
+    // Its own vhost: the services declare their queues under their real names.
+    let vhost = runtime::testing::ScratchVhost::new();
     let mut child = Command::new(env!("CARGO_BIN_EXE_paysite"))
         .args(["up", "--no-seed", "--ephemeral-ports", "--gateway-addr", "127.0.0.1:0"])
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/paysite_test_up")
         .env("PAYSITE_EXCHANGE", &exchange)
+        .env("AMQP_URL", &vhost.url)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -29,7 +32,7 @@ async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_clean
         }
     });
     // The banner names the gateway's address and each service's URL, then how to stop.
-    let (mut gateway, mut services) = (None, Vec::new());
+    let (mut gateway, mut gateway_ops, mut services, mut ops) = (None, None, Vec::new(), Vec::new());
     let start = Instant::now();
     loop {
         assert!(start.elapsed() < Duration::from_secs(60), "paysite up printed no banner");
@@ -37,10 +40,14 @@ async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_clean
         if let Some(addr) = line.strip_prefix("The site (gateway on ").and_then(|r| r.strip_suffix("):")) {
             gateway = Some(addr.to_owned());
         }
+        if let Some(addr) = line.strip_prefix("Operations of the gateway (/healthz /readyz /metrics): http://") {
+            gateway_ops = Some(addr.parse::<SocketAddr>().unwrap());
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
-        if let [name, url] = words[..] {
-            if let Some(addr) = url.strip_prefix("http://") {
+        if let [name, url, "ops", ops_url] = words[..] {
+            if let (Some(addr), Some(ops_addr)) = (url.strip_prefix("http://"), ops_url.strip_prefix("http://")) {
                 services.push((name.to_owned(), addr.parse::<SocketAddr>().unwrap()));
+                ops.push((format!("{name} ops"), ops_addr.parse::<SocketAddr>().unwrap()));
             }
         }
         if line.starts_with("Stop with Ctrl-C") {
@@ -48,12 +55,13 @@ async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_clean
         }
     }
     let gateway = gateway.expect("the banner names the gateway");
-    let wallet = services.iter().find(|(name, _)| name == "wallet").map(|(_, a)| format!("http://{a}")).unwrap();
+    let gateway_ops = gateway_ops.expect("the banner names the gateway's operations address");
+    let wallet_ops = ops.iter().find(|(name, _)| name == "wallet ops").map(|(_, a)| format!("http://{a}")).unwrap();
     assert!(services.len() >= 7, "the banner lists every service: {services:?}");
     let client = reqwest::Client::new();
     let ready = async {
         loop {
-            if let Ok(r) = client.get(format!("{wallet}/readyz")).send().await {
+            if let Ok(r) = client.get(format!("{wallet_ops}/readyz")).send().await {
                 if r.status() == 200 {
                     return;
                 }
@@ -68,9 +76,22 @@ async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_clean
     assert_eq!(unknown.status(), 400);
     assert_eq!(unknown.text().await.unwrap(), "Received unexpected host string");
 
+    // The operations routes are on their own listeners: not on a brand host, nor on a service's API.
+    let metrics = client.get(format!("http://{gateway_ops}/metrics")).send().await.unwrap();
+    assert_eq!(metrics.status(), 200);
+    for path in ["/metrics", "/readyz", "/healthz"] {
+        let on_brand = client.get(format!("http://{gateway}{path}")).header("host", "vixen.localhost").send().await;
+        assert_eq!(on_brand.unwrap().status(), 404, "{path} on a brand host");
+    }
+    let wallet = services.iter().find(|(name, _)| name == "wallet").map(|(_, a)| *a).unwrap();
+    assert_eq!(client.get(format!("http://{wallet}/metrics")).send().await.unwrap().status(), 404);
+    assert_eq!(client.get(format!("{wallet_ops}/metrics")).send().await.unwrap().status(), 200);
+
     // Every service and the gateway answer on loopback, and on no other address of the machine.
     let mut listening = services.clone();
+    listening.extend(ops.iter().cloned());
     listening.push(("gateway".to_owned(), gateway.parse().unwrap()));
+    listening.push(("gateway ops".to_owned(), gateway_ops));
     let others = non_loopback_addresses();
     assert!(!others.is_empty(), "this machine has no address but loopback to try (`ip -o addr`)");
     for (name, addr) in &listening {

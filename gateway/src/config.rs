@@ -9,6 +9,9 @@ use anyhow::{bail, Context};
 pub struct GatewayConfig {
     /// `PAYSITE_GATEWAY_ADDR` (default `0.0.0.0:8080`).
     pub addr: SocketAddr,
+    /// `PAYSITE_OPS_ADDR` (default loopback, 1000 above the port of `addr`: `127.0.0.1:9080`):
+    /// `/healthz`, `/readyz` and `/metrics`, on a listener of their own, never on a brand host.
+    pub ops_addr: SocketAddr,
     /// `PAYSITE_TENANTS_DIR` (default `config/tenants`): one JSON file per brand plus `members-area.json`.
     pub tenants_dir: PathBuf,
     /// `PAYSITE_DIST_DIR` (default `frontend/dist`): the built SPA, `index.html` and `assets/`.
@@ -46,6 +49,7 @@ impl GatewayConfig {
         let addr_text = value("PAYSITE_GATEWAY_ADDR").unwrap_or_else(|| DEFAULT_ADDR.into());
         let addr: SocketAddr =
             addr_text.parse().with_context(|| format!("PAYSITE_GATEWAY_ADDR must be host:port, got {addr_text:?}"))?;
+        let ops_addr = runtime::service::ops_addr_from(&lookup, addr.port())?;
         let origin = |key: &str, default: String| -> anyhow::Result<OriginTemplate> {
             let text = value(key).unwrap_or(default);
             OriginTemplate::parse(&text).with_context(|| format!("{key} is not a usable origin: {text:?}"))
@@ -65,6 +69,7 @@ impl GatewayConfig {
         let members_origin = origin("PAYSITE_MEMBERS_ORIGIN", format!("http://members.localhost:{}", addr.port()))?;
         Ok(GatewayConfig {
             addr,
+            ops_addr,
             tenants_dir: value("PAYSITE_TENANTS_DIR").unwrap_or_else(|| DEFAULT_TENANTS_DIR.into()).into(),
             dist_dir: value("PAYSITE_DIST_DIR").unwrap_or_else(|| DEFAULT_DIST_DIR.into()).into(),
             brand_origin,
@@ -147,6 +152,7 @@ mod tests {
     fn defaults_put_every_brand_on_localhost_at_the_listening_port() {
         let config = GatewayConfig::from_lookup(|_| None).unwrap();
         assert_eq!(config.addr.port(), 8080);
+        assert_eq!(config.ops_addr.to_string(), "127.0.0.1:9080");
         assert_eq!(config.brand_origin.origin("vixen"), "http://vixen.localhost:8080");
         assert_eq!(config.brand_origin.host("vixen"), "vixen.localhost");
         assert_eq!(config.members_origin.origin("vixen"), "http://members.localhost:8080");

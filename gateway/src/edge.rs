@@ -33,23 +33,6 @@ pub async fn resolve_site(State(state): State<GatewayState>, mut request: Reques
     next.run(request).await
 }
 
-/// The operations routes but `/healthz` answer only on hosts that are not a brand's (the pod's
-/// address, for the probes and the scrape): a brand host answers 404, as for a page it lacks.
-pub async fn not_on_brand_hosts(State(state): State<GatewayState>, request: Request, next: Next) -> Response {
-    if request.uri().path() == "/healthz" {
-        return next.run(request).await;
-    }
-    let host = match request.headers().get(header::HOST) {
-        Some(value) => value.to_str().ok(),
-        None => request.uri().authority().map(|a| a.as_str()),
-    };
-    if host.is_some_and(|host| state.sites.resolve(host).is_some()) {
-        return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))])
-            .into_response();
-    }
-    next.run(request).await
-}
-
 fn unexpected_host() -> Response {
     (
         StatusCode::BAD_REQUEST,

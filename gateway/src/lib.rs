@@ -26,12 +26,8 @@ pub mod welcome;
 use std::{future::Future, sync::Arc};
 
 use anyhow::Context;
-use axum::{extract::DefaultBodyLimit, middleware, routing::get, Router};
-use runtime::{
-    auth::Verifier,
-    health::Readiness,
-    http::{correlate, ops_router},
-};
+use axum::{extract::DefaultBodyLimit, http::StatusCode, middleware, routing::get, Router};
+use runtime::{auth::Verifier, health::Readiness, http::correlate};
 
 pub use config::GatewayConfig;
 use hosts::Sites;
@@ -121,14 +117,23 @@ impl GatewayState {
     }
 }
 
-/// The whole HTTP surface: the tenant-resolved edge, plus `/healthz` (on any host: liveness),
-/// `/readyz` and `/metrics` (only on hosts that are not a brand's: the pod address the probes
-/// and the scrape use; a brand host, which an Ingress publishes, answers 404), all under the
-/// correlation middleware.
+/// What the gateway's `/readyz` checks: nothing it owns can be unready (it keeps no state).
+pub fn readiness() -> Readiness {
+    Readiness { service: "gateway".to_owned(), pool: None }
+}
+
+/// The paths of the operations routes: served only on the operations listener
+/// (`PAYSITE_OPS_ADDR`, [`runtime::http::serve_ops`]); on the brand hosts, which an Ingress
+/// publishes, they are a 404 like any page a brand lacks.
+pub const OPERATIONS_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
+/// The browser's HTTP surface: the tenant-resolved edge under the correlation middleware.
 pub fn router(state: GatewayState) -> Router {
-    let readiness = Readiness { service: "gateway".to_owned(), pool: None, uses_broker: false };
-    let ops = ops_router(readiness).layer(middleware::from_fn_with_state(state.clone(), edge::not_on_brand_hosts));
-    let edge = Router::new()
+    let mut edge = Router::new();
+    for path in OPERATIONS_PATHS {
+        edge = edge.route(path, axum::routing::any(not_here));
+    }
+    let edge = edge
         .route("/api/tenant-config", get(edge::tenant_config))
         .route(
             "/api/analytics/events",
@@ -154,7 +159,11 @@ pub fn router(state: GatewayState) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), security_headers::add))
         .layer(DefaultBodyLimit::max(graphql::MAX_BODY_BYTES * 4))
         .with_state(state);
-    edge.merge(ops).layer(middleware::from_fn(correlate))
+    runtime::http::measured(edge, "gateway").layer(middleware::from_fn(correlate))
+}
+
+async fn not_here() -> impl axum::response::IntoResponse {
+    (StatusCode::NOT_FOUND, [(axum::http::header::CACHE_CONTROL, "no-store")])
 }
 
 /// Serves `state` on `listener` until `shutdown` resolves, then lets in-flight requests finish.
@@ -188,18 +197,22 @@ pub async fn follow_sessions(
     task
 }
 
-/// Loads the configuration's tenants, binds its address and serves until `shutdown`.
+/// Loads the configuration's tenants, binds its addresses (brand hosts, operations) and serves
+/// until `shutdown`.
 pub async fn run(config: GatewayConfig, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
     let state = GatewayState::load(&config)?;
     let settings = runtime::Settings::from_env()?;
     let cancel = tokio_util::sync::CancellationToken::new();
     let _sessions = follow_sessions(&state, revocations::Source::from_settings(&settings), cancel.clone()).await;
+    let mut ops_task = tokio::task::JoinSet::new();
+    let ops = runtime::http::serve_ops(config.ops_addr, readiness(), cancel.clone(), &mut ops_task).await?;
     let _stop_following = cancel.drop_guard();
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("binding the gateway to {}", config.addr))?;
     tracing::info!(
         addr = %listener.local_addr()?,
+        ops = %ops,
         brand_origin = %config.brand_origin.origin("{brand}"),
         members_origin = %config.members_origin.origin("{brand}"),
         dist = %config.dist_dir.display(),

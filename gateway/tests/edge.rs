@@ -16,6 +16,8 @@ const BRANDS: [&str; 10] =
 
 struct TestGateway {
     addr: SocketAddr,
+    /// The operations listener (`PAYSITE_OPS_ADDR`): `/healthz`, `/readyz`, `/metrics`.
+    ops: SocketAddr,
     client: reqwest::Client,
     _dist: tempfile::TempDir,
 }
@@ -45,14 +47,25 @@ async fn spawn_gateway_with(settings: &[(&str, &str)]) -> TestGateway {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(gateway::serve(listener, state, std::future::pending()));
+    let mut ops_tasks = tokio::task::JoinSet::new();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let ops = runtime::http::serve_ops("127.0.0.1:0".parse().unwrap(), gateway::readiness(), cancel, &mut ops_tasks)
+        .await
+        .unwrap();
+    ops_tasks.detach_all();
     let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
-    TestGateway { addr, client, _dist: dist }
+    TestGateway { addr, ops, client, _dist: dist }
 }
 
 impl TestGateway {
     /// GET `path` as the browser on `host` asks for it.
     async fn get(&self, host: &str, path: &str) -> reqwest::Response {
         self.client.get(format!("http://{}{path}", self.addr)).header(header::HOST, host).send().await.unwrap()
+    }
+
+    /// GET `path` from the operations listener, as a probe or the scrape does.
+    async fn ops(&self, path: &str) -> reqwest::Response {
+        self.client.get(format!("http://{}{path}", self.ops)).send().await.unwrap()
     }
 }
 
@@ -106,24 +119,40 @@ async fn an_unknown_host_is_a_400_with_the_spec_error() {
 }
 
 #[tokio::test]
-async fn the_operations_routes_answer_on_the_pods_address() {
+async fn the_operations_routes_answer_on_the_operations_listener() {
     let gw = spawn_gateway().await;
-    assert_eq!(gw.get("10.0.0.7:8080", "/healthz").await.status(), StatusCode::OK);
-    let ready = gw.get("10.0.0.7:8080", "/readyz").await;
+    assert_eq!(gw.ops("/healthz").await.status(), StatusCode::OK);
+    let ready = gw.ops("/readyz").await;
     assert_eq!(ready.status(), StatusCode::OK);
     assert_eq!(ready.json::<Value>().await.unwrap()["status"], "ready");
-    assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::OK);
+    // The first /metrics installs the recorder; then a page is served and timed.
+    assert_eq!(gw.ops("/metrics").await.status(), StatusCode::OK);
+    assert_eq!(gw.get(&brand_host("vixen"), "/api/tenant-config").await.status(), StatusCode::OK);
+    let metrics = gw.ops("/metrics").await.text().await.unwrap();
+    // A histogram (buckets, not a summary's quantiles), by route template and status.
+    assert!(metrics.contains("# TYPE paysite_http_request_duration_seconds histogram"), "{metrics}");
+    assert!(
+        metrics.lines().any(|l| l.starts_with("paysite_http_request_duration_seconds_bucket")
+            && l.contains("service=\"gateway\"")
+            && l.contains("route=\"/api/tenant-config\"")
+            && l.contains("status=\"200\"")
+            && l.contains("le=\"0.005\"")),
+        "{metrics}"
+    );
 }
 
 #[tokio::test]
-async fn metrics_and_readiness_are_not_served_on_brand_hosts() {
+async fn the_operations_routes_are_not_served_on_brand_hosts_nor_the_brand_port() {
     let gw = spawn_gateway().await;
-    for brand in ["vixen", "tushy"] {
-        let host = brand_host(brand);
-        assert_eq!(gw.get(&host, "/metrics").await.status(), StatusCode::NOT_FOUND, "{host}");
-        assert_eq!(gw.get(&host, "/readyz").await.status(), StatusCode::NOT_FOUND, "{host}");
-        assert_eq!(gw.get(&host, "/healthz").await.status(), StatusCode::OK, "{host}");
+    for host in [brand_host("vixen"), brand_host("tushy"), "members.localhost:8080".to_owned()] {
+        for path in ["/metrics", "/readyz", "/healthz"] {
+            let answer = gw.get(&host, path).await;
+            assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{host}{path}");
+            assert!(!answer.text().await.unwrap().contains("# TYPE"), "{host}{path}");
+        }
     }
+    // Nor on the pod's address at the brand port: that port is the edge's, which knows only brand hosts.
+    assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
@@ -341,7 +370,7 @@ async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
     let gw = spawn_gateway().await;
     let host = brand_host("vixen");
     // The first /metrics installs the recorder.
-    assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::OK);
+    assert_eq!(gw.ops("/metrics").await.status(), StatusCode::OK);
     let post = |body: serde_json::Value, csrf: bool| {
         let mut request = gw
             .client
@@ -365,7 +394,7 @@ async fn analytics_events_are_checked_counted_and_refused_when_malformed() {
     let nowhere = post(serde_json::json!({ "event": "leave", "label": "Video" }), true).await.unwrap();
     assert_eq!(nowhere.status(), StatusCode::BAD_REQUEST);
 
-    let metrics = gw.get("10.0.0.7:8080", "/metrics").await.text().await.unwrap();
+    let metrics = gw.ops("/metrics").await.text().await.unwrap();
     let count = |event: &str| {
         metrics
             .lines()
@@ -395,9 +424,9 @@ fn post_event(gw: &TestGateway, host: &str, body: serde_json::Value, correlation
 async fn a_reported_error_is_counted_under_the_report_id_the_page_chose() {
     let gw = spawn_gateway().await;
     let host = brand_host("vixen");
-    // The first /metrics installs the recorder (asked as the scraper does, by address: the
-    // operations routes are not served on brand hosts).
-    assert_eq!(gw.get("10.0.0.7:8080", "/metrics").await.status(), StatusCode::OK);
+    // The first /metrics installs the recorder (asked as the scraper does, on the operations
+    // listener: the operations routes are not served on brand hosts).
+    assert_eq!(gw.ops("/metrics").await.status(), StatusCode::OK);
     // The page learns that reporting is on from its bootstrap.
     assert_eq!(bootstrap(&gw.get(&host, "/").await.text().await.unwrap())["errorReporting"], true);
     let report_id = "0199a3e4-5b6c-7d8e-9f00-112233445566";
@@ -408,7 +437,7 @@ async fn a_reported_error_is_counted_under_the_report_id_the_page_chose() {
     assert_eq!(answer.headers()["x-correlation-id"], report_id, "logged under the page's report id");
     let malformed = serde_json::json!({ "event": "error", "label": "Deals", "message": "" });
     assert_eq!(post_event(&gw, &host, malformed, report_id).send().await.unwrap().status(), StatusCode::BAD_REQUEST);
-    let metrics = gw.get("10.0.0.7:8080", "/metrics").await.text().await.unwrap();
+    let metrics = gw.ops("/metrics").await.text().await.unwrap();
     assert!(
         metrics.lines().any(|l| l.starts_with("paysite_analytics_events_total")
             && l.contains("event=\"error\"")

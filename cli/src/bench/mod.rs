@@ -9,7 +9,7 @@ mod refusals;
 use runtime::Settings;
 
 pub async fn run(settings: &Settings, name: &str) -> anyhow::Result<()> {
-    crate::preflight::check(settings).await?;
+    crate::preflight::check(settings, crate::preflight::Needs::BOTH).await?;
     match name {
         "events" => events::run(settings).await,
         "wallet" => {

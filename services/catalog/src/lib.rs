@@ -32,7 +32,7 @@ use sqlx::{migrate::Migrator, PgPool};
 
 pub use config::CatalogConfig;
 pub use http::router;
-pub use seed::seed_scale;
+pub use seed::{seed_scale, seed_scale_with_progress};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/catalog");
 

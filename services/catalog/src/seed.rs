@@ -578,9 +578,37 @@ pub fn seed_demo(ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
 
 /// `paysite seed --scale N`: a catalog of about `n` videos, events first, read models in bulk.
 pub async fn seed_scale(ctx: ServiceContext, n: usize) -> anyhow::Result<()> {
+    seed_scale_with_progress(ctx, n, &|_, _| {}).await
+}
+
+/// [`seed_scale`], telling `progress(done, total)` (events and ratings written) as it goes.
+pub async fn seed_scale_with_progress(
+    ctx: ServiceContext,
+    n: usize,
+    progress: &(dyn Fn(u64, u64) + Send + Sync),
+) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let catalog = generate(Scale::videos(n));
-    let (published, rated) = write(&ctx.store, &catalog, 2_000, true).await?;
+    let total = (catalog.content.len() + catalog.ratings.len()) as u64;
+    const CHUNK: usize = 2_000;
+    let mut published = Published::default();
+    let mut done = 0u64;
+    // The same chunks as one publish_all over everything, a few at a time between reports.
+    for part in catalog.content.chunks(CHUNK * 5) {
+        let p = commands::publish_all(&ctx.store, &seed_meta(), part, CHUNK, true)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        published.written += p.written;
+        published.unchanged += p.unchanged;
+        done += part.len() as u64;
+        progress(done, total);
+    }
+    let mut rated = 0;
+    for part in catalog.ratings.chunks(5_000) {
+        rated += seed_ratings(&ctx.store, part, true).await?;
+        done += part.len() as u64;
+        progress(done, total);
+    }
     // The ratings rewrote every rated video row: vacuum so the indexes point at live rows only.
     sqlx::query(
         "vacuum analyze video, video_category, performer, video_rating, listing_count, search_term, search_posting,

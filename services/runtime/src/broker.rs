@@ -31,10 +31,25 @@ pub fn dead_letter_queue(queue: &str) -> String {
     format!("{queue}.dlq")
 }
 
-/// Declares a consumer's durable queue, its bindings and its dead-letter queue.
+/// Redeliveries after which the broker itself dead-letters a message (`x-delivery-limit`,
+/// RabbitMQ 4's default): a backstop well above the consumer's own limit
+/// (`PAYSITE_MAX_DELIVERY_ATTEMPTS`), at which the consumer dead-letters a message that keeps
+/// crashing it, holding its stream. A constant, not derived from that setting: a queue's
+/// arguments cannot change once declared, and the setting may.
+pub const BROKER_DELIVERY_LIMIT: i32 = 20;
+
+/// Declares a consumer's queue, its bindings and its dead-letter queue.
 ///
-/// The queue has a single active consumer: replicas of a service compete for it and one
-/// wins, the others stand by, so events of a stream are applied in order.
+/// Quorum queues (replicated over the broker's nodes, so a node's loss does not stall
+/// them) with a single active consumer: replicas of a service compete for the queue and
+/// one wins, the others stand by, so events of a stream are applied in order. The quorum
+/// queue counts the deliveries of each message that were not acked (a consumer that
+/// crashed, a lost connection): past [`BROKER_DELIVERY_LIMIT`] it dead-letters the message
+/// into `<queue>.dlq` (at least once), so a message that kills its consumer is not
+/// redelivered for ever.
+///
+/// A classic queue of the same name cannot be redeclared as a quorum queue
+/// (PRECONDITION_FAILED): docs/operations.md says how a deployment migrates.
 pub async fn declare_consumer_queue(
     channel: &Channel,
     exchange: &str,
@@ -42,8 +57,18 @@ pub async fn declare_consumer_queue(
     bindings: &[String],
 ) -> lapin::Result<()> {
     declare_exchange(channel, exchange).await?;
-    let mut args = FieldTable::default();
+    let dlq = dead_letter_queue(queue);
+    let mut args = quorum();
     args.insert("x-single-active-consumer".into(), AMQPValue::Boolean(true));
+    args.insert("x-delivery-limit".into(), AMQPValue::LongInt(BROKER_DELIVERY_LIMIT));
+    args.insert("x-dead-letter-exchange".into(), AMQPValue::LongString("".into()));
+    args.insert("x-dead-letter-routing-key".into(), AMQPValue::LongString(dlq.as_str().into()));
+    args.insert("x-dead-letter-strategy".into(), AMQPValue::LongString("at-least-once".into()));
+    args.insert("x-overflow".into(), AMQPValue::LongString("reject-publish".into()));
+    // The dead-letter queue first: at-least-once dead-lettering needs its target to exist.
+    channel
+        .queue_declare(dlq.as_str().into(), QueueDeclareOptions { durable: true, ..Default::default() }, quorum())
+        .await?;
     channel.queue_declare(queue.into(), QueueDeclareOptions { durable: true, ..Default::default() }, args).await?;
     for key in bindings {
         channel
@@ -56,14 +81,19 @@ pub async fn declare_consumer_queue(
             )
             .await?;
     }
-    channel
-        .queue_declare(
-            dead_letter_queue(queue).as_str().into(),
-            QueueDeclareOptions { durable: true, ..Default::default() },
-            FieldTable::default(),
-        )
-        .await?;
     Ok(())
+}
+
+fn quorum() -> FieldTable {
+    let mut args = FieldTable::default();
+    args.insert("x-queue-type".into(), AMQPValue::LongString("quorum".into()));
+    args
+}
+
+/// How many earlier deliveries of this message were not acked (the quorum queue's
+/// `x-delivery-count`; 0 on a first delivery).
+pub fn delivery_count(table: Option<&FieldTable>) -> u32 {
+    header(table, "x-delivery-count").and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
 /// String headers as an AMQP field table.

@@ -14,7 +14,10 @@ use async_trait::async_trait;
 use futures::{FutureExt, StreamExt};
 use lapin::{
     message::Delivery,
-    options::{BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions, ConfirmSelectOptions},
+    options::{
+        BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions,
+        ConfirmSelectOptions,
+    },
     types::{AMQPValue, FieldTable},
     BasicProperties, Channel,
 };
@@ -25,6 +28,12 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::broker;
+
+/// Most deliveries a consumer holds unacked. A quorum queue hands back what a consumer held
+/// when it died, and the broker returns up to 32 of them in their order (RabbitMQ keeps them
+/// in a small map, iterated in key order up to 32 keys, in hash order beyond): more, and a
+/// crash could scramble a stream's events on their way back (`tests/faults.rs` saw it with 512).
+pub const MAX_UNACKED: u16 = 32;
 
 /// The longest one event's handler may take.
 const HANDLER_TIMEOUT: Duration = Duration::from_secs(30);
@@ -64,8 +73,8 @@ impl ConsumerSettings {
         ConsumerSettings {
             amqp_url: settings.amqp_url.expose().to_owned(),
             exchange: settings.exchange.clone(),
-            prefetch: 512,
-            batch_size: 256,
+            prefetch: MAX_UNACKED,
+            batch_size: MAX_UNACKED as usize,
             max_attempts: settings.max_delivery_attempts,
             retry_base: Duration::from_millis(100),
         }
@@ -98,12 +107,69 @@ async fn consume(
     cancel: &CancellationToken,
 ) -> anyhow::Result<()> {
     let connection = broker::connect(&s.amqp_url, &spec.queue).await?;
+    let result = consume_on(&connection, pool, spec, s, cancel).await;
+    // Unacked deliveries go back to the queue when the channel closes.
+    let _ = connection.close(200, "consumer stopping".into()).await;
+    result
+}
+
+/// A session: first carefully, one delivery at a time, then in batches.
+///
+/// Whatever was delivered but not acked when a consumer crashed (or lost its connection)
+/// comes back first, counted by the quorum queue. Taken one at a time, only the delivery
+/// that kills the consumer is counted again by the next crash, not the batch around it;
+/// once it has crashed the consumer `max_attempts` times it is dead-lettered (and holds
+/// its stream), and the others are applied. The first delivery that is not a redelivery
+/// ends the careful phase: it is applied with its ack held back (so, with a prefetch of
+/// one, nothing more is pushed to the careful consumer), a second consumer with the full
+/// prefetch attaches (standing by: the queue has a single active consumer), the careful
+/// one is cancelled, and only then is the held delivery acked. Whichever consumer the
+/// queue activates next starts after that delivery's effects committed: order holds.
+async fn consume_on(
+    connection: &lapin::Connection,
+    pool: &PgPool,
+    spec: &ConsumerSpec,
+    s: &ConsumerSettings,
+    cancel: &CancellationToken,
+) -> anyhow::Result<()> {
     let channel = connection.create_channel().await?;
     broker::declare_consumer_queue(&channel, &s.exchange, &spec.queue, &spec.bindings).await?;
-    channel.basic_qos(s.prefetch, BasicQosOptions::default()).await?;
+    channel.basic_qos(1, BasicQosOptions::default()).await?;
     let dead_letters = connection.create_channel().await?;
     dead_letters.confirm_select(ConfirmSelectOptions::default()).await?;
-    let mut deliveries = channel
+    let careful_tag = format!("{}-{}", spec.queue, Uuid::now_v7());
+    let mut careful = channel
+        .basic_consume(
+            spec.queue.as_str().into(),
+            careful_tag.as_str().into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await?;
+    tracing::info!(queue = %spec.queue, "consumer attached");
+    metrics::counter!("paysite_consumer_sessions_total", "queue" => spec.queue.clone()).increment(1);
+    // Handlers may append events; the relay of this schema is woken after each commit.
+    let schema: String = sqlx::query_scalar("select current_schema()").fetch_one(pool).await?;
+    let applier =
+        Applier { pool, spec, settings: s, dead_letters: &dead_letters, schema: &schema, deferred: Default::default() };
+    let held = loop {
+        let next = tokio::select! {
+            _ = cancel.cancelled() => return Ok(()),
+            next = careful.next() => next,
+        };
+        let Some(delivery) = next else { anyhow::bail!("the broker cancelled the consumer") };
+        let delivery = delivery?;
+        if delivery.redelivered {
+            applier.apply_batch(vec![delivery]).await?;
+        } else {
+            // Applied, its ack held back: nothing else can reach the careful consumer, and
+            // once it is cancelled the next one starts after this delivery's effects.
+            break applier.apply_holding_ack(delivery).await?;
+        }
+    };
+    let fast = connection.create_channel().await?;
+    fast.basic_qos(s.prefetch, BasicQosOptions::default()).await?;
+    let mut deliveries = fast
         .basic_consume(
             spec.queue.as_str().into(),
             format!("{}-{}", spec.queue, Uuid::now_v7()).as_str().into(),
@@ -111,16 +177,22 @@ async fn consume(
             FieldTable::default(),
         )
         .await?;
-    tracing::info!(queue = %spec.queue, "consumer attached");
-    // Handlers may append events; the relay of this schema is woken after each commit.
-    let schema: String = sqlx::query_scalar("select current_schema()").fetch_one(pool).await?;
-    let applier = Applier { pool, spec, settings: s, dead_letters: &dead_letters, schema: &schema };
-    let result = loop {
+    channel.basic_cancel(careful_tag.as_str().into(), BasicCancelOptions::default()).await?;
+    for (acker, multiple) in held {
+        acker.ack(BasicAckOptions { multiple }).await?;
+    }
+    let mut dlq_measured: Option<std::time::Instant> = None;
+    loop {
+        if dlq_measured.is_none_or(|at| at.elapsed() > DLQ_DEPTH_EVERY) {
+            record_dlq_depth(&dead_letters, &spec.queue).await?;
+            dlq_measured = Some(std::time::Instant::now());
+        }
         let first = tokio::select! {
-            _ = cancel.cancelled() => break Ok(()),
+            _ = cancel.cancelled() => return Ok(()),
+            _ = tokio::time::sleep(DLQ_DEPTH_EVERY) => continue,
             next = deliveries.next() => next,
         };
-        let Some(first) = first else { break Err(anyhow::anyhow!("the broker cancelled the consumer")) };
+        let Some(first) = first else { anyhow::bail!("the broker cancelled the consumer") };
         let mut batch = vec![first?];
         while batch.len() < s.batch_size {
             match deliveries.next().now_or_never() {
@@ -128,13 +200,25 @@ async fn consume(
                 _ => break,
             }
         }
-        if let Err(e) = applier.apply_batch(batch).await {
-            break Err(e);
-        }
-    };
-    // Unacked deliveries go back to the queue when the channel closes.
-    let _ = connection.close(200, "consumer stopping".into()).await;
-    result
+        applier.apply_batch(batch).await?;
+    }
+}
+
+/// How often an attached consumer measures its dead-letter queue.
+const DLQ_DEPTH_EVERY: Duration = Duration::from_secs(15);
+
+/// `paysite_dlq_messages{queue}`: what waits in `<queue>.dlq` (a replay or a fix is due).
+async fn record_dlq_depth(channel: &Channel, queue: &str) -> anyhow::Result<()> {
+    let dlq = broker::dead_letter_queue(queue);
+    let declared = channel
+        .queue_declare(
+            dlq.as_str().into(),
+            lapin::options::QueueDeclareOptions { passive: true, ..Default::default() },
+            FieldTable::default(),
+        )
+        .await?;
+    metrics::gauge!("paysite_dlq_messages", "queue" => queue.to_owned()).set(declared.message_count() as f64);
+    Ok(())
 }
 
 struct Applier<'a> {
@@ -143,6 +227,8 @@ struct Applier<'a> {
     settings: &'a ConsumerSettings,
     dead_letters: &'a Channel,
     schema: &'a str,
+    /// When set, acks wait here instead of going out (see [`consume_on`]'s hand-over).
+    deferred: std::sync::Mutex<Option<Vec<(lapin::Acker, bool)>>>,
 }
 
 struct Parsed {
@@ -152,13 +238,40 @@ struct Parsed {
 }
 
 impl Applier<'_> {
+    async fn ack(&self, acker: &lapin::Acker, multiple: bool) -> anyhow::Result<()> {
+        if let Some(waiting) = self.deferred.lock().unwrap().as_mut() {
+            waiting.push((acker.clone(), multiple));
+            return Ok(());
+        }
+        acker.ack(BasicAckOptions { multiple }).await?;
+        Ok(())
+    }
+
+    /// Applies `delivery` (its effects committed) but keeps its ack back: while it is
+    /// unacked, a prefetch of one lets nothing more reach this consumer.
+    async fn apply_holding_ack(&self, delivery: Delivery) -> anyhow::Result<Vec<(lapin::Acker, bool)>> {
+        *self.deferred.lock().unwrap() = Some(Vec::new());
+        let applied = self.apply_batch(vec![delivery]).await;
+        let held = self.deferred.lock().unwrap().take().unwrap_or_default();
+        applied.map(|()| held)
+    }
+
     async fn apply_batch(&self, batch: Vec<Delivery>) -> anyhow::Result<()> {
         let mut parsed = Vec::with_capacity(batch.len());
         for delivery in batch {
+            let crashes = broker::delivery_count(delivery.properties.headers().as_ref());
             match serde_json::from_slice::<Envelope>(&delivery.data) {
                 Ok(envelope) => {
                     let traceparent = broker::header(delivery.properties.headers().as_ref(), "traceparent");
-                    parsed.push(Parsed { delivery, envelope, traceparent });
+                    let p = Parsed { delivery, envelope, traceparent };
+                    if crashes >= self.settings.max_attempts {
+                        let why = format!("delivered {crashes} times without an answer: it crashes its consumer");
+                        metrics::counter!("paysite_consumer_poison_total", "queue" => self.spec.queue.clone())
+                            .increment(1);
+                        self.dead_letter(&p, &why, crashes).await?;
+                    } else {
+                        parsed.push(p);
+                    }
                 }
                 Err(e) => self.set_aside(&delivery, &format!("unreadable envelope: {e}"), 1).await?,
             }
@@ -182,7 +295,7 @@ impl Applier<'_> {
         match self.apply_together(&parsed).await {
             Ok(applied) => {
                 let last = &parsed[parsed.len() - 1].delivery;
-                last.acker.ack(BasicAckOptions { multiple: true }).await?;
+                self.ack(&last.acker, true).await?;
                 self.count(applied, parsed.len() - applied);
                 Ok(())
             }
@@ -316,7 +429,7 @@ impl Applier<'_> {
             .await;
             match outcome {
                 Ok(fresh) => {
-                    p.delivery.acker.ack(BasicAckOptions::default()).await?;
+                    self.ack(&p.delivery.acker, false).await?;
                     self.count(fresh as usize, !fresh as usize);
                     return Ok(());
                 }
@@ -388,7 +501,7 @@ impl Applier<'_> {
             .await?
             .await?;
         anyhow::ensure!(confirm.is_ack(), "the broker refused a dead letter");
-        delivery.acker.ack(BasicAckOptions::default()).await?;
+        self.ack(&delivery.acker, false).await?;
         tracing::error!(queue = %self.spec.queue, attempts, error, "delivery dead-lettered");
         metrics::counter!("paysite_consumer_dead_lettered_total", "queue" => self.spec.queue.clone()).increment(1);
         Ok(())

@@ -36,7 +36,12 @@ fn describe(queue: &str, delivery: &lapin::message::Delivery) -> DeadLetter {
         event_id: envelope.as_ref().map(|e| e.event_id),
         event_type: envelope.as_ref().map(|e| e.event_type.clone()),
         stream_id: envelope.as_ref().map(|e| e.stream_id.clone()),
-        error: broker::header(headers, "x-paysite-error"),
+        error: broker::header(headers, "x-paysite-error").or_else(|| {
+            // Dead-lettered by the quorum queue itself (its delivery limit), not by a consumer.
+            headers
+                .is_some_and(|h| h.inner().contains_key("x-death"))
+                .then(|| "the broker's delivery limit: never acked (it crashes its consumer)".to_owned())
+        }),
         attempts,
         dead_at: broker::header(headers, "x-paysite-dead-at"),
     }
@@ -92,7 +97,15 @@ pub async fn replay(amqp_url: &str, queue: &str, event_id: Option<Uuid>) -> anyh
             continue;
         }
         let mut headers = delivery.properties.headers().clone().unwrap_or_default();
-        for key in ["x-paysite-error", "x-paysite-attempts", "x-paysite-dead-at", "x-paysite-queue"] {
+        // The quorum queue's count of the deliveries it died of goes too: replayed, it starts afresh.
+        for key in [
+            "x-paysite-error",
+            "x-paysite-attempts",
+            "x-paysite-dead-at",
+            "x-paysite-queue",
+            "x-delivery-count",
+            "x-death",
+        ] {
             let mut inner = headers.inner().clone();
             inner.remove(key);
             headers = inner.into();

@@ -1,34 +1,28 @@
 //! Liveness and readiness.
+//!
+//! A service is ready when its database answers: that is where every write goes (events
+//! and their outbox rows in one transaction). The broker is not a condition: while it is
+//! away the outbox absorbs the events, the relay publishes them once it is back, and the
+//! outage shows as relay lag (`paysite_relay_oldest_unpublished_seconds`) and
+//! `paysite_broker_connected 0`, which alert, rather than as every replica leaving its
+//! Service at once.
 
-use std::{
-    collections::HashMap,
-    sync::{Mutex, OnceLock},
-    time::Duration,
-};
+use std::time::Duration;
 
 use sqlx::PgPool;
 
-fn broker_states() -> &'static Mutex<HashMap<String, bool>> {
-    static STATES: OnceLock<Mutex<HashMap<String, bool>>> = OnceLock::new();
-    STATES.get_or_init(Default::default)
-}
-
-/// Recorded by the relay as it connects to and loses the broker.
+/// Recorded by the relay as it connects to and loses the broker: the gauge
+/// `paysite_broker_connected{service}` (1 connected, 0 not).
 pub fn set_broker_up(service: &str, up: bool) {
-    broker_states().lock().unwrap().insert(service.to_owned(), up);
-}
-
-fn broker_up(service: &str) -> Option<bool> {
-    broker_states().lock().unwrap().get(service).copied()
+    metrics::gauge!("paysite_broker_connected", "service" => service.to_owned()).set(if up { 1.0 } else { 0.0 });
 }
 
 /// What `/readyz` checks for one service.
 #[derive(Clone)]
 pub struct Readiness {
     pub service: String,
+    /// Its database; none for the gateway, which keeps no state.
     pub pool: Option<PgPool>,
-    /// Whether the service talks to the broker (has a relay).
-    pub uses_broker: bool,
 }
 
 impl Readiness {
@@ -41,13 +35,6 @@ impl Readiness {
                 Ok(Ok(_)) => {}
                 Ok(Err(e)) => problems.push(format!("database: {e}")),
                 Err(_) => problems.push("database: no answer within 2 s".to_owned()),
-            }
-        }
-        if self.uses_broker {
-            match broker_up(&self.service) {
-                Some(true) => {}
-                Some(false) => problems.push("broker: disconnected".to_owned()),
-                None => problems.push("broker: not connected yet".to_owned()),
             }
         }
         problems

@@ -19,13 +19,33 @@ pub const CORRELATION_HEADER: HeaderName = HeaderName::from_static("x-correlatio
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CorrelationId(pub Uuid);
 
-/// `/healthz` (alive), `/readyz` (database and broker reachable), `/metrics` (Prometheus).
+/// `/healthz` (alive), `/readyz` (its database answers), `/metrics` (Prometheus): the operations
+/// routes, served on a listener of their own ([`serve_ops`]), never beside an API.
 pub fn ops_router(readiness: Readiness) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|| async { crate::telemetry::install_metrics().render() }))
         .with_state(readiness)
+}
+
+/// Binds `addr` and serves [`ops_router`] there until `cancel`; answers the address bound.
+pub async fn serve_ops(
+    addr: std::net::SocketAddr,
+    readiness: Readiness,
+    cancel: tokio_util::sync::CancellationToken,
+    tasks: &mut tokio::task::JoinSet<anyhow::Result<()>>,
+) -> anyhow::Result<std::net::SocketAddr> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("binding the operations routes to {addr}: {e}"))?;
+    let bound = listener.local_addr()?;
+    let app = ops_router(readiness);
+    tasks.spawn(async move {
+        axum::serve(listener, app).with_graceful_shutdown(cancel.cancelled_owned()).await?;
+        Ok(())
+    });
+    Ok(bound)
 }
 
 async fn readyz(State(readiness): State<Readiness>) -> Response {
@@ -59,10 +79,40 @@ pub async fn correlate(mut request: Request, next: Next) -> Response {
     crate::telemetry::set_parent(&span, traceparent.as_deref());
     let mut response = next.run(request).instrument(span.clone()).await;
     span.record("status", response.status().as_u16());
-    metrics::counter!("paysite_http_requests_total", "status" => response.status().as_u16().to_string()).increment(1);
     if let Ok(value) = HeaderValue::from_str(&correlation.to_string()) {
         response.headers_mut().insert(CORRELATION_HEADER, value);
     }
+    response
+}
+
+/// Buckets of `paysite_http_request_duration_seconds` (seconds): explicit, so the histogram
+/// adds up across replicas (`histogram_quantile(0.99, sum by (le, route) (rate(..._bucket[5m])))`).
+pub const HTTP_DURATION_BUCKETS: [f64; 12] = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+/// `router` with every request timed into `paysite_http_request_duration_seconds{service,
+/// method, route, status}`, `route` the matched route template (`/internal/wallets/{user_id}`;
+/// `unmatched` for a fallback), never the raw path, so the label set stays small.
+pub fn measured(router: Router, service: &str) -> Router {
+    router.layer(axum::middleware::from_fn_with_state(std::sync::Arc::<str>::from(service), measure))
+}
+
+async fn measure(State(service): State<std::sync::Arc<str>>, request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map(|m| m.as_str().to_owned())
+        .unwrap_or_else(|| "unmatched".to_owned());
+    let method = request.method().as_str().to_owned();
+    let response = next.run(request).await;
+    metrics::histogram!(
+        "paysite_http_request_duration_seconds",
+        "service" => service.to_string(),
+        "method" => method,
+        "route" => route,
+        "status" => response.status().as_u16().to_string(),
+    )
+    .record(started.elapsed().as_secs_f64());
     response
 }
 

@@ -135,6 +135,9 @@ async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &Cancel
                 amqp_failures += 1;
                 tracing::warn!(service = %s.service, error = %e, "relay cannot reach the broker");
                 crate::health::set_broker_up(&s.service, false);
+                if let Err(e) = record_backlog(pool, &s.service).await {
+                    tracing::debug!(error = %e, "outbox backlog not measured");
+                }
                 tokio::select! {
                     _ = cancel.cancelled() => return Ok(()),
                     _ = tokio::time::sleep(broker::reconnect_delay(amqp_failures)) => {}
@@ -181,6 +184,21 @@ struct OutboxRow {
     envelope: String,
 }
 
+/// Records the outbox's backlog: `paysite_relay_outbox_rows{service}` and
+/// `paysite_relay_oldest_unpublished_seconds{service}` (0 when empty). While the broker is
+/// away this is what grows (the writes keep going into the outbox), so it is what alerts.
+async fn record_backlog(pool: &PgPool, service: &str) -> Result<(), sqlx::Error> {
+    let (rows, oldest): (i64, f64) = sqlx::query_as(
+        "select count(*), coalesce(extract(epoch from now() - min(e.recorded_at))::float8, 0)
+         from outbox o join event e on e.event_id = o.event_id",
+    )
+    .fetch_one(pool)
+    .await?;
+    metrics::gauge!("paysite_relay_outbox_rows", "service" => service.to_owned()).set(rows as f64);
+    metrics::gauge!("paysite_relay_oldest_unpublished_seconds", "service" => service.to_owned()).set(oldest.max(0.0));
+    Ok(())
+}
+
 async fn check_lock(lock_conn: &mut sqlx::PgConnection) -> Result<(), sqlx::Error> {
     match tokio::time::timeout(Duration::from_secs(5), sqlx::query("select 1").execute(lock_conn)).await {
         Ok(result) => result.map(|_| ()),
@@ -207,6 +225,7 @@ async fn publish_loop(
         // A relay whose session died has lost the lock; another may be active now.
         if lock_checked.elapsed() > Duration::from_secs(1) {
             check_lock(lock_conn).await?;
+            record_backlog(pool, &s.service).await?;
             lock_checked = Instant::now();
         }
         let rows: Vec<OutboxRow> = sqlx::query_as(

@@ -75,6 +75,23 @@ impl ServiceDef {
         Ok(service)
     }
 
+    /// Builds the service without touching the broker (what `paysite rebuild-projections`
+    /// and `paysite dlq` need to know of it).
+    pub async fn build_only(&self, ctx: &ServiceContext) -> anyhow::Result<Service> {
+        (self.build)(ctx.clone()).await
+    }
+
+    /// Builds the service and declares its queues if the broker answers; if it does not, the
+    /// service starts anyway (its consumers declare their queues when they attach, and its
+    /// events wait in the outbox): a broker outage does not keep a service from starting.
+    pub async fn build_for_serving(&self, ctx: &ServiceContext) -> anyhow::Result<Service> {
+        let service = (self.build)(ctx.clone()).await?;
+        if let Err(e) = declare_queues(&ctx.settings, &service.consumers).await {
+            tracing::warn!(service = self.name, error = %e, "queues not declared at start; the consumers declare them when the broker answers");
+        }
+        Ok(service)
+    }
+
     /// Where the service listens when run alone: `PAYSITE_ADDR` (`host:port`) when set, else
     /// loopback on `PORT` or its own port. Only a deployment that says so (Kubernetes,
     /// docker-compose: `0.0.0.0:<port>`) listens on other interfaces.
@@ -93,6 +110,14 @@ impl ServiceDef {
         Ok(SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, port)))
     }
 
+    /// Where its operations routes (`/healthz`, `/readyz`, `/metrics`) listen when run alone:
+    /// `PAYSITE_OPS_ADDR` (`host:port`) when set, else loopback on [`ops_port`] of its own port.
+    /// They are never on the port of the internal API, so nothing that reaches the API (a
+    /// caller, an Ingress) reaches them, and a probe or a scrape needs no service token.
+    pub fn ops_listen_addr(&self, lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<SocketAddr> {
+        ops_addr_from(lookup, self.port)
+    }
+
     /// The service alone in its process (its own binary), configured from the environment,
     /// until Ctrl-C or SIGTERM.
     pub async fn run_alone(&self) -> anyhow::Result<()> {
@@ -101,10 +126,11 @@ impl ServiceDef {
         crate::auth::ServiceKey::init_from_env()?;
         crate::auth::ServiceTokens::set_process_name(self.name);
         let addr = self.listen_addr(|key| std::env::var(key).ok())?;
+        let ops = self.ops_listen_addr(|key| std::env::var(key).ok())?;
         let ctx = self.prepare(&settings, 16).await?;
         let (cancel, mut tasks) = (CancellationToken::new(), JoinSet::new());
-        let service = self.build(&ctx).await?;
-        self.start(ctx, service, addr, cancel.clone(), &mut tasks).await?;
+        let service = self.build_for_serving(&ctx).await?;
+        self.start(ctx, service, Addrs { api: addr, ops }, cancel.clone(), &mut tasks).await?;
         crate::http::shutdown_signal().await;
         cancel.cancel();
         while let Some(done) = tasks.join_next().await {
@@ -113,7 +139,8 @@ impl ServiceDef {
         Ok(())
     }
 
-    /// Starts relay, consumers, jobs and HTTP on `addr`; all stop when `cancel` fires.
+    /// Starts relay, consumers, jobs, the internal API on `addrs.api` and the operations routes
+    /// on `addrs.ops`; all stop when `cancel` fires. Answers the addresses bound.
     ///
     /// Declare every service's queues (see [`Self::build`]) before starting any: an event
     /// published while no queue is bound to its routing key is dropped by the broker.
@@ -121,10 +148,10 @@ impl ServiceDef {
         &self,
         ctx: ServiceContext,
         service: Service,
-        addr: SocketAddr,
+        addrs: Addrs,
         cancel: CancellationToken,
         tasks: &mut JoinSet<anyhow::Result<()>>,
-    ) -> anyhow::Result<SocketAddr> {
+    ) -> anyhow::Result<Addrs> {
         let name = self.name;
         let relay_settings = RelaySettings::new(name, name, &ctx.settings);
         tasks.spawn(run_to_end(relay::run(ctx.pool.clone(), relay_settings, cancel.clone())));
@@ -135,19 +162,45 @@ impl ServiceDef {
         for job in service.jobs {
             tasks.spawn(run_to_end(job(cancel.clone())));
         }
-        let readiness = Readiness { service: name.to_owned(), pool: Some(ctx.pool.clone()), uses_broker: true };
-        let app = service
-            .router
-            .merge(crate::http::ops_router(readiness))
-            .layer(axum::middleware::from_fn(crate::http::correlate));
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        let bound = listener.local_addr()?;
+        let readiness = Readiness { service: name.to_owned(), pool: Some(ctx.pool.clone()) };
+        let ops = crate::http::serve_ops(addrs.ops, readiness, cancel.clone(), tasks).await?;
+        let app = crate::http::measured(service.router, name).layer(axum::middleware::from_fn(crate::http::correlate));
+        let listener = tokio::net::TcpListener::bind(addrs.api).await?;
+        let api = listener.local_addr()?;
         tasks.spawn(async move {
             axum::serve(listener, app).with_graceful_shutdown(cancel.cancelled_owned()).await?;
             Ok(())
         });
-        tracing::info!(service = name, addr = %bound, "service listening");
-        Ok(bound)
+        tracing::info!(service = name, addr = %api, ops = %ops, "service listening");
+        Ok(Addrs { api, ops })
+    }
+}
+
+/// Where a process listens: its API (or the gateway's brand hosts) and its operations routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Addrs {
+    pub api: SocketAddr,
+    pub ops: SocketAddr,
+}
+
+/// The default operations port of a process whose API listens on `port`: 1000 above it
+/// (wallet 8103 → 9103, gateway 8080 → 9080), so each process on one machine has its own.
+/// An API on any free port (0) has its operations routes on any free port too.
+pub fn ops_port(port: u16) -> u16 {
+    if port == 0 {
+        0
+    } else {
+        port.saturating_add(1000)
+    }
+}
+
+/// `PAYSITE_OPS_ADDR` when set, else loopback on [`ops_port`] of `api_port`.
+pub fn ops_addr_from(lookup: impl Fn(&str) -> Option<String>, api_port: u16) -> anyhow::Result<SocketAddr> {
+    match lookup("PAYSITE_OPS_ADDR").filter(|v| !v.trim().is_empty()) {
+        Some(addr) => {
+            addr.trim().parse().map_err(|e| anyhow::anyhow!("PAYSITE_OPS_ADDR must be host:port, got {addr:?}: {e}"))
+        }
+        None => Ok(SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, ops_port(api_port)))),
     }
 }
 

@@ -8,7 +8,7 @@
 
 use std::{collections::HashMap, sync::OnceLock};
 
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use opentelemetry::{
     propagation::{Extractor, Injector, TextMapPropagator},
     trace::TracerProvider as _,
@@ -31,11 +31,17 @@ impl Drop for TelemetryGuard {
     }
 }
 
-/// Installs JSON logging (`RUST_LOG`, default `info`), and OTLP tracing when configured.
+/// Installs JSON logging on stderr (`RUST_LOG`, default `info`), and OTLP tracing when configured.
 pub fn init(service: &str, otlp_endpoint: Option<&str>) -> TelemetryGuard {
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,lapin=warn,amq_protocol=warn,h2=warn,hyper=warn"));
-    let json = tracing_subscriber::fmt::layer().json().flatten_event(true).with_current_span(false);
+    // On stderr: a command's own output (the `paysite` command's lists and reports) stays
+    // alone on stdout, and the logs are still collected wherever stderr goes.
+    let json = tracing_subscriber::fmt::layer()
+        .json()
+        .flatten_event(true)
+        .with_current_span(false)
+        .with_writer(std::io::stderr);
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
     let provider = otlp_endpoint.and_then(|_| match build_provider(service) {
         Ok(p) => Some(p),
@@ -66,11 +72,31 @@ fn build_provider(service: &str) -> anyhow::Result<SdkTracerProvider> {
     .map_err(|_| anyhow::anyhow!("OTLP exporter set-up panicked"))?
 }
 
+/// `paysite_relay_lag_seconds`: commit to broker confirm, from milliseconds to an outage.
+pub const RELAY_LAG_BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0, 30.0, 120.0, 600.0];
+/// Batch sizes (`paysite_wallet_batch_size`, `paysite_postback_batch_size`).
+pub const BATCH_SIZE_BUCKETS: [f64; 10] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
+/// Any other `*_seconds` histogram.
+pub const SECONDS_BUCKETS: [f64; 11] = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
 /// The process-wide Prometheus recorder (installed once).
 pub fn install_metrics() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
-        let recorder = PrometheusBuilder::new().build_recorder();
+        // Explicit buckets for every histogram: rendered as Prometheus histograms (which add
+        // up across replicas), never as summaries.
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(
+                Matcher::Full("paysite_http_request_duration_seconds".into()),
+                &crate::http::HTTP_DURATION_BUCKETS,
+            )
+            .and_then(|b| {
+                b.set_buckets_for_metric(Matcher::Full("paysite_relay_lag_seconds".into()), &RELAY_LAG_BUCKETS)
+            })
+            .and_then(|b| b.set_buckets_for_metric(Matcher::Suffix("_batch_size".into()), &BATCH_SIZE_BUCKETS))
+            .and_then(|b| b.set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &SECONDS_BUCKETS))
+            .expect("non-empty buckets")
+            .build_recorder();
         let handle = recorder.handle();
         let _ = metrics::set_global_recorder(recorder);
         handle

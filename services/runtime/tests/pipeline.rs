@@ -168,6 +168,86 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     reader.cleanup().await;
 }
 
+/// Appends one ping to `stream` with the own-event projection applied in the same transaction.
+async fn append_counted(env: &TestEnv, own: &probe::CountProjection, stream: &str, n: u64) {
+    let mut tx = env.pool.begin().await.unwrap();
+    let version = env.store.version(&mut tx, stream).await.unwrap();
+    let written =
+        env.store.append(&mut tx, stream, version, &[probe::ProbeEvent::Pinged { n }], &TestEnv::meta()).await.unwrap();
+    for e in &written {
+        runtime::projection::Projection::apply(own, &mut tx, e).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_rebuild_swaps_in_while_writes_go_on_and_misses_nothing_committed_meanwhile() {
+    let env = TestEnv::new().await;
+    let own = probe::CountProjection { source: Source::OwnEvents };
+    for n in 1..=1500u64 {
+        append_counted(&env, &own, &format!("s-{}", n % 40), n).await;
+    }
+    // A transaction in flight when the rebuild takes its snapshot: its event has an earlier
+    // position than those replayed, and commits while the replay runs.
+    let mut early = env.pool.begin().await.unwrap();
+    let written = env
+        .store
+        .append(&mut early, "early", 0, &[probe::ProbeEvent::Pinged { n: 0 }], &TestEnv::meta())
+        .await
+        .unwrap();
+    runtime::projection::Projection::apply(&own, &mut early, &written[0]).await.unwrap();
+    let writing = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let during = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let writer = {
+        let (env_pool, store) = (env.pool.clone(), env.store.clone());
+        let (writing, during) = (writing.clone(), during.clone());
+        tokio::spawn(async move {
+            let own = probe::CountProjection { source: Source::OwnEvents };
+            let mut n = 10_000u64;
+            while writing.load(std::sync::atomic::Ordering::SeqCst) {
+                n += 1;
+                let stream = format!("s-{}", n % 40);
+                let mut tx = env_pool.begin().await.unwrap();
+                let version = store.version(&mut tx, &stream).await.unwrap();
+                let written = store
+                    .append(&mut tx, &stream, version, &[probe::ProbeEvent::Pinged { n }], &TestEnv::meta())
+                    .await
+                    .unwrap();
+                runtime::projection::Projection::apply(&own, &mut tx, &written[0]).await.unwrap();
+                tx.commit().await.unwrap();
+                during.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = |done: u64, total: u64| seen.lock().unwrap().push((done, total));
+    let (replayed, read) = tokio::join!(projection::rebuild_with_progress(&env.pool, &own, &report), async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        early.commit().await.unwrap();
+        // Readers are not locked out meanwhile.
+        tokio::time::timeout(Duration::from_secs(1), snapshot(&env)).await
+    });
+    let replayed = replayed.unwrap();
+    assert!(read.is_ok(), "a reader waited on the rebuild");
+    writing.store(false, std::sync::atomic::Ordering::SeqCst);
+    writer.await.unwrap();
+    assert!(during.load(std::sync::atomic::Ordering::SeqCst) > 0, "writes went on during the rebuild");
+    assert!(replayed >= 1501, "{replayed}");
+    let truth: Vec<(String, i64, i64)> = sqlx::query_as(
+        "select stream_id, count(*), max(stream_version) from event group by stream_id order by stream_id",
+    )
+    .fetch_all(&env.pool)
+    .await
+    .unwrap();
+    assert_eq!(snapshot(&env).await, truth, "the swapped-in read model holds every committed event once");
+    assert!(snapshot(&env).await.iter().any(|(s, _, _)| s == "early"), "the in-flight transaction's event is there");
+    assert!(seen.lock().unwrap().len() >= 2, "progress was reported page by page");
+    let leftovers =
+        env.scalar(&format!("select count(*) from pg_namespace where nspname = '{}_rebuild'", env.schema)).await;
+    assert_eq!(leftovers, 0, "the copies' schema is gone");
+    env.cleanup().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_relay_wakes_on_notify_and_polls_as_a_safety_net() {
     let env = TestEnv::new().await;

@@ -132,11 +132,20 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
     text.as_bytes().chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect()
 }
 
-fn verify_mac(secret: &str, message: &[u8], signature_hex: &str) -> Result<(), Rejection> {
+/// Verifies against each secret the biller may sign with (the current one, and the next
+/// during a rotation).
+fn verify_mac(biller: &Biller, message: &[u8], signature_hex: &str) -> Result<(), Rejection> {
     let tag = unhex(signature_hex).ok_or(Rejection::BadSignature)?;
-    let mut m = mac(secret);
-    m.update(message);
-    m.verify_slice(&tag).map_err(|_| Rejection::BadSignature)
+    let verifies = |secret: &runtime::Secret| {
+        let mut m = mac(secret.expose());
+        m.update(message);
+        m.verify_slice(&tag).is_ok()
+    };
+    if biller.accepted_secrets().any(verifies) {
+        Ok(())
+    } else {
+        Err(Rejection::BadSignature)
+    }
 }
 
 fn check_window(ts: i64, now: i64) -> Result<(), Rejection> {
@@ -247,7 +256,6 @@ pub fn verify(biller: &Biller, received: &Received<'_>, now: i64) -> Result<Post
 }
 
 fn verify_and_read(biller: &Biller, received: &Received<'_>, now: i64) -> Result<Postback, Rejection> {
-    let secret = biller.secret.expose();
     match biller.scheme {
         Scheme::Epoch => {
             let fields = parse_form(received.body)?;
@@ -255,7 +263,7 @@ fn verify_and_read(biller: &Biller, received: &Received<'_>, now: i64) -> Result
             if fields.get("digest_alg").map(String::as_str) != Some(EPOCH_DIGEST_ALG) {
                 return Err(Rejection::WrongScheme);
             }
-            verify_mac(secret, epoch_canonical(&fields).as_bytes(), digest)?;
+            verify_mac(biller, epoch_canonical(&fields).as_bytes(), digest)?;
             let ts =
                 fields.get("timestamp").and_then(|t| parse_unix(t)).ok_or(Rejection::Malformed("timestamp".into()))?;
             check_window(ts, now)?;
@@ -266,7 +274,7 @@ fn verify_and_read(biller: &Biller, received: &Received<'_>, now: i64) -> Result
             let (t, v1) = parse_signature_header(header)?;
             let mut message = format!("{t}.").into_bytes();
             message.extend_from_slice(received.body);
-            verify_mac(secret, &message, v1)?;
+            verify_mac(biller, &message, v1)?;
             check_window(t, now)?;
             if biller.scheme == Scheme::Ccbill {
                 read_ccbill(&biller.name, received.body, t)

@@ -53,7 +53,11 @@ pub struct Biller {
     pub native: bool,
     /// What a Segpay-style postback is answered with.
     pub ok_text: String,
+    /// What its postbacks are signed with, and what paysite signs for it.
     pub secret: Secret,
+    /// During a rotation, the secret the biller moves to (`PAYSITE_BILLER_<NAME>_SECRET_NEXT`):
+    /// a postback signed with either verifies (docs/operations.md, "Rotating a biller's secret").
+    pub next_secret: Option<Secret>,
     /// The payment page a join is sent to.
     pub payment_page: String,
     pub card_update_url: Option<String>,
@@ -63,6 +67,11 @@ impl Biller {
     /// The biller's path as the profile names it (`/vxnbill`).
     pub fn path(&self) -> String {
         format!("/{}", self.name.to_ascii_lowercase())
+    }
+
+    /// The secrets a postback may be signed with: the current one, then the next during a rotation.
+    pub fn accepted_secrets(&self) -> impl Iterator<Item = &Secret> {
+        std::iter::once(&self.secret).chain(self.next_secret.as_ref())
     }
 }
 
@@ -276,7 +285,8 @@ impl BillingConfig {
     }
 
     /// Reads `PAYSITE_BILLING_DIR`, `PAYSITE_TENANTS_DIR`, `PAYSITE_BILLER_<NAME>_SECRET`
-    /// (required in production; the file's development secret otherwise) and the rest.
+    /// (required in production; the file's development secret otherwise), during a rotation
+    /// `PAYSITE_BILLER_<NAME>_SECRET_NEXT`, and the rest.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>, production: bool) -> anyhow::Result<Self> {
         let dir = |key: &str, default: &str| {
             lookup(key).filter(|v| !v.is_empty()).map(PathBuf::from).unwrap_or_else(|| default_dir(default))
@@ -293,6 +303,7 @@ impl BillingConfig {
                 None if production => anyhow::bail!("{key} must be set in production"),
                 None => b.dev_secret.clone(),
             };
+            let next_secret = lookup(&format!("{key}_NEXT")).filter(|v| !v.is_empty()).map(Secret::new);
             billers.insert(
                 name.clone(),
                 Biller {
@@ -302,6 +313,7 @@ impl BillingConfig {
                     native: b.native,
                     ok_text: b.ok_text,
                     secret: Secret::new(secret),
+                    next_secret,
                     payment_page: b.payment_page,
                     card_update_url: b.card_update_url,
                 },

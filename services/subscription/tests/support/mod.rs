@@ -36,7 +36,13 @@ impl std::ops::Deref for TestEnv {
 impl TestEnv {
     /// The service, with no profile service behind it (postbacks name their user).
     pub async fn new() -> TestEnv {
-        Self::build(None).await
+        Self::build(None, &[]).await
+    }
+
+    /// The service configured as a deployment would be, with these environment variables
+    /// (`PAYSITE_BILLER_EPOCH_SECRET`, ...): a restart with new settings is a new one.
+    pub async fn with_env(env: &[(&str, &str)]) -> TestEnv {
+        Self::build(None, env).await
     }
 
     /// The service and a real profile service.
@@ -52,13 +58,14 @@ impl TestEnv {
         let base = format!("http://{}", listener.local_addr().unwrap());
         let app = profile::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Self::build(Some((scratch, base))).await
+        Self::build(Some((scratch, base)), &[]).await
     }
 
-    async fn build(profile: Option<(Scratch, String)>) -> TestEnv {
+    async fn build(profile: Option<(Scratch, String)>, env: &[(&str, &str)]) -> TestEnv {
         let scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 16).await;
         let signer = Signer::generate("test");
-        let mut config = BillingConfig::from_lookup(|_| None, false).unwrap();
+        let lookup = |key: &str| env.iter().find(|(k, _)| *k == key).map(|(_, v)| (*v).to_owned());
+        let mut config = BillingConfig::from_lookup(lookup, false).unwrap();
         config.profiles_queue = format!("{}.profiles", scratch.schema);
         let profile_base = profile.as_ref().map(|p| p.1.clone()).unwrap_or_else(|| "http://127.0.0.1:9".into());
         let client = profile::client::ProfileClient::new(profile_base);

@@ -25,7 +25,7 @@ use super::{
 const PER_SHAPE: usize = 500;
 const CONCURRENCY: usize = 16;
 const PER_ROUND: usize = 3_000;
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 7;
 
 fn post(body: &str) -> Vec<u8> {
     format!(
@@ -62,6 +62,22 @@ fn shapes() -> Vec<(String, Vec<u8>)> {
     let directives = "@include(if: true) ".repeat(50);
     shapes.push(("50 directives".to_owned(), query(&format!("{{ tenantConfig {directives} }}"))));
     shapes
+}
+
+/// Sends `request` on a new connection, as far as the server reads it, and reads the answer's
+/// status line (the server may answer and close before the body is all sent).
+async fn send_alone(addr: std::net::SocketAddr, request: &[u8]) -> anyhow::Result<(u16, Vec<u8>)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    let text = String::from_utf8_lossy(request).replacen("HTTP/1.1\r\n", "HTTP/1.1\r\nconnection: close\r\n", 1);
+    let _ = stream.write_all(text.as_bytes()).await; // a refusal may close the connection mid-body
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    let text = String::from_utf8_lossy(&answer);
+    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    anyhow::ensure!(status != 0, "no answer to an oversized request");
+    Ok((status, Vec::new()))
 }
 
 /// The code of a refusal: the first GraphQL error's, else the HTTP status.
@@ -116,9 +132,13 @@ pub async fn run(settings: &Settings) -> anyhow::Result<()> {
     for (name, request) in shapes() {
         let mut latencies = Vec::with_capacity(PER_SHAPE);
         let mut code = None;
+        // A body past the limit is refused before it is read, and the connection closed: such a
+        // shape goes on a connection of its own each time.
+        let oversized = request.len() > ::gateway::graphql::MAX_BODY_BYTES * 4;
         for i in 0..PER_SHAPE + 20 {
             let t = Instant::now();
-            let (status, body) = conn.send(&request).await?;
+            let (status, body) =
+                if oversized { send_alone(guarded, &request).await? } else { conn.send(&request).await? };
             let took = t.elapsed().as_micros() as u64;
             let refused = refusal_code(status, &body);
             anyhow::ensure!(refused.is_some(), "{name} was not refused");
@@ -147,24 +167,32 @@ pub async fn run(settings: &Settings) -> anyhow::Result<()> {
     // Warm both, then alternate rounds so that neither side gets the quieter machine.
     throughput(guarded, CONCURRENCY, PER_ROUND / 5, listing).await?;
     throughput(unguarded, CONCURRENCY, PER_ROUND / 5, listing).await?;
-    let (mut with, mut without) = (Vec::new(), Vec::new());
-    for _ in 0..ROUNDS {
-        let a = throughput(unguarded, CONCURRENCY, PER_ROUND, listing).await?;
-        let b = throughput(guarded, CONCURRENCY, PER_ROUND, listing).await?;
+    let (mut with, mut without, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        // Alternate which side goes first, so neither always follows the other.
+        let (a, b) = if round % 2 == 0 {
+            let a = throughput(unguarded, CONCURRENCY, PER_ROUND, listing).await?;
+            (a, throughput(guarded, CONCURRENCY, PER_ROUND, listing).await?)
+        } else {
+            let b = throughput(guarded, CONCURRENCY, PER_ROUND, listing).await?;
+            (throughput(unguarded, CONCURRENCY, PER_ROUND, listing).await?, b)
+        };
         anyhow::ensure!(a.failed + b.failed == 0, "failed requests: {a:?} {b:?}");
+        println!("  round {}: without {:.0} req/s, with {:.0} req/s", round + 1, a.per_second, b.per_second);
         without.push(a.per_second);
         with.push(b.per_second);
+        ratios.push(b.per_second / a.per_second);
     }
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    let (w, wo) = (median(&mut with), median(&mut without));
+    let (w, wo, ratio) = (median(&mut with), median(&mut without), median(&mut ratios));
     println!(
-        "videos listing, closed loop, {CONCURRENCY} clients, {PER_ROUND} requests a round, {ROUNDS} alternating rounds \
-         (median): without the cost checks {wo:.0} req/s, with them {w:.0} req/s, ratio {:.3} (target >= 0.95: {})",
-        w / wo,
-        if w / wo >= 0.95 { "met" } else { "NOT met" }
+        "videos listing, closed loop, {CONCURRENCY} clients, {PER_ROUND} requests a round, {ROUNDS} alternating rounds: \
+         median without the cost checks {wo:.0} req/s, with them {w:.0} req/s; median of the rounds' ratios {ratio:.3} \
+         (target >= 0.95: {})",
+        if ratio >= 0.95 { "met" } else { "NOT met" }
     );
     pool.close().await;
     Ok(())

@@ -20,10 +20,12 @@ journeys((opened) => {
 
 interface Transaction {
   amount: number
+  currency: string
   createdAt: string
+  transactionType: string
 }
 
-const GEMS = '{ getGemsBalance { daysUntilRefreshGems wallet { balance { amount } } } getTransactions { amount createdAt } }'
+const GEMS = '{ getGemsBalance { daysUntilRefreshGems wallet { balance { amount } } } getTransactions { amount currency createdAt transactionType } }'
 
 /** Where `p` is: a brand's origin or the members host's. */
 const originOf = (where: string) => (where === 'members' ? brandOrigin('members') : brandOrigin(where))
@@ -57,7 +59,13 @@ describe('the gems popup', () => {
     const rows = dialog.locator('table.gems-transactions tbody tr')
     await expect.poll(() => rows.count(), SETTLE).toBe(transactions.length)
     const first = transactions[0]!
-    expect(await rows.first().locator('td').last().textContent()).toBe(first.amount > 0 ? `+${first.amount}` : String(first.amount))
+    // A debit or a forfeit takes gems away: shown with a minus, and the rows add up to the balance.
+    const sign = (t: Transaction) => (t.transactionType === 'debit' || t.transactionType === 'forfeit' ? -1 : 1)
+    expect(await rows.first().locator('td').last().textContent()).toBe(
+      `${sign(first) < 0 ? '−' : '+'}${Math.abs(first.amount)}`,
+    )
+    const gems = transactions.filter((t) => t.currency === 'gems')
+    expect(gems.reduce((sum, t) => sum + sign(t) * Math.abs(t.amount), 0)).toBe(balance)
     await screenshotAtBothWidths(page, `gems-popup-${where}`)
     await dialog.getByRole('button', { name: 'Got it' }).click()
     await expect.poll(() => page.getByRole('dialog').count(), SETTLE).toBe(0)

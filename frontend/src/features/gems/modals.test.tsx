@@ -7,7 +7,7 @@ import { member, tenantConfig } from '../../app/routing/testing'
 import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
-import { UnlockChannel } from './modals'
+import { signedAmount, UnlockChannel } from './modals'
 
 afterEach(cleanup)
 
@@ -100,5 +100,14 @@ describe('the unlock-channel modal', () => {
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Unlock for 10 gems' }))
     expect((await screen.findByRole('alert')).textContent).toBe('You have already unlocked this channel pack.')
+  })
+})
+
+describe('a transaction in the gems popup', () => {
+  it('shows a grant with a plus and a debit or forfeit with a minus, whatever sign the amount came with', () => {
+    expect(signedAmount({ amount: 10, transactionType: 'grant' })).toBe('+10')
+    expect(signedAmount({ amount: 10, transactionType: 'debit' })).toBe('−10')
+    expect(signedAmount({ amount: -10, transactionType: 'debit' })).toBe('−10')
+    expect(signedAmount({ amount: 30, transactionType: 'forfeit' })).toBe('−30')
   })
 })

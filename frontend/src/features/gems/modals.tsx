@@ -166,7 +166,7 @@ function Transactions() {
           <tr key={`${transaction.createdAt}-${index}`}>
             <td>{new Date(transaction.createdAt).toLocaleDateString('en-US', { dateStyle: 'medium' })}</td>
             <td>{reasonLabel(transaction.transactionReason)}</td>
-            <td>{transaction.amount > 0 ? `+${transaction.amount}` : transaction.amount}</td>
+            <td>{signedAmount(transaction)}</td>
           </tr>
         ))}
       </tbody>
@@ -227,4 +227,14 @@ export function UserGemsInfo({ props, close }: ModalBodyProps) {
       </div>
     </div>
   )
+}
+
+/**
+ * The wallet answers every amount as a size and says its direction by `transactionType` (`grant`, `debit`,
+ * `forfeit`): a debit or a forfeit takes gems away, so it is shown with a minus sign.
+ */
+export function signedAmount(transaction: { amount: number; transactionType: string }): string {
+  const amount = Math.abs(transaction.amount)
+  const takesAway = transaction.transactionType === 'debit' || transaction.transactionType === 'forfeit'
+  return takesAway ? `−${amount}` : `+${amount}`
 }

@@ -648,10 +648,13 @@ pub mod rest {
     /// How long the subscription service may take to apply a postback.
     const POSTBACK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(15);
 
-    /// Request headers not passed on: the connection's own, the browser session's, and the
-    /// client address, which the gateway states itself (the sender could invent one).
-    const NOT_FORWARDED: [HeaderName; 8] = [
+    /// Request headers not passed on: the connection's own, the browser session's, and what the
+    /// gateway states itself (the client address, its own identity, the trace), which the sender
+    /// could invent.
+    const NOT_FORWARDED: [HeaderName; 10] = [
         HeaderName::from_static("x-forwarded-for"),
+        header::AUTHORIZATION,
+        HeaderName::from_static("traceparent"),
         header::HOST,
         header::CONNECTION,
         header::CONTENT_LENGTH,
@@ -820,35 +823,37 @@ pub mod rest {
         if !is_biller_name(&biller) {
             return StatusCode::NOT_FOUND.into_response();
         }
-        let url = format!("{}/billers/{biller}/postback", state.upstreams.subscription.base());
-        let mut request = state.media_http.post(url).timeout(POSTBACK_TIMEOUT).body(body);
-        for (name, value) in &headers {
-            if !NOT_FORWARDED.contains(name) {
-                request = request.header(name, value);
-            }
+        let mut forwarded: Vec<(&str, String)> = headers
+            .iter()
+            .filter(|(name, _)| !NOT_FORWARDED.contains(name))
+            .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?.to_owned())))
+            .collect();
+        if let Some(address) =
+            crate::rate_limits::client_address(state.trust_forwarded_for, &headers, peer.map(|p| p.0 .0.ip()))
+        {
+            forwarded.push(("x-forwarded-for", address));
         }
-        let address =
-            crate::rate_limits::client_address(state.trust_forwarded_for, &headers, peer.map(|p| p.0 .0.ip()));
-        if let Some(address) = address {
-            request = request.header("x-forwarded-for", address);
-        }
-        let upstream = match request.send().await {
-            Ok(r) => r,
+        let path = format!("/billers/{biller}/postback");
+        let ctx = runtime::client::CallContext::system();
+        let upstream = match state
+            .upstreams
+            .subscription
+            .pass_through(&path, &forwarded, body.to_vec(), POSTBACK_TIMEOUT, &ctx)
+            .await
+        {
+            Ok(answer) => answer,
             Err(e) => {
                 tracing::warn!(error = %e, biller, "postback pass-through failed");
                 return StatusCode::BAD_GATEWAY.into_response();
             }
         };
-        let mut response = Response::builder().status(upstream.status().as_u16());
-        for name in [header::CONTENT_TYPE, header::RETRY_AFTER] {
-            if let Some(value) = upstream.headers().get(&name) {
-                response = response.header(name, value);
+        let mut response = Response::builder().status(upstream.status);
+        for (name, value) in &upstream.headers {
+            if name.eq_ignore_ascii_case("content-type") || name.eq_ignore_ascii_case("retry-after") {
+                response = response.header(name.as_str(), value.as_str());
             }
         }
-        match upstream.bytes().await {
-            Ok(bytes) => response.body(Body::from(bytes)).unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response()),
-            Err(_) => StatusCode::BAD_GATEWAY.into_response(),
-        }
+        response.body(Body::from(upstream.body)).unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response())
     }
 
     #[cfg(test)]

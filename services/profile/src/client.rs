@@ -13,32 +13,22 @@ use crate::api::*;
 #[derive(Clone, Debug)]
 pub struct ProfileClient {
     upstream: Upstream,
-    /// For the members host's `/oidc/*` pages: answers passed through as they are, redirects
-    /// included.
-    raw: reqwest::Client,
 }
 
 /// A proxied answer of the login pages.
-#[derive(Clone, Debug)]
-pub struct Proxied {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-}
+pub use runtime::client::Proxied;
 
 /// `ctx` with the user's access token.
 pub fn as_user(access_token: &str, tenant: &str) -> CallContext {
     CallContext { bearer: Some(access_token.to_owned()), tenant: Some(tenant.to_owned()), correlation_id: None }
 }
 
+/// The slowest call: a sign-in form hashes a password.
+const LOGIN_PAGES_TIMEOUT: Duration = Duration::from_secs(10);
+
 impl ProfileClient {
     pub fn new(base: impl Into<String>) -> Self {
-        let raw = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(Duration::from_secs(10))
-            .build()
-            .expect("http client");
-        ProfileClient { upstream: Upstream::new("profile", base, Duration::from_secs(10)), raw }
+        ProfileClient { upstream: Upstream::new("profile", base, LOGIN_PAGES_TIMEOUT) }
     }
 
     /// The service at `PAYSITE_PROFILE_URL`, else `http://127.0.0.1:8101`.
@@ -91,19 +81,9 @@ impl ProfileClient {
             return Err(unavailable("only plain /oidc/ paths are proxied".into()));
         }
         let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| unavailable(e.to_string()))?;
-        let mut request = self.raw.request(method, format!("{}{path_and_query}", self.base())).body(body);
-        for (name, value) in headers {
-            request = request.header(*name, value);
-        }
-        let response = request.send().await.map_err(|e| unavailable(e.to_string()))?;
-        let status = response.status().as_u16();
-        let headers = response
-            .headers()
-            .iter()
-            .filter_map(|(k, v)| v.to_str().ok().map(|v| (k.as_str().to_owned(), v.to_owned())))
-            .collect();
-        let body = response.bytes().await.map_err(|e| unavailable(e.to_string()))?.to_vec();
-        Ok(Proxied { status, headers, body })
+        self.upstream
+            .pass_through(method, path_and_query, headers, body, LOGIN_PAGES_TIMEOUT, &CallContext::system())
+            .await
     }
 
     /// `POST /internal/oidc/token`: exchanges a sign-in code on the brand host `audience`.

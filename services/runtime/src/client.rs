@@ -75,6 +75,14 @@ impl UpstreamError {
     }
 }
 
+/// An answer passed back as it came: status, headers and body, not decoded.
+#[derive(Clone, Debug)]
+pub struct Proxied {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
 /// One service's base URL and a shared connection pool.
 #[derive(Clone, Debug)]
 pub struct Upstream {
@@ -86,7 +94,9 @@ pub struct Upstream {
 impl Upstream {
     /// `base` like `http://127.0.0.1:8103`; every call times out after `timeout`.
     pub fn new(service: &'static str, base: impl Into<String>, timeout: Duration) -> Self {
+        // Redirects are answers to pass on (the login pages' 303s), never followed here.
         let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
             .timeout(timeout)
             .connect_timeout(Duration::from_secs(2))
             .pool_max_idle_per_host(64)
@@ -150,6 +160,34 @@ impl Upstream {
             request = request.json(body);
         }
         self.send(request).await
+    }
+
+    /// Passes a request on as it is (a browser's form, a biller's postback): the given headers
+    /// and body, with the caller's identity, tenant, correlation id and traceparent as on every
+    /// call, once, within `timeout`; the answer comes back undecoded, whatever its status.
+    pub async fn pass_through(
+        &self,
+        method: Method,
+        path_and_query: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+        timeout: Duration,
+        ctx: &CallContext,
+    ) -> Result<Proxied, UpstreamError> {
+        let unavailable = |reason: String| UpstreamError::Unavailable { service: self.service, reason };
+        let mut request = self.request(method, path_and_query, ctx).timeout(timeout).body(body);
+        for (name, value) in headers {
+            request = request.header(*name, value);
+        }
+        let response = request.send().await.map_err(|e| unavailable(e.to_string()))?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .filter_map(|(k, v)| v.to_str().ok().map(|v| (k.as_str().to_owned(), v.to_owned())))
+            .collect();
+        let body = response.bytes().await.map_err(|e| unavailable(e.to_string()))?.to_vec();
+        Ok(Proxied { status, headers, body })
     }
 
     fn request(&self, method: Method, path: &str, ctx: &CallContext) -> RequestBuilder {

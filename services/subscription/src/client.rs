@@ -56,6 +56,19 @@ impl SubscriptionClient {
         Self::new(Upstream::from_env("subscription", crate::SERVICE.port))
     }
 
+    /// `POST /billers/{biller}/postback`, passed on as the biller sent it (`path` names the
+    /// biller), with the gateway's identity: the answer comes back undecoded.
+    pub async fn pass_through(
+        &self,
+        path: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+        timeout: std::time::Duration,
+        ctx: &CallContext,
+    ) -> Result<runtime::client::Proxied, UpstreamError> {
+        self.upstream.pass_through(reqwest::Method::POST, path, headers, body, timeout, ctx).await
+    }
+
     pub fn base(&self) -> &str {
         self.upstream.base()
     }

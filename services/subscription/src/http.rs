@@ -209,8 +209,7 @@ async fn postback(
     match received {
         Ok(accepted) => Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], accepted.ok_text).into_response()),
         Err(e @ (PostbackError::Rejected(_) | PostbackError::UnknownBiller(_))) => {
-            // The gateway states the sender's address (it drops any the sender wrote).
-            let address = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
+            let address = vouched_address(&headers);
             if let Err(wait) = state.forged_postbacks.refused(address, &biller) {
                 metrics::counter!("paysite_rate_limited_total", "route" => "postback").increment(1);
                 return Ok(runtime::throttle::too_many_requests(wait));
@@ -219,6 +218,15 @@ async fn postback(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// The sender's address as the gateway states it: only on a call that carries the gateway's
+/// service token for this service (the gateway drops any address the sender wrote); anyone else
+/// reaching the port directly could name any address.
+fn vouched_address(headers: &HeaderMap) -> Option<&str> {
+    let token = headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ")?;
+    runtime::auth::ServiceKey::deployment().verify(token.trim(), crate::SERVICE.name).ok()?;
+    headers.get("x-forwarded-for")?.to_str().ok()
 }
 
 #[tracing::instrument(name = "subscription", skip_all)]

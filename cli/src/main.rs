@@ -91,6 +91,9 @@ async fn main() -> anyhow::Result<()> {
     // they stop here, saying why, rather than at their first call.
     if matches!(cli.command, Command::Up { .. } | Command::Serve { .. } | Command::Seed { .. }) {
         runtime::auth::ServiceKey::init_from_env()?;
+        // The brands, once for the process (`PAYSITE_TENANTS_DIR`): a broken directory stops
+        // it here, naming the file, instead of at the first request that needs a brand.
+        tenants::init()?;
     }
     runtime::auth::ServiceTokens::set_process_name(&name);
     match cli.command {

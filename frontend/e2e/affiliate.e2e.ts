@@ -63,7 +63,7 @@ describe('an affiliate code', () => {
     ])
     const join = new URL(page.url())
     expect([join.searchParams.get('aff_code_single'), join.searchParams.get('aff_code_multi')]).toEqual([code, code])
-    // vixenplus's own monthly option (the shared members host sells vixenplus) is a single-site sale.
+    // tushy's own monthly option (the shared members host sells the brand the join came from) is a single-site sale.
     await page.locator('label.join__option', { hasNotText: 'Every site of the network' }).first().locator('input').check()
     const email = `aff-single-${id}@example.com`
     await joinAndApprove(email, `affs${id}`, code)

@@ -143,3 +143,44 @@ describe('a tandem user', () => {
     }
   })
 })
+
+describe('a porn-portal guest', () => {
+  it('is asked for e-mail consent with the marketing text, on the brand and on the members host, until they agree', async () => {
+    const guestText =
+      'I confirm that I am 18 years of age or older, I agree to the Terms of Service and the Privacy Policy, and I agree to receive marketing e-mails.'
+    // The seeded guest (guest@guests.example.com: not an internal test domain). The prompt opens by itself on a
+    // brand; closed without an answer, nothing is recorded.
+    await signIn(page, 'guest', DEMO_BRAND, '/')
+    const prompt = page.getByRole('dialog', { name: 'E-mail preferences' })
+    await prompt.waitFor()
+    await prompt.getByText(guestText).waitFor()
+    const before = await consents(page)
+    expect(before.gdpr.shouldRequestEmailConsent).toBe(true)
+    expect(before.hasEmailConsent).toBe(false)
+    await screenshotAtBothWidths(page, `email-consent-guest-${DEMO_BRAND}`)
+    await prompt.getByRole('button', { name: 'Close' }).click()
+    await expect.poll(() => page.getByRole('dialog').count(), SETTLE).toBe(0)
+    expect((await consents(page)).gdpr.shouldRequestEmailConsent).toBe(true)
+
+    // On vixenplus, signed in through the shared members host: asked again; "I agree" records it, and it is done everywhere.
+    const members = await visitorContext(browser)
+    const there = await members.newPage()
+    try {
+      await signIn(there, 'guest', 'vixenplus', '/')
+      const again = there.getByRole('dialog', { name: 'E-mail preferences' })
+      await again.waitFor()
+      await again.getByText(guestText).waitFor()
+      await screenshotAtBothWidths(there, 'email-consent-guest-members-host')
+      await again.getByRole('button', { name: 'I agree' }).click()
+      await expect.poll(() => there.getByRole('dialog', { name: 'E-mail preferences' }).count(), SETTLE).toBe(0)
+      const after = await consents(there)
+      expect(after.hasEmailConsent).toBe(true)
+      expect(after.gdpr.shouldRequestEmailConsent).toBe(false)
+    } finally {
+      await members.close()
+    }
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.waitForTimeout(600)
+    expect(await page.getByRole('dialog', { name: 'E-mail preferences' }).count()).toBe(0)
+  })
+})

@@ -64,6 +64,8 @@ async function spendTheFreeTrial(brand: string, shots: string): Promise<void> {
     await expect.poll(() => locked.getAttribute('data-step'), SETTLE).not.toBe('unknown')
     if ((await locked.getAttribute('data-step')) !== 'freeVideo') continue
     await expect.poll(() => locked.textContent(), SETTLE).toContain(`as one of your 3 free videos: ${left} left.`)
+    // The free video is the offer: no "Upgrade now" over its trailer beside it (issue 25).
+    expect(await page.getByTestId('upgrade-overlay').count()).toBe(0)
     if (taken.length === 0) await screenshotAtBothWidths(page, `${shots}-offer`)
     await page.getByRole('button', { name: `Watch as a free video (${left} left)` }).click()
     const dialog = page.getByRole('dialog')
@@ -94,6 +96,10 @@ async function spendTheFreeTrial(brand: string, shots: string): Promise<void> {
   await dismissWelcomeModals(page)
   const locked = page.locator('main .player__locked')
   await expect.poll(() => locked.textContent(), SETTLE).toContain('limited trial expired')
+  // Past the three, the upgrade is the way in, and where the brand has the upgrade overlay it offers it too.
+  const overlay = await graphql<{ data: { tenantConfig: { features: { upgradeOverlay: boolean } } } }>(page, '{ tenantConfig }')
+  const overlays = overlay.data.tenantConfig.features.upgradeOverlay ? 1 : 0
+  await expect.poll(() => page.getByTestId('upgrade-overlay').count(), SETTLE).toBe(overlays)
   expect(await page.getByRole('button', { name: /Get full access|Watch as a free video/ }).count()).toBe(0)
   const uuid = await page.evaluate(async (slug) => {
     const response = await fetch('/graphql', {

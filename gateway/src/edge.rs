@@ -12,7 +12,7 @@ use axum::{
 };
 
 use crate::{
-    hosts::{Site, UNEXPECTED_HOST},
+    hosts::{Site, BRAND_COOKIE, BRAND_PARAM, UNEXPECTED_HOST},
     routes::{self, Edge},
     spa::{Bootstrap, UserView},
     GatewayState,
@@ -25,12 +25,34 @@ pub async fn resolve_site(State(state): State<GatewayState>, mut request: Reques
         Some(value) => value.to_str().ok(),
         None => request.uri().authority().map(|a| a.as_str()),
     };
-    let Some(site) = host.and_then(|host| state.sites.resolve(host)) else {
+    // A members host shared by every brand serves the brand the visitor came from: named by the
+    // link (`?brand=`), then kept by a cookie for the rest of the visit (API calls included).
+    let named = request.uri().query().and_then(|q| {
+        form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == BRAND_PARAM).map(|(_, v)| v.into_owned())
+    });
+    let kept = crate::session::cookie(request.headers(), BRAND_COOKIE);
+    let brand = named.clone().or(kept.clone());
+    let Some(site) = host.and_then(|host| state.sites.resolve_for(host, brand.as_deref())) else {
         tracing::debug!(host = host.unwrap_or_default(), "unexpected host");
         return unexpected_host();
     };
+    let keep = state.sites.is_shared_members_host(&site.host)
+        && named.as_deref() == Some(site.tenant.tenant.as_str())
+        && kept.as_deref() != named.as_deref();
+    let brand_cookie = keep.then(|| brand_cookie(&site.tenant.tenant, state.secure_cookies));
     request.extensions_mut().insert(site);
-    next.run(request).await
+    let mut response = next.run(request).await;
+    if let Some(cookie) = brand_cookie {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// Keeps the brand a shared members host was told, for the visit (a session cookie).
+fn brand_cookie(brand: &str, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!("{BRAND_COOKIE}={brand}; Path=/; HttpOnly; SameSite=Lax{secure}"))
+        .expect("a brand key is a header-safe token")
 }
 
 fn unexpected_host() -> Response {

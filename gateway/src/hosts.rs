@@ -4,10 +4,9 @@ use std::{collections::HashMap, sync::Arc};
 
 use anyhow::bail;
 
-use crate::{
-    config::OriginTemplate,
-    tenants::{Origins, Tenant, Tenants},
-};
+use tenants::{Origins, Tenant, Tenants};
+
+use crate::config::OriginTemplate;
 
 /// The error of a Host that names no site (screens-routes-access.md §5).
 pub const UNEXPECTED_HOST: &str = "Received unexpected host string";
@@ -25,10 +24,19 @@ pub struct Site {
     pub features: access::TenantFeatures,
 }
 
+/// The query parameter that tells a members host shared by every brand which brand the visitor
+/// came from (`members.localhost/joinnow?brand=tushy`); a cookie keeps it for the visit.
+pub const BRAND_PARAM: &str = "brand";
+/// The cookie that keeps [`BRAND_PARAM`] on a shared members host.
+pub const BRAND_COOKIE: &str = "paysite_members_brand";
+
 /// Every host the gateway answers for.
 #[derive(Debug)]
 pub struct Sites {
     by_host: HashMap<String, Arc<Site>>,
+    /// A members host shared by every brand serves the brand the visitor came from: its site
+    /// per brand (the members area's default tenant when none is named).
+    shared_members: HashMap<String, HashMap<String, Arc<Site>>>,
     /// Every brand key, in the tenants' order.
     brands: Vec<String>,
 }
@@ -42,7 +50,7 @@ impl Sites {
         members_origin: &OriginTemplate,
     ) -> anyhow::Result<Self> {
         let brands = tenants.brands.iter().map(|t| t.tenant.clone()).collect();
-        let mut sites = Sites { by_host: HashMap::new(), brands };
+        let mut sites = Sites { by_host: HashMap::new(), shared_members: HashMap::new(), brands };
         for tenant in &tenants.brands {
             let brand = tenant.tenant.as_str();
             let origins = Origins {
@@ -52,19 +60,26 @@ impl Sites {
             };
             sites.add(brand_origin.host(brand), tenant.with_origins(origins), false)?;
         }
-        let members_brands: Vec<&Tenant> = if members_origin.has_brand() {
-            tenants.brands.iter().collect()
-        } else {
-            tenants.get(&tenants.members_area.default_tenant).into_iter().collect()
-        };
-        for tenant in members_brands {
+        let shared = !members_origin.has_brand();
+        for tenant in &tenants.brands {
             let brand = tenant.tenant.as_str();
             let origins = Origins {
                 origin: &members_origin.origin(brand),
                 brand_origin: &brand_origin.origin(brand),
                 members_origin: &members_origin.origin(brand),
             };
-            sites.add(members_origin.host(brand), tenant.with_origins(origins), true)?;
+            let served = tenant.with_origins(origins);
+            if !shared {
+                sites.add(members_origin.host(brand), served, true)?;
+                continue;
+            }
+            let host = members_origin.host(brand);
+            if brand == tenants.members_area.default_tenant {
+                sites.add(host.clone(), served.clone(), true)?;
+            }
+            let features = crate::viewer::tenant_features(&served)?;
+            let site = Arc::new(Site { host: host.clone(), tenant: served, is_members_area: true, features });
+            sites.shared_members.entry(host).or_default().insert(brand.to_owned(), site);
         }
         Ok(sites)
     }
@@ -81,6 +96,19 @@ impl Sites {
     /// The site a Host header value names; the port is ignored, and so is case.
     pub fn resolve(&self, host: &str) -> Option<Arc<Site>> {
         self.by_host.get(&normalize_host(host)?).cloned()
+    }
+
+    /// The same, where a members host shared by every brand serves `brand` when it names one
+    /// (the visitor's brand, from [`BRAND_PARAM`] or [`BRAND_COOKIE`]); any other host ignores it.
+    pub fn resolve_for(&self, host: &str, brand: Option<&str>) -> Option<Arc<Site>> {
+        let site = self.resolve(host)?;
+        let chosen = brand.and_then(|b| self.shared_members.get(&site.host)?.get(b)).cloned();
+        Some(chosen.unwrap_or(site))
+    }
+
+    /// Whether `host` is a members host shared by every brand.
+    pub fn is_shared_members_host(&self, host: &str) -> bool {
+        self.shared_members.contains_key(host)
     }
 
     /// Every brand key.
@@ -111,12 +139,10 @@ fn normalize_host(value: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     fn tenants() -> Tenants {
-        Tenants::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants")).unwrap()
+        tenants::global().clone()
     }
 
     fn local() -> Sites {
@@ -159,6 +185,26 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_members_host_serves_the_brand_it_is_told_and_its_default_otherwise() {
+        let sites = local();
+        let default = tenants().members_area.default_tenant;
+        assert!(sites.is_shared_members_host("members.localhost"));
+        assert!(!sites.is_shared_members_host("tushy.localhost"));
+        for (brand, served) in
+            [(Some("tushy"), "tushy"), (Some("wifey"), "wifey"), (None, &*default), (Some("nope"), &*default)]
+        {
+            let site = sites.resolve_for("members.localhost:8080", brand).unwrap();
+            assert!(site.is_members_area);
+            assert_eq!(site.tenant.tenant, served, "{brand:?}");
+            assert_eq!(site.tenant.members_url, "http://members.localhost:8080");
+            assert_eq!(site.tenant.tour_url, format!("http://{served}.localhost:8080"));
+            assert_eq!(site.tenant.api.host, "http://members.localhost:8080/api");
+        }
+        // A brand host is its own brand, whatever it is told.
+        assert_eq!(sites.resolve_for("vixen.localhost", Some("tushy")).unwrap().tenant.tenant, "vixen");
+    }
+
+    #[test]
     fn a_members_host_per_brand_serves_that_brand() {
         let brand = OriginTemplate::parse("https://www.{brand}.com").unwrap();
         let members = OriginTemplate::parse("https://members.{brand}.com").unwrap();
@@ -169,6 +215,8 @@ mod tests {
         assert_eq!(site.tenant.tenant, "tushy");
         assert_eq!(site.tenant.members_url, "https://members.tushy.com");
         assert_eq!(sites.resolve("www.tushy.com").unwrap().tenant.tour_url, "https://www.tushy.com");
+        assert_eq!(sites.resolve_for("members.tushy.com", Some("vixen")).unwrap().tenant.tenant, "tushy");
+        assert!(!sites.is_shared_members_host("members.tushy.com"));
     }
 
     #[test]

@@ -18,7 +18,6 @@ pub mod security_headers;
 pub mod session;
 pub mod slugs;
 pub mod spa;
-pub mod tenants;
 pub mod user_profile;
 pub mod viewer;
 pub mod welcome;
@@ -32,7 +31,6 @@ use runtime::{auth::Verifier, health::Readiness, http::correlate};
 pub use config::GatewayConfig;
 use hosts::Sites;
 use spa::Spa;
-use tenants::Tenants;
 
 /// What the handlers share: the sites by host, the SPA, the schema and its upstream
 /// services, and the access-token verifier.
@@ -75,7 +73,7 @@ impl GatewayState {
         upstreams: Arc<graphql::Upstreams>,
         verifier: Verifier,
     ) -> anyhow::Result<Self> {
-        let tenants = Tenants::load(&config.tenants_dir)?;
+        let tenants = tenants::init_from(&config.tenants_dir)?;
         let sites = Sites::new(&tenants, &config.brand_origin, &config.members_origin)?;
         let development = runtime::Settings::from_env()
             .map(|s| s.environment == runtime::config::Environment::Development)

@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::Deserialize;
 
-use crate::tenants::Tenant;
+use tenants::Tenant;
 
 /// config/routes.json, built in.
 const TABLE_JSON: &str = include_str!("../../config/routes.json");
@@ -236,15 +236,14 @@ pub fn resolve(request: &Request<'_>) -> Edge {
     }
 }
 
-impl Tenant {
-    pub fn has(&self, feature: Feature) -> bool {
-        match feature {
-            Feature::AwardsLink => self.header_features.awards_link,
-            Feature::ShowAngels => self.features.show_angels,
-            Feature::ShowcasesPage => self.features.showcases_page,
-            Feature::Reels => self.features.reels,
-            Feature::Curator => self.features.curator,
-        }
+/// Whether the tenant has a route table's feature.
+pub fn has(tenant: &Tenant, feature: Feature) -> bool {
+    match feature {
+        Feature::AwardsLink => tenant.header_features.awards_link,
+        Feature::ShowAngels => tenant.features.show_angels,
+        Feature::ShowcasesPage => tenant.features.showcases_page,
+        Feature::Reels => tenant.features.reels,
+        Feature::Curator => tenant.features.curator,
     }
 }
 
@@ -309,8 +308,8 @@ impl Visit<'_> {
         let found = |location: String| Some(Edge::Found(location));
         match step {
             Step::Authenticated if visitor.is_authenticated => None,
-            Step::Authenticated if self.request.is_members_area => found(login_url(
-                &self.tenant().members_url,
+            Step::Authenticated if self.request.is_members_area => found(crate::session::login_url(
+                self.tenant(),
                 &with_query(self.request.path, &serialize(self.query.pairs())),
             )),
             Step::Authenticated => Some(Edge::NotFound),
@@ -320,7 +319,7 @@ impl Visit<'_> {
                     any_of.iter().any(|(action, subject)| access::evaluate(&visitor.rules, action, subject, None));
                 (!can).then_some(Edge::NotFound)
             }
-            Step::Feature(feature) => (!self.tenant().has(*feature)).then_some(Edge::NotFound),
+            Step::Feature(feature) => (!has(self.tenant(), *feature)).then_some(Edge::NotFound),
             Step::Slugs => {
                 let bad = self.params.iter().any(|(name, value)| SLUG_PARAMS.contains(name) && !is_valid_slug(value));
                 bad.then_some(Edge::NotFound)
@@ -485,11 +484,6 @@ impl Query {
     }
 }
 
-/// {members}/oidc/login with the current path and query as parameter uri.
-pub fn login_url(members_url: &str, path_and_query: &str) -> String {
-    format!("{}/oidc/login?{}", members_url.trim_end_matches('/'), serialize([("uri", path_and_query)]))
-}
-
 /// The members URL with the current brand's host label replaced by `site`, plus an optional
 /// same-site deeplink (frontend `crossSiteUrl`).
 fn cross_site_url(members_url: &str, brand: &str, site: &str, deeplink: Option<&str>) -> Option<String> {
@@ -625,13 +619,10 @@ fn path_segments(path: &str) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
-    use crate::tenants::Tenants;
 
     fn tenant(brand: &str) -> Tenant {
-        let tenants = Tenants::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants")).unwrap();
+        let tenants = tenants::global().clone();
         tenants.get(brand).unwrap().clone()
     }
 

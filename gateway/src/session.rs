@@ -31,6 +31,7 @@ use profile::api::{EmailConsentRequest, TokenResponse, VipCredentialsRequest};
 use runtime::{auth::Claims, client::CallContext, client::UpstreamError};
 use serde::Deserialize;
 use serde_json::json;
+use tenants::Tenant;
 
 use crate::{hosts::Site, GatewayState};
 
@@ -247,10 +248,12 @@ pub fn same_site_path(path: Option<&str>) -> String {
     }
 }
 
-/// `{members}/oidc/login?uri={this brand's URL of path}`: where an unauthenticated user goes.
-pub fn login_url(site: &Site, path: &str) -> String {
-    let uri = format!("{}{}", site.tenant.tour_url, path);
-    format!("{}/oidc/login?uri={}", site.tenant.members_url, profile::sessions::encode_component(&uri))
+/// `{members}/oidc/login?uri={this brand's URL of path}`: where an unauthenticated user goes,
+/// from a page, a route rule or a failed callback. The return target is absolute, so the
+/// members host (shared by every brand) sends the user back to this brand.
+pub fn login_url(tenant: &Tenant, path_and_query: &str) -> String {
+    let uri = format!("{}{}", tenant.tour_url, path_and_query);
+    format!("{}/oidc/login?uri={}", tenant.members_url, profile::sessions::encode_component(&uri))
 }
 
 /// What a call to a service for the signed-in user of `site` carries.
@@ -285,10 +288,10 @@ async fn callback(
     Query(query): Query<CallbackQuery>,
 ) -> Response {
     let path = same_site_path(query.uri.as_deref());
-    let Some(code) = query.code.filter(|c| !c.is_empty()) else { return found(&login_url(&site, &path)) };
+    let Some(code) = query.code.filter(|c| !c.is_empty()) else { return found(&login_url(&site.tenant, &path)) };
     match state.upstreams.profile.exchange_code(&code, &site.host).await {
         Ok(tokens) => with_cookies(found(&path), &session_cookies(&state, &tokens)),
-        Err(UpstreamError::Refused { .. }) => found(&login_url(&site, &path)),
+        Err(UpstreamError::Refused { .. }) => found(&login_url(&site.tenant, &path)),
         Err(e) => {
             tracing::warn!(error = %e, "code exchange failed");
             unavailable()
@@ -457,7 +460,7 @@ async fn cross_site(
     match state.upstreams.profile.cross_site(&ctx, &target.to_ascii_lowercase(), deeplink.as_deref()).await {
         Ok(redirect) if set_cookies.is_empty() => found(&redirect.location),
         Ok(redirect) => with_cookies(found(&redirect.location), &set_cookies),
-        Err(UpstreamError::Refused { status: 401, .. }) => found(&login_url(&site, &here)),
+        Err(UpstreamError::Refused { status: 401, .. }) => found(&login_url(&site.tenant, &here)),
         Err(UpstreamError::Refused { .. }) => {
             (StatusCode::NOT_FOUND, Json(json!({ "error": "unknown site" }))).into_response()
         }

@@ -12,7 +12,7 @@ use tower_http::{
     set_header::SetResponseHeader,
 };
 
-use crate::tenants::Tenant;
+use tenants::Tenant;
 
 /// The id of the script element the SPA reads its session from (frontend `session/bootstrap.ts`).
 pub const BOOTSTRAP_ELEMENT_ID: &str = "paysite-bootstrap";
@@ -197,13 +197,10 @@ mod region_tests {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
-    use crate::tenants::Tenants;
 
     fn tenant() -> Tenant {
-        let tenants = Tenants::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants")).unwrap();
+        let tenants = tenants::global().clone();
         tenants.get("vixen").unwrap().clone()
     }
 

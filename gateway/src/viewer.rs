@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use access::{abilities, ProfileFacts, Rule, TenantFeatures, UserFacts};
 use serde::Serialize;
 
-use crate::{hosts::Site, tenants::Tenant, user_profile::UserProfile};
+use tenants::Tenant;
+
+use crate::{hosts::Site, user_profile::UserProfile};
 
 /// The tenant's features as the access rules read them (unknown ones, such as the health
 /// warning's regions, are ignored there); read once per site when the hosts are built.

@@ -24,7 +24,7 @@ export function JoinLink({ elm, campaign, campaignCode, className, children }: J
   const ref = useCurrentScreen() ?? 'home'
   const mobile = isMobileViewport(useViewportType())
   const cookies = documentCookies()
-  const href = joinUrl(tenant.membersUrl, {
+  const href = joinUrl(tenant, {
     ref,
     elm,
     nats: storedNats(cookies),

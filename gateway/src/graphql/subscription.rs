@@ -114,6 +114,9 @@ pub struct WelcomeCheck {
     /// Signs the new member in (only within an hour of the approval).
     pub autologin_id: Option<String>,
     pub traffik_junky_transaction_id: Option<String>,
+    /// The join race: `username` was taken while the payment went through, so the account has
+    /// no username yet; the new member chooses another after signing in.
+    pub username_lost: bool,
 }
 
 /// A one-click purchase's answer (§7).
@@ -334,6 +337,7 @@ impl SubscriptionQuery {
             is_trial: w.is_trial,
             autologin_id: w.autologin_id,
             traffik_junky_transaction_id: w.traffik_junky_transaction_id,
+            username_lost: w.username_lost,
         })
     }
 

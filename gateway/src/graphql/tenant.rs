@@ -11,7 +11,7 @@ pub struct TenantQuery;
 impl TenantQuery {
     /// The host's tenant configuration (brand, URLs, site ids, theme, features, list sizes,
     /// health-warning regions), as the page's bootstrap carries it.
-    async fn tenant_config(&self, ctx: &Context<'_>) -> async_graphql::Json<crate::tenants::Tenant> {
+    async fn tenant_config(&self, ctx: &Context<'_>) -> async_graphql::Json<tenants::Tenant> {
         async_graphql::Json(request(ctx).site.tenant.clone())
     }
 }

@@ -11,10 +11,6 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 pub use proto_events::profile::Group;
 
-/// The combined "plus" brand (spec README: hidden from the porn-portal listing).
-pub const PLUS_TENANT: &str = "vixenplus";
-/// The brand whose members see the relationship-status section.
-pub const WIFEY_TENANT: &str = "wifey";
 /// The native biller: a cancelled subscription billed by it is offered reactivation.
 pub const NATIVE_BILLER: &str = "RGNATIVE";
 /// tenantsSubscriptionState's value for full access.
@@ -373,7 +369,7 @@ impl Standing {
                 cancelled_native: false,
                 multisite: false,
                 credits: 0,
-                plus_tenant: user.tenant == PLUS_TENANT,
+                plus_tenant: tenants::global().is_combined(&user.tenant),
                 tenant_access: false,
                 access_sites: Vec::new(),
                 unlocked_videos: Vec::new(),
@@ -406,7 +402,8 @@ impl Standing {
         access_sites.sort();
         access_sites.dedup();
         let statuses = &p.user_subscriptions_state.subscriptions_status;
-        let plus_status = statuses.iter().any(|st| st.tenant == PLUS_TENANT);
+        let tenants = tenants::global();
+        let plus_status = statuses.iter().any(|st| tenants.is_combined(&st.tenant));
         let any_trial = statuses.iter().any(|st| st.is_active && st.kind == StoredKind::Trial);
         let any_membership = statuses.iter().any(|st| st.is_active && st.kind == StoredKind::Member);
         Standing {
@@ -420,9 +417,11 @@ impl Standing {
             cancelled_native: s.cancelled && s.biller.as_deref() == Some(NATIVE_BILLER),
             multisite: p.has_active_multisite_subscription,
             credits: s.pay_per_video_credits,
-            plus_tenant: user.tenant == PLUS_TENANT,
+            plus_tenant: tenants.is_combined(&user.tenant),
             tenant_access: access_sites.contains(&user.tenant),
-            wifey_active: access_sites.iter().any(|a| a == WIFEY_TENANT),
+            // hasActiveWifeySubscription: full access to a brand whose configuration shows the
+            // relationship section (wifey).
+            wifey_active: access_sites.iter().any(|a| tenants.get(a).is_some_and(|t| t.features.relationship_section)),
             access_sites,
             unlocked_videos: s.unlocked_video_ids.clone(),
             unlocked_packs: p.unlocked_channel_pack_ids.clone(),

@@ -1,6 +1,7 @@
 //! Pure access rules: what a user may see and do, from their profile, subscriptions, groups
 //! and the tenant's features (screens-routes-access.md §6, account-payments-gems.md §4 and
-//! §6). No I/O: the gateway and the services call these with facts they have looked up, and
+//! §6). No I/O beyond the brands, which the `tenants` crate loads once per process: the
+//! gateway and the services call these with facts they have looked up, and
 //! the browser receives the same rules as `user.abilities` to render with.
 //!
 //! - [`facts`]: the inputs, [`UserFacts`] (deserialisable from findOneUserProfile's JSON) and
@@ -8,7 +9,6 @@
 //! - [`abilities()`]: the CASL rule list; [`can`]: the same list asked a question.
 //! - [`rules`]: [`Rule`] as @casl/ability's raw rule, its MongoDB-style conditions.
 //! - [`routing`]: access-denied routing and channel routes.
-//! - [`modals`]: modal auto-opening on page load.
 //! - [`relationship`]: the relationship-status section.
 //! - [`casl`]: the serialised list read back as the browser reads it (for tests).
 //!
@@ -50,7 +50,6 @@
 pub mod abilities;
 pub mod casl;
 pub mod facts;
-pub mod modals;
 pub mod relationship;
 pub mod routing;
 pub mod rules;
@@ -60,7 +59,6 @@ pub use facts::{
     is_moderator, role, shows_flag_or_preview, subscription_kind, Group, OwnerFacts, ProfileFacts, Role, StoredKind,
     SubscriptionFacts, SubscriptionKind, SubscriptionRead, SubscriptionStatus, TenantFeatures, UserFacts,
 };
-pub use modals::{opens_gems_intro, opens_promotional_teaser, opens_upgrade_modal, PageContext};
 pub use relationship::{may_edit_relationship, may_see_relationship_section, RelationshipFacts};
 pub use routing::{
     access_denied_route, channel_route_access, denied_reason, ChannelRoute, Denied, DeniedRoute, RouteAccess,

@@ -1,12 +1,10 @@
-//! Access-denied routing, channel routes, modal auto-opening, and the facts as JSON.
+//! Access-denied routing, channel routes, and the facts as JSON.
 
 mod common;
 
-use access::modals::GEMS_MODAL_QUIET_MS;
 use access::{
-    access_denied_route, channel_route_access, opens_gems_intro, opens_promotional_teaser, opens_upgrade_modal,
-    ChannelRoute, DeniedRoute, Group, PageContext, ProfileFacts, Role, RouteAccess, SubscriptionKind, TenantFeatures,
-    UserFacts, VideoFacts,
+    access_denied_route, channel_route_access, ChannelRoute, DeniedRoute, Group, ProfileFacts, Role, RouteAccess,
+    SubscriptionKind, TenantFeatures, UserFacts, VideoFacts,
 };
 use common::user;
 
@@ -64,67 +62,6 @@ fn channel_routes_are_not_found_without_the_ability_and_some_need_login() {
     assert_eq!(channel_route_access(&user("sub"), &trailers, ChannelRoute::ChannelTrailer), RouteAccess::Allowed);
     let off = TenantFeatures { channels: false, ..f };
     assert_eq!(channel_route_access(&user("sub"), &off, ChannelRoute::ChannelPack), RouteAccess::NotFound);
-}
-
-fn home(now_ms: i64) -> PageContext {
-    PageContext { page: "home".into(), now_ms, ..Default::default() }
-}
-
-#[test]
-fn the_gems_intro_opens_for_an_active_member_with_nothing_in_the_way() {
-    let f = TenantFeatures::default();
-    let member = with("sub", |p| p.unlocked_channel_pack_ids.clear());
-    assert!(opens_gems_intro(&member, &f, &home(10 * GEMS_MODAL_QUIET_MS)));
-    let blocked: Vec<(&str, UserFacts, PageContext)> = vec![
-        ("offers page", member.clone(), PageContext { page: "offers".into(), ..home(0) }),
-        ("signup notification", member.clone(), PageContext { signup_notification: true, ..home(0) }),
-        (
-            "shown within the day",
-            member.clone(),
-            PageContext { gems_modal_last_shown_ms: Some(1), ..home(GEMS_MODAL_QUIET_MS) },
-        ),
-        ("health warning", member.clone(), PageContext { health_warning_unacknowledged: true, ..home(0) }),
-        ("packs unlocked", user("sub"), home(0)),
-        (
-            "seen",
-            with("sub", |p| {
-                p.unlocked_channel_pack_ids.clear();
-                p.state.modals.gems_intro = true
-            }),
-            home(0),
-        ),
-        ("trial", user("trial"), home(0)),
-        ("inactive", user("exp"), home(0)),
-        ("porn-portal", with("pp", |p| p.subscription.active = false), home(0)),
-        ("tandem child", with("child", |p| p.unlocked_channel_pack_ids.clear()), home(0)),
-        ("visitor", user("anon"), home(0)),
-    ];
-    for (why, u, page) in blocked {
-        assert!(!opens_gems_intro(&u, &f, &page), "{why}");
-    }
-    let teaser = TenantFeatures { promotional_video_teaser_modal: access::facts::Toggle { enabled: true }, ..f };
-    assert!(!opens_gems_intro(&member, &teaser, &home(0)), "teaser pending");
-    assert!(opens_gems_intro(
-        &member,
-        &f,
-        &PageContext { gems_modal_last_shown_ms: Some(0), ..home(GEMS_MODAL_QUIET_MS) }
-    ));
-}
-
-#[test]
-fn the_teaser_opens_when_enabled_unseen_and_not_a_guest_and_expired_users_get_the_upgrade_modal() {
-    let on = TenantFeatures {
-        promotional_video_teaser_modal: access::facts::Toggle { enabled: true },
-        ..Default::default()
-    };
-    assert!(opens_promotional_teaser(&user("sub"), &on));
-    assert!(!opens_promotional_teaser(&user("sub"), &TenantFeatures::default()));
-    assert!(!opens_promotional_teaser(&user("ppG"), &on));
-    assert!(!opens_promotional_teaser(&with("sub", |p| p.state.modals.teaser_viewed = true), &on));
-    assert!(!opens_promotional_teaser(&user("anon"), &on));
-    assert!(opens_upgrade_modal(&user("exp")));
-    assert!(!opens_upgrade_modal(&user("fltX")), "the free limited trial has its own prompts");
-    assert!(!opens_upgrade_modal(&user("sub")));
 }
 
 #[test]

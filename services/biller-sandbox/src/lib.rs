@@ -125,15 +125,67 @@ pub enum SandboxError {
 
 impl IntoResponse for SandboxError {
     fn into_response(self) -> Response {
-        let (status, code) = match &self {
+        let status = self.status();
+        let code = match &self {
             SandboxError::UnknownBiller
             | SandboxError::UnknownMember
             | SandboxError::UnknownAction
-            | SandboxError::UnknownSite => (StatusCode::NOT_FOUND, "NOT_FOUND"),
-            SandboxError::Subscription(_) => (StatusCode::BAD_GATEWAY, "SUBSCRIPTION_REFUSED"),
-            SandboxError::Database(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
+            | SandboxError::UnknownSite => "NOT_FOUND",
+            SandboxError::Subscription(_) => "SUBSCRIPTION_REFUSED",
+            SandboxError::Database(_) => "INTERNAL",
         };
         (status, Json(json!({ "code": code, "message": self.to_string() }))).into_response()
+    }
+}
+
+/// A failure on a page the buyer's browser shows (the payment page and its decision): the
+/// biller's own words on an HTML page, never the JSON of an API (issue 25).
+#[derive(Debug)]
+pub struct PageError(pub SandboxError);
+
+impl From<SandboxError> for PageError {
+    fn from(e: SandboxError) -> Self {
+        PageError(e)
+    }
+}
+
+impl From<sqlx::Error> for PageError {
+    fn from(e: sqlx::Error) -> Self {
+        PageError(e.into())
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let status = self.0.status();
+        let message = match &self.0 {
+            SandboxError::Subscription(_) => {
+                "Your payment was approved, but the site could not finish setting up your membership. \
+                 You will not be charged twice: please contact the site's support."
+            }
+            SandboxError::UnknownBiller | SandboxError::UnknownSite => "This payment page does not exist.",
+            _ => "Something went wrong on the payment page. Please try again.",
+        };
+        tracing::warn!(error = %self.0, "payment page failed");
+        let page = format!(
+            r#"<!doctype html><html><head><meta charset="utf-8"><title>Payment</title></head>
+<body><h1>Payment</h1><p role="alert">{}</p></body></html>"#,
+            escape(message)
+        );
+        (status, Html(page)).into_response()
+    }
+}
+
+impl SandboxError {
+    fn status(&self) -> StatusCode {
+        match self {
+            SandboxError::UnknownBiller
+            | SandboxError::UnknownMember
+            | SandboxError::UnknownAction
+            | SandboxError::UnknownSite => StatusCode::NOT_FOUND,
+            SandboxError::Subscription(_) => StatusCode::BAD_GATEWAY,
+            SandboxError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
     }
 }
 
@@ -164,7 +216,7 @@ async fn payment_page(
     State(state): State<Sandbox>,
     Path(biller): Path<String>,
     Query(p): Query<Payment>,
-) -> Result<Html<String>, SandboxError> {
+) -> Result<Html<String>, PageError> {
     state.config.biller(&biller).ok_or(SandboxError::UnknownBiller)?;
     let hidden: String = [
         ("signupId", p.signup_id.to_string()),
@@ -213,12 +265,12 @@ async fn decide(
     State(state): State<Sandbox>,
     Path(biller): Path<String>,
     Form(d): Form<Decision>,
-) -> Result<Response, SandboxError> {
+) -> Result<Response, PageError> {
     state.config.biller(&biller).ok_or(SandboxError::UnknownBiller)?;
     // The browser is sent back to this brand's host: only a brand of the platform, never a
     // host named by the form (an open redirect carrying the welcome data).
     if state.config.site_id_of(&d.site).is_none() {
-        return Err(SandboxError::UnknownSite);
+        return Err(SandboxError::UnknownSite.into());
     }
     let member_id = format!("SBX-{}", &Uuid::now_v7().simple().to_string()[16..]);
     let option = state.config.join_option(d.join_option_id);
@@ -261,7 +313,7 @@ async fn decide(
     };
     let (status, answer) = state.send(&biller, &out).await?;
     if status != 200 {
-        return Err(SandboxError::Subscription(format!("{status} {answer}")));
+        return Err(SandboxError::Subscription(format!("{status} {answer}")).into());
     }
     let site_id = state.config.site_id_of(option.map(|o| o.site.as_str()).unwrap_or(&d.site)).unwrap_or_default();
     let origin = state.origin_of(&d.site);

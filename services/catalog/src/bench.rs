@@ -23,7 +23,6 @@ use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{Caller, CatalogClient, Paging, VideoListParams};
-use crate::domain::{BRANDS, COMBINED_BRAND};
 use crate::queries::{self, VideoFilter, VideoOrder};
 use crate::read_cache::Limits;
 use crate::{AppState, CatalogConfig, MIGRATIONS};
@@ -225,7 +224,8 @@ impl Mix {
         let counts: Vec<(String, String, i64)> =
             sqlx::query_as("select site, facet, n from listing_count").fetch_all(pool).await?;
         let total = |site: &str| counts.iter().find(|(s, f, _)| s == site && f.is_empty()).map_or(0, |c| c.2);
-        let brands = BRANDS.iter().filter(|b| **b != COMBINED_BRAND).map(|b| (*b, pages(total(b)))).collect();
+        let tenants = tenants::global();
+        let brands = tenants.keys().filter(|b| !tenants.is_combined(b)).map(|b| (b, pages(total(b)))).collect();
         let categories: Vec<String> =
             sqlx::query_scalar("select slug from category order by slug").fetch_all(pool).await?;
         let category_pages = counts

@@ -13,13 +13,8 @@ use proto_events::catalog::{CatalogEvent, CommentVote, ExpertReviewCriterion, Ex
 use runtime::Decider;
 use uuid::Uuid;
 
-/// The brand keys (site keys) of the product.
-pub const BRANDS: [&str; 10] =
-    ["blacked", "blackedraw", "tushy", "tushyraw", "vixen", "deeper", "slayed", "milfy", "wifey", "vixenplus"];
 /// The site channel videos are released on (tenantsSubscriptionState has it beside the brands).
 pub const CHANNELS_SITE: &str = "channels";
-/// The combined brand: its lists show every brand's videos.
-pub const COMBINED_BRAND: &str = "vixenplus";
 
 /// Overall rating bounds (spec §9: rating maximum 10).
 pub const MAX_RATING: u8 = 10;
@@ -47,8 +42,14 @@ pub fn is_valid_slug(slug: &str) -> bool {
             .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
+/// Whether `site` is a brand (the tenant configuration owns the list).
 pub fn is_brand(site: &str) -> bool {
-    BRANDS.contains(&site)
+    tenants::global().is_brand(site)
+}
+
+/// Whether `site` is the combined brand, whose lists show every brand's videos.
+pub fn is_combined(site: &str) -> bool {
+    tenants::global().is_combined(site)
 }
 
 /// A site content is released on: a brand or the channels site.

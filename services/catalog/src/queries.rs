@@ -9,7 +9,7 @@ use sqlx::{PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use crate::api;
-use crate::domain::{COMBINED_BRAND, CRITERIA};
+use crate::domain::{is_combined, CRITERIA};
 use crate::media;
 
 /// The card columns of a video, with its performers and categories in one row (kept on the
@@ -133,7 +133,7 @@ pub struct VideoFilter {
 
 /// The key a site is counted under: the combined brand counts every brand.
 pub fn site_scope(site: &str) -> String {
-    if site == COMBINED_BRAND {
+    if is_combined(site) {
         "*".into()
     } else {
         site.to_owned()
@@ -297,12 +297,12 @@ pub async fn videos_by_ids(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<api:
 pub async fn video_by_slug(pool: &PgPool, site: &str, slug: &str) -> sqlx::Result<Option<api::Video>> {
     let row: Option<CardRow> = sqlx::query_as(&format!(
         "select {CARD_COLUMNS} from video v where v.slug = $2 and v.published
-           and (v.site = $1 or v.site = 'channels' or $1 = $3)
+           and (v.site = $1 or v.site = 'channels' or $3)
          order by (v.site = $1) desc limit 1"
     ))
     .bind(site)
     .bind(slug)
-    .bind(COMBINED_BRAND)
+    .bind(is_combined(site))
     .fetch_optional(pool)
     .await?;
     Ok(row.map(CardRow::into_video))

@@ -525,8 +525,8 @@ mod tests {
         let g = generations(&[("vixen", 5), ("tushy", 7), (NAMES, 2), ("people:vixen", 11), (TERMS, 3)]);
         assert_eq!(Depends::listing("vixen").tag(&g), 5);
         assert_eq!(Depends::search("vixen").tag(&g), 5 + 2 + 11 + 3);
-        assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND), Depends::Everything);
-        assert_eq!(Depends::listing(crate::domain::COMBINED_BRAND).tag(&g), 28);
+        assert_eq!(Depends::listing(tenants::global().combined().tenant.as_str()), Depends::Everything);
+        assert_eq!(Depends::listing(tenants::global().combined().tenant.as_str()).tag(&g), 28);
         // A write on another site leaves the tag alone. A rename moves the names scope, which
         // the cards no longer read (the rename rewrites the named videos' rows, which moves
         // their sites); the search's name suggestions still read it.
@@ -545,7 +545,7 @@ mod tests {
         let rerated = generations(&[("tushy", 7), (NAMES, 2), ("people:tushy", 11), ("people:vixen", 5), (TERMS, 3)]);
         assert_eq!(Depends::search("tushy").tag(&rerated), Depends::search("tushy").tag(&g));
         assert_ne!(Depends::search("vixen").tag(&rerated), Depends::search("vixen").tag(&g));
-        assert_eq!(Depends::search(crate::domain::COMBINED_BRAND), Depends::Everything);
+        assert_eq!(Depends::search(tenants::global().combined().tenant.as_str()), Depends::Everything);
     }
 
     #[test]

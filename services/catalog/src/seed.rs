@@ -17,7 +17,7 @@ use runtime::{Decider, EventStore};
 use uuid::Uuid;
 
 use crate::commands::{self, Published};
-use crate::domain::{ViewerCommand, ViewerCommandFor, ViewerDecider, BRANDS, CHANNELS_SITE};
+use crate::domain::{ViewerCommand, ViewerCommandFor, ViewerDecider, CHANNELS_SITE};
 use crate::projections;
 
 pub(crate) const ADJECTIVES: [&str; 40] = [
@@ -115,8 +115,18 @@ const CHANNELS: [(&str, ChannelKind, Option<ChannelCategory>); 8] = [
     ("Velvet Lane Studio", ChannelKind::ThirdParty, None),
     ("Open Road Productions", ChannelKind::ThirdParty, None),
 ];
-/// Brands with reels, showcases, the curator wall and angels (as the tenant configurations say).
-const ANGEL_BRANDS: [&str; 2] = ["vixen", "vixenplus"];
+/// The order the demo catalog deals its videos out to the brands in (demo data: which brand
+/// gets the n-th video). The brands themselves are the tenant configuration's; a test holds
+/// this list to it.
+const BRANDS: [&str; 10] =
+    ["blacked", "blackedraw", "tushy", "tushyraw", "vixen", "deeper", "slayed", "milfy", "wifey", "vixenplus"];
+/// Demo brands that carry no third-party channel.
+const WITHOUT_CHANNELS: [&str; 2] = ["slayed", "wifey"];
+
+/// Brands that show angels, as the tenant configuration says.
+fn angel_brands() -> Vec<String> {
+    tenants::global().brands.iter().filter(|t| t.features.show_angels).map(|t| t.tenant.clone()).collect()
+}
 
 /// The demo catalog's size.
 #[derive(Clone, Copy, Debug)]
@@ -274,7 +284,7 @@ pub fn generate(scale: Scale) -> Catalog {
     for (i, (id, slug, kind, category)) in channels.iter().enumerate() {
         // Third-party channels on the brands with channels; a few brands carry none.
         let sites: Vec<String> =
-            BRANDS.iter().filter(|b| !matches!(**b, "slayed" | "wifey")).map(|b| (*b).to_owned()).collect();
+            BRANDS.iter().filter(|b| !WITHOUT_CHANNELS.contains(b)).map(|b| (*b).to_owned()).collect();
         content.push(CatalogEvent::ChannelPublished {
             channel_id: *id,
             slug: slug.clone(),
@@ -488,7 +498,7 @@ pub fn generate(scale: Scale) -> Catalog {
             name,
             performer_id: *performer_id,
             bio: "Loves film photography, long walks and good coffee.".into(),
-            sites: ANGEL_BRANDS.iter().map(|b| (*b).to_owned()).collect(),
+            sites: angel_brands(),
             published_at: at,
         });
     }
@@ -628,6 +638,16 @@ pub async fn seed_scale_with_progress(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_demo_brands_are_the_configured_brands() {
+        let mut demo: Vec<&str> = super::BRANDS.to_vec();
+        demo.sort_unstable();
+        assert_eq!(demo, tenants::global().keys().collect::<Vec<_>>());
+        assert_eq!(super::BRANDS.last().copied(), Some(tenants::global().combined().tenant.as_str()));
+        assert!(super::WITHOUT_CHANNELS.iter().all(|b| tenants::global().is_brand(b)));
+        assert_eq!(super::angel_brands(), ["vixen", "vixenplus"]);
+    }
+
     use super::*;
 
     #[test]

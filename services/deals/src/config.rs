@@ -4,13 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use serde::Deserialize;
-
 /// The queue the subscription events arrive on (also its inbox's name).
 pub const SUBSCRIPTIONS_QUEUE: &str = "deals.subscriptions";
-/// Where the tenants live, relative to the working directory (as for the gateway).
-pub const DEFAULT_TENANTS_DIR: &str = "config/tenants";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct DealsConfig {
@@ -23,16 +18,7 @@ pub struct DealsConfig {
 
 impl Default for DealsConfig {
     fn default() -> Self {
-        DealsConfig { tenants_dir: default_tenants_dir(), subscriptions_queue: SUBSCRIPTIONS_QUEUE.to_owned() }
-    }
-}
-
-fn default_tenants_dir() -> PathBuf {
-    let relative = PathBuf::from(DEFAULT_TENANTS_DIR);
-    if relative.is_dir() {
-        relative
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/tenants")
+        DealsConfig { tenants_dir: tenants::dir_from(|_| None), subscriptions_queue: SUBSCRIPTIONS_QUEUE.to_owned() }
     }
 }
 
@@ -42,14 +28,7 @@ impl DealsConfig {
     }
 
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
-        let defaults = DealsConfig::default();
-        DealsConfig {
-            tenants_dir: lookup("PAYSITE_TENANTS_DIR")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-                .unwrap_or(defaults.tenants_dir),
-            subscriptions_queue: defaults.subscriptions_queue,
-        }
+        DealsConfig { tenants_dir: tenants::dir_from(lookup), ..DealsConfig::default() }
     }
 }
 
@@ -65,14 +44,6 @@ pub struct Site {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sites {
     by_key: BTreeMap<String, Site>,
-}
-
-/// The two fields of a tenant file this service reads; the gateway checks the rest.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TenantFile {
-    tenant: String,
-    offer_page_id: u32,
 }
 
 impl Sites {
@@ -91,23 +62,10 @@ impl Sites {
         Ok(Sites { by_key })
     }
 
-    /// Reads `<brand>.json` files of the tenants directory (`members-area.json` is no brand).
+    /// The brands of the tenants directory (the `tenants` crate loads and checks it).
     pub fn load(dir: &Path) -> anyhow::Result<Self> {
-        let mut sites = Vec::new();
-        let entries = std::fs::read_dir(dir).with_context(|| format!("reading tenants from {}", dir.display()))?;
-        for entry in entries {
-            let path = entry?.path();
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
-            if path.extension().and_then(|e| e.to_str()) != Some("json") || stem == "members-area" {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-            let file: TenantFile =
-                serde_json::from_str(&text).with_context(|| format!("reading tenant {}", path.display()))?;
-            anyhow::ensure!(file.tenant == stem, "{} names brand {:?}", path.display(), file.tenant);
-            sites.push(Site { key: file.tenant, offer_page_id: file.offer_page_id });
-        }
-        Self::new(sites).with_context(|| format!("checking the tenants in {}", dir.display()))
+        let tenants = tenants::init_from(dir)?;
+        Self::new(tenants.brands.iter().map(|t| Site { key: t.tenant.clone(), offer_page_id: t.offer_page_id }))
     }
 
     /// A brand by key, case-insensitively (`TUSHY` is `tushy`).

@@ -11,7 +11,7 @@
 pub mod api;
 pub mod bench;
 pub mod client;
-pub mod clock;
+pub use runtime::clock;
 pub mod commands;
 pub mod config;
 pub mod confirmation;

@@ -10,10 +10,6 @@ use runtime::Secret;
 /// The queue other services' events arrive on (also its inbox's name).
 pub const PROJECTIONS_QUEUE: &str = "profile.projections";
 
-/// The ten brands (spec §1), in the spec's order.
-pub const BRANDS: [&str; 10] =
-    ["blacked", "blackedraw", "tushy", "tushyraw", "vixen", "deeper", "slayed", "milfy", "wifey", "vixenplus"];
-
 /// argon2id cost. The defaults are OWASP's minimum recommendation for argon2id
 /// (19 MiB, 2 passes, 1 lane).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,14 +163,13 @@ impl ProfileConfig {
 
     /// The brand whose origin `origin` is, if any.
     pub fn brand_of_origin(&self, origin: &str) -> Option<&'static str> {
-        BRANDS.iter().copied().find(|b| self.brand_origin_of(b).eq_ignore_ascii_case(origin))
+        tenants::global().keys().find(|b| self.brand_origin_of(b).eq_ignore_ascii_case(origin))
     }
 
     /// The brand whose host (audience) this is, if any.
     pub fn brand_of_audience(&self, audience: &str) -> Option<&'static str> {
-        BRANDS
-            .iter()
-            .copied()
+        tenants::global()
+            .keys()
             .find(|b| Self::audience_of_origin(&self.brand_origin_of(b)).eq_ignore_ascii_case(audience))
     }
 }

@@ -17,7 +17,7 @@ use proto_events::profile::SignInMethod;
 use runtime::auth::TENANT_HEADER;
 use serde::Deserialize;
 
-use crate::config::{ProfileConfig, BRANDS};
+use crate::config::ProfileConfig;
 use crate::sessions::{callback_location, is_same_site_path, issue_code, limiter};
 use crate::{queries, tokens, State as ProfileState};
 
@@ -59,7 +59,7 @@ pub fn resolve_target(config: &ProfileConfig, uri: Option<&str>, members_tenant:
         };
         (format!("{scheme}://{authority}"), path)
     } else {
-        let brand = members_tenant.filter(|t| BRANDS.contains(t))?;
+        let brand = members_tenant.filter(|t| tenants::global().is_brand(t))?;
         (config.brand_origin_of(brand), uri.to_owned())
     };
     if !is_same_site_path(&path) {

@@ -65,7 +65,7 @@ const fn user(kind: &'static str, username: &'static str, email: &'static str, m
     }
 }
 
-pub const DEMO_USERS: [DemoUser; 16] = [
+pub const DEMO_USERS: [DemoUser; 17] = [
     user("member", "member", "member@paysite.test", "active single-site member of vixen"),
     user("multisite", "multisite", "multisite@paysite.test", "active multisite package (multisite2025)"),
     user("trial", "trial", "trial@paysite.test", "active trial on vixen"),
@@ -97,6 +97,12 @@ pub const DEMO_USERS: [DemoUser; 16] = [
     DemoUser {
         chooses_username: true,
         ..user("newcomer", "newcomer", "newcomer@paysite.test", "active vixen member without a username yet")
+    },
+    // A porn-portal guest, asked for e-mail consent (18+, terms, privacy and e-mail marketing) until
+    // they answer: its address is not on an internal test domain, which is never asked.
+    DemoUser {
+        groups: &[Group::GuestUser],
+        ..user("guest", "guest", "guest@guests.example.com", "porn-portal guest, not yet asked for e-mail consent")
     },
 ];
 

@@ -447,7 +447,7 @@ pub async fn cross_site(
     site: &str,
     deeplink: Option<&str>,
 ) -> Result<String, GrantError> {
-    if !crate::config::BRANDS.contains(&site) {
+    if !tenants::global().is_brand(site) {
         return Err(GrantError::InvalidGrant("unknown site"));
     }
     if !session_live(state, claims.sid).await? {

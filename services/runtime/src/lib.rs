@@ -6,6 +6,7 @@ pub mod auth;
 pub mod bench;
 pub mod broker;
 pub mod client;
+pub mod clock;
 pub mod config;
 pub mod consumer;
 pub mod db;

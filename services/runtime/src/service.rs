@@ -118,27 +118,6 @@ impl ServiceDef {
         ops_addr_from(lookup, self.port)
     }
 
-    /// The service alone in its process (its own binary), configured from the environment,
-    /// until Ctrl-C or SIGTERM.
-    pub async fn run_alone(&self) -> anyhow::Result<()> {
-        let settings = Settings::from_env()?;
-        let _telemetry = crate::telemetry::init(self.name, settings.otlp_endpoint.as_deref());
-        crate::auth::ServiceKey::init_from_env()?;
-        crate::auth::ServiceTokens::set_process_name(self.name);
-        let addr = self.listen_addr(|key| std::env::var(key).ok())?;
-        let ops = self.ops_listen_addr(|key| std::env::var(key).ok())?;
-        let ctx = self.prepare(&settings, 16).await?;
-        let (cancel, mut tasks) = (CancellationToken::new(), JoinSet::new());
-        let service = self.build_for_serving(&ctx).await?;
-        self.start(ctx, service, Addrs { api: addr, ops }, cancel.clone(), &mut tasks).await?;
-        crate::http::shutdown_signal().await;
-        cancel.cancel();
-        while let Some(done) = tasks.join_next().await {
-            done??;
-        }
-        Ok(())
-    }
-
     /// Starts relay, consumers, jobs, the internal API on `addrs.api` and the operations routes
     /// on `addrs.ops`; all stop when `cancel` fires. Answers the addresses bound.
     ///

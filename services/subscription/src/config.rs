@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 pub const PROFILES_QUEUE: &str = "subscription.profiles";
 /// Where the billing data lives, relative to the working directory.
 pub const DEFAULT_BILLING_DIR: &str = "config/billing";
-pub const DEFAULT_TENANTS_DIR: &str = "config/tenants";
 /// The biller sandbox's default address (services/biller-sandbox, service `sandbox`).
 pub const DEFAULT_SANDBOX_URL: &str = "http://127.0.0.1:8090";
 /// A postback timestamp may be this far from now, either way.
@@ -216,15 +215,6 @@ pub struct OutgoingUpsell {
     pub partner_hosts: Vec<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TenantFile {
-    tenant: String,
-    site_id: u32,
-    #[serde(default)]
-    multisite_site_ids: Vec<u32>,
-}
-
 /// Everything the service is configured with.
 #[derive(Clone, Debug)]
 pub struct BillingConfig {
@@ -319,21 +309,9 @@ impl BillingConfig {
                 },
             );
         }
-        let tenants_dir = dir("PAYSITE_TENANTS_DIR", DEFAULT_TENANTS_DIR);
-        let mut site_ids = BTreeMap::new();
-        let mut multisite_site_ids = Vec::new();
-        for entry in std::fs::read_dir(&tenants_dir).with_context(|| format!("reading {}", tenants_dir.display()))? {
-            let path = entry?.path();
-            if path.extension().is_none_or(|e| e != "json") || path.file_stem().is_some_and(|s| s == "members-area") {
-                continue;
-            }
-            let tenant: TenantFile = serde_json::from_str(&std::fs::read_to_string(&path)?)
-                .with_context(|| format!("parsing {}", path.display()))?;
-            site_ids.insert(tenant.tenant, tenant.site_id);
-            if multisite_site_ids.is_empty() {
-                multisite_site_ids = tenant.multisite_site_ids;
-            }
-        }
+        let tenants = tenants::init_from(&tenants::dir_from(&lookup))?;
+        let site_ids: BTreeMap<String, u32> = tenants.brands.iter().map(|t| (t.tenant.clone(), t.site_id)).collect();
+        let multisite_site_ids = tenants.brands[0].multisite_site_ids.to_vec();
         let config = BillingConfig {
             billers,
             packages: file.multisite_packages,

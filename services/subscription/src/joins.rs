@@ -301,6 +301,10 @@ pub struct WelcomeData {
     pub is_trial: bool,
     pub autologin_id: Option<String>,
     pub traffik_junky_transaction_id: Option<String>,
+    /// The join race: `username` was taken after the join form's check, so the account was
+    /// made without one; the new member chooses another after signing in.
+    #[serde(default)]
+    pub username_lost: bool,
 }
 
 /// Where a signup stands.
@@ -328,10 +332,11 @@ struct SignupRow {
     member_id: Option<String>,
     transaction_id: Option<String>,
     decided_at: Option<chrono::DateTime<chrono::Utc>>,
+    username_lost: bool,
 }
 
-const SIGNUP_COLUMNS: &str =
-    "signup_id, biller, user_id, username, site, join_option_id, status, reason, member_id, transaction_id, decided_at";
+const SIGNUP_COLUMNS: &str = "signup_id, biller, user_id, username, site, join_option_id, status, reason, member_id, \
+     transaction_id, decided_at, username_lost";
 
 /// How long after the biller's approval the welcome link (memberId + hashedMemberId, in the
 /// browser's address bar and history) still signs the new member in. Later the welcome data
@@ -355,6 +360,7 @@ fn status_of(state: &State, row: SignupRow, autologin_id: Option<String>) -> Sig
             is_trial: option.is_some_and(|o| o.kind == "trial"),
             autologin_id,
             traffik_junky_transaction_id: if approved { row.transaction_id } else { None },
+            username_lost: row.username_lost,
         },
     }
 }
@@ -410,6 +416,7 @@ pub async fn welcome_check(
                     is_trial: false,
                     autologin_id: None,
                     traffik_junky_transaction_id: None,
+                    username_lost: false,
                 },
             });
         }

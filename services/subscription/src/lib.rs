@@ -11,7 +11,7 @@ pub mod batcher;
 pub mod bench;
 pub mod billers;
 pub mod client;
-pub mod clock;
+pub use runtime::clock;
 pub mod commands;
 pub mod config;
 pub mod domain;

@@ -197,6 +197,7 @@ async fn declined(
 
 #[derive(sqlx::FromRow)]
 struct SignupRow {
+    signup_id: Uuid,
     user_id: Uuid,
     email: String,
     username: Option<String>,
@@ -234,7 +235,7 @@ async fn start_of(
         (Some(user_id), _) => (user_id, None),
         (None, Some(signup_id)) => {
             let signup: SignupRow = sqlx::query_as(
-                "select user_id, email, username, password_hash, site, join_option_id, nats, status, created_at
+                "select signup_id, user_id, email, username, password_hash, site, join_option_id, nats, status, created_at
                  from signup where signup_id = $1",
             )
             .bind(signup_id)
@@ -273,7 +274,22 @@ async fn start_of(
                 tandem_parent_user_id: None,
                 vip_invited: false,
             };
-            state.profile.create_account(&request).await.map_err(PostbackError::Profile)?;
+            match state.profile.create_account(&request).await {
+                Ok(_) => {}
+                // The join race: the username was free at the join form's check and is taken
+                // now. The payment is kept: the account is made without a username, which the
+                // member chooses after signing in (the welcome data says `usernameLost`).
+                Err(UpstreamError::Refused { code, .. }) if code == "USERNAME_TAKEN" && request.username.is_some() => {
+                    let request = CreateAccountRequest { username: None, ..request };
+                    state.profile.create_account(&request).await.map_err(PostbackError::Profile)?;
+                    sqlx::query("update signup set username_lost = true where signup_id = $1")
+                        .bind(signup.signup_id)
+                        .execute(&state.pool)
+                        .await?;
+                    tracing::warn!(signup_id = %signup.signup_id, "the username was taken after the join form's check; the account waits for another");
+                }
+                Err(e) => return Err(PostbackError::Profile(e)),
+            }
         }
     }
     let nats_code = p.nats_code.clone().or_else(|| signup.as_ref().and_then(|s| s.nats.clone()));

@@ -66,6 +66,13 @@ pub fn demo_memberships() -> Vec<DemoMembership> {
             ],
         },
         DemoMembership {
+            username: "guest",
+            biller: "RGNATIVE",
+            site: "vixen",
+            join_option_id: 0,
+            facts: vec![(10, Step::Initial { kind: MembershipKind::PornPortal, free_limited_trial: false })],
+        },
+        DemoMembership {
             username: "expired",
             biller: "EPOCH",
             site: "vixen",

@@ -18,10 +18,6 @@ use profile::badges::{months_between, seniority_months, Membership};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-/// Every brand key (spec §1), the plus brand last.
-pub const BRANDS: [&str; 10] =
-    ["blacked", "blackedraw", "tushy", "tushyraw", "vixen", "deeper", "slayed", "milfy", "wifey", "vixenplus"];
-
 /// One row of `member_subscription`.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct SubscriptionRow {
@@ -184,9 +180,10 @@ pub fn read(
             ended_at: (!s.active).then_some(s.ended_at.unwrap_or(s.updated_at)),
         })
         .collect();
-    let mut tenants: BTreeMap<String, String> = BRANDS
-        .iter()
-        .map(|b| ((*b).to_owned(), if access.iter().any(|a| a == b) { "full" } else { "none" }.to_owned()))
+    let brands = tenants::global();
+    let mut tenants: BTreeMap<String, String> = brands
+        .keys()
+        .map(|b| (b.to_owned(), if access.iter().any(|a| a == b) { "full" } else { "none" }.to_owned()))
         .collect();
     let channels = active.iter().any(|s| s.kind == "member") && !is_tandem_child;
     tenants.insert("channels".into(), if channels { "full" } else { "none" }.into());
@@ -215,7 +212,7 @@ pub fn read(
             is_upgradeable_to_vixen_plus_yearly: is_active
                 && kind == "member"
                 && !is_tandem_child
-                && !access.iter().any(|a| a == "vixenplus"),
+                && !access.iter().any(|a| brands.is_combined(a)),
         },
     };
     FullRead {

@@ -115,6 +115,66 @@ async fn a_taken_username_is_refused_before_the_visitor_pays() {
     env.cleanup().await;
 }
 
+/// The join race: both visitors passed the form's check with one username; the second
+/// approval still makes an account (the payment is kept), without the username, and its
+/// welcome data says so and still signs the member in to choose another.
+#[tokio::test]
+async fn an_approval_whose_username_was_taken_meanwhile_keeps_the_payment_and_asks_for_another() {
+    let env = TestEnv::with_profile().await;
+    let (status, first) = env.post("/internal/joins", None, &join("racer.one@example.com", 10301, "SEGPAY")).await;
+    assert_eq!(status, 201, "{first}");
+    let (status, second) = env.post("/internal/joins", None, &join("racer.two@example.com", 10301, "SEGPAY")).await;
+    assert_eq!(status, 201, "both pass the check while the username is free: {second}");
+    let signup_of = |started: &serde_json::Value| -> uuid::Uuid {
+        query_value(started["location"].as_str().unwrap(), "signupId").parse().unwrap()
+    };
+    let (first_id, second_id) = (signup_of(&first), signup_of(&second));
+    let (_, approval) = decline_and_approval(second_id);
+    assert_eq!(env.postback("SEGPAY", &approval).await.0, 200);
+    let late = Outgoing { subscription_ref: "SP-LATE".into(), transaction_id: "SP-LATE-1".into(), ..approval.clone() };
+    let late = Outgoing { signup_id: Some(first_id), ..late };
+    // Taken now: the biller is still answered 200 (and again on a retry), never refused.
+    for _ in 0..2 {
+        let (status, answer) = env.postback("SEGPAY", &late).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let (_, signup) = env.get(&format!("/internal/signups/{first_id}"), None).await;
+    assert_eq!(signup["status"], "approved", "{signup}");
+    assert_eq!(signup["welcome"]["usernameLost"], true, "{signup}");
+    let (_, other) = env.get(&format!("/internal/signups/{second_id}"), None).await;
+    assert_eq!(other["welcome"]["usernameLost"], false, "{other}");
+    // The account exists, with the membership and without a username.
+    let user_id: uuid::Uuid = sqlx::query_scalar("select user_id from signup where signup_id = $1")
+        .bind(first_id)
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    let profile_base = &env.profile.as_ref().unwrap().1;
+    let users: serde_json::Value = env
+        .http
+        .get(format!("{profile_base}/internal/users?ids={user_id}"))
+        .service_auth("profile")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(users[0]["email"], "racer.one@example.com", "{users}");
+    assert!(users[0]["username"].is_null(), "{users}");
+    assert_eq!(env.read(user_id, "vixen").await["subscription"]["type"], "member");
+    // The welcome link signs the member in, and says why a username is asked for.
+    let path = format!(
+        "/internal/welcome-check?site=vixen&memberId=SP-LATE&hashedMemberId={}",
+        signup["welcome"]["hashedMemberId"].as_str().unwrap()
+    );
+    let (status, check) = env.get(&path, None).await;
+    assert_eq!(status, 200, "{check}");
+    assert!(check["autologinId"].as_str().is_some_and(|t| !t.is_empty()), "{check}");
+    assert_eq!((check["usernameLost"].as_bool(), check["username"].as_str()), (Some(true), Some("newjoiner")));
+    env.cleanup().await;
+}
+
 #[tokio::test]
 async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
     let env = TestEnv::with_profile().await;

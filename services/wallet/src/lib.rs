@@ -8,7 +8,7 @@
 pub mod bench;
 pub mod calendar;
 pub mod client;
-pub mod clock;
+pub use runtime::clock;
 pub mod config;
 pub mod consumer;
 pub mod domain;

@@ -33,6 +33,8 @@ export const en = {
     flash_unknown_error: 'We could not update your e-mail preferences. Please try again later.',
     flash_email_consent_updated: 'Your e-mail preferences have been updated.',
     update_credit_card_error: 'We could not start the credit card update. Please try again later.',
+    username_taken_meanwhile:
+      'Another member took the username {{username}} while your payment went through. Your membership is active: choose another username.',
   },
   video_unlock_modal: {
     error: 'Failed to unlock the video. Please try again later.',
@@ -52,6 +54,11 @@ export const en = {
     account_creation_login_error: 'Your payment went through. Please log in with the e-mail and password you chose, or contact support.',
     denied: 'Your payment was declined by the billing processor. Please try a different card.',
     denied_reason: 'Reason: {{reason}}',
+    username_lost:
+      'Your payment went through and your {{site}} membership is active, but another member took the username {{username}} meanwhile. Choose another username to continue.',
+    choose_username: 'Choose your username',
+    signing_in: 'Signing you in…',
+    log_in_to_choose_username: 'Log in to choose your username',
   },
   purchase_membership_modal: {
     payment_failed: 'Your payment failed. Please contact support.',

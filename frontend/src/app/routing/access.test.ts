@@ -3,12 +3,12 @@ import { loginUrl, requireAbility, signInUrl, requireAuthentication, requireFeat
 import { member, routeInput, userView } from './testing'
 
 describe('authentication', () => {
-  it('sends a visitor in the members area to {members}/oidc/login with the path and query as uri', () => {
+  it('sends a visitor in the members area to {members}/oidc/login with the brand's URL of the path and query as uri', () => {
     const input = routeInput('/pictureset/some-set?a=1&b=2', { isMembersArea: true })
     expect(requireAuthentication(input)).toEqual({
       kind: 'redirect',
       status: 302,
-      location: 'https://members.tushy.com/oidc/login?uri=%2Fpictureset%2Fsome-set%3Fa%3D1%26b%3D2',
+      location: 'https://members.tushy.com/oidc/login?uri=https%3A%2F%2Fwww.tushy.com%2Fpictureset%2Fsome-set%3Fa%3D1%26b%3D2',
     })
   })
 

@@ -26,7 +26,7 @@ export function currentPathAndQuery(input: Pick<RouteInput, 'pathname' | 'query'
 
 /** What an unauthenticated visitor gets: the members login in the members area, not-found elsewhere (§4). */
 export function unauthenticated(input: RouteInput): StopOutcome {
-  return input.isMembersArea ? redirect(loginUrl(input.tenant.membersUrl, currentPathAndQuery(input))) : notFound
+  return input.isMembersArea ? redirect(signInUrl(input.tenant, currentPathAndQuery(input))) : notFound
 }
 
 /** Guard for authenticated routes: undefined lets the route go on. */
@@ -50,7 +50,7 @@ export function requireFeature(enabled: boolean | undefined): StopOutcome | unde
  * (aff_code_single, aff_code_multi): the members host is another origin, which cannot read this brand's cookies.
  */
 export function joinUrl(
-  membersUrl: string,
+  tenant: { membersUrl: string; tenant: string },
   tracking: {
     ref?: string
     elm?: string
@@ -60,7 +60,9 @@ export function joinUrl(
     affCodeMulti?: string | null
   } = {},
 ): string {
-  return withQuery(`${membersUrl.replace(/\/+$/, '')}/joinnow`, {
+  return withQuery(`${tenant.membersUrl.replace(/\/+$/, '')}/joinnow`, {
+    // A members host shared by every brand serves the brand the join started on (the gateway keeps it for the visit).
+    brand: tenant.tenant,
     ...(tracking.ref ? { ref: tracking.ref } : {}),
     ...(tracking.elm ? { elm: tracking.elm } : {}),
     ...(tracking.nats ? { nats: tracking.nats } : {}),

@@ -54,9 +54,10 @@ describe('the affiliate campaign suffixes', () => {
   })
 
   it('rides on the join link beside ref, elm and nats', () => {
-    expect(joinUrl('https://members.tushy.com', { ref: 'home', elm: 'header', campaign: campaignFor('tsh', 'header') })).toBe(
-      'https://members.tushy.com/joinnow?ref=home&elm=header&campaign=tsh-hdr',
+    const tushy = { membersUrl: 'https://members.tushy.com', tenant: 'tushy' }
+    expect(joinUrl(tushy, { ref: 'home', elm: 'header', campaign: campaignFor('tsh', 'header') })).toBe(
+      'https://members.tushy.com/joinnow?brand=tushy&ref=home&elm=header&campaign=tsh-hdr',
     )
-    expect(joinUrl('https://members.tushy.com', { ref: 'home' })).toBe('https://members.tushy.com/joinnow?ref=home')
+    expect(joinUrl(tushy, { ref: 'home' })).toBe('https://members.tushy.com/joinnow?brand=tushy&ref=home')
   })
 })

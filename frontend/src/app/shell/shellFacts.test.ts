@@ -36,10 +36,12 @@ describe('the facts the automatic modals read', () => {
 })
 
 describe('the members join link', () => {
-  it('carries ref, elm and nats when known', () => {
-    expect(joinUrl('https://members.tushy.com/', { ref: 'home', elm: 'header', nats: 'abc' })).toBe(
-      'https://members.tushy.com/joinnow?ref=home&elm=header&nats=abc',
+  it('carries the brand, and ref, elm and nats when known', () => {
+    expect(joinUrl({ membersUrl: 'https://members.tushy.com/', tenant: 'tushy' }, { ref: 'home', elm: 'header', nats: 'abc' })).toBe(
+      'https://members.tushy.com/joinnow?brand=tushy&ref=home&elm=header&nats=abc',
     )
-    expect(joinUrl('https://members.tushy.com')).toBe('https://members.tushy.com/joinnow')
+    expect(joinUrl({ membersUrl: 'http://members.localhost:8080', tenant: 'wifey' })).toBe(
+      'http://members.localhost:8080/joinnow?brand=wifey',
+    )
   })
 })

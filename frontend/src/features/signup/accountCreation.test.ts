@@ -29,6 +29,7 @@ describe('account creation polling', () => {
     expect(nextAccountCreationStep({ isWelcome: true, isTrial: false, autologinId: 'tok' }, 3)).toEqual({
       kind: 'welcome',
       autologinId: 'tok',
+      usernameLost: false,
     })
     expect(nextAccountCreationStep({ isWelcome: true, isTrial: true, autologinId: 'tok' }, 1)).toEqual({
       kind: 'upgrade',
@@ -37,7 +38,18 @@ describe('account creation polling', () => {
     expect(nextAccountCreationStep({ isWelcome: true, isTrial: false, autologinId: '' }, 24)).toEqual({
       kind: 'welcome',
       autologinId: null,
+      usernameLost: false,
     })
+  })
+
+  it('keeps a member whose username was taken meanwhile on the welcome page to choose another, trial or not', () => {
+    for (const isTrial of [false, true]) {
+      expect(nextAccountCreationStep({ isWelcome: true, isTrial, autologinId: 'tok', usernameLost: true }, 1)).toEqual({
+        kind: 'welcome',
+        autologinId: 'tok',
+        usernameLost: true,
+      })
+    }
   })
 
   it('signs in through home with the single-use token', () => {

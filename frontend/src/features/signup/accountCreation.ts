@@ -12,13 +12,18 @@ export interface WelcomeAnswer {
   isWelcome: boolean
   isTrial: boolean
   autologinId?: string | null
+  /** The join race: the username was taken while the payment went through; the account waits for another. */
+  usernameLost?: boolean
 }
 
 export type AccountCreationStep =
   /** Not made yet: ask again after `afterMs`; `tries` is how many answers came so far. */
   | { kind: 'wait'; afterMs: number; tries: number }
-  /** Made: the welcome page (with the autologin token, when still within its window). */
-  | { kind: 'welcome'; autologinId: string | null }
+  /**
+   * Made: the welcome page (with the autologin token, when still within its window). `usernameLost`: the account has no
+   * username yet (it was taken meanwhile); the member chooses one before anything else, trial or not.
+   */
+  | { kind: 'welcome'; autologinId: string | null; usernameLost: boolean }
   /** Made, for a trial: on to the upgrade membership page. */
   | { kind: 'upgrade'; autologinId: string | null }
   | { kind: 'timedOut'; error: typeof ACCOUNT_CREATION_TIMED_OUT }
@@ -26,7 +31,10 @@ export type AccountCreationStep =
 /** What to do after the `tries`-th answer (1-based). */
 export function nextAccountCreationStep(answer: WelcomeAnswer, tries: number): AccountCreationStep {
   const autologinId = answer.autologinId || null
-  if (answer.isWelcome) return answer.isTrial ? { kind: 'upgrade', autologinId } : { kind: 'welcome', autologinId }
+  const usernameLost = answer.usernameLost === true
+  if (answer.isWelcome) {
+    return answer.isTrial && !usernameLost ? { kind: 'upgrade', autologinId } : { kind: 'welcome', autologinId, usernameLost }
+  }
   if (tries < ACCOUNT_CREATION_MAX_TRIES) return { kind: 'wait', afterMs: ACCOUNT_CREATION_POLL_MS, tries }
   return { kind: 'timedOut', error: ACCOUNT_CREATION_TIMED_OUT }
 }

@@ -11,13 +11,17 @@ use uuid::Uuid;
 use super::{caller, loaders, not_found, refused};
 use crate::graphql::context::{request, upstreams};
 
-/// The combined brand: its lists show every brand's videos (not the channels').
-pub const COMBINED_BRAND: &str = "vixenplus";
 /// The site channel videos are released on; a brand carries them through its channels.
 pub const CHANNELS_SITE: &str = "channels";
 
 fn tenant<'a>(ctx: &'a Context<'_>) -> &'a str {
     request(ctx).tenant()
+}
+
+/// Whether the host's brand is the combined brand: its lists show every brand's videos (not
+/// the channels').
+pub fn combined(ctx: &Context<'_>) -> bool {
+    tenants::global().is_combined(tenant(ctx))
 }
 
 /// The channel, when the host's brand carries it.
@@ -37,7 +41,7 @@ pub async fn video(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Vi
     let tenant = tenant(ctx);
     let ours = match &video.channel {
         Some(c) if video.site == CHANNELS_SITE => channel(ctx, c.channel_id).await.is_ok(),
-        _ => video.site == tenant || (tenant == COMBINED_BRAND && video.site != CHANNELS_SITE),
+        _ => video.site == tenant || (combined(ctx) && video.site != CHANNELS_SITE),
     };
     if ours {
         Ok(video)
@@ -62,7 +66,7 @@ pub async fn own_videos(ctx: &Context<'_>, ids: &[Uuid]) -> async_graphql::Resul
 pub async fn performer(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Performer> {
     let performer = loaders::get(ctx)?.performers.load_one(id).await?.ok_or_else(not_found)?;
     let tenant = tenant(ctx);
-    if tenant == COMBINED_BRAND || performer.sites.iter().any(|s| s == tenant) {
+    if combined(ctx) || performer.sites.iter().any(|s| s == tenant) {
         Ok(performer)
     } else {
         Err(not_found())

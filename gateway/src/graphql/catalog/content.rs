@@ -21,7 +21,7 @@ pub const DEFAULT_GENDER: &str = "girls";
 /// A shelf's videos unless asked (the large recommended list size).
 pub const DEFAULT_SHELF_LIMIT: i32 = 9;
 
-fn features<'a>(ctx: &'a Context<'_>) -> &'a crate::tenants::Features {
+fn features<'a>(ctx: &'a Context<'_>) -> &'a tenants::Features {
     &request(ctx).site.tenant.features
 }
 
@@ -395,7 +395,7 @@ impl ContentQuery {
         let reel = upstreams(ctx).catalog.reel(&caller(ctx), id).await.map_err(refused)?;
         let tenant = request(ctx).tenant();
         // Another brand's reel is read through its own host.
-        gate(reel.site == tenant || tenant == super::brand::COMBINED_BRAND)?;
+        gate(reel.site == tenant || super::brand::combined(ctx))?;
         Ok(reel.into())
     }
 

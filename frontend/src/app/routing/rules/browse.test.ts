@@ -146,7 +146,7 @@ describe('/videos/{slug}/comment/{commentId}', () => {
 
   it('requires authentication: members login inside the members area', () => {
     expect(videoCommentRule(routeInput('/videos/a-scene/comment/42', { params, isMembersArea: true }))).toEqual(
-      redirectTo('https://members.tushy.com/oidc/login?uri=%2Fvideos%2Fa-scene%2Fcomment%2F42'),
+      redirectTo('https://members.tushy.com/oidc/login?uri=https%3A%2F%2Fwww.tushy.com%2Fvideos%2Fa-scene%2Fcomment%2F42'),
     )
   })
 

@@ -145,7 +145,7 @@ describe('/channels/:channelSlug/trailers/:videoSlug', () => {
           user: userView({ abilities: ['see ChannelTrailers'] }),
         }),
       ),
-    ).toEqual(redirectTo('https://members.tushy.com/oidc/login?uri=%2Fchannels%2Fc%2Ftrailers%2Fv'))
+    ).toEqual(redirectTo('https://members.tushy.com/oidc/login?uri=https%3A%2F%2Fwww.tushy.com%2Fchannels%2Fc%2Ftrailers%2Fv'))
   })
 
   it('an authenticated user without "see ChannelTrailers" or "see InternalChannelTrailers" gets not-found', () => {
@@ -184,7 +184,7 @@ describe('/channels/:channelSlug/picturesets/:videoSlug', () => {
 describe('/channels/all-videos', () => {
   it('requires login', () => {
     expect(allChannelVideosRule(routeInput('/channels/all-videos', { user: withChannels, isMembersArea: true }))).toEqual(
-      redirectTo('https://members.tushy.com/oidc/login?uri=%2Fchannels%2Fall-videos'),
+      redirectTo('https://members.tushy.com/oidc/login?uri=https%3A%2F%2Fwww.tushy.com%2Fchannels%2Fall-videos'),
     )
   })
 

@@ -71,7 +71,7 @@ describe('/offers', () => {
 describe('/account', () => {
   it('requires authentication', () => {
     expect(accountRule(routeInput('/account', { isMembersArea: true }))).toEqual(
-      redirectTo('https://members.tushy.com/oidc/login?uri=%2Faccount'),
+      redirectTo('https://members.tushy.com/oidc/login?uri=https%3A%2F%2Fwww.tushy.com%2Faccount'),
     )
   })
 

@@ -3,7 +3,8 @@
 // 'invalid username' or 'already taken'. Once chosen it is permanent.
 import { useMutation } from '@apollo/client/react'
 import { useId, useState, type FormEvent } from 'react'
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
+import { useTranslation } from '../../../app/i18n'
 import { refusalOf } from '../../../app/api/graphqlErrors'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
@@ -30,6 +31,9 @@ function UsernameView() {
   const [value, setValue] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [choose, { loading }] = useMutation(ChooseUsernameDocument)
+  const { t } = useTranslation()
+  // After the join race (issue 25): the username the member joined with, taken meanwhile.
+  const taken = new URLSearchParams(useLocation().search).get('taken')
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -66,6 +70,11 @@ function UsernameView() {
   return (
     <Page title="Choose your username">
       <form className="account-section" onSubmit={submit} noValidate aria-busy={loading}>
+        {taken ? (
+          <p role="status" className="notice" data-testid="username-taken-notice">
+            {t('account.username_taken_meanwhile', { username: taken })}
+          </p>
+        ) : null}
         <p>Your username is how other members know you. Choose it carefully: it cannot be changed later.</p>
         <div className="form-field">
           <label htmlFor={id}>Username</label>

@@ -260,7 +260,7 @@ describe('signup denied', () => {
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('declined by the billing processor. Please try a different card.')
     expect(screen.getByTestId('signup-denied-reason').textContent).toBe('Reason: Insufficient funds')
-    expect(screen.getByRole('link', { name: 'Try a different card' }).getAttribute('href')).toMatch(/\/joinnow$/)
+    expect(screen.getByRole('link', { name: 'Try a different card' }).getAttribute('href')).toMatch(/\/joinnow\?brand=tushy$/)
   })
 })
 

@@ -7,7 +7,7 @@ import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { refusalOf } from '../../../app/api/graphqlErrors'
-import { signInUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
+import { joinUrl, signInUrl, withQuery, type SignupSuccessData, type WelcomeData } from '../../../app/routing'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useTranslation } from '../../../app/i18n'
 import { usePageData, useScreenQuery } from '../../../app/useScreenQuery'
@@ -23,6 +23,7 @@ import {
   type JoinOptionsQuery,
 } from '../../../gql/graphql'
 import { newIdempotencyKey } from '../../subscription/purchase'
+import { USERNAME_PATH } from '../../account/routes/UsernameScreen'
 import { autologinHref, nextAccountCreationStep, signInWithAutologin } from '../accountCreation'
 import { documentCookies, joinFormImageVariant, storedAffiliateCodes } from '../affiliate'
 import { joinTracking } from '../joinTracking'
@@ -213,7 +214,7 @@ export function joinImageSrc(tenant: string, variant: string): string {
 
 type CreationState =
   | { kind: 'creating' }
-  | { kind: 'welcome'; autologinId: string | null }
+  | { kind: 'welcome'; autologinId: string | null; usernameLost: boolean }
   | { kind: 'timedOut'; message: string }
   | { kind: 'failed'; message: string }
 
@@ -239,7 +240,7 @@ function useAccountCreation(welcome: WelcomeData): CreationState {
         else if (step.kind === 'timedOut') setState({ kind: 'timedOut', message: step.error })
         // The token rides along: asking welcomeCheck again would issue another.
         else if (step.kind === 'upgrade') navigate('/_upgrademembership', { replace: true, state: { autologinId: step.autologinId } })
-        else setState({ kind: 'welcome', autologinId: step.autologinId })
+        else setState({ kind: 'welcome', autologinId: step.autologinId, usernameLost: step.usernameLost })
       } catch (error) {
         if (cancelled) return
         const refused = refusalOf(error)
@@ -326,7 +327,10 @@ export function SignupSuccessScreen() {
               {t('signup.creating_account')}
             </p>
           ) : null}
-          {state.kind === 'welcome' ? (
+          {state.kind === 'welcome' && state.usernameLost ? (
+            <UsernameLost username={username} autologinId={state.autologinId} signedIn={user.isAuthenticated} />
+          ) : null}
+          {state.kind === 'welcome' && !state.usernameLost ? (
             <>
               <p className="welcome__greeting">
                 {t(isMultisite ? 'signup.welcome_multisite' : 'signup.welcome', { username, site: tenant.site })}
@@ -353,6 +357,36 @@ export function SignupSuccessScreen() {
   )
 }
 
+/**
+ * The join race (issue 25): the username was taken while the payment went through. The membership is active and the
+ * member is being signed in; they choose another username on the username screen, which says the same.
+ */
+function UsernameLost({ username, autologinId, signedIn }: { username: string; autologinId: string | null; signedIn: boolean }) {
+  const { t } = useTranslation()
+  const { tenant } = useSession()
+  const target = withQuery(USERNAME_PATH, { taken: username })
+  return (
+    <>
+      <p role="alert" className="notice" data-testid="username-lost">
+        {t('signup.username_lost', { username, site: tenant.site })}
+      </p>
+      {signedIn ? (
+        <a className="button button--accent" href={target}>
+          {t('signup.choose_username')}
+        </a>
+      ) : autologinId ? (
+        <p role="status" aria-busy="true">
+          {t('signup.signing_in')}
+        </p>
+      ) : (
+        <a className="button button--accent" href={signInUrl(tenant, target)}>
+          {t('signup.log_in_to_choose_username')}
+        </a>
+      )}
+    </>
+  )
+}
+
 export function SignupDeniedScreen() {
   const { user, tenant } = useSession()
   const location = useLocation()
@@ -365,7 +399,7 @@ export function SignupDeniedScreen() {
         {reason ? <p data-testid="signup-denied-reason">{t('signup.denied_reason', { reason })}</p> : null}
       </div>
       <p>
-        <a className="button button--accent" href={`${tenant.membersUrl.replace(/\/+$/, '')}/joinnow`}>
+        <a className="button button--accent" href={joinUrl(tenant)}>
           Try a different card
         </a>
       </p>

@@ -2,6 +2,7 @@
 // why it is refused, and the step that fits: the pack's unlock with gems, one of the free limited trial's videos, a
 // credit, reactivation, the upgrade, or support for someone who already pays for the site.
 import { useQuery } from '@apollo/client/react'
+import type { ReactNode } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
@@ -114,9 +115,23 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
   return { ready: data !== undefined, note: data ? step.note : '', label: step.label, step: data ? step.kind : 'unknown', open: openWayIn }
 }
 
-export function LockedVideo({ video, onUnlocked }: LockedVideoProps) {
+/**
+ * The trailer's place for a refused video: `trailer` renders the trailer with what goes over it, told whether the
+ * upgrade overlay belongs there; the way in follows. One video access answer decides both, so the overlay never
+ * offers the upgrade beside a free limited trial's free video (issue 25).
+ */
+export function LockedVideo({
+  video,
+  onUnlocked,
+  trailer,
+}: LockedVideoProps & { trailer?: (showUpgradeOverlay: boolean) => ReactNode }) {
   const way = useWayIn(video, onUnlocked)
-  return <WayInButton way={way}>{way.note || 'Checking what your membership includes…'}</WayInButton>
+  return (
+    <>
+      {trailer?.(way.ready && way.step !== 'freeVideo')}
+      <WayInButton way={way}>{way.note || 'Checking what your membership includes…'}</WayInButton>
+    </>
+  )
 }
 
 export function WayInButton({ way, children }: { way: WayIn; children: string }) {

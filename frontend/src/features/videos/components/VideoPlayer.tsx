@@ -57,12 +57,11 @@ function MemberPlayer({ video }: { video: PlayerVideo }) {
     // routing (a pack's unlock with gems, a credit, or a membership); over the trailer, the upgrade overlay for those
     // whose abilities hold it.
     return (
-      <>
-        <Trailer video={video}>
-          <UpgradeOverlay video={video} />
-        </Trailer>
-        <LockedVideo video={video} onUnlocked={() => void refetch().catch(() => undefined)} />
-      </>
+      <LockedVideo
+        video={video}
+        onUnlocked={() => void refetch().catch(() => undefined)}
+        trailer={(showUpgradeOverlay) => <Trailer video={video}>{showUpgradeOverlay ? <UpgradeOverlay video={video} /> : null}</Trailer>}
+      />
     )
   }
   return (

@@ -3,11 +3,16 @@
 //! One `<brand>.json` per brand, in the shape the SPA reads (frontend `TenantConfig`), plus
 //! `members-area.json`. URL fields are templates: `{origin}` is the origin serving the page,
 //! `{brandOrigin}` the brand's public origin, `{membersOrigin}` its members area; the deployment
-//! (see [`crate::config`]) fills them in, so the same files serve laptops and production.
+//! (the gateway's configuration) fills them in, so the same files serve laptops and production.
+//!
+//! This crate is the one owner of the brands: their keys, site ids, offer pages and which one is
+//! the combined "plus" brand. Services and the gateway ask it; no brand name or list is written
+//! in code. A process loads the directory once ([`global`]) from `PAYSITE_TENANTS_DIR`.
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
-    path::Path,
+    path::{Path, PathBuf},
+    sync::OnceLock,
 };
 
 use anyhow::{bail, ensure, Context};
@@ -16,8 +21,53 @@ use serde::{Deserialize, Serialize};
 /// The members-area entry's file; every other `*.json` in the directory is a brand.
 pub const MEMBERS_AREA_FILE: &str = "members-area.json";
 
-/// The brand key of the combined "plus" brand, whose site id counts as multisite (spec README).
-pub const VIXENPLUS: &str = "vixenplus";
+/// Where the tenants live, relative to the working directory: `PAYSITE_TENANTS_DIR` overrides it.
+pub const DEFAULT_TENANTS_DIR: &str = "config/tenants";
+
+/// The tenants directory a process reads: `PAYSITE_TENANTS_DIR` when set (through `lookup`),
+/// else `config/tenants` under the working directory, else the repository's own (tests and
+/// tools run from a crate's directory).
+pub fn dir_from(lookup: impl Fn(&str) -> Option<String>) -> PathBuf {
+    if let Some(dir) = lookup("PAYSITE_TENANTS_DIR").filter(|v| !v.trim().is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let relative = PathBuf::from(DEFAULT_TENANTS_DIR);
+    if relative.is_dir() {
+        relative
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/tenants")
+    }
+}
+
+static GLOBAL: OnceLock<Tenants> = OnceLock::new();
+
+/// Loads this process's tenants (from `PAYSITE_TENANTS_DIR`, see [`dir_from`]) if not yet
+/// loaded; a service calls it at start-up so a broken directory stops it there, naming the file.
+pub fn init() -> anyhow::Result<&'static Tenants> {
+    match GLOBAL.get() {
+        Some(loaded) => Ok(loaded),
+        None => init_from(&dir_from(|key| std::env::var(key).ok())),
+    }
+}
+
+/// Loads `dir` as this process's tenants. A process has one set of brands: when another
+/// directory with other contents was loaded first, this is an error rather than a second truth.
+pub fn init_from(dir: &Path) -> anyhow::Result<&'static Tenants> {
+    let loaded = Tenants::load(dir)?;
+    let global = GLOBAL.get_or_init(|| loaded.clone());
+    ensure!(*global == loaded, "{} holds other tenants than the ones this process already loaded", dir.display());
+    Ok(global)
+}
+
+/// This process's tenants. Pure rules that need the brands (is this a site, is this the
+/// combined brand) read them here.
+///
+/// # Panics
+/// When the directory does not load: every service calls [`init`] at start-up, which reports
+/// the problem as an error first.
+pub fn global() -> &'static Tenants {
+    init().unwrap_or_else(|e| panic!("the tenant configuration does not load: {e:#}"))
+}
 
 /// One brand, as stored and (with its URLs filled in) as served to the browser.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -129,6 +179,10 @@ pub struct Features {
     pub join_form_image_test: Toggle,
     /// Keyed by region code (`US-TX`, `US-AL`).
     pub health_warning: BTreeMap<String, HealthWarning>,
+    /// Its members see the relationship-status section of the account (the spec's
+    /// `hasActiveWifeySubscription`: wifey's).
+    #[serde(default)]
+    pub relationship_section: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -164,6 +218,11 @@ pub struct Origins<'a> {
 const PLACEHOLDERS: [&str; 3] = ["{origin}", "{brandOrigin}", "{membersOrigin}"];
 
 impl Tenant {
+    /// Whether this is the combined "plus" brand (see [`Tenants::combined`]).
+    pub fn is_combined(&self) -> bool {
+        self.site_id == self.multisite_site_ids[1]
+    }
+
     /// This tenant as served on a page of `origins.origin`.
     pub fn with_origins(&self, origins: Origins<'_>) -> Tenant {
         let fill = |template: &str| {
@@ -228,7 +287,7 @@ impl Tenant {
 }
 
 /// Every brand and the members area, as loaded from the tenants directory.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Tenants {
     /// Ordered by brand key.
     pub brands: Vec<Tenant>,
@@ -276,6 +335,32 @@ impl Tenants {
         self.brands.iter().find(|t| t.tenant == brand)
     }
 
+    /// Every brand key, in key order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> + '_ {
+        self.brands.iter().map(|t| t.tenant.as_str())
+    }
+
+    /// Whether `key` is a brand.
+    pub fn is_brand(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The combined "plus" brand, which shows every brand's videos and whose site id counts as
+    /// multisite (spec README): the brand whose `siteId` is the second of `multisiteSiteIds`.
+    pub fn combined(&self) -> &Tenant {
+        self.brands.iter().find(|t| t.is_combined()).expect("checked on load: multisiteSiteIds names a brand")
+    }
+
+    /// Whether `key` is the combined brand.
+    pub fn is_combined(&self, key: &str) -> bool {
+        self.combined().tenant == key
+    }
+
+    /// The brand whose site id is `site_id`.
+    pub fn by_site_id(&self, site_id: u32) -> Option<&Tenant> {
+        self.brands.iter().find(|t| t.site_id == site_id)
+    }
+
     /// What must hold across brands.
     fn check(&self) -> anyhow::Result<()> {
         ensure!(!self.brands.is_empty(), "no brand configured");
@@ -296,13 +381,10 @@ impl Tenants {
         if let Some(brand) = self.brands.iter().find(|t| t.site_id == package) {
             bail!("the multisite package id {package} is also the site id of {}", brand.tenant);
         }
-        if let Some(vixenplus) = self.get(VIXENPLUS) {
-            ensure!(
-                plus == vixenplus.site_id,
-                "multisiteSiteIds names {plus} for vixenplus, whose siteId is {}",
-                vixenplus.site_id
-            );
-        }
+        ensure!(
+            self.brands.iter().any(|t| t.site_id == plus),
+            "multisiteSiteIds names {plus} for the combined brand, but no brand has that siteId"
+        );
         ensure!(
             keys.contains(self.members_area.default_tenant.as_str()),
             "{MEMBERS_AREA_FILE}: defaultTenant {:?} is not a brand",
@@ -332,12 +414,10 @@ fn is_hex_color(value: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     fn repo_tenants() -> Tenants {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config/tenants");
         Tenants::load(&dir).expect("config/tenants loads")
     }
 
@@ -380,10 +460,37 @@ mod tests {
     #[test]
     fn the_multisite_ids_are_the_package_and_vixenplus() {
         let tenants = repo_tenants();
-        let vixenplus = tenants.get(VIXENPLUS).unwrap().site_id;
+        let vixenplus = tenants.get("vixenplus").unwrap().site_id;
         for tenant in &tenants.brands {
             assert_eq!(tenant.multisite_site_ids[1], vixenplus, "{}", tenant.tenant);
         }
+        assert_eq!(tenants.combined().tenant, "vixenplus");
+        assert!(tenants.is_combined("vixenplus") && !tenants.is_combined("vixen"));
+        assert_eq!(tenants.by_site_id(vixenplus).map(|t| t.tenant.as_str()), Some("vixenplus"));
+    }
+
+    #[test]
+    fn only_wifey_shows_the_relationship_section() {
+        let shown: Vec<_> =
+            repo_tenants().brands.into_iter().filter(|t| t.features.relationship_section).map(|t| t.tenant).collect();
+        assert_eq!(shown, ["wifey"]);
+    }
+
+    #[test]
+    fn the_keys_are_the_ten_brands_in_order() {
+        let tenants = repo_tenants();
+        let keys: Vec<&str> = tenants.keys().collect();
+        let mut expected: Vec<&str> = SPEC_BRANDS.iter().map(|(key, _, _)| *key).collect();
+        expected.sort_unstable();
+        assert_eq!(keys, expected);
+        assert!(tenants.is_brand("wifey") && !tenants.is_brand("channels") && !tenants.is_brand(""));
+    }
+
+    #[test]
+    fn the_directory_comes_from_the_environment_first() {
+        assert_eq!(dir_from(|_| Some("/etc/paysite/tenants".into())), PathBuf::from("/etc/paysite/tenants"));
+        assert!(dir_from(|_| None).join("vixen.json").is_file());
+        assert!(global().is_brand("tushy"));
     }
 
     #[test]
@@ -435,7 +542,7 @@ mod tests {
     /// A copy of the repository's tenants, edited by `edit`, loaded.
     fn load_edited(edit: impl FnOnce(&Path)) -> anyhow::Result<Tenants> {
         let dir = tempfile::tempdir().unwrap();
-        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
+        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config/tenants");
         for entry in std::fs::read_dir(source).unwrap() {
             let path = entry.unwrap().path();
             std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
@@ -499,6 +606,6 @@ mod tests {
             }
         })
         .unwrap_err();
-        assert!(format!("{err:#}").contains("vixenplus"), "{err:#}");
+        assert!(format!("{err:#}").contains("combined brand"), "{err:#}");
     }
 }

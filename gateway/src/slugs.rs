@@ -14,7 +14,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use catalog::client::{Caller, ClientError, Paging};
+use catalog::client::Paging;
+use runtime::client::{CallContext, UpstreamError};
 
 use crate::{graphql::Upstreams, routes::Lookup};
 
@@ -62,9 +63,9 @@ impl SlugCache {
 /// One catalog call: found, not found, or `None` for anything else (unreachable, failing).
 async fn ask(upstreams: &Upstreams, tenant: &str, lookup: &Lookup) -> Option<bool> {
     let catalog = &upstreams.catalog;
-    let caller = Caller::tenant(tenant);
+    let caller = CallContext::anonymous(tenant);
     let one = Paging { page: Some(1), size: Some(1) };
-    let answer: Result<bool, ClientError> = match lookup {
+    let answer: Result<bool, UpstreamError> = match lookup {
         Lookup::Video(slug) => catalog.video(&caller, slug, 0, false).await.map(|_| true),
         Lookup::Performer(slug) => {
             catalog.performers_by(&caller, &[], std::slice::from_ref(slug)).await.map(|found| !found.is_empty())
@@ -79,7 +80,7 @@ async fn ask(upstreams: &Upstreams, tenant: &str, lookup: &Lookup) -> Option<boo
     };
     match answer {
         Ok(found) => Some(found),
-        Err(e) if e.status() == Some(reqwest::StatusCode::NOT_FOUND) => Some(false),
+        Err(e) if e.status() == Some(404) => Some(false),
         Err(error) => {
             tracing::warn!(%error, ?lookup, "slug lookup failed, page served");
             None

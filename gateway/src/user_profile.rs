@@ -20,7 +20,7 @@ use profile::api::{Consent, OwnProfile, RelationshipInfo, SpecialAttributesView,
 use runtime::client::{CallContext, UpstreamError};
 use serde::{Deserialize, Serialize};
 use subscription::view::FullRead;
-use unlocks::{api::UnlockStateResponse, client::ClientError, quota};
+use unlocks::{api::UnlockStateResponse, quota};
 use uuid::Uuid;
 use wallet::http::GemsBalanceResponse;
 
@@ -330,16 +330,6 @@ pub fn assemble(o: Owners) -> UserProfile {
     }
 }
 
-/// The unlocks client's error as the other clients' one.
-pub fn unlocks_error(e: ClientError) -> UpstreamError {
-    match e {
-        ClientError::Api { status, code, message, body } => {
-            UpstreamError::Refused { service: "unlocks", status: status.as_u16(), code, message, body }
-        }
-        other => UpstreamError::Unavailable { service: "unlocks", reason: other.to_string() },
-    }
-}
-
 /// Asks the four owners at once, for the user of `call`'s token (`user_id`), on its brand.
 pub async fn load(upstreams: &Upstreams, call: &CallContext, user_id: Uuid) -> Result<UserProfile, UpstreamError> {
     let (own, subscription, wallet, unlocks) = futures::join!(
@@ -367,12 +357,7 @@ pub async fn after_change(
 }
 
 async fn unlocks_state(upstreams: &Upstreams, call: &CallContext) -> Result<UnlockStateResponse, UpstreamError> {
-    let caller = unlocks::client::Caller {
-        bearer: call.bearer.clone(),
-        tenant: call.tenant.clone(),
-        correlation_id: call.correlation_id.as_deref().and_then(|c| Uuid::parse_str(c).ok()),
-    };
-    upstreams.unlocks.unlock_state(&caller).await.map_err(unlocks_error)
+    upstreams.unlocks.unlock_state(call).await
 }
 
 fn with_own(
@@ -382,10 +367,7 @@ fn with_own(
     mut unlocks: UnlockStateResponse,
 ) -> Result<UserProfile, UpstreamError> {
     let Some(quotas) = unlocks.download_quotas.take() else {
-        return Err(UpstreamError::Unavailable {
-            service: "unlocks",
-            reason: "the unlock state came without the download quotas".into(),
-        });
+        return Err(UpstreamError::unavailable("unlocks", "the unlock state came without the download quotas"));
     };
     Ok(assemble(Owners { profile, subscription, wallet, unlocks, download_quotas: quotas.site }))
 }

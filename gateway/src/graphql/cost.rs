@@ -266,8 +266,9 @@ impl Extension for CostGuardExtension {
     ) -> ServerResult<Request> {
         let mut request = next.run(ctx, request).await?;
         check_text(&request.query).map_err(Refusal::into_server_error)?;
-        let document = request.parsed_query()?;
-        check_document(document).map_err(Refusal::into_server_error)?;
+        let document = async_graphql::parser::parse_query(&request.query).map_err(super::errors::parse_failed)?;
+        check_document(&document).map_err(Refusal::into_server_error)?;
+        request.set_parsed_query(document);
         Ok(request)
     }
 }

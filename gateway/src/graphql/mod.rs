@@ -16,6 +16,7 @@ pub mod http;
 pub mod join;
 pub mod limits;
 pub mod profile;
+pub mod stages;
 pub mod subscription;
 pub mod tenant;
 pub mod unlocks;
@@ -132,11 +133,11 @@ pub fn schema_without_cost_guard(upstreams: Option<Arc<Upstreams>>) -> PaysiteSc
 }
 
 fn build(upstreams: Option<Arc<Upstreams>>, development: bool, cost_guard: bool) -> PaysiteSchema {
+    // The depth, complexity, recursion and directive limits are checked by [`stages::Stages`],
+    // which gives each refusal its code; the engine's own recursion check is turned off.
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
-        .limit_depth(MAX_DEPTH)
-        .limit_complexity(MAX_COMPLEXITY)
-        .limit_recursive_depth(MAX_RECURSION)
-        .limit_directives(MAX_DIRECTIVES);
+        .limit_recursive_depth(usize::MAX)
+        .extension(stages::Stages);
     if cost_guard {
         builder = builder.extension(cost::CostGuard);
     }

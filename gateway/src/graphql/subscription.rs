@@ -391,7 +391,7 @@ impl SubscriptionQuery {
                     return Ok(Some(WelcomePagePictureSet { site: input.site.to_uppercase(), images }));
                 }
                 Ok(_) => {}
-                Err(::catalog::client::ClientError::Api { status, .. }) if status.as_u16() == 404 => {}
+                Err(e) if e.status() == Some(404) => {}
                 Err(e) => return Err(super::catalog::refused(e)),
             }
         }

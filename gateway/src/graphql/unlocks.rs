@@ -7,10 +7,9 @@
 
 use async_graphql::{Context, Enum, InputObject, Object, SimpleObject, ID};
 use chrono::{DateTime, Utc};
-use runtime::client::UpstreamError;
+use runtime::client::{CallContext, UpstreamError};
 use unlocks::{
     api as wire,
-    client::{Caller, ClientError},
     entitlement::{Access, Denied},
     quota,
 };
@@ -281,30 +280,17 @@ fn parse(value: &ID, what: &str) -> async_graphql::Result<Uuid> {
     Uuid::parse_str(value).map_err(|_| errors::bad_input(format!("{} is not a {what} id", value.as_str())))
 }
 
-/// The call as the unlocks client takes it: the user's token, the brand, the correlation id.
-fn caller(ctx: &Context<'_>) -> Caller {
-    let call = request(ctx).call();
-    Caller {
-        bearer: call.bearer,
-        tenant: call.tenant,
-        correlation_id: call.correlation_id.as_deref().and_then(|c| Uuid::parse_str(c).ok()),
-    }
+fn caller(ctx: &Context<'_>) -> CallContext {
+    request(ctx).call()
 }
 
 /// The service's refusals keep their code, message and extra fields (`daysUntilRefreshGems`,
 /// `downloadQuotaMax`, `remainingDays`, `denied`); UNLOCK_FAILED keeps its copy although it is
 /// a 503; anything else unexpected is masked.
-fn refused(e: ClientError) -> async_graphql::Error {
-    match e {
-        ClientError::Api { code, message, .. } if code == "UNLOCK_FAILED" => errors::coded(&code, message),
-        ClientError::Api { status, code, message, body } => errors::upstream(UpstreamError::Refused {
-            service: "unlocks",
-            status: status.as_u16(),
-            code,
-            message,
-            body,
-        }),
-        other => errors::upstream(UpstreamError::Unavailable { service: "unlocks", reason: other.to_string() }),
+fn refused(e: UpstreamError) -> async_graphql::Error {
+    match (e.service_code(), e.service_message()) {
+        (Some(code), Some(message)) if code == unlocks::error::UNLOCK_FAILED => errors::coded(code, message),
+        _ => errors::upstream(e),
     }
 }
 

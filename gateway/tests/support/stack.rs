@@ -34,6 +34,10 @@ use runtime::testing::ServiceAuth;
 /// Every call the catalog received, as `METHOD /path`.
 pub type Calls = Arc<Mutex<Vec<String>>>;
 
+/// The `traceparent` each call to the unlocks and wallet services carried, as
+/// `(service, traceparent)` (`None`: the call carried none).
+pub type Traces = Arc<Mutex<Vec<(&'static str, Option<String>)>>>;
+
 /// A settable clock: `None` tells the system time.
 pub type UnlocksClock = Arc<Mutex<Option<chrono::DateTime<Utc>>>>;
 
@@ -57,6 +61,8 @@ pub struct Stack {
     pub calls: Calls,
     /// Every call the profile service received.
     pub profile_calls: Calls,
+    /// The trace context of every call the unlocks and wallet services received.
+    pub traces: Traces,
     http: reqwest::Client,
     catalog_url: String,
     pub profile_url: String,
@@ -89,6 +95,19 @@ fn counted(app: axum::Router, calls: Calls) -> axum::Router {
         let calls = calls.clone();
         async move {
             calls.lock().unwrap().push(format!("{} {}", request.method(), request.uri().path()));
+            let response: Response = next.run(request).await;
+            response
+        }
+    }))
+}
+
+/// `app` of `service`, recording the `traceparent` of every call it receives in `traces`.
+fn traced(app: axum::Router, service: &'static str, traces: Traces) -> axum::Router {
+    app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+        let traces = traces.clone();
+        async move {
+            let traceparent = request.headers().get("traceparent").and_then(|v| v.to_str().ok()).map(str::to_owned);
+            traces.lock().unwrap().push((service, traceparent));
             let response: Response = next.run(request).await;
             response
         }
@@ -172,7 +191,9 @@ impl Stack {
             ..Default::default()
         };
         let wallet_state = wallet::State::new(wallet.pool.clone(), wallet.store.clone(), wallet_config.clone());
-        let wallet_url = serve(wallet::router(wallet_state.clone().with_verifier(signer.verifier()))).await;
+        let traces: Traces = Arc::default();
+        let wallet_router = wallet::router(wallet_state.clone().with_verifier(signer.verifier()));
+        let wallet_url = serve(traced(wallet_router, "wallet", traces.clone())).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
         let config = UnlocksConfig {
             wallet_url: wallet_url.clone(),
@@ -196,7 +217,7 @@ impl Stack {
             .with_clock(move || clock.lock().unwrap().unwrap_or_else(Utc::now));
         let dir = media_dir();
         tokio::task::spawn_blocking(move || unlocks::demo::ensure(&dir)).await.unwrap().unwrap();
-        let unlocks_url = serve(unlocks::router(unlocks_state.clone())).await;
+        let unlocks_url = serve(traced(unlocks::router(unlocks_state.clone()), "unlocks", traces.clone())).await;
         let unlocks_base = unlocks_url.clone();
 
         let (deals, deals_url) = if options.with_deals {
@@ -253,6 +274,7 @@ impl Stack {
             gw,
             calls,
             profile_calls,
+            traces,
             http: reqwest::Client::new(),
             catalog_url,
             profile_url,

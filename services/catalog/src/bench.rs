@@ -22,10 +22,11 @@ use runtime::{db, EventStore, Settings};
 use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
-use crate::client::{Caller, CatalogClient, Paging, VideoListParams};
+use crate::client::{CatalogClient, Paging, VideoListParams};
 use crate::queries::{self, VideoFilter, VideoOrder};
 use crate::read_cache::Limits;
 use crate::{AppState, CatalogConfig, MIGRATIONS};
+use runtime::client::CallContext;
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -280,14 +281,14 @@ async fn http_once(client: &CatalogClient, ask: &Ask) -> bool {
     match ask {
         Ask::Listing { site, page } => client
             .videos(
-                &Caller::tenant(*site),
+                &CallContext::anonymous(site),
                 &VideoListParams { page: Some(*page), size: Some(PAGE_SIZE), ..Default::default() },
             )
             .await
             .is_ok(),
         Ask::Category { site, category, page } => client
             .videos(
-                &Caller::tenant(*site),
+                &CallContext::anonymous(site),
                 &VideoListParams {
                     page: Some(*page),
                     size: Some(PAGE_SIZE),
@@ -298,9 +299,10 @@ async fn http_once(client: &CatalogClient, ask: &Ask) -> bool {
             )
             .await
             .is_ok(),
-        Ask::Search { site, q, page } => {
-            client.search(&Caller::tenant(*site), q, &Paging { page: Some(*page), size: Some(PAGE_SIZE) }).await.is_ok()
-        }
+        Ask::Search { site, q, page } => client
+            .search(&CallContext::anonymous(site), q, &Paging { page: Some(*page), size: Some(PAGE_SIZE) })
+            .await
+            .is_ok(),
     }
 }
 

@@ -4,14 +4,15 @@
 mod support;
 
 use catalog::api::{ExpertReviewRequest, RecommendationTrackingRequest, ReelTrackingRequest};
-use catalog::client::{ClientError, Paging, VideoListParams};
+use catalog::client::{Paging, VideoListParams};
 use reqwest::StatusCode;
+use runtime::client::UpstreamError;
 use support::TestEnv;
 use uuid::Uuid;
 
-fn refused(e: ClientError) -> (StatusCode, String, String) {
+fn refused(e: UpstreamError) -> (StatusCode, String, String) {
     match e {
-        ClientError::Api { status, code, message } => (status, code, message),
+        UpstreamError::Refused { status, code, message, .. } => (StatusCode::from_u16(status).unwrap(), code, message),
         other => panic!("not an answer: {other}"),
     }
 }

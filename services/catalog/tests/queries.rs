@@ -3,13 +3,14 @@
 
 mod support;
 
-use catalog::client::{AwardedParams, Caller, Paging, PerformerListParams, VideoListParams};
+use catalog::client::{AwardedParams, Paging, PerformerListParams, VideoListParams};
 use reqwest::StatusCode;
+use runtime::client::{CallContext, UpstreamError};
 use runtime::testing::ServiceAuth;
 use support::TestEnv;
 
-fn status(e: catalog::client::ClientError) -> (StatusCode, String) {
-    (e.status().unwrap(), e.code().unwrap_or_default().to_owned())
+fn status(e: UpstreamError) -> (StatusCode, String) {
+    (StatusCode::from_u16(e.status().unwrap()).unwrap(), e.code().to_owned())
 }
 
 fn skip(skip: i64, first: i64) -> AwardedParams {
@@ -55,7 +56,7 @@ async fn video_listings_page_order_filter_and_count() {
         let e = c.videos(&vixen, &params).await.unwrap_err();
         assert_eq!(status(e), (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_REQUEST".into()), "{params:?}");
     }
-    let e = c.videos(&Caller::default(), &VideoListParams::default()).await.unwrap_err();
+    let e = c.videos(&CallContext::default(), &VideoListParams::default()).await.unwrap_err();
     assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "a site is needed");
 
     // Top rated and the rating order.
@@ -449,7 +450,7 @@ async fn every_paged_list_checks_its_bounds_and_answers_empty_past_the_end() {
         Paging { page: None, size: Some(101) },
     ];
     for paging in &out_of_bounds {
-        let refused = |e: catalog::client::ClientError| {
+        let refused = |e: UpstreamError| {
             assert_eq!(status(e), (StatusCode::UNPROCESSABLE_ENTITY, "INVALID_REQUEST".into()), "{paging:?}");
         };
         refused(c.top_rated(&vixen, paging).await.unwrap_err());

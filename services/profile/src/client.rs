@@ -67,7 +67,7 @@ impl ProfileClient {
         headers: &[(&str, String)],
         body: Vec<u8>,
     ) -> Result<Proxied, UpstreamError> {
-        let unavailable = |reason: String| UpstreamError::Unavailable { service: "profile", reason };
+        let unavailable = |reason: String| UpstreamError::unavailable("profile", reason);
         let path = path_and_query.split('?').next().unwrap_or_default();
         let plain = path.strip_prefix("/oidc/").is_some_and(|rest| {
             rest.split('/').all(|seg| {

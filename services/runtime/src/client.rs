@@ -1,8 +1,10 @@
-//! Calling another service's internal API: timeouts, retries for idempotent reads, and the
-//! request context (bearer token, tenant, correlation id, trace context) carried along.
+//! Calling another service's internal API: the one internal client. Timeouts, the one retry
+//! policy (idempotent calls only), and the request context (bearer token, tenant, correlation
+//! id, trace context) carried along.
 //!
-//! Typed clients (`wallet::client`, ...) wrap an [`Upstream`] and name the endpoints; the
-//! gateway maps an [`UpstreamError`] to a GraphQL error with the service's `code`.
+//! Typed clients (`wallet::client`, `catalog::client`, ...) wrap an [`Upstream`] and name the
+//! endpoints, one method per route; the gateway maps an [`UpstreamError`] to a GraphQL error
+//! with the service's `code`.
 
 use std::time::Duration;
 
@@ -11,10 +13,23 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use crate::auth::TENANT_HEADER;
 
-/// Attempts of an idempotent read before giving up (connect errors, timeouts, 502/503/504).
-pub const READ_ATTEMPTS: u32 = 3;
+/// Attempts of an idempotent call (a read, or a write with an idempotency key) before giving
+/// up: see [`UpstreamError::is_transient`] for what is tried again.
+pub const ATTEMPTS: u32 = 3;
 /// Pause before the second attempt; doubled for each further one.
-pub const RETRY_BACKOFF: Duration = Duration::from_millis(50);
+pub const RETRY_BACKOFF: Duration = Duration::from_millis(100);
+
+/// The pause before attempt `attempt` (from 2) of an idempotent call: the client's backoff,
+/// private to the HTTP calls (the event store's optimistic-concurrency retries have their own).
+fn client_retry_pause(attempt: u32) -> Duration {
+    RETRY_BACKOFF * 2u32.pow(attempt.saturating_sub(2))
+}
+
+/// The longest an idempotent call can take when every attempt times out after `timeout`,
+/// pauses included: what a caller waiting on its outcome (the unlocks reconciler) must allow.
+pub fn worst_case(timeout: Duration) -> Duration {
+    timeout * ATTEMPTS + (2..=ATTEMPTS).map(client_retry_pause).sum::<Duration>()
+}
 
 /// Who a call is made for: forwarded to the service.
 #[derive(Clone, Debug, Default)]
@@ -31,6 +46,11 @@ pub struct CallContext {
 impl CallContext {
     pub fn anonymous(tenant: &str) -> Self {
         CallContext { tenant: Some(tenant.to_owned()), ..Default::default() }
+    }
+
+    /// A call for the user whose access token `bearer` is, on `tenant`.
+    pub fn user(bearer: impl Into<String>, tenant: &str) -> Self {
+        CallContext { bearer: Some(bearer.into()), ..Self::anonymous(tenant) }
     }
 
     /// A call on the system's behalf (a consumer, a scheduler, a service's own step): no
@@ -55,11 +75,18 @@ pub fn with_caller(request: RequestBuilder, user_token: Option<&str>, audience: 
 pub enum UpstreamError {
     #[error("{service} refused: {code}: {message}")]
     Refused { service: &'static str, status: u16, code: String, message: String, body: serde_json::Value },
+    /// No answer (unreachable, timed out, unreadable), or a 502/503/504. `body` is what the
+    /// service said with its 503 (`{code, message}`, `UNLOCK_FAILED`), else null.
     #[error("{service} is unavailable: {reason}")]
-    Unavailable { service: &'static str, reason: String },
+    Unavailable { service: &'static str, reason: String, body: serde_json::Value },
 }
 
 impl UpstreamError {
+    /// A service that gave no answer.
+    pub fn unavailable(service: &'static str, reason: impl Into<String>) -> Self {
+        UpstreamError::Unavailable { service, reason: reason.into(), body: serde_json::Value::Null }
+    }
+
     pub fn code(&self) -> &str {
         match self {
             UpstreamError::Refused { code, .. } => code,
@@ -71,6 +98,33 @@ impl UpstreamError {
         match self {
             UpstreamError::Refused { status, .. } => Some(*status),
             UpstreamError::Unavailable { .. } => None,
+        }
+    }
+
+    /// The code the service wrote in its answer, whatever the status (a 503's `UNLOCK_FAILED`).
+    pub fn service_code(&self) -> Option<&str> {
+        match self {
+            UpstreamError::Refused { code, .. } => Some(code),
+            UpstreamError::Unavailable { body, .. } => body.get("code").and_then(|c| c.as_str()),
+        }
+    }
+
+    /// The message the service wrote in its answer, whatever the status.
+    pub fn service_message(&self) -> Option<&str> {
+        match self {
+            UpstreamError::Refused { message, .. } => Some(message),
+            UpstreamError::Unavailable { body, .. } => body.get("message").and_then(|c| c.as_str()),
+        }
+    }
+
+    /// Whether the call may not have been carried out and sending it again may work: no answer,
+    /// a 5xx, a 408 or a 429 (busy or throttled). The one retry policy: an idempotent call (a
+    /// read, or a write with an idempotency key) is sent again on these, up to [`ATTEMPTS`]
+    /// times; a caller of a keyed write treats a transient error as "outcome unknown".
+    pub fn is_transient(&self) -> bool {
+        match self {
+            UpstreamError::Unavailable { .. } => true,
+            UpstreamError::Refused { status, .. } => *status >= 500 || *status == 408 || *status == 429,
         }
     }
 }
@@ -88,6 +142,7 @@ pub struct Proxied {
 pub struct Upstream {
     service: &'static str,
     base: String,
+    timeout: Duration,
     http: reqwest::Client,
 }
 
@@ -102,7 +157,7 @@ impl Upstream {
             .pool_max_idle_per_host(64)
             .build()
             .expect("http client");
-        Upstream { service, base: base.into().trim_end_matches('/').to_owned(), http }
+        Upstream { service, base: base.into().trim_end_matches('/').to_owned(), timeout, http }
     }
 
     /// The service at `PAYSITE_<NAME>_URL` or its default port, with a 5 s timeout.
@@ -114,27 +169,29 @@ impl Upstream {
         &self.base
     }
 
-    /// GET, retried on connect errors, timeouts and 502/503/504.
+    /// The per-call timeout.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// GET, an idempotent call: retried on transient errors ([`UpstreamError::is_transient`]).
     pub async fn get<T: DeserializeOwned>(
         &self,
         path: &str,
         query: &[(&str, String)],
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
-        let mut delay = RETRY_BACKOFF;
-        let mut attempt = 1;
-        loop {
-            let request = self.request(Method::GET, path, ctx).query(query);
-            match self.send(request).await {
-                Err(e) if attempt < READ_ATTEMPTS && retryable(&e) => {
-                    tracing::debug!(service = self.service, path, attempt, error = %e, "retrying a read");
-                    tokio::time::sleep(delay).await;
-                    delay *= 2;
-                    attempt += 1;
-                }
-                other => return other,
-            }
-        }
+        self.get_params(path, query, ctx).await
+    }
+
+    /// GET with its query string from a struct (`#[derive(Serialize)]` parameters).
+    pub async fn get_params<T: DeserializeOwned, Q: Serialize + ?Sized>(
+        &self,
+        path: &str,
+        params: &Q,
+        ctx: &CallContext,
+    ) -> Result<T, UpstreamError> {
+        self.retried(path, || self.request(Method::GET, path, ctx).query(params)).await
     }
 
     /// POST with a JSON body, once (a retry is the caller's decision: only with an idempotency key).
@@ -145,6 +202,35 @@ impl Upstream {
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
         self.send(self.request(Method::POST, path, ctx).json(body)).await
+    }
+
+    /// POST of an idempotent call: a read sent as a POST (a batch of ids), or a write whose body
+    /// carries an idempotency key (the same key twice is done once). Retried as a GET is.
+    pub async fn post_idempotent<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+        ctx: &CallContext,
+    ) -> Result<T, UpstreamError> {
+        self.retried(path, || self.request(Method::POST, path, ctx).json(body)).await
+    }
+
+    async fn retried<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        request: impl Fn() -> RequestBuilder,
+    ) -> Result<T, UpstreamError> {
+        let mut attempt = 1;
+        loop {
+            match self.send(request()).await {
+                Err(e) if attempt < ATTEMPTS && e.is_transient() => {
+                    attempt += 1;
+                    tracing::debug!(service = self.service, path, attempt, error = %e, "retrying an idempotent call");
+                    tokio::time::sleep(client_retry_pause(attempt)).await;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Any method with an optional JSON body, once.
@@ -174,7 +260,7 @@ impl Upstream {
         timeout: Duration,
         ctx: &CallContext,
     ) -> Result<Proxied, UpstreamError> {
-        let unavailable = |reason: String| UpstreamError::Unavailable { service: self.service, reason };
+        let unavailable = |reason: String| UpstreamError::unavailable(self.service, reason);
         let mut request = self.request(method, path_and_query, ctx).timeout(timeout).body(body);
         for (name, value) in headers {
             request = request.header(*name, value);
@@ -206,16 +292,20 @@ impl Upstream {
     }
 
     async fn send<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, UpstreamError> {
-        let unavailable = |reason: String| UpstreamError::Unavailable { service: self.service, reason };
+        let unavailable = |reason: String| UpstreamError::unavailable(self.service, reason);
         let response = request.send().await.map_err(|e| unavailable(e.to_string()))?;
         let status = response.status();
+        if status == StatusCode::NO_CONTENT {
+            return serde_json::from_value(serde_json::Value::Null)
+                .map_err(|e| unavailable(format!("no answer where one was expected: {e}")));
+        }
         if status.is_success() {
             return response.json().await.map_err(|e| unavailable(format!("unreadable answer: {e}")));
         }
-        if matches!(status, StatusCode::BAD_GATEWAY | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT) {
-            return Err(unavailable(format!("status {status}")));
-        }
         let body: serde_json::Value = response.json().await.unwrap_or(serde_json::Value::Null);
+        if matches!(status, StatusCode::BAD_GATEWAY | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT) {
+            return Err(UpstreamError::Unavailable { service: self.service, reason: format!("status {status}"), body });
+        }
         let text = |key: &str| body.get(key).and_then(|v| v.as_str()).map(str::to_owned);
         Err(UpstreamError::Refused {
             service: self.service,
@@ -227,6 +317,94 @@ impl Upstream {
     }
 }
 
-fn retryable(e: &UpstreamError) -> bool {
-    matches!(e, UpstreamError::Unavailable { .. })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(status: u16) -> UpstreamError {
+        UpstreamError::Refused {
+            service: "test",
+            status,
+            code: "X".into(),
+            message: "x".into(),
+            body: serde_json::Value::Null,
+        }
+    }
+
+    #[test]
+    fn the_worst_case_is_every_try_timing_out_plus_the_pauses() {
+        assert_eq!(worst_case(Duration::from_secs(10)), Duration::from_millis(30_300));
+        assert_eq!((2..=ATTEMPTS).map(client_retry_pause).collect::<Vec<_>>(), [RETRY_BACKOFF, RETRY_BACKOFF * 2]);
+    }
+
+    #[test]
+    fn only_an_unknown_outcome_is_tried_again() {
+        assert!(UpstreamError::unavailable("test", "refused").is_transient());
+        for status in [500, 502, 503, 408, 429] {
+            assert!(refused(status).is_transient(), "{status}");
+        }
+        for status in [400, 401, 403, 404, 409, 413, 422] {
+            assert!(!refused(status).is_transient(), "{status}");
+        }
+    }
+
+    /// A service answering `status` with `body` to every call, counting the calls.
+    async fn answering(status: u16, body: &'static str) -> (String, std::sync::Arc<std::sync::atomic::AtomicU32>) {
+        let calls = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let counted = calls.clone();
+        let app = axum::Router::new().fallback(move || {
+            let counted = counted.clone();
+            async move {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                (
+                    axum::http::StatusCode::from_u16(status).unwrap(),
+                    [(axum::http::header::CONTENT_TYPE, "application/json")],
+                    body,
+                )
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (format!("http://{addr}"), calls)
+    }
+
+    #[tokio::test]
+    async fn idempotent_calls_are_tried_again_and_others_once() {
+        let ctx = CallContext::system();
+        let (base, calls) = answering(500, r#"{"code":"INTERNAL","message":"boom"}"#).await;
+        let upstream = Upstream::new("test", base, Duration::from_secs(5));
+        let read: Result<serde_json::Value, _> = upstream.get("/r", &[], &ctx).await;
+        assert_eq!(read.unwrap_err().code(), "INTERNAL");
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), ATTEMPTS);
+        let keyed: Result<serde_json::Value, _> = upstream.post_idempotent("/k", &(), &ctx).await;
+        assert!(keyed.is_err());
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2 * ATTEMPTS);
+        let once: Result<serde_json::Value, _> = upstream.post("/w", &(), &ctx).await;
+        assert!(once.is_err());
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2 * ATTEMPTS + 1);
+
+        let (base, calls) = answering(404, r#"{"code":"VIDEO_NOT_FOUND","message":"no such video"}"#).await;
+        let upstream = Upstream::new("test", base, Duration::from_secs(5));
+        let read: Result<serde_json::Value, _> = upstream.get("/r", &[], &ctx).await;
+        assert_eq!((read.as_ref().unwrap_err().status(), read.unwrap_err().code()), (Some(404), "VIDEO_NOT_FOUND"));
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1, "a refusal is an answer");
+    }
+
+    #[tokio::test]
+    async fn a_503_keeps_what_the_service_said_and_a_204_is_no_body() {
+        let ctx = CallContext::system();
+        let (base, _) = answering(503, r#"{"code":"UNLOCK_FAILED","message":"try later"}"#).await;
+        let upstream = Upstream::new("test", base, Duration::from_secs(5));
+        let e = upstream.post::<_, serde_json::Value>("/w", &(), &ctx).await.unwrap_err();
+        assert!(matches!(e, UpstreamError::Unavailable { .. }), "{e:?}");
+        assert_eq!(
+            (e.code(), e.service_code(), e.service_message()),
+            ("SERVICE_UNAVAILABLE", Some("UNLOCK_FAILED"), Some("try later"))
+        );
+        let (base, _) = answering(204, "").await;
+        let upstream = Upstream::new("test", base, Duration::from_secs(5));
+        let none: Option<serde_json::Value> = upstream.call::<(), _>(Method::DELETE, "/d", None, &ctx).await.unwrap();
+        assert_eq!(none, None);
+    }
 }

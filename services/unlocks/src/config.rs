@@ -49,7 +49,7 @@ pub struct UnlocksConfig {
     pub reconcile_interval: Duration,
     /// `UNLOCKS_RECONCILE_AFTER_MS`: how old a pending unlock must be before the reconciler
     /// takes it over from the request that began it. Default: twice the wallet client's worst
-    /// case (3 tries of `wallet_timeout` plus backoff, 30.6 s), so 61.2 s; an unlock whose
+    /// case (3 tries of `wallet_timeout` plus the client's pauses, 30.3 s), so 60.6 s; an unlock whose
     /// debit is in flight in this process is skipped whatever this says.
     pub reconcile_after: Duration,
     /// `UNLOCKS_WALLET_TIMEOUT_MS`: the timeout of one debit call to the wallet (10 s).
@@ -73,7 +73,7 @@ impl Default for UnlocksConfig {
             download_token_ttl: Duration::from_secs(900),
             quotas: QuotaRules::default(),
             reconcile_interval: Duration::from_secs(5),
-            reconcile_after: crate::wallet::worst_case(Duration::from_secs(10)) * 2,
+            reconcile_after: runtime::client::worst_case(Duration::from_secs(10)) * 2,
             wallet_timeout: Duration::from_secs(10),
             catalog_queue: CATALOG_QUEUE.into(),
             subscriptions_queue: SUBSCRIPTIONS_QUEUE.into(),
@@ -159,7 +159,7 @@ impl UnlocksConfig {
             )?),
             reconcile_after: Duration::from_millis(number(
                 "UNLOCKS_RECONCILE_AFTER_MS",
-                (crate::wallet::worst_case(wallet_timeout) * 2).as_millis() as u64,
+                (runtime::client::worst_case(wallet_timeout) * 2).as_millis() as u64,
             )?),
             wallet_timeout,
             catalog_queue: d.catalog_queue,

@@ -13,6 +13,8 @@ use crate::quota::DownloadQuotas;
 /// The spec's copy for a failed video unlock (video_unlock_modal.error).
 pub const VIDEO_UNLOCK_FAILED: &str = "Failed to unlock the video. Please try again later.";
 pub const PACK_UNLOCK_FAILED: &str = "Failed to unlock the channel pack. Please try again later.";
+/// The code of an unlock that could not be finished now (a 503 the gateway shows as it is).
+pub const UNLOCK_FAILED: &str = "UNLOCK_FAILED";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -79,7 +81,7 @@ impl ApiError {
             ApiError::NoFreeTrialVideosLeft(_) => "NO_FREE_TRIAL_VIDEOS_LEFT",
             ApiError::AccessDenied(_) => "FORBIDDEN",
             ApiError::ReachedDownloadQuota(_) => "REACHED_DOWNLOAD_QUOTA",
-            ApiError::UnlockFailed { .. } => "UNLOCK_FAILED",
+            ApiError::UnlockFailed { .. } => UNLOCK_FAILED,
             ApiError::Invalid(_) => "INVALID_REQUEST",
             ApiError::BadRequest(_) => "BAD_REQUEST",
             ApiError::Busy(_) | ApiError::SubscriptionUnavailable(_) => "RETRY",

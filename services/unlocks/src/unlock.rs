@@ -115,7 +115,12 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
         }
         store::Standing::GivenUp => return Err(NotFinished::GivenUp),
     };
-    let answer = state.wallet.debit(user_id, pending.asset, pending.amount, unlock_id, tenant).await;
+    let call = runtime::client::CallContext {
+        bearer: None,
+        tenant: tenant.map(str::to_owned),
+        correlation_id: Some(meta.correlation_id.to_string()),
+    };
+    let answer = state.wallet.debit(user_id, pending.asset, pending.amount, unlock_id, &call).await;
     match answer {
         Err(unavailable) => {
             tracing::warn!(%unlock_id, error = %unavailable, "unlock debit unanswered, left to the reconciler");

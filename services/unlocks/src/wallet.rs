@@ -1,18 +1,22 @@
-//! The wallet's debit, over its internal HTTP API (`POST /internal/wallets/{user}/debits`).
+//! The wallet's debit, over its internal HTTP API (`POST /internal/wallets/{user}/debits`),
+//! through the runtime's one internal client: the service token, the tenant, the unlock's
+//! correlation id and the trace context go with it, so a pack unlock's trace runs on into the
+//! wallet.
 //!
 //! The unlock id is the idempotency key: the same debit sent again (a retry, a joined
-//! request, the reconciler) debits once and answers the first receipt.
+//! request, the reconciler) debits once and answers the first receipt, so the debit is an
+//! idempotent call, retried by the client's one policy.
 
 use std::time::Duration;
 
 use proto_events::wallet::Asset;
+use runtime::client::{CallContext, Upstream, UpstreamError};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct WalletClient {
-    base: String,
-    http: reqwest::Client,
+    upstream: Upstream,
 }
 
 #[derive(Debug, Serialize)]
@@ -55,12 +59,10 @@ pub enum Refusal {
 #[error("the wallet did not answer the debit: {0}")]
 pub struct Unavailable(pub String);
 
-#[derive(Deserialize)]
+/// The extra fields of the wallet's refusal of a debit.
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct RefusalBody {
-    code: String,
-    #[serde(default)]
-    message: String,
+struct RefusalFields {
     #[serde(default)]
     balance: u64,
     #[serde(default)]
@@ -69,38 +71,25 @@ struct RefusalBody {
     days_until_refresh_gems: u32,
 }
 
-/// Tries of one debit, and the pause before the n-th (n >= 1).
-const TRIES: u32 = 3;
-fn pause(attempt: u32) -> Duration {
-    Duration::from_millis(100 << attempt)
-}
-
-/// The longest one [`WalletClient::debit`] can take with a per-call `timeout`: every try
-/// timing out, plus the pauses (30.6 s with 10 s).
-pub fn worst_case(timeout: Duration) -> Duration {
-    timeout * TRIES + (1..TRIES).map(pause).sum::<Duration>()
-}
-
 impl WalletClient {
+    /// The wallet at `base`; each try of a debit times out after `timeout` (see
+    /// [`runtime::client::worst_case`] for the whole debit's).
     pub fn new(base: impl Into<String>, timeout: Duration) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(Duration::from_secs(2))
-            .build()
-            .expect("http client");
-        WalletClient { base: base.into().trim_end_matches('/').to_owned(), http }
+        WalletClient { upstream: Upstream::new("wallet", base, timeout) }
     }
 
-    /// Debits `amount` of `asset` under `unlock_id`, retrying a couple of times when the
-    /// wallet is busy or unreachable (same key, so never twice).
-    #[tracing::instrument(name = "wallet_debit", skip(self, tenant))]
+    /// Debits `amount` of `asset` under `unlock_id`, tried again while the wallet is busy or
+    /// unreachable (same key, so never twice). `call` carries the tenant and the correlation
+    /// id; never a user's token: the debit is the unlocks service's step (the reconciler sends
+    /// it again), so it goes with the service's token, which the wallet trusts to name the user.
+    #[tracing::instrument(name = "wallet_debit", skip(self, call))]
     pub async fn debit(
         &self,
         user_id: Uuid,
         asset: Asset,
         amount: u32,
         unlock_id: Uuid,
-        tenant: Option<&str>,
+        call: &CallContext,
     ) -> Result<Result<Receipt, Refusal>, Unavailable> {
         let reason = match asset {
             Asset::Gems => "pack_unlock",
@@ -108,62 +97,31 @@ impl WalletClient {
         };
         let key = unlock_id.to_string();
         let body = DebitRequest { asset, amount: amount as u64, idempotency_key: &key, reason };
-        let url = format!("{}/internal/wallets/{user_id}/debits", self.base);
-        let mut last = String::new();
-        for attempt in 0..TRIES {
-            if attempt > 0 {
-                tokio::time::sleep(pause(attempt)).await;
-            }
-            // The debit is the unlocks service's step (the reconciler sends it again), so it
-            // goes with the service's token: the wallet trusts it to name the user.
-            let mut request = runtime::client::with_caller(self.http.post(&url).json(&body), None, "wallet");
-            if let Some(tenant) = tenant {
-                request = request.header(runtime::auth::TENANT_HEADER, tenant);
-            }
-            let response = match request.send().await {
-                Ok(r) => r,
-                Err(e) => {
-                    last = e.to_string();
-                    continue;
-                }
-            };
-            let status = response.status();
-            if status.is_success() {
-                return response.json::<Receipt>().await.map(Ok).map_err(|e| Unavailable(e.to_string()));
-            }
-            if status.is_server_error() {
-                last = format!("{status}");
-                continue;
-            }
-            // Busy or throttled: the debit was not made, sending it again may work.
-            if status == reqwest::StatusCode::REQUEST_TIMEOUT || status == reqwest::StatusCode::TOO_MANY_REQUESTS {
-                last = format!("{status}");
-                continue;
-            }
+        let call = CallContext { bearer: None, ..call.clone() };
+        match self.upstream.post_idempotent(&format!("/internal/wallets/{user_id}/debits"), &body, &call).await {
+            Ok(receipt) => Ok(Ok(receipt)),
+            // Unanswered, failed, busy or throttled, after the client's tries: not known to be
+            // made or not, so the unlock stays pending for the reconciler.
+            Err(e) if e.is_transient() => Err(Unavailable(e.to_string())),
             // Any other 4xx was not made and will not be made by sending it again, even
             // without the wallet's JSON body (a proxy's 404, a 413): a refusal, so the unlock
             // is given up instead of staying pending forever.
-            let refusal: RefusalBody = match response.json().await {
-                Ok(b) => b,
-                Err(_) => RefusalBody {
-                    code: format!("HTTP_{}", status.as_u16()),
-                    message: status.canonical_reason().unwrap_or("refused").to_owned(),
-                    balance: 0,
-                    needed: 0,
-                    days_until_refresh_gems: 0,
-                },
-            };
-            return Ok(Err(match refusal.code.as_str() {
-                "NOT_ENOUGH_GEMS" => Refusal::NotEnoughGems {
-                    balance: refusal.balance,
-                    needed: refusal.needed,
-                    days_until_refresh_gems: refusal.days_until_refresh_gems,
-                },
-                "NOT_ENOUGH_CREDITS" => Refusal::NotEnoughCredits { balance: refusal.balance, needed: refusal.needed },
-                _ => Refusal::Other { code: refusal.code, message: refusal.message },
-            }));
+            Err(UpstreamError::Refused { code, message, body, .. }) => {
+                let fields: RefusalFields = serde_json::from_value(body).unwrap_or_default();
+                Ok(Err(match code.as_str() {
+                    "NOT_ENOUGH_GEMS" => Refusal::NotEnoughGems {
+                        balance: fields.balance,
+                        needed: fields.needed,
+                        days_until_refresh_gems: fields.days_until_refresh_gems,
+                    },
+                    "NOT_ENOUGH_CREDITS" => {
+                        Refusal::NotEnoughCredits { balance: fields.balance, needed: fields.needed }
+                    }
+                    _ => Refusal::Other { code, message },
+                }))
+            }
+            Err(e @ UpstreamError::Unavailable { .. }) => Err(Unavailable(e.to_string())),
         }
-        Err(Unavailable(last))
     }
 }
 
@@ -186,15 +144,10 @@ mod tests {
     #[tokio::test]
     async fn a_4xx_without_a_json_body_is_a_refusal_and_a_429_is_unavailable() {
         let client = WalletClient::new(wallet_answering(404, "not found").await, Duration::from_secs(5));
-        let answer = client.debit(Uuid::nil(), Asset::Gems, 10, Uuid::from_u128(1), None).await;
+        let answer = client.debit(Uuid::nil(), Asset::Gems, 10, Uuid::from_u128(1), &CallContext::system()).await;
         assert!(matches!(answer, Ok(Err(Refusal::Other { ref code, .. })) if code == "HTTP_404"), "{answer:?}");
         let client = WalletClient::new(wallet_answering(429, "slow down").await, Duration::from_secs(5));
-        let answer = client.debit(Uuid::nil(), Asset::Gems, 10, Uuid::from_u128(1), None).await;
+        let answer = client.debit(Uuid::nil(), Asset::Gems, 10, Uuid::from_u128(1), &CallContext::system()).await;
         assert!(answer.is_err(), "{answer:?}");
-    }
-
-    #[test]
-    fn the_worst_case_is_every_try_timing_out_plus_the_pauses() {
-        assert_eq!(worst_case(Duration::from_secs(10)), Duration::from_millis(30_600));
     }
 }

@@ -3,8 +3,9 @@
 mod support;
 
 use proto_events::subscription::MembershipKind;
+use runtime::client::{CallContext, UpstreamError};
 use unlocks::api::UnlockVideoInput;
-use unlocks::client::{Caller, ClientError, UnlocksClient};
+use unlocks::client::UnlocksClient;
 use uuid::Uuid;
 
 use support::{pack_event, published, video, TestEnv};
@@ -20,12 +21,12 @@ async fn every_client_method_reaches_its_endpoint_and_refusals_keep_their_code()
     env.fund_gems(user, 10).await;
     env.fund_credits(user, 1).await;
     let client = UnlocksClient::new(&env.base);
-    let caller = Caller::new(env.token(user), "vixen");
+    let caller = CallContext::user(env.token(user), "vixen");
 
     let unlocked = client.unlock_channel_pack(&caller, pack).await.unwrap();
     assert_eq!((unlocked.channel_pack_id, unlocked.gems_balance), (pack, 0));
     let again = client.unlock_channel_pack(&caller, pack).await.unwrap_err();
-    assert_eq!(again.code(), Some("ALREADY_UNLOCKED"));
+    assert_eq!(again.service_code(), Some("ALREADY_UNLOCKED"));
 
     let input = UnlockVideoInput {
         video_id: portal_video.video_id,
@@ -51,9 +52,9 @@ async fn every_client_method_reaches_its_endpoint_and_refusals_keep_their_code()
     assert_eq!(client.download_quotas(&caller, Some("vixen")).await.unwrap().site.quota_left, 19);
     assert_eq!(client.download_quotas(&caller, None).await.unwrap().site.site, "vixen");
 
-    let err = client.unlock_state(&Caller::default()).await.unwrap_err();
-    assert!(matches!(&err, ClientError::Api { status, .. } if status.as_u16() == 401), "{err}");
+    let err = client.unlock_state(&CallContext::default()).await.unwrap_err();
+    assert!(matches!(&err, UpstreamError::Refused { status, .. } if *status == 401), "{err}");
     let nobody = UnlocksClient::new("http://127.0.0.1:9");
-    assert!(matches!(nobody.unlock_state(&caller).await.unwrap_err(), ClientError::Transport(_)));
+    assert!(matches!(nobody.unlock_state(&caller).await.unwrap_err(), UpstreamError::Unavailable { .. }));
     env.cleanup().await;
 }

@@ -87,38 +87,19 @@ pub async fn channel_pack(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<
     }
 }
 
-/// The catalog's comments are read here directly (`GET /internal/comments/{id}`): the catalog
-/// client has no call for one comment. One client for the process, its connections reused.
-static HTTP: std::sync::LazyLock<reqwest::Client> = std::sync::LazyLock::new(|| {
-    reqwest::Client::builder()
-        .connect_timeout(std::time::Duration::from_secs(2))
-        .timeout(std::time::Duration::from_secs(10))
-        .build()
-        .expect("http client")
-});
-
-fn unavailable(e: reqwest::Error) -> async_graphql::Error {
-    crate::graphql::errors::upstream(runtime::client::UpstreamError::Unavailable {
-        service: "catalog",
-        reason: e.to_string(),
-    })
-}
-
 /// The comment, when it is on one of the brand's videos.
 pub async fn comment(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api::Comment> {
-    let base = &upstreams(ctx).catalog_base;
-    let c = caller(ctx);
-    let mut call = HTTP.get(format!("{base}/internal/comments/{id}"));
-    if let Some(tenant) = &c.tenant {
-        call = call.header(runtime::auth::TENANT_HEADER, tenant);
-    }
-    call = runtime::client::with_caller(call, c.bearer.as_deref(), "catalog");
-    let response = call.send().await.map_err(unavailable)?;
-    if response.status() == reqwest::StatusCode::NOT_FOUND {
-        return Err(not_found());
-    }
-    let answer: api::CommentAnswer =
-        response.error_for_status().map_err(unavailable)?.json().await.map_err(unavailable)?;
-    video(ctx, answer.comment.video_id).await?;
-    Ok(answer.comment)
+    let comment = match upstreams(ctx).catalog.comment(&caller(ctx), id).await {
+        Ok(comment) => comment,
+        Err(e) if e.status() == Some(404) => return Err(not_found()),
+        // Any other answer is the catalog failing this call: masked, as an unreachable one.
+        Err(e) => {
+            return Err(crate::graphql::errors::upstream(runtime::client::UpstreamError::unavailable(
+                "catalog",
+                e.to_string(),
+            )))
+        }
+    };
+    video(ctx, comment.video_id).await?;
+    Ok(comment)
 }

@@ -14,7 +14,8 @@ use async_graphql::{
     dataloader::{DataLoader, HashMapCache, Loader},
     Context, Enum, Lookahead,
 };
-use catalog::{api, client::Caller};
+use catalog::api;
+use runtime::client::CallContext;
 use uuid::Uuid;
 
 use super::{
@@ -85,7 +86,7 @@ impl CatalogLoaders {
 #[derive(Clone)]
 pub struct Base {
     upstreams: Arc<Upstreams>,
-    caller: Arc<Caller>,
+    caller: Arc<CallContext>,
 }
 
 pub struct PerformerLoader(Base);

@@ -18,8 +18,8 @@ pub mod rest;
 pub mod types;
 
 use async_graphql::{Context, MergedObject};
-use catalog::client::{Caller, ClientError, Paging};
-use runtime::client::UpstreamError;
+use catalog::client::Paging;
+use runtime::client::{CallContext, UpstreamError};
 
 use super::{
     context::{request, RequestCtx},
@@ -32,33 +32,24 @@ pub struct CatalogQuery(content::ContentQuery, community::CommunityQuery);
 #[derive(MergedObject, Default)]
 pub struct CatalogMutation(community::CommunityMutation);
 
-/// The call as the catalog client takes it: the host's brand and the user's token.
-pub fn caller_of(request: &RequestCtx) -> Caller {
-    Caller { tenant: Some(request.tenant().to_owned()), bearer: request.viewer.as_ref().map(|v| v.token.clone()) }
+/// The call as every client takes it: the host's brand, the user's token, the correlation id.
+pub fn caller_of(request: &RequestCtx) -> CallContext {
+    request.call()
 }
 
-pub fn caller(ctx: &Context<'_>) -> Caller {
+pub fn caller(ctx: &Context<'_>) -> CallContext {
     caller_of(request(ctx))
 }
 
 /// The catalog's answer as a GraphQL error: its refusals keep their code and message (the
 /// spec's 'You have already rated', 'Found banned word', ...), a malformed argument is
 /// BAD_USER_INPUT, and an unreachable or failing catalog is masked.
-pub fn refused(e: ClientError) -> async_graphql::Error {
+pub fn refused(e: UpstreamError) -> async_graphql::Error {
     match e {
-        ClientError::Api { code, message, .. } if code == "INVALID_REQUEST" || code == "BAD_REQUEST" => {
+        UpstreamError::Refused { code, message, .. } if code == "INVALID_REQUEST" || code == "BAD_REQUEST" => {
             errors::bad_input(message)
         }
-        ClientError::Api { status, code, message } => errors::upstream(UpstreamError::Refused {
-            service: "catalog",
-            status: status.as_u16(),
-            code,
-            message,
-            body: serde_json::Value::Null,
-        }),
-        ClientError::Transport(e) => {
-            errors::upstream(UpstreamError::Unavailable { service: "catalog", reason: e.to_string() })
-        }
+        other => errors::upstream(other),
     }
 }
 

@@ -24,8 +24,9 @@ use axum::{
 };
 use catalog::{
     api::{RecommendationTrackingRequest, ReelTrackingRequest},
-    client::{Caller, ClientError, Paging},
+    client::Paging,
 };
+use runtime::client::{CallContext, UpstreamError};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -58,11 +59,11 @@ pub fn failure(status: StatusCode, title: &str, details: &str) -> Failure {
     Failure { status, title: title.to_owned(), details: details.to_owned() }
 }
 
-fn refused(e: ClientError) -> Failure {
+fn refused(e: UpstreamError) -> Failure {
     match e {
-        ClientError::Api { status, code, message } if status.is_client_error() => {
+        UpstreamError::Refused { status, code, message, .. } if (400..500).contains(&status) => {
             let code = if code == "INVALID_REQUEST" { "BAD_REQUEST".to_owned() } else { code };
-            failure(status, &code, &message)
+            failure(StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), &code, &message)
         }
         other => {
             tracing::warn!(error = %other, "catalog call failed");
@@ -100,7 +101,7 @@ async fn top_rated(
         (Ok(page), Ok(size)) => Paging { page, size },
         (Err(r), _) | (_, Err(r)) => return r.into_response(),
     };
-    match state.upstreams.catalog.top_rated(&Caller::tenant(site.tenant.tenant.clone()), &paging).await {
+    match state.upstreams.catalog.top_rated(&CallContext::anonymous(&site.tenant.tenant), &paging).await {
         Ok(page) => (
             [(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))],
             Json(json!({ "data": {
@@ -120,7 +121,12 @@ async fn top_rated(
 }
 
 /// The signed-in user of a state-changing call, as the catalog takes it.
-async fn acting(state: &GatewayState, site: &Site, method: &Method, headers: &HeaderMap) -> Result<Caller, Failure> {
+async fn acting(
+    state: &GatewayState,
+    site: &Site,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Result<CallContext, Failure> {
     if !session::csrf_ok(method, headers) {
         return Err(failure(
             StatusCode::FORBIDDEN,
@@ -129,7 +135,7 @@ async fn acting(state: &GatewayState, site: &Site, method: &Method, headers: &He
         ));
     }
     match session::current_user(state, site, headers).await {
-        Some((_, token)) => Ok(Caller::tenant(site.tenant.tenant.clone()).with_token(token)),
+        Some((_, token)) => Ok(session::call_context(site, &token, headers)),
         None => Err(failure(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", "You need to log in")),
     }
 }

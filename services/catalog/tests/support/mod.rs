@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use catalog::client::{Caller, CatalogClient};
+use catalog::client::CatalogClient;
 use catalog::{AppState, CatalogConfig};
 use runtime::auth::{Claims, Signer};
+use runtime::client::CallContext;
 use runtime::testing::Scratch;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
@@ -59,12 +60,12 @@ impl TestEnv {
     }
 
     /// Anonymous on `tenant`.
-    pub fn visitor(&self, tenant: &str) -> Caller {
-        Caller::tenant(tenant)
+    pub fn visitor(&self, tenant: &str) -> CallContext {
+        CallContext::anonymous(tenant)
     }
 
     /// A signed-in member on `tenant` with `groups`.
-    pub fn member(&self, tenant: &str, user: Uuid, groups: &[&str]) -> Caller {
+    pub fn member(&self, tenant: &str, user: Uuid, groups: &[&str]) -> CallContext {
         let mut claims = Claims::new(
             user,
             &format!("{tenant}.localhost:8080"),
@@ -74,7 +75,7 @@ impl TestEnv {
             Duration::from_secs(600),
         );
         claims.username = Some(format!("member{}", &user.simple().to_string()[..6]));
-        Caller::tenant(tenant).with_token(self.signer.sign(&claims))
+        CallContext::user(self.signer.sign(&claims), tenant)
     }
 
     pub async fn cleanup(self) {

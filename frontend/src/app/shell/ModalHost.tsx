@@ -42,22 +42,21 @@ export const MODAL_BODY_MODULES: Readonly<Record<Exclude<ModalId, 'HealthWarning
   ExpertReviewModal: reviews,
 }
 
-const lazyBodies = new Map<ModalId, LazyExoticComponent<Body>>()
-
-function bodyOf(id: ModalId): Body | LazyExoticComponent<Body> {
-  if (id === 'HealthWarning') return HealthWarningBody
-  let body = lazyBodies.get(id)
-  if (!body) {
-    const load = MODAL_BODY_MODULES[id]
-    body = lazy(async () => {
-      const module = await load()
-      const component = module[id]
-      if (!component) throw new Error(`modal body ${id} missing from its module`)
-      return { default: component }
-    })
-    lazyBodies.set(id, body)
-  }
-  return body
+// Made once, at module load: lazy() loads nothing until a body first renders, and a component made during render
+// would lose its state on every render.
+const BODIES: Readonly<Record<ModalId, Body | LazyExoticComponent<Body>>> = {
+  HealthWarning: HealthWarningBody,
+  ...(Object.fromEntries(
+    Object.entries(MODAL_BODY_MODULES).map(([id, load]) => [
+      id,
+      lazy(async () => {
+        const module = await load()
+        const component = module[id as ModalId]
+        if (!component) throw new Error(`modal body ${id} missing from its module`)
+        return { default: component }
+      }),
+    ]),
+  ) as Record<Exclude<ModalId, 'HealthWarning'>, LazyExoticComponent<Body>>),
 }
 
 export function ModalHost() {
@@ -65,7 +64,7 @@ export function ModalHost() {
   const { current, close } = useModals()
   if (!current) return null
   const { id, props } = current
-  const Body = bodyOf(id)
+  const Body = BODIES[id]
   const onClose = () => close(id)
   return (
     <Dialog

@@ -112,7 +112,12 @@ export function shouldOpenGemsIntro(facts: AutoModalFacts, tenant: TenantConfig)
  * The one modal to open on this page load, most urgent first: the health warning (it covers everything), the
  * e-mail consent prompt, the promotional teaser, the upgrade modal for expired users, then the gems intro.
  */
-export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): { id: ModalId; props?: Record<string, unknown> } | null {
+export interface AutomaticModal {
+  id: ModalId
+  props?: Record<string, unknown>
+}
+
+export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): AutomaticModal | null {
   const region = healthWarningToShow(facts, tenant)
   if (region !== null) return { id: 'HealthWarning', props: { region } }
   // The signup result pages sign the new member in (issue 25) and keep the welcome in front: the prompts and offers

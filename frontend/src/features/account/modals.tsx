@@ -1,7 +1,7 @@
 // The account's modals: EmailConsent (guest and tandem variants), ConvertVipUser (the VIP form), TandemAccountCreation
 // and CamsConsent (account-payments-gems.md §2, §4, §5, §8).
 import { useApolloClient, useMutation } from '@apollo/client/react'
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/ModalHost'
@@ -92,13 +92,8 @@ export function ConvertVipUser({ props }: ModalBodyProps) {
     setBusy(false)
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
-    // Enter submits unless a submission is running (§4 "VIP conversion form").
-    if (event.key === 'Enter' && busy) event.preventDefault()
-  }
-
   return (
-    <form className="vip-form" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-busy={busy}>
+    <form className="vip-form" onSubmit={submit} noValidate aria-busy={busy}>
       <p className="vip-form__subtitle">Exclusive membership</p>
       <p>Please enter your own e-mail address and choose a password for your membership.</p>
       <div className="form-field">

@@ -3,7 +3,7 @@
 // PurchaseMembership offers the trial upgrade and the multisite package in one click, an expired member the one-click
 // reactivation of their brand, and sends visitors to the members host's join form (JoinLink, with the leave event).
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import { Link } from 'react-router'
 import { JoinLink } from '../../components/JoinLink'
 import { REFRESH_PATH } from '../../app/api/sessionRefresh'
@@ -41,8 +41,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps) {
   const { tenant } = useSession()
   const [failed, setFailed] = useState(false)
   // The modal host gives a new close function on each render; the polling runs once per opening.
-  const closeRef = useRef(close)
-  closeRef.current = close
+  const closeNow = useEffectEvent(() => close())
 
   useEffect(() => {
     let cancelled = false
@@ -65,7 +64,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps) {
       } else {
         setFailed(true)
         flashes.add({ type: 'error', translation: 'subscription_status_modal.polling_failed' })
-        closeRef.current()
+        closeNow()
         window.location.assign('/')
       }
     }

@@ -1,5 +1,5 @@
 // The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
-import { useEffect } from 'react'
+import { useEffect, useEffectEvent } from 'react'
 import { useLoaderData } from 'react-router'
 import type { HomeData, PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
@@ -23,13 +23,16 @@ import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from
 export function useHomeQueryEffects(data: HomeData | undefined) {
   const flashes = useFlash()
   const modals = useModals()
-  useEffect(() => {
-    if (!data) return
-    const { flash, openModal, subscriptionStatusAction } = data
+  // The loader's data is new on each navigation to the page: its effects run once per answer, with the shell's
+  // current flash and modal functions (a modal opening changes those, and must not run them again).
+  const apply = useEffectEvent((answer: HomeData) => {
+    const { flash, openModal, subscriptionStatusAction } = answer
     if (flash && isTranslationKey(flash.message)) flashes.add({ type: flash.type, translation: flash.message })
     if (openModal) modals.open(openModal)
     if (subscriptionStatusAction) modals.open('SubscriptionStatus', { action: subscriptionStatusAction })
-    // The loader's data is new on each navigation to the page; flashes and modals are idempotent by design.
+  })
+  useEffect(() => {
+    if (data) apply(data)
   }, [data])
 }
 

@@ -1,7 +1,7 @@
 // Quickies (reels; tenant feature reels): short clips, one in the player when the address names it.
 import { Link, useLocation } from 'react-router'
 import { PAGE_SIZE } from '../../../app/routing'
-import { withScreenQuery, type ScreenQuery } from '../../../app/screenQuery'
+import { withScreenQuery, type AnyVariables, type ScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
@@ -26,7 +26,7 @@ const quickiesQuery = (
   data: { uuid: string | null },
   _session: unknown,
   location: { search: string },
-): ScreenQuery<QuickieListQuery | QuickiePageQuery, any> => {
+): ScreenQuery<QuickieListQuery | QuickiePageQuery, AnyVariables> => {
   const page = currentPage(location.search)
   return data.uuid
     ? { query: QuickiePageDocument, variables: { uuid: data.uuid, page, size: PAGE_SIZE } }

@@ -4,7 +4,7 @@
 // tab's session storage, so a re-render or going back does not lose it); moderators pin, unpin and remove. Each
 // comment shows its author's display name where set, user type and badges (CommentAuthor).
 import { useMutation, useQuery } from '@apollo/client/react'
-import { createContext, useContext, useEffect, useId, useMemo, useState, type FormEvent } from 'react'
+import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
 import { t } from '../../../app/i18n'
 import { useFlash } from '../../../app/shell/Flash'
 import { buildAbility, subject } from '../../../app/session/ability'
@@ -140,16 +140,21 @@ function DraftForm({
   label,
   submitLabel,
   onPost,
-  autoFocus = false,
+  focusOnOpen = false,
 }: {
   storageKey: string
   label: string
   submitLabel: string
   /** Posts the text; true when it was taken. */
   onPost: (text: string) => Promise<boolean>
-  autoFocus?: boolean
+  /** The reader opened the form just now: the text area takes the focus (a draft restored on load does not). */
+  focusOnOpen?: boolean
 }) {
   const id = useId()
+  const textRef = useRef<HTMLTextAreaElement>(null)
+  useEffect(() => {
+    if (focusOnOpen) textRef.current?.focus()
+  }, [focusOnOpen])
   const { user } = useSession()
   const keepsDraft = user.can('setDraft', 'Comment')
   const [text, setText] = useState(() => (keepsDraft ? readDraft(sessionStore(), storageKey) : ''))
@@ -169,6 +174,7 @@ function DraftForm({
     <form className="comment-form" onSubmit={submit} aria-busy={busy}>
       <label htmlFor={id}>{label}</label>
       <textarea
+        ref={textRef}
         id={id}
         value={text}
         onChange={(event) => {
@@ -178,7 +184,6 @@ function DraftForm({
         rows={3}
         maxLength={2000}
         required
-        autoFocus={autoFocus}
       />
       <button type="submit" className="button button--accent" disabled={busy}>
         {submitLabel}
@@ -244,23 +249,27 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
   const { user } = useSession()
   const flashes = useFlash()
   const key = draftKey({ commentId: comment.id })
-  const [open, setOpen] = useState(false)
-  // A reply being written stays open across a re-render or a way back (its draft is kept).
+  // A reply being written stays open across a re-render or a way back (its draft is kept), and so does its thread.
   const [replying, setReplying] = useState(() => readDraft(sessionStore(), key) !== '')
+  const [open, setOpen] = useState(replying)
+  const [focusReply, setFocusReply] = useState(false)
   const [cursors, setCursors] = useState<readonly (string | null)[]>([null])
   // Replies posted here: the thread shows them at once, before the list's count catches up (it is a projection).
   const [posted, setPosted] = useState(0)
   const [reply] = useMutation(ReplyToCommentDocument, { refetchQueries: [CommentRepliesDocument, VideoCommentsDocument] })
   const mayReply = useContext(MayWrite) && user.can('reply', 'Comment')
-  useEffect(() => {
-    if (replying) setOpen(true)
-  }, [replying])
   const count = Math.max(comment.replyCount, posted)
+  function toggleReplying() {
+    const next = !replying
+    setReplying(next)
+    setFocusReply(next)
+    if (next) setOpen(true)
+  }
   return (
     <div className="comment__thread">
       <p className="comment__thread-actions">
         {mayReply ? (
-          <button type="button" className="button" aria-expanded={replying} onClick={() => setReplying((r) => !r)}>
+          <button type="button" className="button" aria-expanded={replying} onClick={toggleReplying}>
             Reply
           </button>
         ) : null}{' '}
@@ -275,7 +284,7 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
           storageKey={key}
           label={`Reply to ${comment.author?.displayName || comment.authorName || 'this comment'}`}
           submitLabel="Post reply"
-          autoFocus
+          focusOnOpen={focusReply}
           onPost={async (text) => {
             try {
               await reply({ variables: { commentId: comment.id, text } })

@@ -32,7 +32,7 @@ export function AutomaticModals({ session, gemsModalAllowed }: AutomaticModalsPr
   const modals = useModals()
   // The effect runs per page shown; the modal functions it calls are the shell's current ones.
   const isOpen = useEffectEvent((id: ModalId) => modals.isOpen(id))
-  const openModal = useEffectEvent((decision: AutomaticModal) => modals.open(decision.id, decision.props))
+  const openModal = useEffectEvent((decision: AutomaticModal) => modals.show(decision))
   const opened = useRef(new Set<ModalId>())
 
   useEffect(() => {

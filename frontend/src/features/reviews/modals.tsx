@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { ExpertReviewDocument, UpdateExpertReviewDocument, type ExpertReviewType } from '../../gql/graphql'
 
 /** Rating maximum 10; a criterion's or performer's 5 (§9). */
@@ -32,9 +32,9 @@ function Scale({ label, max, value, disabled, onRate }: { label: string; max: nu
   )
 }
 
-export function ExpertReviewModal({ props }: ModalBodyProps) {
-  const videoId = String(props.videoId ?? '')
-  const recommId = typeof props.recommId === 'string' ? props.recommId : null
+export function ExpertReviewModal({ props }: ModalBodyProps<'ExpertReviewModal'>) {
+  const { videoId } = props
+  const recommId = props.recommId ?? null
   const { data, loading, error } = useQuery(ExpertReviewDocument, { variables: { videoId }, fetchPolicy: 'network-only' })
   const [update, { loading: saving }] = useMutation(UpdateExpertReviewDocument)
   const [failure, setFailure] = useState<string | null>(null)

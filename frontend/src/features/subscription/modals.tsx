@@ -12,6 +12,7 @@ import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { useModals } from '../../app/shell/ModalManager'
 import { useSession } from '../../app/session/SessionContext'
+import { isMultisiteSiteId } from '../../app/routing/table'
 import { documentCookies, storedNats } from '../signup/affiliate'
 import { optionPrice, singleSiteOptions } from '../signup/prices'
 import {
@@ -42,6 +43,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus
   const [failed, setFailed] = useState(false)
   // The modal host gives a new close function on each render; the polling runs once per opening.
   const closeNow = useEffectEvent(() => close())
+  const combinedBrand = isMultisiteSiteId(tenant, tenant.siteId)
 
   useEffect(() => {
     let cancelled = false
@@ -55,7 +57,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus
         active = false
       }
       if (cancelled) return
-      const step = nextPollStep({ tenant: tenant.tenant, active, counter })
+      const step = nextPollStep({ combinedBrand, active, counter })
       if (step.kind === 'reload') {
         timer = setTimeout(() => window.location.assign(withFatr(window.location.href)), step.afterMs)
       } else if (step.kind === 'retry') {
@@ -73,7 +75,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus
       cancelled = true
       if (timer) clearTimeout(timer)
     }
-  }, [client, tenant.tenant, flashes])
+  }, [client, combinedBrand, flashes])
 
   return (
     <div className="subscription-status" aria-busy={!failed}>

@@ -1,6 +1,6 @@
 // Member routes: join, offers, account, cross-site, cams, favourites, deals.
 import type { UpsellPrice } from '../../shell/modalIds'
-import { BRANDS, HIDDEN_BRANDS, MESSAGES } from '../constants'
+import { MESSAGES, VISIBLE_BRANDS } from '../constants'
 import type { TenantConfig } from '../context'
 import { failure, page, redirect, type RouteOutcome } from '../outcome'
 import { guarded } from '../table'
@@ -22,8 +22,6 @@ export function formatBrandNames(brands: readonly string[]): string {
   if (names.length <= 1) return names.join('')
   return `${names.slice(0, -1).join(', ')} & ${names[names.length - 1]}`
 }
-
-export const VISIBLE_BRANDS: readonly string[] = BRANDS.filter((brand) => !HIDDEN_BRANDS.includes(brand))
 
 /** /account: password_changed names the brands the changed password works on. */
 export const accountRule = guarded(

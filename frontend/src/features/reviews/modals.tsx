@@ -5,7 +5,13 @@ import { useState } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
 import type { ModalBodyProps } from '../../app/shell/modalIds'
-import { ExpertReviewDocument, UpdateExpertReviewDocument, type ExpertReviewType } from '../../gql/graphql'
+import { getFragmentData } from '../../gql/fragment-masking'
+import {
+  ExpertReview_AnswerFragmentDoc,
+  ExpertReviewDocument,
+  UpdateExpertReviewDocument,
+  type ExpertReviewType,
+} from '../../gql/graphql'
 
 /** Rating maximum 10; a criterion's or performer's 5 (§9). */
 export const OVERALL_MAX = 10
@@ -40,7 +46,7 @@ export function ExpertReviewModal({ props }: ModalBodyProps<'ExpertReviewModal'>
   const [failure, setFailure] = useState<string | null>(null)
   if (loading) return <p className="muted">Loading your review…</p>
   if (error || !data) return <p role="alert">Your review could not be loaded.</p>
-  const review = data.expertReview.expertReview
+  const review = getFragmentData(ExpertReview_AnswerFragmentDoc, data.expertReview).expertReview
   async function rate(type: ExpertReviewType, rating: number, slug: string | null = null) {
     setFailure(null)
     try {

@@ -16,7 +16,8 @@ import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { RecommendationGrid } from '../../recommendations/components/RecommendationGrid'
-import { HomePageDocument, type HomePageQuery } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
+import { HomePageDocument, Picture_ImageFragmentDoc, VideoCard_VideoFragmentDoc, type HomePageQuery } from '../../../gql/graphql'
 import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
@@ -104,6 +105,8 @@ const priorityCards = (viewport: ViewportType) => (isMobileViewport(viewport) ? 
 
 /** Their posters are fetched as soon as the query answers, while the page renders. */
 const leadingImages = (result: HomePageQuery, data: HomeData) =>
-  result.latest.videos.slice(0, priorityCards(data.viewportType)).map((video) => video.images.listing)
+  result.latest.videos
+    .slice(0, priorityCards(data.viewportType))
+    .map((video) => getFragmentData(Picture_ImageFragmentDoc, getFragmentData(VideoCard_VideoFragmentDoc, video).images.listing))
 
 export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery, leadingImages)

@@ -19,9 +19,11 @@ import {
   UnpinCommentDocument,
   VideoCommentsDocument,
   VoteCommentDocument,
+  CommentItem_CommentFragmentDoc,
   type CommentItem_CommentFragment,
   type CommentSort,
 } from '../../../gql/graphql'
+import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
 import { commentErrorMessage, draftKey, readDraft, voteErrorMessage, writeDraft } from '../comments'
 import { CommentAuthor } from './CommentAuthor'
 
@@ -231,7 +233,7 @@ function ReplyPage({ commentId, after, isLast, onMore }: {
   return (
     <>
       {page.comments.map((reply) => (
-        <CommentItem key={reply.id} comment={reply} isReply />
+        <CommentItem key={getFragmentData(CommentItem_CommentFragmentDoc, reply).id} comment={reply} isReply />
       ))}
       {isLast && page.nextCursor ? (
         <li>
@@ -316,7 +318,8 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
   )
 }
 
-function CommentItem({ comment, isReply = false }: { comment: CommentItem_CommentFragment; isReply?: boolean }) {
+function CommentItem({ comment: masked, isReply = false }: { comment: FragmentType<typeof CommentItem_CommentFragmentDoc>; isReply?: boolean }) {
+  const comment = getFragmentData(CommentItem_CommentFragmentDoc, masked)
   return (
     <li className={isReply ? 'comment comment--reply' : 'comment'} data-comment-id={comment.id}>
       <div className="comment__meta">
@@ -352,7 +355,7 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
   return (
     <>
       {page.comments.map((comment) => (
-        <CommentItem key={comment.id} comment={comment} />
+        <CommentItem key={getFragmentData(CommentItem_CommentFragmentDoc, comment).id} comment={comment} />
       ))}
       {isLast && page.nextCursor ? (
         <li>

@@ -10,7 +10,7 @@ const config: CodegenConfig = {
   generates: {
     './src/gql/': {
       preset: 'client',
-      presetConfig: { fragmentMasking: false },
+      presetConfig: { fragmentMasking: { unmaskFunctionName: 'getFragmentData' } },
       config: {
         useTypeImports: true,
         // Only what our documents use: a field added elsewhere in the gateway's schema changes nothing here.

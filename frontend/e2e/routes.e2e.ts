@@ -21,7 +21,7 @@ const dialog = () => page.getByRole('dialog')
 const errorScreen = () => page.getByText('Something went wrong! We are working to fix this as soon as possible.')
 
 /** A GraphQL answer as the page gets it (same origin, its cookies). */
-async function graphql(query: string, variables: Record<string, unknown> = {}) {
+async function graphql<TData = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}) {
   return page.evaluate(
     async ({ query, variables }) => {
       const response = await fetch('/graphql', {
@@ -29,7 +29,7 @@ async function graphql(query: string, variables: Record<string, unknown> = {}) {
         headers: { 'content-type': 'application/json', 'x-paysite-csrf': '1' },
         body: JSON.stringify({ query, variables }),
       })
-      return (await response.json()) as { data?: Record<string, any>; errors?: Array<{ message: string; extensions?: { code?: string } }> }
+      return (await response.json()) as { data?: TData; errors?: Array<{ message: string; extensions?: { code?: string } }> }
     },
     { query, variables },
   )
@@ -160,7 +160,7 @@ describe('a refused picture set', () => {
   it('in a channel pack a member has not unlocked: the locked page, and the unlock-channel modal over it', async () => {
     await signIn(page, 'member', DEMO_BRAND, '/channels')
     await dismissWelcomeModals(page)
-    const listing = await graphql('{ channelVideos(channelSlug: "behind-the-lens", size: 50) { videos { slug } } }')
+    const listing = await graphql<{ channelVideos: { videos: { slug: string }[] } }>('{ channelVideos(channelSlug: "behind-the-lens", size: 50) { videos { slug } } }')
     const slug = await refusedPictureSet((listing.data?.channelVideos.videos ?? []).map((v: { slug: string }) => v.slug))
     await page.goto(brandUrl(DEMO_BRAND, `/channels/behind-the-lens/picturesets/${slug}`), { waitUntil: 'networkidle' })
     const locked = page.getByTestId('locked-page')
@@ -178,7 +178,7 @@ describe('a refused picture set', () => {
   it('on a brand the membership does not cover (milfy): the locked page, and the purchase modal over it', async () => {
     await signIn(page, 'member', 'milfy', '/')
     await dismissWelcomeModals(page)
-    const listing = await graphql('{ videos(size: 50) { videos { slug } } }')
+    const listing = await graphql<{ videos: { videos: { slug: string }[] } }>('{ videos(size: 50) { videos { slug } } }')
     const slug = await refusedPictureSet((listing.data?.videos.videos ?? []).map((v: { slug: string }) => v.slug))
     await page.goto(brandUrl('milfy', `/pictureset/${slug}`), { waitUntil: 'networkidle' })
     const locked = page.getByTestId('locked-page')
@@ -232,7 +232,7 @@ describe("a visitor's trailer", () => {
     await page.getByText(/to watch the full video/).waitFor()
     expect(media.filter((path) => path.startsWith('/media/videos/'))).toEqual([])
     expect(media.some((path) => path === `/media/trailers/${slug}.mp4`)).toBe(true)
-    const full = await graphql('query($slug: String!) { getVideo(videoSlug: $slug) { video { qualities } } }', { slug })
+    const full = await graphql<{ getVideo: { video: { qualities: string[] } } }>('query($slug: String!) { getVideo(videoSlug: $slug) { video { qualities } } }', { slug })
     expect(full.data?.getVideo.video.qualities).toEqual([])
     await screenshotAtBothWidths(page, 'routes-visitor-video-page')
   })

@@ -25,6 +25,8 @@ export function RouteErrorBoundary({ errorReporting }: { errorReporting: ErrorRe
   useEffect(() => {
     if (!recoverable) requireFullPageLoads()
     if (error instanceof RouteFailure || isNotFound(error)) return
+    // The report is a side effect, made once the error page is committed; its id is known only then.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the id comes from that side effect
     setReported((previous) => (previous?.error === error ? previous : { error, id: errorReporting.report(error) }))
   }, [error, recoverable, errorReporting])
 

@@ -38,6 +38,7 @@ const MAX_PATH = 512
 
 const printable = (text: string, max: number) =>
   text
+    // eslint-disable-next-line no-control-regex -- control characters are what this strips
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .trim()
     .slice(0, max)

@@ -5,6 +5,14 @@ import type { TypedDocumentNode } from '@apollo/client'
 import type { ComponentType } from 'react'
 import type { RoutingSession } from './session/bootstrap'
 
+/**
+ * A screen query's variables, whatever they are. TypeScript has no existential types, and a typed document is
+ * contravariant in its variables, so only `any` admits every screen's own variables type here; each screen's
+ * query function is still checked against its document's variables where it builds them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type AnyVariables = any
+
 export interface ScreenQuery<TData = unknown, TVariables extends Record<string, unknown> = Record<string, unknown>> {
   query: TypedDocumentNode<TData, TVariables>
   variables: TVariables
@@ -21,7 +29,7 @@ export type ScreenQueryFor<D = unknown> = (
   data: D,
   session: RoutingSession,
   location: ScreenLocation,
-) => ScreenQuery<any, any> | null
+) => ScreenQuery<unknown, AnyVariables> | null
 
 /** An image the screen will show at once with high priority (its largest paint), as its query's answer names it. */
 export interface LeadingImage {
@@ -30,7 +38,7 @@ export interface LeadingImage {
 }
 
 /** The images a screen leads with, from its query's answer and the loader's data. */
-export type LeadingImagesFor<D = unknown> = (result: any, data: D) => readonly LeadingImage[]
+export type LeadingImagesFor<D = unknown, R = unknown> = (result: R, data: D) => readonly LeadingImage[]
 
 export type DataScreen<D = unknown> = ComponentType & {
   screenQuery?: ScreenQueryFor<D>
@@ -39,10 +47,12 @@ export type DataScreen<D = unknown> = ComponentType & {
 }
 
 /** Gives a screen component its query. */
-export function withScreenQuery<D>(
+export function withScreenQuery<D, R = unknown>(
   component: ComponentType,
-  screenQuery: ScreenQueryFor<D>,
-  leadingImages?: LeadingImagesFor<D>,
+  screenQuery: (data: D, session: RoutingSession, location: ScreenLocation) => ScreenQuery<R, AnyVariables> | null,
+  leadingImages?: LeadingImagesFor<D, R>,
 ): DataScreen<D> {
-  return Object.assign(component, { screenQuery, leadingImages })
+  // The result handed to leadingImages is the answer to this screen's own query, so it is an R.
+  const images = leadingImages && ((result: unknown, data: D) => leadingImages(result as R, data))
+  return Object.assign(component, { screenQuery, leadingImages: images })
 }

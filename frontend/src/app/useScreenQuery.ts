@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@apollo/client/react'
 import { useLoaderData, useLocation } from 'react-router'
 import type { PageOutcome } from './routing'
-import type { ScreenLocation, ScreenQuery, ScreenQueryFor } from './screenQuery'
+import type { AnyVariables, ScreenLocation, ScreenQuery, ScreenQueryFor } from './screenQuery'
 import { useSession } from './session/SessionContext'
 
 /** The loader's page data of the screen on show. */
@@ -14,7 +14,7 @@ export function usePageData<D>(): D {
  * (tests, or a client without preloading).
  */
 export function useScreenQuery<TData, D>(
-  screenQuery: (data: D, session: ReturnType<typeof useSession>, location: ScreenLocation) => ScreenQuery<TData, any>,
+  screenQuery: (data: D, session: ReturnType<typeof useSession>, location: ScreenLocation) => ScreenQuery<TData, AnyVariables>,
 ) {
   const data = usePageData<D>()
   const session = useSession()

@@ -68,8 +68,9 @@ describe('the leading images of a screen', () => {
     const leading = withScreenQuery(
       () => null,
       () => ({ query: TenantConfigDocument, variables: {} }),
-      (result: { tenantConfig: { tenant: string } }) => [
-        { src: `/media/${result.tenantConfig.tenant}.svg`, highdpi: { double: '/media/2x.svg', triple: '/media/3x.svg' } },
+      // tenantConfig is JSON in the schema: this test's answer gives it a tenant.
+      (result) => [
+        { src: `/media/${(result.tenantConfig as { tenant: string }).tenant}.svg`, highdpi: { double: '/media/2x.svg', triple: '/media/3x.svg' } },
       ],
     )
     const { preload } = preloader(json({ data: { tenantConfig: { tenant: 'tushy' } } }))

@@ -51,20 +51,8 @@ export const SLUG_MAX_LENGTH = 200
 
 export const SITES_ROUTE_TYPES = ['videos', 'performers'] as const
 
-/** Brand keys (account-payments-gems.md §1). vixenplus is the combined brand, hidden from listings. */
-export const BRANDS = [
-  'blacked',
-  'blackedraw',
-  'tushy',
-  'tushyraw',
-  'vixen',
-  'deeper',
-  'slayed',
-  'milfy',
-  'wifey',
-  'vixenplus',
-] as const
-export const HIDDEN_BRANDS: readonly string[] = ['vixenplus']
+/** The brand keys come from config/tenants (brands.ts). */
+export { BRANDS, VISIBLE_BRANDS } from './brands'
 
 export const HEALTH_WARNING_REGIONS = ['US-TX', 'US-AL'] as const
 

@@ -46,6 +46,8 @@ export interface TenantConfig {
   site: string
   /** e.g. 'tsh' (account-payments-gems.md §1): the source of the affiliate campaigns (campaign.ts). */
   abbreviation?: string
+  /** The brand's own site id; the combined brand's is one of multisiteSiteIds. */
+  siteId?: number
   /** Brand keys of the sister sites this tenant lists under /sites/{brand}/{type}. */
   standaloneSites: readonly string[]
   membersUrl: string
@@ -59,7 +61,7 @@ export interface TenantConfig {
   paginationListSizes: { large: number; medium: number; small: number }
   headerFeatures: { awardsLink: boolean }
   features: TenantFeatures
-  /** The two numeric site ids that count as multisite (spec README): the multisite package and vixenplus. */
+  /** The two numeric site ids that count as multisite (spec README): the multisite package and the combined brand. */
   multisiteSiteIds: readonly number[]
 }
 

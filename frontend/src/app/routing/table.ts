@@ -116,7 +116,7 @@ function invalidPageQuery(invalid: Invalid, query: URLSearchParams): URLSearchPa
 
 const hasMemberAndUsername = ({ user }: RouteInput): boolean => Boolean(user.welcome.memberid && user.welcome.username)
 
-/** The multisite package id and the vixenplus id count as multisite (spec README). */
+/** The multisite package id and the combined brand's id count as multisite (spec README). */
 export function isMultisiteSiteId(tenant: Pick<TenantConfig, 'multisiteSiteIds'>, siteId: string | number | undefined): boolean {
   if (siteId === undefined || siteId === '') return false
   return tenant.multisiteSiteIds.some((id) => String(id) === String(siteId))
@@ -145,7 +145,7 @@ function runStep(step: Step, row: RouteRow, input: RouteInput, pass: Pass): Stop
           ? notFound
           : undefined
       case 'knownBrand':
-        return (BRANDS as readonly (string | undefined)[]).includes(params.site) ? undefined : notFound
+        return params.site !== undefined && BRANDS.includes(params.site) ? undefined : notFound
       case 'facetedVideoSearch': {
         const search = query.get('search') || null
         return search !== null && tenant.features.facetedSearch

@@ -1,10 +1,10 @@
 // Opens the automatic modal of §4 when a page shows. Each opens at most once per page load, except the health
 // warning, which comes back on every page until acknowledged.
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 import { useLocation, useMatches } from 'react-router'
 import type { ScreenId } from '../routing'
 import type { RoutingSession } from '../session/bootstrap'
-import { automaticModal } from './autoModals'
+import { automaticModal, type AutomaticModal } from './autoModals'
 import { acknowledgedLocally } from './healthWarningStore'
 import type { ModalId } from './modalIds'
 import { useModals } from './ModalManager'
@@ -30,19 +30,20 @@ export function AutomaticModals({ session, gemsModalAllowed }: AutomaticModalsPr
   const screen = useCurrentScreen()
   const location = useLocation()
   const modals = useModals()
-  const modalsRef = useRef(modals)
-  modalsRef.current = modals
+  // The effect runs per page shown; the modal functions it calls are the shell's current ones.
+  const isOpen = useEffectEvent((id: ModalId) => modals.isOpen(id))
+  const openModal = useEffectEvent((decision: AutomaticModal) => modals.show(decision))
   const opened = useRef(new Set<ModalId>())
 
   useEffect(() => {
     if (screen === undefined) return
     const facts = autoModalFacts(session, screen, new URLSearchParams(location.search), acknowledgedLocally())
     const decision = automaticModal(facts, session.tenant)
-    if (!decision || modalsRef.current.isOpen(decision.id)) return
+    if (!decision || isOpen(decision.id)) return
     if (decision.id !== 'HealthWarning' && opened.current.has(decision.id)) return
     const open = () => {
       opened.current.add(decision.id)
-      modalsRef.current.open(decision.id, decision.props)
+      openModal(decision)
     }
     if (decision.id !== 'UserGemsInfo') return open()
     if (!gemsModalAllowed) return

@@ -58,13 +58,17 @@ export function Dialog({ title, behaviour, onClose, variant = 'centred', childre
   }
 
   return (
+    // The backdrop is presentation only: a click on it closes a closable dialog, and the keys the dialog handles
+    // (Escape, the focus trap's Tab) bubble to it from inside the dialog.
     <div
       className={`modal-backdrop modal-backdrop--${variant}`}
       style={{ zIndex: MODAL_Z_INDEX }}
       data-testid="modal-backdrop"
+      role="presentation"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget && behaviour.closableByBackdrop) onClose()
       }}
+      onKeyDown={onKeyDown}
     >
       <div
         ref={dialogRef}
@@ -73,7 +77,6 @@ export function Dialog({ title, behaviour, onClose, variant = 'centred', childre
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
       >
         <h2 id={titleId} className="modal__title">
           {title}

@@ -3,15 +3,14 @@
 import { useApolloClient } from '@apollo/client/react'
 import { useTranslation } from '../i18n'
 import { useSession } from '../session/SessionContext'
-import type { HealthWarningRegion } from './autoModals'
 import { acknowledgeLocally } from './healthWarningStore'
-import type { ModalBodyProps } from './ModalHost'
+import type { ModalBodyProps } from './modalIds'
 
-export function HealthWarningBody({ props, close }: ModalBodyProps) {
+export function HealthWarningBody({ props, close }: ModalBodyProps<'HealthWarning'>) {
   const { t } = useTranslation()
   const { user } = useSession()
   const client = useApolloClient()
-  const region = props.region === 'US-AL' ? 'US-AL' : ('US-TX' satisfies HealthWarningRegion)
+  const { region } = props
   return (
     <div className="health-warning" data-region={region}>
       <p>{t(`health_warning.${region}`)}</p>

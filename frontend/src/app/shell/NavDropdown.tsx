@@ -38,21 +38,22 @@ export function NavDropdown({ id, label, children }: { id: string; label: string
     const onPointerDown = (event: PointerEvent | MouseEvent) => {
       if (!rootRef.current?.contains(event.target as Node)) setActive(null)
     }
+    // Escape anywhere inside the dropdown (its button or a link in its panel) closes it.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !rootRef.current?.contains(event.target as Node)) return
+      setActive(null)
+      buttonRef.current?.focus()
+    }
     document.addEventListener('mousedown', onPointerDown)
-    return () => document.removeEventListener('mousedown', onPointerDown)
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('mousedown', onPointerDown)
+      document.removeEventListener('keydown', onKeyDown)
+    }
   }, [open, setActive])
 
   return (
-    <div
-      ref={rootRef}
-      className="nav-dropdown"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          setActive(null)
-          buttonRef.current?.focus()
-        }
-      }}
-    >
+    <div ref={rootRef} className="nav-dropdown">
       <button
         ref={buttonRef}
         type="button"

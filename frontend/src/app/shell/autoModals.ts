@@ -1,7 +1,7 @@
 // The modals that open by themselves on page load (screens-routes-access.md §4, account-payments-gems.md §2, §4),
 // and the one a denied action opens. Pure: the shell gathers the facts, these decide.
 import { HEALTH_WARNING_REGIONS, type ScreenId, type TenantConfig } from '../routing'
-import type { ModalId } from './modalIds'
+import type { ModalRequest } from './modalIds'
 
 export type HealthWarningRegion = (typeof HEALTH_WARNING_REGIONS)[number]
 export type SubscriptionKind = 'member' | 'trial' | 'porn-portal' | 'expired'
@@ -112,7 +112,9 @@ export function shouldOpenGemsIntro(facts: AutoModalFacts, tenant: TenantConfig)
  * The one modal to open on this page load, most urgent first: the health warning (it covers everything), the
  * e-mail consent prompt, the promotional teaser, the upgrade modal for expired users, then the gems intro.
  */
-export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): { id: ModalId; props?: Record<string, unknown> } | null {
+export type AutomaticModal = ModalRequest
+
+export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): AutomaticModal | null {
   const region = healthWarningToShow(facts, tenant)
   if (region !== null) return { id: 'HealthWarning', props: { region } }
   // The signup result pages sign the new member in (issue 25) and keep the welcome in front: the prompts and offers
@@ -136,8 +138,14 @@ export interface DeniedActionFacts {
   isFreeLimitedTrial: boolean
 }
 
+/** Which modal a denied action opens; the caller adds what the pack or video modal is about. */
+export type DeniedActionModal =
+  | { id: 'UnlockChannel' }
+  | { id: 'UnlockOrUpgradeMembership' }
+  | { id: 'PurchaseMembership'; props: { singleSiteOnly: true } }
+
 /** §6 "When access is denied". */
-export function modalForDeniedAction(facts: DeniedActionFacts): { id: ModalId; props?: Record<string, unknown> } {
+export function modalForDeniedAction(facts: DeniedActionFacts): DeniedActionModal {
   if (facts.channelVideo && facts.isMultisiteWithAccess) return { id: 'UnlockChannel' }
   if (facts.isActiveTrial && facts.payPerVideoCredits > 0 && !facts.isThirdPartyChannel && !facts.isFreeLimitedTrial) {
     return { id: 'UnlockOrUpgradeMembership' }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
+import { LAZY_MODAL_BODIES, MODAL_BODIES } from './modalBodies'
 import { MODAL_IDS } from './modalIds'
-import { MODAL_BODY_MODULES } from './ModalHost'
 
 describe('the modal bodies', () => {
   it.each(MODAL_IDS.filter((id) => id !== 'HealthWarning'))('%s has a body in its feature module', async (id) => {
-    const module = (await MODAL_BODY_MODULES[id as Exclude<typeof id, 'HealthWarning'>]()) as Record<string, unknown>
-    expect(typeof module[id]).toBe('function')
+    const body = await LAZY_MODAL_BODIES[id as Exclude<typeof id, 'HealthWarning'>].load()
+    expect(typeof body).toBe('function')
+  })
+
+  it('every modal id has a body', () => {
+    expect(Object.keys(MODAL_BODIES).sort()).toEqual([...MODAL_IDS].sort())
   })
 })

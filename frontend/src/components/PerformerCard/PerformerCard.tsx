@@ -1,17 +1,15 @@
 // A performer in a list: portrait, name, number of videos.
 import { Link } from 'react-router'
-import { Picture, type PictureImage } from '../Picture/Picture'
+import { getFragmentData, type FragmentType } from '../../gql/fragment-masking'
+import { PerformerCard_PerformerFragmentDoc, type PerformerCard_PerformerFragment } from '../../gql/graphql'
+import { Picture } from '../Picture/Picture'
 import './PerformerCard.css'
 
-export interface PerformerCardPerformer {
-  id: string
-  slug: string
-  name: string
-  videoCount: number
-  image: PictureImage
-}
+/** What a card shows: the PerformerCard_performer fragment (VideoCard.graphql). */
+export type PerformerCardPerformer = FragmentType<typeof PerformerCard_PerformerFragmentDoc>
 
-export function PerformerCard({ performer, href }: { performer: PerformerCardPerformer; href?: string }) {
+export function PerformerCard({ performer: masked, href }: { performer: PerformerCardPerformer; href?: string }) {
+  const performer = getFragmentData(PerformerCard_PerformerFragmentDoc, masked)
   return (
     <Link to={href ?? `/performers/${performer.slug}`} className="performer-card">
       <span className="performer-card__media">
@@ -31,16 +29,19 @@ export function PerformerGrid({
   label,
 }: {
   performers: readonly PerformerCardPerformer[]
-  hrefFor?: (performer: PerformerCardPerformer) => string
+  hrefFor?: (performer: PerformerCard_PerformerFragment) => string
   label?: string
 }) {
   return (
     <ul className="performer-grid" aria-label={label}>
-      {performers.map((performer) => (
-        <li key={performer.id}>
-          <PerformerCard performer={performer} href={hrefFor?.(performer)} />
-        </li>
-      ))}
+      {performers.map((masked) => {
+        const performer = getFragmentData(PerformerCard_PerformerFragmentDoc, masked)
+        return (
+          <li key={performer.id}>
+            <PerformerCard performer={masked} href={hrefFor?.(performer)} />
+          </li>
+        )
+      })}
     </ul>
   )
 }

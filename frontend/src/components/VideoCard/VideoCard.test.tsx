@@ -2,29 +2,43 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, describe, expect, it } from 'vitest'
 import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
-import { VideoCard, type VideoCardVideo } from './VideoCard'
+import { makeFragmentData } from '../../gql/fragment-masking'
+import { Picture_ImageFragmentDoc, VideoCard_VideoFragmentDoc, type VideoCard_VideoFragment } from '../../gql/graphql'
+import { VideoCard } from './VideoCard'
 import { VideoGrid } from './VideoGrid'
 
 afterEach(cleanup)
 
-const image = (name: string) => ({
-  src: `/media/placeholder/listing/${name}.svg?w=640&h=360`,
-  width: 640,
-  height: 360,
-  highdpi: { double: `/media/${name}@2x.svg`, triple: `/media/${name}@3x.svg` },
-})
+const image = (name: string) =>
+  makeFragmentData(
+    {
+      src: `/media/placeholder/listing/${name}.svg?w=640&h=360`,
+      width: 640,
+      height: 360,
+      highdpi: { double: `/media/${name}@2x.svg`, triple: `/media/${name}@3x.svg` },
+    },
+    Picture_ImageFragmentDoc,
+  )
 
-const video = (slug: string, overrides: Partial<VideoCardVideo> = {}): VideoCardVideo & { newId: string } => ({
-  newId: `new-${slug}`,
-  slug,
-  title: `Title of ${slug}`,
-  releaseDate: '2026-03-04T12:00:00Z',
-  duration: 1925,
-  rating: 8.46,
-  performers: [{ name: 'Ava Stone' }, { name: 'Mia Reed' }],
-  images: { listing: image(slug) },
-  ...overrides,
-})
+const performer = (name: string) => ({ id: name, slug: name.toLowerCase().replace(' ', '-'), name })
+
+const video = (slug: string, overrides: Partial<VideoCard_VideoFragment> = {}) =>
+  makeFragmentData(
+    {
+      uuid: `uuid-${slug}`,
+      newId: `new-${slug}`,
+      slug,
+      title: `Title of ${slug}`,
+      releaseDate: '2026-03-04T12:00:00Z',
+      duration: 1925,
+      rating: 8.46,
+      isFreeLimitedTrial: false,
+      performers: [performer('Ava Stone'), performer('Mia Reed')],
+      images: { listing: image(slug) },
+      ...overrides,
+    },
+    VideoCard_VideoFragmentDoc,
+  )
 
 function renderInRouter(element: React.ReactElement) {
   render(<RouterProvider router={createMemoryRouter([{ path: '/', element }])} />)

@@ -1,22 +1,14 @@
 // A video in a list: poster, title, performers, release date, duration and rating. The whole card is one link, so
 // keyboard users meet one tab stop per video; the performers are named in the text, not linked.
 import { Link } from 'react-router'
-import { Picture, type PictureImage } from '../Picture/Picture'
+import { getFragmentData, type FragmentType } from '../../gql/fragment-masking'
+import { VideoCard_VideoFragmentDoc } from '../../gql/graphql'
+import { Picture } from '../Picture/Picture'
 import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
 import './VideoCard.css'
 
-/** What a card shows; the VideoCard_video fragment selects exactly this. */
-export interface VideoCardVideo {
-  slug: string
-  title: string
-  releaseDate: string
-  duration: number
-  rating: number
-  /** One of the free limited trial's videos (§6 "free-limited-trial videos"): the card marks it. */
-  isFreeLimitedTrial?: boolean
-  performers: ReadonlyArray<{ name: string }>
-  images: { listing: PictureImage }
-}
+/** What a card shows: the VideoCard_video fragment (VideoCard.graphql). */
+export type VideoCardVideo = FragmentType<typeof VideoCard_VideoFragmentDoc>
 
 export interface VideoCardProps {
   video: VideoCardVideo
@@ -34,7 +26,8 @@ export function videoHref(slug: string): string {
   return `/videos/${slug}`
 }
 
-export function VideoCard({ video, href, priority = false, titleAs: Title = 'h3' }: VideoCardProps) {
+export function VideoCard({ video: masked, href, priority = false, titleAs: Title = 'h3' }: VideoCardProps) {
+  const video = getFragmentData(VideoCard_VideoFragmentDoc, masked)
   const rating = formatRating(video.rating)
   const performers = joinNames(video.performers.map((performer) => performer.name))
   return (

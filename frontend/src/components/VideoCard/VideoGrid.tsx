@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react'
+import { getFragmentData } from '../../gql/fragment-masking'
+import { VideoCard_VideoFragmentDoc, type VideoCard_VideoFragment } from '../../gql/graphql'
 import { VideoCard, type VideoCardVideo } from './VideoCard'
 
-export interface VideoGridProps<V extends VideoCardVideo & { newId?: string }> {
+export interface VideoGridProps<V extends VideoCardVideo> {
   videos: readonly V[]
-  /** Where each card leads; the video page by default. */
-  hrefFor?: (video: V) => string
+  /** Where each card leads (from the card's data, and the list item with whatever else its query selected). */
+  hrefFor?: (video: VideoCard_VideoFragment, item: V) => string
   /** How many of the first cards load eagerly (above the fold on a desktop). */
   priorityCount?: number
   titleAs?: 'h2' | 'h3'
@@ -14,7 +16,7 @@ export interface VideoGridProps<V extends VideoCardVideo & { newId?: string }> {
 }
 
 /** A responsive grid of video cards: one column at 360 px, two from 481 px, three from 769 px, four from 1286 px. */
-export function VideoGrid<V extends VideoCardVideo & { newId?: string }>({
+export function VideoGrid<V extends VideoCardVideo>({
   videos,
   hrefFor,
   priorityCount = 0,
@@ -25,12 +27,15 @@ export function VideoGrid<V extends VideoCardVideo & { newId?: string }>({
   if (videos.length === 0) return <>{empty}</>
   return (
     <ul className="video-grid" aria-label={label}>
-      {videos.map((video, index) => (
-        // Lists key by newId (§3) where the catalog sends it.
-        <li key={video.newId ?? video.slug}>
-          <VideoCard video={video} href={hrefFor?.(video)} priority={index < priorityCount} titleAs={titleAs} />
-        </li>
-      ))}
+      {videos.map((masked, index) => {
+        const video = getFragmentData(VideoCard_VideoFragmentDoc, masked)
+        return (
+          // Lists key by newId (§3) where the catalog sends it.
+          <li key={video.newId ?? video.slug}>
+            <VideoCard video={masked} href={hrefFor?.(video, masked)} priority={index < priorityCount} titleAs={titleAs} />
+          </li>
+        )
+      })}
     </ul>
   )
 }

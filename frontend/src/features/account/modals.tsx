@@ -1,10 +1,10 @@
 // The account's modals: EmailConsent (guest and tandem variants), ConvertVipUser (the VIP form), TandemAccountCreation
 // and CamsConsent (account-payments-gems.md §2, §4, §5, §8).
 import { useApolloClient, useMutation } from '@apollo/client/react'
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { useFlash } from '../../app/shell/Flash'
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { AccountPageDocument, CreateTandemChildAccountDocument, GiveCamsConsentDocument } from '../../gql/graphql'
 import { sendEmailConsent, sendVipCredentials } from './api/rest'
 import {
@@ -23,8 +23,8 @@ import {
   type EmailConsentVariant,
 } from './validation'
 
-export function EmailConsent({ props, close }: ModalBodyProps) {
-  const variant: EmailConsentVariant = props.variant === 'guest' || props.variant === 'tandem' ? props.variant : 'member'
+export function EmailConsent({ props, close }: ModalBodyProps<'EmailConsent'>) {
+  const variant: EmailConsentVariant = props.variant ?? 'member'
   const flashes = useFlash()
   const client = useApolloClient()
   const [busy, setBusy] = useState(false)
@@ -62,10 +62,10 @@ export function EmailConsent({ props, close }: ModalBodyProps) {
   )
 }
 
-export function ConvertVipUser({ props }: ModalBodyProps) {
+export function ConvertVipUser({ props }: ModalBodyProps<'ConvertVipUser'>) {
   const emailId = useId()
   const passwordId = useId()
-  const reload = typeof props.onConverted === 'function' ? (props.onConverted as () => void) : () => window.location.reload()
+  const reload = props.onConverted ?? (() => window.location.reload())
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [showPassword, setShowPassword] = useState(false)
@@ -92,13 +92,8 @@ export function ConvertVipUser({ props }: ModalBodyProps) {
     setBusy(false)
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
-    // Enter submits unless a submission is running (§4 "VIP conversion form").
-    if (event.key === 'Enter' && busy) event.preventDefault()
-  }
-
   return (
-    <form className="vip-form" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-busy={busy}>
+    <form className="vip-form" onSubmit={submit} noValidate aria-busy={busy}>
       <p className="vip-form__subtitle">Exclusive membership</p>
       <p>Please enter your own e-mail address and choose a password for your membership.</p>
       <div className="form-field">
@@ -175,10 +170,10 @@ const TANDEM_MESSAGES: Readonly<Record<string, string>> = {
   FORBIDDEN: 'A second account cannot create another.',
 }
 
-export function TandemAccountCreation({ props, close }: ModalBodyProps) {
+export function TandemAccountCreation({ props, close }: ModalBodyProps<'TandemAccountCreation'>) {
   const id = useId()
   const flashes = useFlash()
-  const onCreated = typeof props.onCreated === 'function' ? (props.onCreated as () => void) : undefined
+  const { onCreated } = props
   // The answer is the new account's profile; the parent's account page asks for its own again.
   const [create, { loading }] = useMutation(CreateTandemChildAccountDocument, {
     refetchQueries: [AccountPageDocument],
@@ -254,11 +249,12 @@ export function TandemAccountCreation({ props, close }: ModalBodyProps) {
   )
 }
 
-export function CamsConsent({ props, close }: ModalBodyProps) {
+export function CamsConsent({ props, close }: ModalBodyProps<'CamsConsent'>) {
   const flashes = useFlash()
   const [consent, { loading }] = useMutation(GiveCamsConsentDocument)
   // Back to /cams with its query (click id, tour link code): a full load, so the page's profile has the answer.
-  const next = typeof props.next === 'string' && props.next.startsWith('/cams') ? props.next : '/cams'
+  // Only a /cams path: the consent never sends the member anywhere else.
+  const next = props.next?.startsWith('/cams') ? props.next : '/cams'
   async function agree() {
     try {
       await consent()

@@ -1,25 +1,23 @@
 // The deals' modals: OneClickConsent (partnerName, price, oneClickUrl, src) and ConfirmOutgoingUpsell (component,
 // confirmationLink, confirmationTitle, description, price), account-payments-gems.md §3.
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import type { ModalBodyProps, UpsellPrice } from '../../app/shell/modalIds'
 import { leavePage } from './leavePage'
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null)
-const priceText = (value: unknown): string | null => {
-  if (typeof value === 'string' || typeof value === 'number') return String(value)
-  if (value && typeof value === 'object') {
-    const { initial, recurring } = value as { initial?: unknown; recurring?: unknown }
-    return [initial, recurring].filter((part) => part !== undefined && part !== null).map(String).join(', then ') || null
-  }
-  return null
+/** A text worth showing: not absent, not blank. */
+const text = (value: string | null | undefined) => (value?.trim() ? value : null)
+const priceText = (value: UpsellPrice | null | undefined): string | null => {
+  if (value === null || value === undefined) return null
+  if (typeof value !== 'object') return String(value)
+  return [value.initial, value.recurring].filter((part) => part !== null).join(', then ') || null
 }
 
-export function OneClickConsent({ props, close }: ModalBodyProps) {
+export function OneClickConsent({ props, close }: ModalBodyProps<'OneClickConsent'>) {
   const partner = text(props.partnerName) ?? 'our partner'
   const price = priceText(props.price)
   const url = text(props.oneClickUrl)
   return (
     <div className="one-click-consent">
-      {text(props.src) ? <img src={String(props.src)} alt="" width={240} height={135} className="one-click-consent__image" /> : null}
+      {text(props.src) ? <img src={props.src ?? undefined} alt="" width={240} height={135} className="one-click-consent__image" /> : null}
       <p>
         Buy <strong>{partner}</strong> with one click, charged to the card you pay your membership with
         {price ? <> for <strong>{price}</strong></> : null}. Your e-mail address is shared with {partner} to set up your
@@ -37,12 +35,12 @@ export function OneClickConsent({ props, close }: ModalBodyProps) {
   )
 }
 
-export function ConfirmOutgoingUpsell({ props, close }: ModalBodyProps) {
+export function ConfirmOutgoingUpsell({ props, close }: ModalBodyProps<'ConfirmOutgoingUpsell'>) {
   const link = text(props.confirmationLink)
   const price = priceText(props.price)
   return (
     <div className="confirm-upsell" data-component={text(props.component) ?? undefined}>
-      {text(props.description) ? <p>{String(props.description)}</p> : null}
+      {text(props.description) ? <p>{props.description}</p> : null}
       {price ? <p data-testid="upsell-price">Price: {price}</p> : null}
       <div className="modal__actions">
         <button type="button" className="button button--accent" disabled={!link} onClick={() => link && leavePage(link)}>

@@ -1,6 +1,7 @@
 // The outgoing one-click upsell (screens-routes-access.md §2.1; account-payments-gems.md §2, §3, §7): the query of
 // /oneclick/outgoing-upsell as outgoingUpsellOneclick's input, the confirmation step (the ConfirmOutgoingUpsell
 // modal, whose link comes back with confirmed=1), and the result pages' tracking cookie.
+import type { ModalProps } from '../../app/shell/modalIds'
 import { ONE_DAY_MS, UPSELL_TRACKING_COOKIES, sameSitePath, type OutgoingUpsellData } from '../../app/routing'
 
 /** The cookie the result pages set to the tracking call's redirectUrl, kept one day (§7's final argument of 1). */
@@ -73,7 +74,7 @@ export interface OutgoingUpsellAnswer {
 
 export type OutgoingUpsellStep =
   /** Open ConfirmOutgoingUpsell with these props (§3: component, confirmationLink, confirmationTitle, description, price). */
-  | { kind: 'confirm'; modalProps: Record<string, unknown> }
+  | { kind: 'confirm'; modalProps: ModalProps<'ConfirmOutgoingUpsell'> }
   /** Charged (to the member link) or not possible (to the fallback). */
   | { kind: 'leave'; url: string; success: boolean }
   /** Not possible, and nowhere to go. */

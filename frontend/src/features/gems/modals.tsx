@@ -2,7 +2,7 @@
 // gem animation) and UserGemsInfo (balance, days until new gems, transactions; the intro variant acknowledges).
 import { useMutation, useQuery } from '@apollo/client/react'
 import { useEffect, useRef, useState } from 'react'
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { useFlash } from '../../app/shell/Flash'
 import { useSession } from '../../app/session/SessionContext'
 import {
@@ -57,12 +57,10 @@ function GemBalance({ amount, animated }: { amount: number; animated: boolean })
   )
 }
 
-export function UnlockChannel({ props, close }: ModalBodyProps) {
+export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>) {
   const { user } = useSession()
   const flashes = useFlash()
-  const channelPackId = typeof props.channelPackId === 'string' ? props.channelPackId : ''
-  const packName = typeof props.packName === 'string' ? props.packName : 'this channel pack'
-  const onUnlocked = typeof props.onUnlocked === 'function' ? (props.onUnlocked as () => void) : undefined
+  const { channelPackId, packName = 'this channel pack', onUnlocked } = props
   const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
   const [unlock, { loading: unlocking }] = useMutation(UnlockChannelPackMutation)
   const [outcome, setOutcome] = useState<PackUnlockOutcome | null>(null)
@@ -174,8 +172,8 @@ function Transactions() {
   )
 }
 
-export function UserGemsInfo({ props, close }: ModalBodyProps) {
-  const intro = props.intro === true
+export function UserGemsInfo({ props, close }: ModalBodyProps<'UserGemsInfo'>) {
+  const intro = props.intro ?? false
   const flashes = useFlash()
   const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
   const [acknowledgeIntro] = useMutation(AcknowledgeGemsIntroMutation)

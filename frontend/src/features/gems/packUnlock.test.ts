@@ -22,12 +22,17 @@ describe('a channel-pack unlock', () => {
     )
   })
 
-  it('tells already unlocked, not enough funds and any other failure apart', () => {
+  it('says not enough funds when the refusal does not tell when new gems arrive', () => {
+    const outcome = refusedUnlock(refused('NOT_ENOUGH_GEMS', { balance: 0, needed: 10 }))
+    expect(outcome).toEqual({ kind: 'notEnoughGems', daysUntilRefreshGems: null })
+    expect(packUnlockMessage(outcome)).toBe('Not enough funds.')
+  })
+
+  it('tells already unlocked and any other failure apart', () => {
     expect(packUnlockMessage(refusedUnlock(refused('ALREADY_UNLOCKED')))).toBe('You have already unlocked this channel pack.')
-    expect(packUnlockMessage(refusedUnlock(refused('NOT_ENOUGH_FUNDS')))).toBe('Not enough funds.')
-    expect(packUnlockMessage(refusedUnlock(refused('UNLOCK_FAILED')))).toBe(
-      'Failed to unlock the channel pack. Please try again later.',
-    )
+    for (const code of ['NO_TENANT_ACCESS', 'CHANNEL_PACK_NOT_FOUND', 'UNLOCK_FAILED', 'SERVICE_UNAVAILABLE']) {
+      expect(packUnlockMessage(refusedUnlock(refused(code)))).toBe('Failed to unlock the channel pack. Please try again later.')
+    }
     expect(refusedUnlock(new Error('network'))).toEqual({ kind: 'failed' })
     expect(packUnlockMessage({ kind: 'success', gemsBalance: 20 })).toBeNull()
   })

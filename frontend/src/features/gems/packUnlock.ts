@@ -11,11 +11,16 @@ export const GEMS_PER_FRIDAY = 10
 export type PackUnlockOutcome =
   | { kind: 'success'; gemsBalance: number }
   | { kind: 'alreadyUnlocked' }
+  /** daysUntilRefreshGems: null when the refusal did not say (the message then cannot promise new gems). */
   | { kind: 'notEnoughGems'; daysUntilRefreshGems: number | null }
-  | { kind: 'notEnoughFunds' }
   | { kind: 'failed' }
 
-/** The outcome of a refused unlock, from the server's code. */
+/**
+ * The outcome of a refused unlock, from the code the gateway passes on from the unlocks service (error.rs):
+ * ALREADY_UNLOCKED; NOT_ENOUGH_GEMS with `balance`, `needed` and `daysUntilRefreshGems` (the wallet's refusal
+ * too, unlock.rs); and, as a general failure, NO_TENANT_ACCESS, CHANNEL_PACK_NOT_FOUND, UNLOCK_FAILED,
+ * SERVICE_UNAVAILABLE and anything else.
+ */
 export function refusedUnlock(error: unknown): PackUnlockOutcome {
   const refusal = refusalOf(error)
   switch (refusal?.code) {
@@ -23,15 +28,15 @@ export function refusedUnlock(error: unknown): PackUnlockOutcome {
       return { kind: 'alreadyUnlocked' }
     case 'NOT_ENOUGH_GEMS':
       return { kind: 'notEnoughGems', daysUntilRefreshGems: refusalNumber(refusal, 'daysUntilRefreshGems') }
-    case 'NOT_ENOUGH_FUNDS':
-      return { kind: 'notEnoughFunds' }
     default:
       return { kind: 'failed' }
   }
 }
 
+/** Not enough gems: with the days until new gems when they are known, otherwise the spec's "not enough funds". */
 export function notEnoughGemsMessage(daysUntilRefreshGems: number | null): string {
-  return t('unlock_channel_modal.not_enough_gems', { count: daysUntilRefreshGems ?? 0 })
+  if (daysUntilRefreshGems === null) return t('unlock_channel_modal.not_enough_funds')
+  return t('unlock_channel_modal.not_enough_gems', { count: daysUntilRefreshGems })
 }
 
 /** What the modal says after an unlock that did not succeed; null for a success. */
@@ -43,8 +48,6 @@ export function packUnlockMessage(outcome: PackUnlockOutcome): string | null {
       return t('unlock_channel_modal.already_unlocked')
     case 'notEnoughGems':
       return notEnoughGemsMessage(outcome.daysUntilRefreshGems)
-    case 'notEnoughFunds':
-      return t('unlock_channel_modal.not_enough_funds')
     case 'failed':
       return t('unlock_channel_modal.failed')
   }

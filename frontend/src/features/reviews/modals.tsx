@@ -4,8 +4,14 @@ import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
-import { ExpertReviewDocument, UpdateExpertReviewDocument, type ExpertReviewType } from '../../gql/graphql'
+import type { ModalBodyProps } from '../../app/shell/modalIds'
+import { getFragmentData } from '../../gql/fragment-masking'
+import {
+  ExpertReview_AnswerFragmentDoc,
+  ExpertReviewDocument,
+  UpdateExpertReviewDocument,
+  type ExpertReviewType,
+} from '../../gql/graphql'
 
 /** Rating maximum 10; a criterion's or performer's 5 (§9). */
 export const OVERALL_MAX = 10
@@ -32,15 +38,15 @@ function Scale({ label, max, value, disabled, onRate }: { label: string; max: nu
   )
 }
 
-export function ExpertReviewModal({ props }: ModalBodyProps) {
-  const videoId = String(props.videoId ?? '')
-  const recommId = typeof props.recommId === 'string' ? props.recommId : null
+export function ExpertReviewModal({ props }: ModalBodyProps<'ExpertReviewModal'>) {
+  const { videoId } = props
+  const recommId = props.recommId ?? null
   const { data, loading, error } = useQuery(ExpertReviewDocument, { variables: { videoId }, fetchPolicy: 'network-only' })
   const [update, { loading: saving }] = useMutation(UpdateExpertReviewDocument)
   const [failure, setFailure] = useState<string | null>(null)
   if (loading) return <p className="muted">Loading your review…</p>
   if (error || !data) return <p role="alert">Your review could not be loaded.</p>
-  const review = data.expertReview.expertReview
+  const review = getFragmentData(ExpertReview_AnswerFragmentDoc, data.expertReview).expertReview
   async function rate(type: ExpertReviewType, rating: number, slug: string | null = null) {
     setFailure(null)
     try {

@@ -15,7 +15,7 @@ export const LEAVE_EVENT_WAIT_MS = 300
 
 const DAY_SECONDS = 24 * 60 * 60
 /** Affiliate codes and nats values are short plain text; anything else is not stored. */
-const TRACKING_VALUE = /^[A-Za-z0-9_.:=\-]{1,128}$/
+const TRACKING_VALUE = /^[A-Za-z0-9_.:=-]{1,128}$/
 
 export interface CookieJar {
   get(name: string): string | null

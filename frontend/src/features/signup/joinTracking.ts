@@ -10,7 +10,7 @@ export interface JoinTracking {
   affCodeMulti: string | null
 }
 
-const TRACKING_VALUE = /^[A-Za-z0-9_.:\-]{1,128}$/
+const TRACKING_VALUE = /^[A-Za-z0-9_.:-]{1,128}$/
 
 const read = (query: URLSearchParams, key: string) => {
   const value = query.get(key)

@@ -3,15 +3,16 @@
 // PurchaseMembership offers the trial upgrade and the multisite package in one click, an expired member the one-click
 // reactivation of their brand, and sends visitors to the members host's join form (JoinLink, with the leave event).
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import { Link } from 'react-router'
 import { JoinLink } from '../../components/JoinLink'
 import { REFRESH_PATH } from '../../app/api/sessionRefresh'
 import { useCurrentScreen } from '../../app/shell/AutomaticModals'
 import { useFlash } from '../../app/shell/Flash'
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { useModals } from '../../app/shell/ModalManager'
 import { useSession } from '../../app/session/SessionContext'
+import { isMultisiteSiteId } from '../../app/routing/table'
 import { documentCookies, storedNats } from '../signup/affiliate'
 import { optionPrice, singleSiteOptions } from '../signup/prices'
 import {
@@ -35,14 +36,14 @@ import {
 } from './purchase'
 import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
 
-export function SubscriptionStatus({ close }: ModalBodyProps) {
+export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus'>) {
   const client = useApolloClient()
   const flashes = useFlash()
   const { tenant } = useSession()
   const [failed, setFailed] = useState(false)
   // The modal host gives a new close function on each render; the polling runs once per opening.
-  const closeRef = useRef(close)
-  closeRef.current = close
+  const closeNow = useEffectEvent(() => close())
+  const combinedBrand = isMultisiteSiteId(tenant, tenant.siteId)
 
   useEffect(() => {
     let cancelled = false
@@ -56,7 +57,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps) {
         active = false
       }
       if (cancelled) return
-      const step = nextPollStep({ tenant: tenant.tenant, active, counter })
+      const step = nextPollStep({ combinedBrand, active, counter })
       if (step.kind === 'reload') {
         timer = setTimeout(() => window.location.assign(withFatr(window.location.href)), step.afterMs)
       } else if (step.kind === 'retry') {
@@ -65,7 +66,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps) {
       } else {
         setFailed(true)
         flashes.add({ type: 'error', translation: 'subscription_status_modal.polling_failed' })
-        closeRef.current()
+        closeNow()
         window.location.assign('/')
       }
     }
@@ -74,7 +75,7 @@ export function SubscriptionStatus({ close }: ModalBodyProps) {
       cancelled = true
       if (timer) clearTimeout(timer)
     }
-  }, [client, tenant.tenant, flashes])
+  }, [client, combinedBrand, flashes])
 
   return (
     <div className="subscription-status" aria-busy={!failed}>
@@ -198,15 +199,15 @@ function ReactivateSingleSite({
   )
 }
 
-export function PurchaseMembership({ props, close }: ModalBodyProps) {
+export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMembership'>) {
   const { tenant, user } = useSession()
   const ref = useCurrentScreen() ?? 'home'
   const profile = user.profile
   const kind = purchaseKind(profile ? { subscriptionKind: profile.subscriptionKind, isActive: profile.isActive } : null)
-  const reason = props.reason === 'expired' ? 'expired' : props.singleSiteOnly === true ? 'denied' : 'upgrade'
+  const reason = props.reason === 'expired' ? 'expired' : props.singleSiteOnly ? 'denied' : 'upgrade'
   // The element and affiliate campaign of what opened the modal (an upgrade or porn-portal bar, the overlay).
-  const openedBy = typeof props.elm === 'string' ? props.elm : null
-  const campaign = typeof props.campaign === 'string' ? props.campaign : null
+  const openedBy = props.elm ?? null
+  const campaign = props.campaign ?? null
   const { onAnswer, onError } = usePurchaseAnswer(kind, close)
   const [upgradeTrial, trial] = useMutation(InternalUpsellTrialUpgradeDocument)
   const [buyMultisite, multisite] = useMutation(InternalUpsellOneclickMultisiteDocument)
@@ -233,7 +234,7 @@ export function PurchaseMembership({ props, close }: ModalBodyProps) {
       </div>
     )
   }
-  if (user.isAuthenticated && kind === 'multisite' && props.singleSiteOnly !== true) {
+  if (user.isAuthenticated && kind === 'multisite' && !props.singleSiteOnly) {
     return (
       <div className="purchase-membership" data-kind={kind}>
         <p>Get every site with the multisite package, charged to the card you pay your membership with.</p>
@@ -359,7 +360,7 @@ export function ReactivateCancelledRebill() {
  * UpgradeToYearlyMembership: for a member the subscription service calls upgradeable to the VP yearly plan
  * (isUpgradeableToVixenPlusYearly); the plan is the service's configured VP yearly option, bought in one click.
  */
-export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps) {
+export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps<'UpgradeToYearlyMembership'>) {
   const ref = useCurrentScreen() ?? 'home'
   const { data, loading, error } = useQuery(YearlyUpgradeOptionDocument)
   const [buy, buying] = useMutation(InternalUpsellOneclickMultisiteDocument)
@@ -369,7 +370,7 @@ export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps) {
   const option = data?.joinOptions.joinOptions.find((candidate) => candidate.id === yearlyId) ?? null
   if (loading) return <p className="muted">Loading your options…</p>
   if (error || option === null) return <p role="alert">Failed to load the upgrade options. Please try again later.</p>
-  const elm = typeof props.elm === 'string' ? props.elm : 'upgrade-yearly'
+  const elm = props.elm ?? 'upgrade-yearly'
   return (
     <div className="upgrade-yearly" data-option={option.id}>
       <p>Switch to a yearly membership of every site and pay less for each month.</p>
@@ -405,7 +406,7 @@ export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps) {
   )
 }
 
-export function PromotionalVideo({ close }: ModalBodyProps) {
+export function PromotionalVideo({ close }: ModalBodyProps<'PromotionalVideo'>) {
   const [acknowledge] = useMutation(AcknowledgePromotionalTeaserViewedDocument)
   useEffect(() => {
     // Shown is viewed: the teaser opens once (§4).

@@ -3,14 +3,14 @@ import { nextPollStep, POLL_MAX_TRIES, withFatr } from './statusPolling'
 
 describe('subscription status polling', () => {
   it('reloads with fatr as soon as the membership is active', () => {
-    expect(nextPollStep({ tenant: 'tushy', active: true, counter: 3 })).toEqual({ kind: 'reload', afterMs: 0 })
+    expect(nextPollStep({ combinedBrand: false, active: true, counter: 3 })).toEqual({ kind: 'reload', afterMs: 0 })
   })
 
   it('waits 15 s between tries and gives up after 40', () => {
     let counter = 0
     const delays: number[] = []
     for (;;) {
-      const step = nextPollStep({ tenant: 'tushy', active: false, counter })
+      const step = nextPollStep({ combinedBrand: false, active: false, counter })
       if (step.kind !== 'retry') {
         expect(step).toEqual({ kind: 'failed', error: 'POLLING_MAX_RETRY' })
         break
@@ -23,7 +23,7 @@ describe('subscription status polling', () => {
   })
 
   it('reloads vixenplus after 10 s whatever the answer', () => {
-    expect(nextPollStep({ tenant: 'vixenplus', active: false, counter: 0 })).toEqual({ kind: 'reload', afterMs: 10_000 })
+    expect(nextPollStep({ combinedBrand: true, active: false, counter: 0 })).toEqual({ kind: 'reload', afterMs: 10_000 })
   })
 
   it('reloads the same page with fatr=true', () => {

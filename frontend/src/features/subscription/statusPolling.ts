@@ -1,9 +1,10 @@
 // Subscription status polling (account-payments-gems.md §4, §9): after a purchase, ask whether the membership is
-// active every 15 s, at most 40 times, refreshing the session between tries; vixenplus reloads after 10 s.
+// active every 15 s, at most 40 times, refreshing the session between tries; the combined brand (the one whose site
+// id counts as multisite) reloads after 10 s.
 
 export const POLL_INTERVAL_MS = 15_000
 export const POLL_MAX_TRIES = 40
-export const VIXENPLUS_RELOAD_DELAY_MS = 10_000
+export const COMBINED_BRAND_RELOAD_DELAY_MS = 10_000
 /** §9: the membership-update screen tells the user to wait this long before contacting support. */
 export const MEMBERSHIP_UPDATE_WAIT_MINUTES = 10
 export const POLLING_MAX_RETRY = 'POLLING_MAX_RETRY'
@@ -16,8 +17,9 @@ export type PollStep =
   /** Give up: the polling-failed error, close the modal and go home. */
   | { kind: 'failed'; error: typeof POLLING_MAX_RETRY }
 
-export function nextPollStep(facts: { tenant: string; active: boolean; counter: number }): PollStep {
-  if (facts.tenant === 'vixenplus') return { kind: 'reload', afterMs: VIXENPLUS_RELOAD_DELAY_MS }
+/** combinedBrand: the tenant is the combined brand (routing's isMultisiteSiteId of its own site id). */
+export function nextPollStep(facts: { combinedBrand: boolean; active: boolean; counter: number }): PollStep {
+  if (facts.combinedBrand) return { kind: 'reload', afterMs: COMBINED_BRAND_RELOAD_DELAY_MS }
   if (facts.active) return { kind: 'reload', afterMs: 0 }
   const counter = facts.counter + 1
   if (counter < POLL_MAX_TRIES) return { kind: 'retry', afterMs: POLL_INTERVAL_MS, counter }

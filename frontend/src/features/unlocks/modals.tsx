@@ -3,7 +3,7 @@
 import { useMutation } from '@apollo/client/react'
 import { useState } from 'react'
 import { useFlash } from '../../app/shell/Flash'
-import type { ModalBodyProps } from '../../app/shell/ModalHost'
+import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { useModals } from '../../app/shell/ModalManager'
 import { UnlockVideoDocument } from '../../gql/graphql'
 import {
@@ -14,14 +14,11 @@ import {
   type VideoUnlockOutcome,
 } from './videoUnlock'
 
-export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps) {
-  const videoId = String(props.videoId ?? '')
-  const videoNewId = String(props.videoNewId ?? videoId)
-  const title = typeof props.videoTitle === 'string' ? props.videoTitle : 'this video'
-  const credits = typeof props.payPerVideoCredits === 'number' ? props.payPerVideoCredits : null
-  const onUnlocked = typeof props.onUnlocked === 'function' ? (props.onUnlocked as () => void) : undefined
+export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'UnlockOrUpgradeMembership'>) {
+  const { videoId, videoNewId = videoId, videoTitle: title = 'this video', onUnlocked } = props
+  const credits = props.payPerVideoCredits ?? null
   // One of the free limited trial's videos (the server answered free_trial_video): no credit is spent.
-  const freeVideosLeft = typeof props.freeVideosLeft === 'number' ? props.freeVideosLeft : null
+  const freeVideosLeft = props.freeVideosLeft ?? null
   const flashes = useFlash()
   const modals = useModals()
   const [unlock, { loading }] = useMutation(UnlockVideoDocument)

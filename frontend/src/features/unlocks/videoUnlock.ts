@@ -1,5 +1,6 @@
 // Pay-per-video unlocks and downloads (account-payments-gems.md §4, §6, §8): which modal a locked video opens, what
 // a refused unlock or download says, and the quota line.
+import type { DownloadQuotas_QuotasFragment } from '../../gql/graphql'
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
 import type { ModalId } from '../../app/shell/modalIds'
@@ -145,14 +146,11 @@ export function videoUnlockMessage(outcome: VideoUnlockOutcome): string | null {
   }
 }
 
-export interface QuotaFacts {
-  thresholdReached: boolean
-  downloadQuotaMax: number
-  quotaLeft: number
-  remainingDays: number
-  downloadDaysPeriod: number
-  zeroQuota: boolean
-}
+/** What the quota line reads of the DownloadQuotas_quotas fragment. */
+export type QuotaFacts = Pick<
+  DownloadQuotas_QuotasFragment,
+  'thresholdReached' | 'downloadQuotaMax' | 'quotaLeft' | 'remainingDays' | 'downloadDaysPeriod' | 'zeroQuota'
+>
 
 export function quotaReachedMessage(max: number, remainingDays: number): string {
   return t('download.quota_reached', { max, count: remainingDays })

@@ -5,7 +5,7 @@
 // carrying the bar's affiliate campaign for the join form it may lead to.
 import { campaignFor, type CampaignPlacement, type ProfileRoutingView, type ScreenId } from '../../app/routing'
 import { HEALTH_WARNING_EXCLUDED_SCREENS } from '../../app/shell/autoModals'
-import type { ModalId } from '../../app/shell/modalIds'
+import type { ModalProps, ModalRequest } from '../../app/shell/modalIds'
 
 export const PROMPT_ABILITIES = {
   upgradeBar: ['see', 'UpgradeBar'],
@@ -30,10 +30,16 @@ export interface PromptFacts {
   mobile: boolean
 }
 
-export interface PromptAction {
-  label: string
-  modal: Extract<ModalId, 'PurchaseMembership' | 'ReactivateCancelledRebill'>
-  modalProps: Record<string, unknown>
+export type PromptAction = { label: string } & (
+  | { modal: 'PurchaseMembership'; modalProps: ModalProps<'PurchaseMembership'> }
+  | { modal: 'ReactivateCancelledRebill'; modalProps: ModalProps<'ReactivateCancelledRebill'> }
+)
+
+/** The modal a prompt's button opens. */
+export function promptModal(action: PromptAction): ModalRequest {
+  return action.modal === 'PurchaseMembership'
+    ? { id: action.modal, props: action.modalProps }
+    : { id: action.modal, props: action.modalProps }
 }
 
 export interface PromptBar {

@@ -1,5 +1,6 @@
 // Member routes: join, offers, account, cross-site, cams, favourites, deals.
-import { BRANDS, HIDDEN_BRANDS, MESSAGES } from '../constants'
+import type { UpsellPrice } from '../../shell/modalIds'
+import { MESSAGES, VISIBLE_BRANDS } from '../constants'
 import type { TenantConfig } from '../context'
 import { failure, page, redirect, type RouteOutcome } from '../outcome'
 import { guarded } from '../table'
@@ -21,8 +22,6 @@ export function formatBrandNames(brands: readonly string[]): string {
   if (names.length <= 1) return names.join('')
   return `${names.slice(0, -1).join(', ')} & ${names[names.length - 1]}`
 }
-
-export const VISIBLE_BRANDS: readonly string[] = BRANDS.filter((brand) => !HIDDEN_BRANDS.includes(brand))
 
 /** /account: password_changed names the brands the changed password works on. */
 export const accountRule = guarded(
@@ -83,7 +82,7 @@ export interface DealConfirmation {
   title: string
   confirmationLink: string
   component: string
-  price: unknown
+  price: UpsellPrice | null
   description: string
 }
 
@@ -97,6 +96,17 @@ function base64ToText(encoded: string): string {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
+const part = (value: unknown): string | null => (value === undefined || value === null ? null : String(value))
+
+/** The price as the query gives it: an amount, or an object with a first and a recurring amount. */
+function upsellPrice(value: unknown): UpsellPrice | null {
+  if (typeof value === 'string' || typeof value === 'number') return value
+  if (value && typeof value === 'object') {
+    const { initial, recurring } = value as { initial?: unknown; recurring?: unknown }
+    return { initial: part(initial), recurring: part(recurring) }
+  }
+  return null
+}
 
 /** Decodes the base64 JSON of the deals `confirmation` query; null when it is not base64 JSON of an object. */
 export function decodeDealConfirmation(encoded: string): DealConfirmation | null {
@@ -108,7 +118,7 @@ export function decodeDealConfirmation(encoded: string): DealConfirmation | null
       title: text(fields.title),
       confirmationLink: text(fields.confirmationLink),
       component: text(fields.component),
-      price: fields.price,
+      price: upsellPrice(fields.price),
       description: text(fields.description),
     }
   } catch {

@@ -10,7 +10,13 @@ import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
-import { AccountPageDocument, ChooseUsernameDocument, type AccountProfile_ProfileFragment } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
+import {
+  AccountPageDocument,
+  AccountProfile_ProfileFragmentDoc,
+  ChooseUsernameDocument,
+  type AccountPageQuery,
+} from '../../../gql/graphql'
 import { INVALID_USERNAME_MESSAGE, isValidUsername } from '../validation'
 
 export const USERNAME_PATH = '/account/username'
@@ -26,8 +32,8 @@ const usernameQuery = () => ({ query: AccountPageDocument, variables: {} })
 function UsernameView() {
   const id = useId()
   const flashes = useFlash()
-  const { result } = useScreenQuery<{ findOneUserProfile: AccountProfile_ProfileFragment }, unknown>(usernameQuery)
-  const profile = result.findOneUserProfile
+  const { result } = useScreenQuery<AccountPageQuery, unknown>(usernameQuery)
+  const profile = getFragmentData(AccountProfile_ProfileFragmentDoc, result.findOneUserProfile)
   const [value, setValue] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [choose, { loading }] = useMutation(ChooseUsernameDocument)

@@ -18,8 +18,11 @@ import {
   SetDisplayNameDocument,
   SetRelationshipDocument,
   UpdateUserAutoplayDocument,
+  AccountProfile_ProfileFragmentDoc,
+  type AccountPageQuery,
   type AccountProfile_ProfileFragment,
 } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
 import { Link } from 'react-router'
 import { AccountGems } from '../../gems'
 import { emailConsentVariant } from '../validation'
@@ -222,10 +225,8 @@ function Membership({ profile }: { profile: AccountProfile_ProfileFragment }) {
 
 function AccountView() {
   const { t } = useTranslation()
-  const { page, result } = useScreenQuery<{ findOneUserProfile: AccountProfile_ProfileFragment }, { passwordChangedBrands: string | null }>(
-    accountQuery,
-  )
-  const profile = result.findOneUserProfile
+  const { page, result } = useScreenQuery<AccountPageQuery, { passwordChangedBrands: string | null }>(accountQuery)
+  const profile = getFragmentData(AccountProfile_ProfileFragmentDoc, result.findOneUserProfile)
   const { open, isOpen } = useModals()
   const isVip = profile.specialAttributes.isVipUser
   useEffect(() => {

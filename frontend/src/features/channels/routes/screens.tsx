@@ -13,7 +13,9 @@ import {
   ChannelListingDocument,
   ChannelPackPageDocument,
   ChannelPageDocument,
+  ChannelCard_ChannelFragmentDoc,
 } from '../../../gql/graphql'
+import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
 import { PackUnlockButton } from '../../gems'
 import { PictureSetPage, TrailerPage, VideoPage } from '../../videos'
 
@@ -34,19 +36,27 @@ function ChannelsView() {
       <Listing page={page.page} totalCount={result.channels.totalCount} noun="channels">
         <ul className="performer-grid" aria-label="Channels">
           {result.channels.channels.map((channel) => (
-            <li key={channel.channelId}>
-              <Link to={`/channels/${channel.slug}`} className="performer-card">
-                <span className="video-card__media">
-                  <Picture image={channel.image} alt="" className="video-card__image" />
-                </span>
-                <span className="performer-card__name">{channel.name}</span>
-                <span className="muted">{channel.videoCount} videos</span>
-              </Link>
+            <li key={getFragmentData(ChannelCard_ChannelFragmentDoc, channel).channelId}>
+              <ChannelCard channel={channel} />
             </li>
           ))}
         </ul>
       </Listing>
     </Page>
+  )
+}
+
+/** A channel in the list: the ChannelCard_channel fragment. */
+function ChannelCard({ channel: masked }: { channel: FragmentType<typeof ChannelCard_ChannelFragmentDoc> }) {
+  const channel = getFragmentData(ChannelCard_ChannelFragmentDoc, masked)
+  return (
+    <Link to={`/channels/${channel.slug}`} className="performer-card">
+      <span className="video-card__media">
+        <Picture image={channel.image} alt="" className="video-card__image" />
+      </span>
+      <span className="performer-card__name">{channel.name}</span>
+      <span className="muted">{channel.videoCount} videos</span>
+    </Link>
   )
 }
 
@@ -123,7 +133,7 @@ function AllChannelVideosView() {
       <Listing page={page.page} totalCount={result.allChannelVideos.totalCount} noun="videos">
         <VideoGrid
           videos={result.allChannelVideos.videos}
-          hrefFor={(video) => (video.channel ? `/channels/${video.channel.slug}/videos/${video.slug}` : `/videos/${video.slug}`)}
+          hrefFor={(video, item) => (item.channel ? `/channels/${item.channel.slug}/videos/${video.slug}` : `/videos/${video.slug}`)}
           priorityCount={4}
         />
       </Listing>

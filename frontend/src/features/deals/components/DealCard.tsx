@@ -1,9 +1,11 @@
 // One deal: its picture, partner, text and discount, and its button (a link, or the one-click consent modal).
 import { useModals } from '../../../app/shell/ModalManager'
-import type { DealCard_DealFragment } from '../../../gql/graphql'
+import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
+import { DealCard_DealFragmentDoc } from '../../../gql/graphql'
 import { dealAction, discountLine } from '../dealText'
 
-export function DealCard({ deal, listing = false }: { deal: DealCard_DealFragment; listing?: boolean }) {
+export function DealCard({ deal: masked, listing = false }: { deal: FragmentType<typeof DealCard_DealFragmentDoc>; listing?: boolean }) {
+  const deal = getFragmentData(DealCard_DealFragmentDoc, masked)
   const { open } = useModals()
   const image = deal.thumbnail[0] ?? deal.logo[0]
   const discount = discountLine(deal)

@@ -11,10 +11,12 @@ import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import {
   ContinueInterstitialDocument,
+  OffersInterstitial_InterstitialFragmentDoc,
   OffersPageDocument,
   SnoozeInterstitialDocument,
   type OffersPageQuery,
 } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
 import { DealCard } from '../components/DealCard'
 import { HIDE_MONTH_INTERSTITIAL_BUTTON, interstitialView, offersGrid, snoozedUntilText } from '../offers'
 import './deals.css'
@@ -29,8 +31,9 @@ function OffersView() {
   const flashes = useFlash()
   const { offers } = result
   const deals = offersGrid(offers.deals)
+  const interstitial = getFragmentData(OffersInterstitial_InterstitialFragmentDoc, offers.interstitial)
   const view = interstitialView({
-    interstitial: offers.interstitial,
+    interstitial,
     mayHide: user.can(...HIDE_MONTH_INTERSTITIAL_BUTTON),
     next: new URLSearchParams(location.search).get('next'),
   })
@@ -62,7 +65,7 @@ function OffersView() {
     setBusy(true)
     try {
       const { data } = await snoozeInterstitial({ variables: { input } })
-      const until = snoozedUntilText(data?.snoozeInterstitial.snoozedUntil)
+      const until = snoozedUntilText(getFragmentData(OffersInterstitial_InterstitialFragmentDoc, data?.snoozeInterstitial)?.snoozedUntil)
       flashes.add({ type: 'success', message: until ? `Offers are hidden until ${until}.` : 'Offers are hidden for one month.' })
       void navigate(to)
     } catch {

@@ -6,20 +6,20 @@ import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
 import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
-import { Picture, type PictureImage } from '../../../components/Picture/Picture'
+import { Picture } from '../../../components/Picture/Picture'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
-import { FavoriteListDocument, FavoritesOverviewDocument, type FavoriteKind } from '../../../gql/graphql'
+import {
+  FavoriteListDocument,
+  FavoritesOverviewDocument,
+  type FavoriteKind,
+  type FavoritesOverviewQuery,
+} from '../../../gql/graphql'
 
 /** Each kind's row on the overview. */
 const OVERVIEW_SIZE = 4
 
-interface ChannelItem {
-  channelId: string
-  slug: string
-  name: string
-  videoCount: number
-  image: PictureImage
-}
+/** A favourite channel, as both favourites queries select it. */
+type ChannelItem = FavoritesOverviewQuery['channels']['channels'][number]
 
 function ChannelGrid({ channels }: { channels: readonly ChannelItem[] }) {
   return (

@@ -1,5 +1,5 @@
 // The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
-import { useEffect } from 'react'
+import { useEffect, useEffectEvent } from 'react'
 import { useLoaderData } from 'react-router'
 import type { HomeData, PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
 import { isTranslationKey } from '../../../app/i18n'
@@ -16,20 +16,24 @@ import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { RecommendationGrid } from '../../recommendations/components/RecommendationGrid'
-import { HomePageDocument, type HomePageQuery } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
+import { HomePageDocument, Picture_ImageFragmentDoc, VideoCard_VideoFragmentDoc, type HomePageQuery } from '../../../gql/graphql'
 import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from '../shelfSize'
 
 /** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
 export function useHomeQueryEffects(data: HomeData | undefined) {
   const flashes = useFlash()
   const modals = useModals()
-  useEffect(() => {
-    if (!data) return
-    const { flash, openModal, subscriptionStatusAction } = data
+  // The loader's data is new on each navigation to the page: its effects run once per answer, with the shell's
+  // current flash and modal functions (a modal opening changes those, and must not run them again).
+  const apply = useEffectEvent((answer: HomeData) => {
+    const { flash, openModal, subscriptionStatusAction } = answer
     if (flash && isTranslationKey(flash.message)) flashes.add({ type: flash.type, translation: flash.message })
     if (openModal) modals.open(openModal)
     if (subscriptionStatusAction) modals.open('SubscriptionStatus', { action: subscriptionStatusAction })
-    // The loader's data is new on each navigation to the page; flashes and modals are idempotent by design.
+  })
+  useEffect(() => {
+    if (data) apply(data)
   }, [data])
 }
 
@@ -101,6 +105,8 @@ const priorityCards = (viewport: ViewportType) => (isMobileViewport(viewport) ? 
 
 /** Their posters are fetched as soon as the query answers, while the page renders. */
 const leadingImages = (result: HomePageQuery, data: HomeData) =>
-  result.latest.videos.slice(0, priorityCards(data.viewportType)).map((video) => video.images.listing)
+  result.latest.videos
+    .slice(0, priorityCards(data.viewportType))
+    .map((video) => getFragmentData(Picture_ImageFragmentDoc, getFragmentData(VideoCard_VideoFragmentDoc, video).images.listing))
 
 export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery, leadingImages)

@@ -1,17 +1,19 @@
 // Quickies (reels; tenant feature reels): short clips, one in the player when the address names it.
 import { Link, useLocation } from 'react-router'
 import { PAGE_SIZE } from '../../../app/routing'
-import { withScreenQuery, type ScreenQuery } from '../../../app/screenQuery'
+import { withScreenQuery, type AnyVariables, type ScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { formatDuration } from '../../../components/VideoCard/format'
+import { getFragmentData } from '../../../gql/fragment-masking'
 import '../quickies.css'
 import { ReelActions } from './ReelActions'
 import {
   QuickieListDocument,
   QuickiePageDocument,
+  Quickie_ReelFragmentDoc,
   type QuickieListQuery,
   type QuickiePageQuery,
   type Quickie_ReelFragment,
@@ -26,7 +28,7 @@ const quickiesQuery = (
   data: { uuid: string | null },
   _session: unknown,
   location: { search: string },
-): ScreenQuery<QuickieListQuery | QuickiePageQuery, any> => {
+): ScreenQuery<QuickieListQuery | QuickiePageQuery, AnyVariables> => {
   const page = currentPage(location.search)
   return data.uuid
     ? { query: QuickiePageDocument, variables: { uuid: data.uuid, page, size: PAGE_SIZE } }
@@ -53,24 +55,27 @@ function QuickiePlayer({ reel }: { reel: Quickie_ReelFragment }) {
 
 function QuickiesView() {
   const { page, result } = useScreenQuery(quickiesQuery)
-  const current = 'reel' in result ? result.reel : null
+  const current = 'reel' in result ? getFragmentData(Quickie_ReelFragmentDoc, result.reel) : null
   const list = result.reels
   return (
     <Page title={current ? current.title : 'Quickies'}>
       {current ? <QuickiePlayer reel={current} /> : null}
       <Listing page={currentPage(useLocation().search)} totalCount={list.totalCount} noun="quickies">
         <ul className="video-grid" aria-label="Quickies">
-          {list.reels.map((reel) => (
-            <li key={reel.uuid}>
-              <Link to={`/quickies/${reel.uuid}`} className="video-card__link" aria-current={reel.uuid === page.uuid ? 'page' : undefined}>
-                <span className="video-card__media">
-                  <Picture image={reel.image} alt="" className="video-card__image" />
-                  <span className="video-card__duration">{formatDuration(reel.duration)}</span>
-                </span>
-                <span className="video-card__title">{reel.title}</span>
-              </Link>
-            </li>
-          ))}
+          {list.reels.map((masked) => {
+            const reel = getFragmentData(Quickie_ReelFragmentDoc, masked)
+            return (
+              <li key={reel.uuid}>
+                <Link to={`/quickies/${reel.uuid}`} className="video-card__link" aria-current={reel.uuid === page.uuid ? 'page' : undefined}>
+                  <span className="video-card__media">
+                    <Picture image={reel.image} alt="" className="video-card__image" />
+                    <span className="video-card__duration">{formatDuration(reel.duration)}</span>
+                  </span>
+                  <span className="video-card__title">{reel.title}</span>
+                </Link>
+              </li>
+            )
+          })}
         </ul>
       </Listing>
     </Page>

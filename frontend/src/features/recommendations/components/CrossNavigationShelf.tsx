@@ -24,7 +24,7 @@ export function CrossNavigationShelf({ videoId }: { videoId: string }) {
       <RecommendationGrid
         recommId={shelf.recommId}
         videos={shelf.videos}
-        hrefFor={(video) => crossNavigationHref(video, tenant.tenant)}
+        hrefFor={(video, item) => crossNavigationHref({ slug: video.slug, site: item.site }, tenant.tenant)}
         label="More from our sites"
       />
     </Shelf>

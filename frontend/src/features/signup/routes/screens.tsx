@@ -423,7 +423,7 @@ function UpgradeMembershipView() {
   const navigate = useNavigate()
   const [consent, setConsent] = useState(false)
   const [failed, setFailed] = useState(false)
-  const idempotencyKey = useMemo(newIdempotencyKey, [])
+  const [idempotencyKey] = useState(newIdempotencyKey)
   const [upgrade, { loading }] = useMutation(TrialUpgradeWelcomePageDocument)
   const client = useApolloClient()
   const location = useLocation()

@@ -1,7 +1,7 @@
 // /sites/{brand}/{type}: a sister brand's videos or performers, listed on this brand.
 import { Link } from 'react-router'
 import { PAGE_SIZE, type SitesRouteType } from '../../../app/routing'
-import { withScreenQuery, type ScreenQuery } from '../../../app/screenQuery'
+import { withScreenQuery, type AnyVariables, type ScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
 import { Page } from '../../../components/Page'
@@ -20,7 +20,7 @@ interface SitesData {
   page: number
 }
 
-const sitesQuery = (data: SitesData): ScreenQuery<SisterSiteVideosQuery | SisterSitePerformersQuery, any> =>
+const sitesQuery = (data: SitesData): ScreenQuery<SisterSiteVideosQuery | SisterSitePerformersQuery, AnyVariables> =>
   data.type === 'videos'
     ? { query: SisterSiteVideosDocument, variables: { brand: data.brand, page: data.page, size: PAGE_SIZE } }
     : { query: SisterSitePerformersDocument, variables: { brand: data.brand, page: data.page, size: PAGE_SIZE } }

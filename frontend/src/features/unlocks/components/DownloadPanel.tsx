@@ -3,7 +3,8 @@
 import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'
 import { useFlash } from '../../../app/shell/Flash'
-import { DownloadResolutionsDocument, DownloadVideoDocument } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
+import { DownloadQuotas_QuotasFragmentDoc, DownloadResolutionsDocument, DownloadVideoDocument } from '../../../gql/graphql'
 import { downloadErrorMessage, quotaLine, type QuotaFacts } from '../videoUnlock'
 import './unlocks.css'
 
@@ -17,7 +18,7 @@ export function DownloadPanel({ videoId }: { videoId: string }) {
   if (error || !data) return null
   const { resolutions } = data.downloadResolutions
   if (resolutions.length === 0) return null
-  const current = quota ?? data.downloadResolutions.downloadQuotas
+  const current = quota ?? getFragmentData(DownloadQuotas_QuotasFragmentDoc, data.downloadResolutions.downloadQuotas)
   const line = quotaLine(current)
 
   async function onDownload(size: string) {
@@ -27,7 +28,7 @@ export function DownloadPanel({ videoId }: { videoId: string }) {
       const { data: answer } = await download({ variables: { videoId, size } })
       if (!answer) throw new Error('no answer')
       const { token, resolution, downloadQuotas } = answer.downloadVideo
-      setQuota(downloadQuotas)
+      setQuota(getFragmentData(DownloadQuotas_QuotasFragmentDoc, downloadQuotas))
       setLastFile({ label: resolution.label, url: token.url })
       // The token's URL answers as an attachment: the browser saves it and the page stays.
       const link = document.createElement('a')

@@ -2,7 +2,7 @@
 // is denied": the unlock-channel, unlock-or-upgrade or purchase modal), opened at once over the page as §4's denied
 // guarded action does, and behind a button after it is closed. Never the error screen.
 import { useQuery } from '@apollo/client/react'
-import { useEffect, useRef } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import type { ScreenId } from '../../../app/routing'
 import { useModals } from '../../../app/shell/ModalManager'
@@ -98,14 +98,16 @@ function LockedVideoView({
 /** A locked page without a video: the purchase modal (single-site options), §6's last case. */
 function LockedOtherContent() {
   const { open } = useModals()
-  const way: WayIn = {
-    ready: true,
-    note: '',
-    label: 'Get full access',
-    step: 'modal',
-    open: () => open('PurchaseMembership', { singleSiteOnly: true }),
-  }
-  const stable = useRef(way).current
+  const stable = useMemo<WayIn>(
+    () => ({
+      ready: true,
+      note: '',
+      label: 'Get full access',
+      step: 'modal',
+      open: () => open('PurchaseMembership', { singleSiteOnly: true }),
+    }),
+    [open],
+  )
   useOpenOnce(stable)
   return (
     <Page title="Members only">

@@ -5,15 +5,15 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { campaignSource } from '../../../app/routing'
-import { pornPortalBar, upgradeBar, type PromptBar, type PromptFacts } from '../prompts'
+import { pornPortalBar, promptModal, upgradeBar, type PromptBar, type PromptFacts } from '../prompts'
 import '../upgrade.css'
 
 function Bar({ bar, label, testId }: { bar: PromptBar; label: string; testId: string }) {
-  const { open } = useModals()
+  const { show } = useModals()
   return (
     <aside className={`prompt-bar prompt-bar--${bar.kind}`} aria-label={label} data-testid={testId}>
       <p className="prompt-bar__message">{bar.message}</p>
-      <button type="button" className="button button--accent" onClick={() => open(bar.action.modal, bar.action.modalProps)}>
+      <button type="button" className="button button--accent" onClick={() => show(promptModal(bar.action))}>
         {bar.action.label}
       </button>
     </aside>

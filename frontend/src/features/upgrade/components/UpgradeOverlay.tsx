@@ -7,12 +7,12 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { campaignSource } from '../../../app/routing'
-import { PROMPT_ABILITIES, upgradeOverlayAction } from '../prompts'
+import { PROMPT_ABILITIES, promptModal, upgradeOverlayAction } from '../prompts'
 import '../upgrade.css'
 
 export function UpgradeOverlay({ video }: { video: { uuid: string } }) {
   const { abilityRules, user, tenant } = useSession()
-  const { open } = useModals()
+  const { show } = useModals()
   const mobile = isMobileViewport(useViewportType())
   const ability = useMemo(() => buildAbility(abilityRules ?? []), [abilityRules])
   const [see, overlay] = PROMPT_ABILITIES.upgradeOverlay
@@ -21,7 +21,7 @@ export function UpgradeOverlay({ video }: { video: { uuid: string } }) {
   return (
     <div className="upgrade-overlay" data-testid="upgrade-overlay">
       <p className="upgrade-overlay__message">Upgrade to watch the full video</p>
-      <button type="button" className="button button--accent" onClick={() => open(action.modal, action.modalProps)}>
+      <button type="button" className="button button--accent" onClick={() => show(promptModal(action))}>
         {action.label}
       </button>
     </div>

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tenantConfig, userView } from '../../../app/routing/testing'
 import { SessionProvider } from '../../../app/session/SessionContext'
 import { FlashProvider } from '../../../app/shell/Flash'
-import type { Badge, UserType } from '../../../gql/graphql'
+import { makeFragmentData } from '../../../gql/fragment-masking'
+import { CommentAuthor_CommentFragmentDoc, type Badge, type CommentAuthor_CommentFragment, type UserType } from '../../../gql/graphql'
 import { CommentAuthor, cssName } from './CommentAuthor'
 import { Comments } from './Comments'
 
@@ -19,6 +20,8 @@ const author = (userType: UserType, badges: Badge[] = [], displayName: string | 
   badges,
 })
 
+const authored = (data: CommentAuthor_CommentFragment) => makeFragmentData(data, CommentAuthor_CommentFragmentDoc)
+
 describe('a comment’s author', () => {
   it.each([
     ['admin', 'Admin', 'comment-author--admin'],
@@ -28,7 +31,7 @@ describe('a comment’s author', () => {
     ['pornPortal', 'Pay-per-video', 'comment-author--porn-portal'],
     ['expired', 'Former member', 'comment-author--expired'],
   ] as const)('a %s user has their own class and says so in words', (userType, words, className) => {
-    render(<CommentAuthor comment={{ authorName: 'jane', author: author(userType) }} />)
+    render(<CommentAuthor comment={authored({ authorName: 'jane', author: author(userType) })} />)
     const name = screen.getByText('jane')
     const shown = name.closest('.comment-author')!
     expect(shown.classList.contains(className)).toBe(true)
@@ -36,7 +39,7 @@ describe('a comment’s author', () => {
   })
 
   it('lists the badges in the profile’s order, each with its class and name', () => {
-    render(<CommentAuthor comment={{ authorName: 'mod', author: author('moderator', ['gold', 'moderator', 'founder']) }} />)
+    render(<CommentAuthor comment={authored({ authorName: 'mod', author: author('moderator', ['gold', 'moderator', 'founder']) })} />)
     const badges = screen.getByRole('list', { name: 'Badges' })
     const items = within(badges).getAllByRole('listitem')
     expect(items.map((item) => item.textContent)).toEqual(['Gold', 'Moderator', 'Founder'])
@@ -44,21 +47,21 @@ describe('a comment’s author', () => {
   })
 
   it('shows no badge list without badges, and a plain name when the author is unknown', () => {
-    render(<CommentAuthor comment={{ authorName: 'new', author: author('member') }} />)
+    render(<CommentAuthor comment={authored({ authorName: 'new', author: author('member') })} />)
     expect(screen.queryByRole('list')).toBeNull()
     cleanup()
-    render(<CommentAuthor comment={{ authorName: null, author: null }} />)
+    render(<CommentAuthor comment={authored({ authorName: null, author: null })} />)
     const name = screen.getByText('Member')
     expect(name.className).toBe('comment-author')
     expect(document.querySelector('.comment-author__type')).toBeNull()
   })
 
   it('shows the display name, where set, beside the comment, with the username after it', () => {
-    render(<CommentAuthor comment={{ authorName: 'jane', author: author('member', [], 'Jane Doe') }} />)
+    render(<CommentAuthor comment={authored({ authorName: 'jane', author: author('member', [], 'Jane Doe') })} />)
     expect(screen.getByText('Jane Doe').className).toBe('comment-author__name')
     expect(screen.getByText('@jane')).toBeTruthy()
     cleanup()
-    render(<CommentAuthor comment={{ authorName: 'jane', author: author('member', [], '  ') }} />)
+    render(<CommentAuthor comment={authored({ authorName: 'jane', author: author('member', [], '  ') })} />)
     expect(screen.getByText('jane').className).toBe('comment-author__name')
   })
 

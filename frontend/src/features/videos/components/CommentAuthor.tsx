@@ -1,13 +1,15 @@
 // Who wrote a comment (issue 12): the name in their user type's colour, the type in words (never colour alone), and
 // their badges, each with its own class and its name. The profile service decides both; an unknown author has none.
 import { t } from '../../../app/i18n'
-import type { Badge, CommentAuthor_CommentFragment, UserType } from '../../../gql/graphql'
+import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
+import { CommentAuthor_CommentFragmentDoc, type Badge, type UserType } from '../../../gql/graphql'
 import './CommentAuthor.css'
 
 /** The class suffix of a user type or badge: `pornPortal` → `porn-portal`. */
 export const cssName = (name: UserType | Badge) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
 
-export function CommentAuthor({ comment }: { comment: CommentAuthor_CommentFragment }) {
+export function CommentAuthor({ comment: masked }: { comment: FragmentType<typeof CommentAuthor_CommentFragmentDoc> }) {
+  const comment = getFragmentData(CommentAuthor_CommentFragmentDoc, masked)
   const author = comment.author
   const username = comment.authorName ?? t('comments.author_fallback')
   // The display name, where the author set one (§4), beside their comments; the username after it, muted.

@@ -4,7 +4,7 @@
 // tab's session storage, so a re-render or going back does not lose it); moderators pin, unpin and remove. Each
 // comment shows its author's display name where set, user type and badges (CommentAuthor).
 import { useMutation, useQuery } from '@apollo/client/react'
-import { createContext, useContext, useEffect, useId, useMemo, useState, type FormEvent } from 'react'
+import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
 import { t } from '../../../app/i18n'
 import { useFlash } from '../../../app/shell/Flash'
 import { buildAbility, subject } from '../../../app/session/ability'
@@ -19,9 +19,11 @@ import {
   UnpinCommentDocument,
   VideoCommentsDocument,
   VoteCommentDocument,
+  CommentItem_CommentFragmentDoc,
   type CommentItem_CommentFragment,
   type CommentSort,
 } from '../../../gql/graphql'
+import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
 import { commentErrorMessage, draftKey, readDraft, voteErrorMessage, writeDraft } from '../comments'
 import { CommentAuthor } from './CommentAuthor'
 
@@ -140,16 +142,21 @@ function DraftForm({
   label,
   submitLabel,
   onPost,
-  autoFocus = false,
+  focusOnOpen = false,
 }: {
   storageKey: string
   label: string
   submitLabel: string
   /** Posts the text; true when it was taken. */
   onPost: (text: string) => Promise<boolean>
-  autoFocus?: boolean
+  /** The reader opened the form just now: the text area takes the focus (a draft restored on load does not). */
+  focusOnOpen?: boolean
 }) {
   const id = useId()
+  const textRef = useRef<HTMLTextAreaElement>(null)
+  useEffect(() => {
+    if (focusOnOpen) textRef.current?.focus()
+  }, [focusOnOpen])
   const { user } = useSession()
   const keepsDraft = user.can('setDraft', 'Comment')
   const [text, setText] = useState(() => (keepsDraft ? readDraft(sessionStore(), storageKey) : ''))
@@ -169,6 +176,7 @@ function DraftForm({
     <form className="comment-form" onSubmit={submit} aria-busy={busy}>
       <label htmlFor={id}>{label}</label>
       <textarea
+        ref={textRef}
         id={id}
         value={text}
         onChange={(event) => {
@@ -178,7 +186,6 @@ function DraftForm({
         rows={3}
         maxLength={2000}
         required
-        autoFocus={autoFocus}
       />
       <button type="submit" className="button button--accent" disabled={busy}>
         {submitLabel}
@@ -226,7 +233,7 @@ function ReplyPage({ commentId, after, isLast, onMore }: {
   return (
     <>
       {page.comments.map((reply) => (
-        <CommentItem key={reply.id} comment={reply} isReply />
+        <CommentItem key={getFragmentData(CommentItem_CommentFragmentDoc, reply).id} comment={reply} isReply />
       ))}
       {isLast && page.nextCursor ? (
         <li>
@@ -244,23 +251,27 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
   const { user } = useSession()
   const flashes = useFlash()
   const key = draftKey({ commentId: comment.id })
-  const [open, setOpen] = useState(false)
-  // A reply being written stays open across a re-render or a way back (its draft is kept).
+  // A reply being written stays open across a re-render or a way back (its draft is kept), and so does its thread.
   const [replying, setReplying] = useState(() => readDraft(sessionStore(), key) !== '')
+  const [open, setOpen] = useState(replying)
+  const [focusReply, setFocusReply] = useState(false)
   const [cursors, setCursors] = useState<readonly (string | null)[]>([null])
   // Replies posted here: the thread shows them at once, before the list's count catches up (it is a projection).
   const [posted, setPosted] = useState(0)
   const [reply] = useMutation(ReplyToCommentDocument, { refetchQueries: [CommentRepliesDocument, VideoCommentsDocument] })
   const mayReply = useContext(MayWrite) && user.can('reply', 'Comment')
-  useEffect(() => {
-    if (replying) setOpen(true)
-  }, [replying])
   const count = Math.max(comment.replyCount, posted)
+  function toggleReplying() {
+    const next = !replying
+    setReplying(next)
+    setFocusReply(next)
+    if (next) setOpen(true)
+  }
   return (
     <div className="comment__thread">
       <p className="comment__thread-actions">
         {mayReply ? (
-          <button type="button" className="button" aria-expanded={replying} onClick={() => setReplying((r) => !r)}>
+          <button type="button" className="button" aria-expanded={replying} onClick={toggleReplying}>
             Reply
           </button>
         ) : null}{' '}
@@ -275,7 +286,7 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
           storageKey={key}
           label={`Reply to ${comment.author?.displayName || comment.authorName || 'this comment'}`}
           submitLabel="Post reply"
-          autoFocus
+          focusOnOpen={focusReply}
           onPost={async (text) => {
             try {
               await reply({ variables: { commentId: comment.id, text } })
@@ -307,7 +318,8 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
   )
 }
 
-function CommentItem({ comment, isReply = false }: { comment: CommentItem_CommentFragment; isReply?: boolean }) {
+function CommentItem({ comment: masked, isReply = false }: { comment: FragmentType<typeof CommentItem_CommentFragmentDoc>; isReply?: boolean }) {
+  const comment = getFragmentData(CommentItem_CommentFragmentDoc, masked)
   return (
     <li className={isReply ? 'comment comment--reply' : 'comment'} data-comment-id={comment.id}>
       <div className="comment__meta">
@@ -343,7 +355,7 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
   return (
     <>
       {page.comments.map((comment) => (
-        <CommentItem key={comment.id} comment={comment} />
+        <CommentItem key={getFragmentData(CommentItem_CommentFragmentDoc, comment).id} comment={comment} />
       ))}
       {isLast && page.nextCursor ? (
         <li>

@@ -4,7 +4,8 @@ import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
-import { PictureSetPageDocument } from '../../../gql/graphql'
+import { getFragmentData } from '../../../gql/fragment-masking'
+import { Picture_ImageFragmentDoc, PictureSetPageDocument } from '../../../gql/graphql'
 import { videoSlugOf, type VideoRouteData } from './VideoPageView'
 
 const pictureSetQuery = (data: VideoRouteData) => ({
@@ -22,13 +23,16 @@ function PictureSetView() {
         <Link to={videoHref}>Back to the video</Link>
       </p>
       <ul className="picture-grid" aria-label="Pictures">
-        {set.images.map((image, index) => (
-          <li key={image.src}>
-            <a href={image.highdpi?.double ?? image.src} target="_blank" rel="noreferrer">
-              <Picture image={image} alt={`${set.title}, picture ${index + 1}`} priority={index < 2} />
-            </a>
-          </li>
-        ))}
+        {set.images.map((masked, index) => {
+          const image = getFragmentData(Picture_ImageFragmentDoc, masked)
+          return (
+            <li key={image.src}>
+              <a href={image.highdpi?.double ?? image.src} target="_blank" rel="noreferrer">
+                <Picture image={masked} alt={`${set.title}, picture ${index + 1}`} priority={index < 2} />
+              </a>
+            </li>
+          )
+        })}
       </ul>
     </Page>
   )

@@ -3,7 +3,7 @@ import { loginUrl, requireAbility, signInUrl, requireAuthentication, requireFeat
 import { member, routeInput, userView } from './testing'
 
 describe('authentication', () => {
-  it('sends a visitor in the members area to {members}/oidc/login with the brand's URL of the path and query as uri', () => {
+  it('sends a visitor in the members area to {members}/oidc/login with the brand URL of the path and query as uri', () => {
     const input = routeInput('/pictureset/some-set?a=1&b=2', { isMembersArea: true })
     expect(requireAuthentication(input)).toEqual({
       kind: 'redirect',

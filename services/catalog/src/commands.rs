@@ -11,8 +11,9 @@ use proto_events::catalog::{
     curator_post_stream_id, performer_stream_id, picture_set_stream_id, reel_stream_id, showcase_stream_id,
     tracking_stream_id, video_stream_id, viewer_stream_id, CatalogEvent,
 };
-use proto_events::EventMeta;
-use runtime::{Decider, EventStore};
+use proto_events::{Envelope, EventMeta};
+use runtime::retry::retrying;
+use runtime::{Decider, EventStore, Projected, StoreError};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -22,78 +23,39 @@ use crate::domain::{
 };
 use crate::projections;
 
-const ATTEMPTS: usize = 8;
-
-fn backoff(attempt: usize) -> std::time::Duration {
-    std::time::Duration::from_millis((5u64 << attempt.min(6)) + rand::random_range(0..5))
-}
-
-/// Load, decide, append and project for one stream, retrying a lost race.
+/// Load, decide, append and project one command on one stream, retrying a lost race.
 pub async fn execute<D>(
     store: &EventStore,
     stream_id: &str,
     meta: &EventMeta,
     command: D::Command,
-    fix: impl Fn(Vec<CatalogEvent>) -> Vec<CatalogEvent>,
 ) -> anyhow::Result<Result<Vec<CatalogEvent>, D::Error>>
 where
     D: Decider<Event = CatalogEvent>,
     D::Command: Clone,
 {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let mut tx = store.pool().begin().await?;
-        let (state, version) = store.state_of::<D>(&mut tx, stream_id).await?;
-        let events = match D::decide(&state, command.clone()) {
-            Ok(events) => fix(events),
-            Err(e) => return Ok(Err(e)),
-        };
-        if events.is_empty() {
-            return Ok(Ok(events));
-        }
-        match store.append(&mut tx, stream_id, version, &events, meta).await {
-            Ok(_) => {}
-            Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
-                drop(tx);
-                tokio::time::sleep(backoff(attempt)).await;
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        let mut applied = Ok(());
-        for e in &events {
-            applied = projections::apply(&mut tx, e).await;
-            if applied.is_err() {
-                break;
-            }
-        }
-        match applied {
-            Err(e) if is_transient(&e) && attempt < ATTEMPTS => {
-                drop(tx);
-                tokio::time::sleep(backoff(attempt)).await;
-                continue;
-            }
-            Err(e) => return Err(e),
-            Ok(()) => {}
-        }
-        tx.commit().await?;
-        store.wake_relay();
-        return Ok(Ok(events));
-    }
+    let executed = store.execute::<D, _>(stream_id, meta, || command.clone(), project).await?;
+    Ok(executed.map(|done| done.decided))
 }
 
-/// A deadlock or serialization failure: the transaction is rolled back and may simply run
-/// again. (Two writers can meet on the read cache's generation rows in opposite orders, for
-/// example a performer renamed while one of their videos is rated.)
-fn is_transient(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause
-            .downcast_ref::<sqlx::Error>()
-            .and_then(|e| e.as_database_error())
-            .and_then(|d| d.code())
-            .is_some_and(|code| code == "40P01" || code == "40001")
+/// The read models of `decided`, in the events' transaction.
+fn project<'t>(conn: &'t mut PgConnection, _written: &'t [Envelope], decided: &'t [CatalogEvent]) -> Projected<'t> {
+    Box::pin(async move {
+        for e in decided {
+            projections::apply(conn, e).await.map_err(store_error)?;
+        }
+        Ok(())
     })
+}
+
+/// A read model's failure as the event store's, keeping the database error (a deadlock
+/// between two writers on the read cache's generation rows, for example a performer renamed
+/// while one of their videos is rated, is then retried like a lost race).
+fn store_error(e: anyhow::Error) -> StoreError {
+    match e.downcast::<sqlx::Error>() {
+        Ok(db) => StoreError::Database(db),
+        Err(other) => StoreError::Database(sqlx::Error::Decode(other.into())),
+    }
 }
 
 pub async fn viewer(
@@ -102,7 +64,7 @@ pub async fn viewer(
     command: ViewerCommandFor,
 ) -> anyhow::Result<Result<Vec<CatalogEvent>, ViewerError>> {
     let stream = viewer_stream_id(command.user_id);
-    execute::<ViewerDecider>(store, &stream, meta, command, |e| e).await
+    execute::<ViewerDecider>(store, &stream, meta, command).await
 }
 
 /// A comment command on an existing comment.
@@ -112,8 +74,7 @@ pub async fn comment(
     comment_id: Uuid,
     command: CommentCommand,
 ) -> anyhow::Result<Result<Vec<CatalogEvent>, CommentError>> {
-    execute::<CommentDecider>(store, &comment_stream_id(comment_id), meta, command, |e| with_comment_id(e, comment_id))
-        .await
+    execute::<CommentOn>(store, &comment_stream_id(comment_id), meta, (comment_id, command)).await
 }
 
 /// What a new comment or reply needs besides its text.
@@ -165,8 +126,6 @@ pub async fn add_comment(
             }
         }
     };
-    let stream = comment_stream_id(new.comment_id);
-    let (state, version) = store.state_of::<CommentDecider>(&mut tx, &stream).await?;
     let command = CommentCommand::Add {
         comment_id: new.comment_id,
         video_id: new.video_id,
@@ -178,41 +137,50 @@ pub async fn add_comment(
         banned_words: new.banned_words,
         at: chrono::Utc::now(),
     };
-    let events = match CommentDecider::decide(&state, command) {
-        Ok(events) => events,
+    let stream = comment_stream_id(new.comment_id);
+    let executed = match store.execute_in::<CommentDecider, _>(&mut tx, &stream, meta, command, project).await? {
+        Ok(executed) => executed,
         Err(e) => return Ok(Err(e)),
     };
-    store.append(&mut tx, &stream, version, &events, meta).await?;
-    for e in &events {
-        projections::apply(&mut tx, e).await?;
-    }
     tx.commit().await?;
     store.wake_relay();
-    Ok(Ok(events.into_iter().next().expect("a comment is one event")))
+    Ok(Ok(executed.decided.into_iter().next().expect("a comment is one event")))
+}
+
+/// The comment decider on a stream whose id it is told: its events carry the comment's id,
+/// which the decider alone leaves nil.
+struct CommentOn;
+
+impl Decider for CommentOn {
+    type Event = CatalogEvent;
+    type State = <CommentDecider as Decider>::State;
+    type Command = (Uuid, CommentCommand);
+    type Error = CommentError;
+
+    fn decide(state: &Self::State, (comment_id, command): Self::Command) -> Result<Vec<CatalogEvent>, CommentError> {
+        CommentDecider::decide(state, command).map(|events| with_comment_id(events, comment_id))
+    }
+
+    fn evolve(state: Self::State, event: &CatalogEvent) -> Self::State {
+        CommentDecider::evolve(state, event)
+    }
 }
 
 /// Records a tracking event on the member's tracking stream.
 pub async fn track(store: &EventStore, meta: &EventMeta, user_id: Uuid, event: CatalogEvent) -> anyhow::Result<()> {
     let stream = tracking_stream_id(user_id);
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
+    // No decision: the event goes after whatever the stream holds, so only its version is read.
+    retrying(|| async {
         let mut tx = store.pool().begin().await?;
         let version = store.version(&mut tx, &stream).await?;
-        match store.append(&mut tx, &stream, version, std::slice::from_ref(&event), meta).await {
-            Ok(_) => {}
-            Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
-                drop(tx);
-                tokio::time::sleep(backoff(attempt)).await;
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        projections::apply(&mut tx, &event).await?;
+        store.append(&mut tx, &stream, version, std::slice::from_ref(&event), meta).await?;
+        projections::apply(&mut tx, &event).await.map_err(store_error)?;
         tx.commit().await?;
-        store.wake_relay();
-        return Ok(());
-    }
+        Ok::<_, StoreError>(())
+    })
+    .await?;
+    store.wake_relay();
+    Ok(())
 }
 
 /// The stream a piece of content is written to.

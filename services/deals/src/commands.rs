@@ -10,13 +10,6 @@ use crate::domain::{DealCommand, DealError, DealStream, Interstitial, Interstiti
 use crate::projections::apply_deal_events;
 use crate::State;
 
-fn into_sqlx(e: StoreError) -> sqlx::Error {
-    match e {
-        StoreError::Database(e) => e,
-        other => sqlx::Error::Decode(other.to_string().into()),
-    }
-}
-
 /// What a deal command did: the deal after it, and whether it recorded anything.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DealOutcome {
@@ -37,7 +30,7 @@ pub async fn run_deal(
             &deal_stream_id(deal_id),
             meta,
             || command.clone(),
-            |tx, written, _| Box::pin(async move { apply_deal_events(tx, written).await.map_err(into_sqlx) }),
+            |conn, written, _| Box::pin(apply_deal_events(conn, written)),
         )
         .await?;
     Ok(match executed {
@@ -63,7 +56,7 @@ pub async fn run_interstitial(
             &interstitial_stream_id(user_id),
             meta,
             || command.clone(),
-            |tx, written, _| Box::pin(async move { apply_deal_events(tx, written).await.map_err(into_sqlx) }),
+            |conn, written, _| Box::pin(apply_deal_events(conn, written)),
         )
         .await?;
     match executed {

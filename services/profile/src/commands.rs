@@ -4,7 +4,8 @@
 use chrono::Utc;
 use proto_events::profile::{stream_id, ProfileEvent};
 use proto_events::{Envelope, EventMeta};
-use runtime::{EventStore, StoreError};
+use runtime::retry::{retrying_any, Retryable};
+use runtime::{EventStore, Projected, StoreError};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -45,7 +46,7 @@ impl From<sqlx::Error> for CommandError {
     }
 }
 
-impl CommandError {
+impl Retryable for CommandError {
     fn is_retryable(&self) -> bool {
         matches!(self, CommandError::Store(e) if e.is_retryable())
     }
@@ -68,19 +69,27 @@ pub async fn execute_in(
     command: Command,
     password_hash: Option<&str>,
 ) -> Result<Done, CommandError> {
-    let stream = stream_id(user_id);
-    let (user, version) = store.state_of::<Profile>(tx, &stream).await?;
-    let events = crate::domain::decide(&user, command)?;
-    if events.is_empty() {
-        return Ok(Done { user, events: vec![] });
+    let executed =
+        store.execute_in::<Profile, _>(tx, &stream_id(user_id), meta, command, effects(password_hash)).await??;
+    Ok(Done { user: executed.state, events: executed.events })
+}
+
+/// What the events of a command write beside themselves: the read models and the security
+/// tables, with the password hash a credentials change records.
+fn effects(
+    password_hash: Option<&str>,
+) -> impl for<'t> FnMut(&'t mut PgConnection, &'t [Envelope], &'t [ProfileEvent]) -> Projected<'t> {
+    let password_hash = password_hash.map(str::to_owned);
+    move |conn, written, decided| {
+        let password_hash = password_hash.clone();
+        Box::pin(async move {
+            for (envelope, event) in written.iter().zip(decided) {
+                apply_profile_event(conn, envelope).await?;
+                apply_security_effects(conn, event, password_hash.as_deref()).await?;
+            }
+            Ok(())
+        })
     }
-    let user = events.iter().fold(user, crate::domain::evolve);
-    let written = store.append(tx, &stream, version, &events, meta).await?;
-    for (envelope, event) in written.iter().zip(&events) {
-        apply_profile_event(tx, envelope).await.map_err(StoreError::from)?;
-        apply_security_effects(tx, event, password_hash).await?;
-    }
-    Ok(Done { user, events: written })
 }
 
 /// The security tables that follow the events (not read models: they hold secrets' hashes and
@@ -132,8 +141,6 @@ async fn apply_security_effects(
     Ok(())
 }
 
-const ATTEMPTS: usize = 6;
-
 /// One command in a transaction of its own, retried when another writer got there first.
 pub async fn execute(
     store: &EventStore,
@@ -142,25 +149,9 @@ pub async fn execute(
     command: Command,
     password_hash: Option<&str>,
 ) -> Result<Done, CommandError> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let mut tx = store.pool().begin().await?;
-        match execute_in(&mut tx, store, user_id, meta, command.clone(), password_hash).await {
-            Ok(done) => {
-                tx.commit().await?;
-                if !done.events.is_empty() {
-                    store.wake_relay();
-                }
-                return Ok(done);
-            }
-            Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
-                drop(tx);
-                tokio::time::sleep(std::time::Duration::from_millis(5 << attempt)).await;
-            }
-            Err(e) => return Err(e),
-        }
-    }
+    let executed =
+        store.execute::<Profile, _>(&stream_id(user_id), meta, || command.clone(), effects(password_hash)).await??;
+    Ok(Done { user: executed.state, events: executed.events })
 }
 
 /// A tandem parent creates a child account: the child's registration and the parent's record
@@ -174,24 +165,15 @@ pub async fn create_tandem_child(
     password_hash: &str,
     meta: &EventMeta,
 ) -> Result<Done, CommandError> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
+    let done = retrying_any(|| async {
         let mut tx = store.pool().begin().await?;
-        let result = async {
-            let record = Command::RecordTandemChild { child_user_id: child, parent_active, at: Utc::now() };
-            execute_in(&mut tx, store, parent, meta, record, None).await?;
-            execute_in(&mut tx, store, child, meta, register.clone(), Some(password_hash)).await
-        }
-        .await;
-        match result {
-            Ok(done) => {
-                tx.commit().await?;
-                store.wake_relay();
-                return Ok(done);
-            }
-            Err(e) if e.is_retryable() && attempt < ATTEMPTS => drop(tx),
-            Err(e) => return Err(e),
-        }
-    }
+        let record = Command::RecordTandemChild { child_user_id: child, parent_active, at: Utc::now() };
+        execute_in(&mut tx, store, parent, meta, record, None).await?;
+        let done = execute_in(&mut tx, store, child, meta, register.clone(), Some(password_hash)).await?;
+        tx.commit().await?;
+        Ok::<_, CommandError>(done)
+    })
+    .await?;
+    store.wake_relay();
+    Ok(done)
 }

@@ -8,7 +8,7 @@
 use async_trait::async_trait;
 use proto_events::profile::{HealthWarningState, ProfileEvent};
 use proto_events::subscription::SubscriptionEvent;
-use proto_events::{Envelope, EventFamily};
+use proto_events::{DecodeError, Envelope};
 use runtime::consumer::Handler;
 use runtime::projection::{Projection, Source};
 use sqlx::PgConnection;
@@ -238,10 +238,12 @@ impl Handler for MemberEvents {
 }
 
 pub async fn apply_member_event(tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-    if SubscriptionEvent::schema_version(&envelope.event_type).is_some() {
-        apply_subscription(tx, &proto_events::decode(envelope)?).await?;
-    } else {
-        tracing::debug!(event_type = %envelope.event_type, "event of no interest to the profile");
+    match proto_events::decode::<SubscriptionEvent>(envelope) {
+        Ok(event) => apply_subscription(tx, &event).await?,
+        Err(DecodeError::UnknownType { event_type, .. }) => {
+            tracing::debug!(event_type, "event of no interest to the profile");
+        }
+        Err(e) => return Err(e.into()),
     }
     Ok(())
 }

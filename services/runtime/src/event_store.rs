@@ -5,9 +5,10 @@
 //! publishes what it did not commit.
 
 use chrono::{DateTime, SubsecRound, Utc};
+use futures::future::BoxFuture;
 use futures::{Stream, TryStreamExt};
 use proto_events::{encode, Actor, Envelope, EventFamily, EventMeta};
-use sqlx::{PgConnection, PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// A store or broker failure: not an answer to give a user, but something to retry or report.
@@ -419,7 +420,7 @@ fn is_version_clash(e: &sqlx::Error) -> bool {
 
 /// An aggregate written as a decider: pure rules, no I/O.
 pub trait Decider {
-    type Event: EventFamily;
+    type Event: EventFamily + Send + Sync;
     type State: Default + Send;
     type Command;
     type Error;
@@ -428,12 +429,23 @@ pub trait Decider {
     fn evolve(state: Self::State, event: &Self::Event) -> Self::State;
 }
 
+/// What a command's project hook returns: its writes in the events' transaction.
+pub type Projected<'t> = BoxFuture<'t, Result<(), StoreError>>;
+
 /// What [`EventStore::execute`] did: the events it wrote (none when the command changed
-/// nothing) and the state after them.
+/// nothing), as stored and as decided, and the state after them.
 pub struct Executed<D: Decider> {
     pub events: Vec<Envelope>,
+    pub decided: Vec<D::Event>,
     pub state: D::State,
     pub version: i64,
+}
+
+impl<D: Decider> Executed<D> {
+    /// Whether the command recorded anything.
+    pub fn wrote(&self) -> bool {
+        !self.events.is_empty()
+    }
 }
 
 impl EventStore {
@@ -454,12 +466,46 @@ impl EventStore {
         Ok((state, version))
     }
 
-    /// Load, decide, append: the command handler of every service.
+    /// Load, decide, append and project one command inside the caller's transaction (which
+    /// may hold other work that must commit with it): the command path of every service.
+    ///
+    /// `project` writes the service's own read models (and whatever else the events call for)
+    /// in the same transaction, given the envelopes written and the events as decided. A
+    /// domain error is an answer (`Ok(Err(..))`) that wrote nothing; a store error means the
+    /// transaction must be rolled back (and, when retryable, run again: see [`Self::execute`]).
+    /// The caller commits, then calls [`Self::wake_relay`] if anything was written.
+    pub async fn execute_in<D, P>(
+        &self,
+        conn: &mut PgConnection,
+        stream_id: &str,
+        meta: &EventMeta,
+        command: D::Command,
+        mut project: P,
+    ) -> Result<Result<Executed<D>, D::Error>, StoreError>
+    where
+        D: Decider,
+        P: for<'t> FnMut(&'t mut PgConnection, &'t [Envelope], &'t [D::Event]) -> Projected<'t>,
+    {
+        let (state, version) = self.state_of::<D>(conn, stream_id).await?;
+        let decided = match D::decide(&state, command) {
+            Ok(events) => events,
+            Err(domain) => return Ok(Err(domain)),
+        };
+        if decided.is_empty() {
+            return Ok(Ok(Executed { events: Vec::new(), decided, state, version }));
+        }
+        let state = decided.iter().fold(state, D::evolve);
+        let written = self.append(conn, stream_id, version, &decided, meta).await?;
+        project(conn, &written, &decided).await?;
+        let version = version + written.len() as i64;
+        Ok(Ok(Executed { events: written, decided, state, version }))
+    }
+
+    /// [`Self::execute_in`] in a transaction of its own, run again (with
+    /// [`crate::retry`]'s policy) when another writer got there first.
     ///
     /// `command` builds the command afresh for each attempt (a lost race means deciding
-    /// again on newer state). `project` writes the service's own read models in the same
-    /// transaction as the events. A domain error is an answer (`Ok(Err(..))`); a
-    /// conflict is retried a few times and then surfaced as retryable.
+    /// again on newer state). A conflict that outlasts the attempts is surfaced as retryable.
     pub async fn execute<D, P>(
         &self,
         stream_id: &str,
@@ -469,67 +515,27 @@ impl EventStore {
     ) -> Result<Result<Executed<D>, D::Error>, StoreError>
     where
         D: Decider,
-        P: for<'t> FnMut(
-            &'t mut Transaction<'static, Postgres>,
-            &'t [Envelope],
-            &'t D::State,
-        ) -> futures::future::BoxFuture<'t, Result<(), sqlx::Error>>,
+        P: for<'t> FnMut(&'t mut PgConnection, &'t [Envelope], &'t [D::Event]) -> Projected<'t>,
     {
-        const ATTEMPTS: usize = 8;
-        let mut attempt = 0;
+        let mut retry = crate::retry::Retry::new();
         loop {
-            attempt += 1;
-            let mut tx = self.pool.begin().await?;
-            let (state, version) = self.state_of::<D>(&mut tx, stream_id).await?;
-            let events = match D::decide(&state, command()) {
-                Ok(events) => events,
-                Err(domain) => return Ok(Err(domain)),
-            };
-            if events.is_empty() {
-                return Ok(Ok(Executed { events: Vec::new(), state, version }));
-            }
-            let state = events.iter().fold(state, D::evolve);
-            let written = match self.append(&mut tx, stream_id, version, &events, meta).await {
-                Ok(written) => written,
-                Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
-                    tracing::debug!(stream_id, attempt, "append conflict, deciding again");
-                    // Release the connection and its locks before waiting.
-                    drop(tx);
-                    tokio::time::sleep(backoff(attempt)).await;
-                    continue;
+            let attempt = async {
+                let mut tx = self.pool.begin().await?;
+                let executed = self.execute_in::<D, _>(&mut tx, stream_id, meta, command(), &mut project).await?;
+                if matches!(&executed, Ok(done) if done.wrote()) {
+                    tx.commit().await?;
                 }
-                Err(e) => return Err(e),
-            };
-            if let Err(e) = project(&mut tx, &written, &state).await {
-                let e = StoreError::from(e);
-                if e.is_retryable() && attempt < ATTEMPTS {
-                    drop(tx);
-                    tokio::time::sleep(backoff(attempt)).await;
-                    continue;
-                }
-                return Err(e);
+                Ok::<_, StoreError>(executed)
             }
-            match tx.commit().await {
-                Ok(()) => {
+            .await;
+            match attempt {
+                Err(e) if retry.worth(&e) => retry.wait().await,
+                Ok(Ok(done)) if done.wrote() => {
                     self.wake_relay();
-                    let version = version + written.len() as i64;
-                    return Ok(Ok(Executed { events: written, state, version }));
+                    return Ok(Ok(done));
                 }
-                Err(e) => {
-                    let e = StoreError::from(e);
-                    if e.is_retryable() && attempt < ATTEMPTS {
-                        continue;
-                    }
-                    return Err(e);
-                }
+                other => return other,
             }
         }
     }
-}
-
-/// Jittered exponential backoff: 5 ms, 10 ms, 20 ms ... capped at 500 ms.
-pub(crate) fn backoff(attempt: usize) -> std::time::Duration {
-    let base = 5u64 << attempt.min(7);
-    let jitter = rand::random_range(0..=base / 2);
-    std::time::Duration::from_millis((base + jitter).min(500))
 }

@@ -3,6 +3,7 @@
 //! rebuilds, health and the way a service is started.
 
 pub mod auth;
+pub mod batch;
 pub mod bench;
 pub mod broker;
 pub mod client;
@@ -16,10 +17,11 @@ pub mod health;
 pub mod http;
 pub mod projection;
 pub mod relay;
+pub mod retry;
 pub mod service;
 pub mod telemetry;
 pub mod testing;
 pub mod throttle;
 
 pub use config::{Secret, Settings};
-pub use event_store::{Decider, EventStore, Executed, Pending, StoreError, StreamAppend};
+pub use event_store::{Decider, EventStore, Executed, Pending, Projected, StoreError, StreamAppend};

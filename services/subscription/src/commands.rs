@@ -500,34 +500,20 @@ pub(crate) fn wrote_events(recorded: &Recorded) -> bool {
 
 /// Stores and decides in a transaction of its own, retrying lost races.
 pub async fn record(store: &EventStore, submission: &Submission) -> Result<Recorded, StoreError> {
-    const ATTEMPTS: usize = 8;
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let result = async {
-            let mut tx = match submission.subscription_id() {
-                Some(id) => begin_locked(store.pool(), id).await?,
-                None => store.pool().begin().await?,
-            };
-            let outcome = apply_in(&mut tx, store, submission).await?;
-            tx.commit().await?;
-            Ok::<_, StoreError>(outcome)
-        }
-        .await;
-        match result {
-            Err(e) if e.is_retryable() && attempt < ATTEMPTS => {
-                tracing::debug!(attempt, error = %e, "postback lost a race, deciding again");
-                tokio::time::sleep(std::time::Duration::from_millis(5 << attempt.min(6))).await;
-            }
-            Ok(outcome) => {
-                if wrote_events(&outcome) {
-                    store.wake_relay();
-                }
-                return Ok(outcome);
-            }
-            Err(e) => return Err(e),
-        }
+    let outcome = runtime::retry::retrying(|| async {
+        let mut tx = match submission.subscription_id() {
+            Some(id) => begin_locked(store.pool(), id).await?,
+            None => store.pool().begin().await?,
+        };
+        let outcome = apply_in(&mut tx, store, submission).await?;
+        tx.commit().await?;
+        Ok::<_, StoreError>(outcome)
+    })
+    .await?;
+    if wrote_events(&outcome) {
+        store.wake_relay();
     }
+    Ok(outcome)
 }
 
 /// Metadata of what a biller did.

@@ -214,9 +214,8 @@ async fn run(
     }
     let hash = request_hash(kind, buyer.user_id, body);
     let reference = native_ref(kind, buyer.user_id, key);
-    let mut attempt = 0;
+    let mut retry = runtime::retry::Retry::new();
     loop {
-        attempt += 1;
         let result: Result<(u16, Value), StoreError> = async {
             let mut tx = state.pool.begin().await?;
             let fresh: Option<i32> = sqlx::query_scalar(
@@ -284,9 +283,7 @@ async fn run(
         }
         .await;
         match result {
-            Err(e) if e.is_retryable() && attempt < 8 => {
-                tokio::time::sleep(std::time::Duration::from_millis(5 << attempt)).await;
-            }
+            Err(e) if retry.worth(&e) => retry.wait().await,
             Ok(answer) => {
                 state.store.wake_relay();
                 metrics::counter!("paysite_purchases_total", "kind" => kind).increment(1);

@@ -81,6 +81,7 @@ fn seed(_ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
 }
 
 type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+#[cfg(any(test, feature = "test-hooks"))]
 type Hook = Arc<dyn Fn(Uuid) + Send + Sync>;
 
 /// What the handlers, consumers and the reconciler share.
@@ -100,6 +101,8 @@ pub struct State {
     pub book: store::Book,
     pub clock: Clock,
     /// Called between a debit's receipt and the unlock's record (the crash test stops there).
+    /// A test hook: only built with the `test-hooks` feature.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub after_debit: Hook,
     /// Unlocks whose debit this process is sending now (how many senders each): the
     /// reconciler leaves them alone.
@@ -124,12 +127,13 @@ impl State {
             in_flight: Default::default(),
             signer: token::TokenSigner::new(config.media_secret.expose().as_bytes()),
             media_checks: Arc::default(),
-            book: store::Book::new(pool.clone(), store.clone()),
+            book: store::Book::new(store.clone()),
             pool,
             store,
             config: Arc::new(config),
             verifier,
             clock: Arc::new(Utc::now),
+            #[cfg(any(test, feature = "test-hooks"))]
             after_debit: Arc::new(|_| {}),
         }
     }
@@ -144,6 +148,7 @@ impl State {
         self
     }
 
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn with_after_debit(mut self, hook: impl Fn(Uuid) + Send + Sync + 'static) -> Self {
         self.after_debit = Arc::new(hook);
         self

@@ -8,20 +8,17 @@
 //! writes the read models in the same transaction. Quota checks and "already unlocked" are
 //! therefore decided on committed state only: concurrent downloads never pass the quota.
 //!
-//! [`Book`] is the request side's entry: one user's commands that arrive while a transaction
-//! for that user runs are decided together in the next one (as the wallet's ledger does), so a
-//! burst of one user commits once per batch.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use tokio::sync::oneshot;
+//! [`Book`] is the request side's entry, on the runtime's per-stream batcher
+//! ([`runtime::batch`], as the wallet's ledger): one user's commands that arrive while a
+//! transaction for that user runs are decided together in the next one, so a burst of one user
+//! commits once per batch.
 
 use chrono::{DateTime, Utc};
-use proto_events::unlocks::{stream_id, UnlockTarget};
+use futures::future::BoxFuture;
+use proto_events::unlocks::{stream_id, UnlockEvent, UnlockTarget};
 use proto_events::wallet::Asset;
 use proto_events::{Envelope, EventMeta};
+use runtime::batch::{Answers, Batch, Batcher};
 use runtime::{EventStore, StoreError};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -35,6 +32,8 @@ use crate::quota;
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub events: Vec<Envelope>,
+    /// The same events, typed.
+    pub decided: Vec<UnlockEvent>,
     pub state: Unlocks,
 }
 
@@ -59,7 +58,7 @@ pub async fn run_in(
     let state = events.iter().fold(state, domain::evolve);
     let written = store.append(conn, &stream, version, &events, meta).await?;
     apply_unlock_events(conn, &written).await?;
-    Ok(Ok(Outcome { events: written, state }))
+    Ok(Ok(Outcome { events: written, decided: events, state }))
 }
 
 #[derive(sqlx::FromRow)]
@@ -290,174 +289,62 @@ pub async fn unlock_standing(pool: &PgPool, user_id: Uuid, unlock_id: Uuid) -> R
     })
 }
 
-/// A store failure handed to every command of a failed transaction.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Failure(pub Arc<StoreError>);
+pub use runtime::batch::Failure;
 
-impl Failure {
-    pub fn is_retryable(&self) -> bool {
-        self.0.is_retryable()
+pub type Reply = runtime::batch::Reply<UnlockCommands>;
+
+/// The unlocks' side of the [`Book`]'s batches: each command through [`run_in`], one after
+/// another in the batch's transaction, each restoring what it needs under the user's lock
+/// from what its predecessors wrote.
+pub struct UnlockCommands {
+    store: EventStore,
+}
+
+impl Batch for UnlockCommands {
+    type Key = Uuid;
+    type Command = (Command, EventMeta);
+    type Outcome = Outcome;
+    type Refusal = DomainError;
+
+    const SIZE_METRIC: &'static str = "paysite_unlocks_batch_size";
+
+    fn run_in<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        user_id: &'a Uuid,
+        commands: &'a [(Command, EventMeta)],
+    ) -> BoxFuture<'a, Result<Answers<Self>, StoreError>> {
+        Box::pin(async move {
+            let mut outcomes = Vec::with_capacity(commands.len());
+            for (command, meta) in commands {
+                outcomes.push(run_in(conn, &self.store, *user_id, command.clone(), meta).await?);
+            }
+            Ok(outcomes)
+        })
+    }
+
+    fn wrote_events(outcome: &Outcome) -> bool {
+        !outcome.events.is_empty()
     }
 }
 
-impl From<StoreError> for Failure {
-    fn from(e: StoreError) -> Self {
-        Failure(Arc::new(e))
-    }
-}
-
-pub type Reply = Result<Result<Outcome, DomainError>, Failure>;
-
-/// Most commands of one user decided in one transaction.
-const MAX_BATCH: usize = 64;
-
-struct Queued {
-    command: Command,
-    meta: EventMeta,
-    reply: oneshot::Sender<Reply>,
-}
-
-/// Runs commands for the request side, batching those of one user: commands that arrive
-/// while a transaction for the user runs wait, then go together in the next one, each
-/// decided on what its predecessors wrote, as if alone. One user's burst (200 clicks on one
-/// pack, a thousand packs at once) then commits once per batch instead of once per command.
+/// Runs commands for the request side, batching those of one user ([`runtime::batch`]):
+/// commands that arrive while a transaction for the user runs wait, then go together in the
+/// next one, each decided on what its predecessors wrote, as if alone. One user's burst (200
+/// clicks on one pack, a thousand packs at once) then commits once per batch instead of once
+/// per command.
 #[derive(Clone)]
 pub struct Book {
-    inner: Arc<BookInner>,
-}
-
-struct BookInner {
-    pool: PgPool,
-    store: EventStore,
-    waiting: Mutex<HashMap<Uuid, Vec<Queued>>>,
-}
-
-/// Forgets a user's queue if its server stops early, so waiting callers answer a failure.
-struct ServeGuard<'a> {
-    inner: &'a BookInner,
-    user_id: Uuid,
-    done: bool,
-}
-
-impl Drop for ServeGuard<'_> {
-    fn drop(&mut self) {
-        if !self.done {
-            if let Ok(mut waiting) = self.inner.waiting.lock() {
-                waiting.remove(&self.user_id);
-            }
-        }
-    }
+    batcher: Batcher<UnlockCommands>,
 }
 
 impl Book {
-    pub fn new(pool: PgPool, store: EventStore) -> Self {
-        Book { inner: Arc::new(BookInner { pool, store, waiting: Mutex::new(HashMap::new()) }) }
+    pub fn new(store: EventStore) -> Self {
+        Book { batcher: Batcher::new(store.clone(), UnlockCommands { store }) }
     }
 
     /// Runs one command for `user_id` and answers once it is committed.
     pub async fn submit(&self, user_id: Uuid, command: Command, meta: &EventMeta) -> Reply {
-        let (reply, answer) = oneshot::channel();
-        let queued = Queued { command, meta: meta.clone(), reply };
-        let first = {
-            let mut waiting = self.inner.waiting.lock().expect("book queue lock");
-            match waiting.get_mut(&user_id) {
-                Some(queue) => {
-                    queue.push(queued);
-                    false
-                }
-                None => {
-                    waiting.insert(user_id, vec![queued]);
-                    true
-                }
-            }
-        };
-        if first {
-            tokio::spawn(self.inner.clone().serve(user_id));
-        }
-        answer.await.unwrap_or_else(|_| Err(Failure::from(StoreError::Database(sqlx::Error::WorkerCrashed))))
-    }
-}
-
-impl BookInner {
-    async fn serve(self: Arc<Self>, user_id: Uuid) {
-        let mut guard = ServeGuard { inner: &self, user_id, done: false };
-        loop {
-            let batch: Vec<Queued> = {
-                let mut waiting = self.waiting.lock().expect("book queue lock");
-                let queue = waiting.get_mut(&user_id).expect("a served user has a queue");
-                if queue.is_empty() {
-                    waiting.remove(&user_id);
-                    guard.done = true;
-                    return;
-                }
-                let n = queue.len().min(MAX_BATCH);
-                queue.drain(..n).collect()
-            };
-            self.run_batch(user_id, batch).await;
-        }
-    }
-
-    async fn run_batch(&self, user_id: Uuid, batch: Vec<Queued>) {
-        let (items, replies): (Vec<(Command, EventMeta)>, Vec<oneshot::Sender<Reply>>) =
-            batch.into_iter().map(|q| ((q.command, q.meta), q.reply)).unzip();
-        match self.transact(user_id, &items).await {
-            Ok(outcomes) => {
-                for (reply, outcome) in replies.into_iter().zip(outcomes) {
-                    let _ = reply.send(Ok(outcome));
-                }
-            }
-            // One command may be what fails the batch: run each alone, so only it fails.
-            Err(e) if items.len() > 1 && !e.is_retryable() => {
-                tracing::warn!(%user_id, error = %e, size = items.len(), "unlocks batch failed, running alone");
-                for (item, reply) in items.into_iter().zip(replies) {
-                    let answer = match self.transact(user_id, std::slice::from_ref(&item)).await {
-                        Ok(mut outcomes) => Ok(outcomes.remove(0)),
-                        Err(e) => Err(Failure::from(e)),
-                    };
-                    let _ = reply.send(answer);
-                }
-            }
-            Err(e) => {
-                let failure = Failure::from(e);
-                for reply in replies {
-                    let _ = reply.send(Err(failure.clone()));
-                }
-            }
-        }
-    }
-
-    /// One transaction for the commands, again when it lost a race.
-    async fn transact(
-        &self,
-        user_id: Uuid,
-        items: &[(Command, EventMeta)],
-    ) -> Result<Vec<Result<Outcome, DomainError>>, StoreError> {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let result = async {
-                let mut tx = self.pool.begin().await?;
-                let mut outcomes = Vec::with_capacity(items.len());
-                for (command, meta) in items {
-                    outcomes.push(run_in(&mut tx, &self.store, user_id, command.clone(), meta).await?);
-                }
-                tx.commit().await?;
-                Ok::<_, StoreError>(outcomes)
-            }
-            .await;
-            match result {
-                Err(e) if e.is_retryable() && attempt < 8 => {
-                    tokio::time::sleep(Duration::from_millis(2u64 << attempt.min(7))).await;
-                }
-                Ok(outcomes) => {
-                    if outcomes.iter().any(|o| o.as_ref().is_ok_and(|o| !o.events.is_empty())) {
-                        self.store.wake_relay();
-                    }
-                    return Ok(outcomes);
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        self.batcher.submit(user_id, (command, meta.clone())).await
     }
 }

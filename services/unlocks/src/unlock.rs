@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use proto_events::unlocks::{UnlockRefusal, UnlockTarget};
+use proto_events::unlocks::{UnlockEvent, UnlockRefusal, UnlockTarget};
 use proto_events::{Actor, EventMeta};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
@@ -127,6 +127,7 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
             Err(NotFinished::WalletUnavailable(unavailable.0))
         }
         Ok(Ok(receipt)) => {
+            #[cfg(any(test, feature = "test-hooks"))]
             (state.after_debit)(unlock_id);
             let may_unlock = match pending.target {
                 UnlockTarget::ChannelPack { channel_pack_id, .. } => {
@@ -139,7 +140,7 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
                 tracing::error!(%unlock_id, %user_id, error = %refused, "a debit without its unlock: needs an operator");
                 ApiError::from(refused)
             })?;
-            let orphaned = outcome.events.iter().any(|e| e.event_type == "UnlockDebitOrphaned")
+            let orphaned = outcome.decided.iter().any(|e| matches!(e, UnlockEvent::UnlockDebitOrphaned { .. }))
                 || !outcome.state.completed.contains(&unlock_id)
                 || state_orphaned(state, unlock_id).await?;
             if orphaned {

@@ -7,7 +7,7 @@ use runtime::{db, EventStore};
 use uuid::Uuid;
 
 use crate::domain::Command;
-use crate::ledger::{self, retrying, Item};
+use crate::ledger::{self, Item};
 use crate::{State, WalletConfig, MIGRATIONS};
 
 #[derive(Clone, Debug)]
@@ -166,17 +166,7 @@ async fn debit(state: &State, user_id: Uuid, scenario: Scenario) -> bool {
         }
         Scenario::HotWalletUnbatched => {
             let items = [Item::new(command, meta())];
-            let done = retrying(|| {
-                let items = &items;
-                async move {
-                    let mut tx = state.pool.begin().await?;
-                    let outcomes = ledger::run_in(&mut tx, &state.store, user_id, items).await?;
-                    tx.commit().await?;
-                    ledger::wake_relay_if_written(&state.store, &outcomes);
-                    Ok(outcomes)
-                }
-            })
-            .await;
+            let done = state.ledger.transact(user_id, &items).await;
             matches!(done.as_deref(), Ok([Ok(_)]))
         }
     }

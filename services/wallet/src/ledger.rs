@@ -10,20 +10,21 @@
 //! A wallet with no event yet has no row to lock: two first writers both decide on the empty
 //! wallet, and the unique stream version makes the second fail cleanly and retry.
 //!
-//! [`Ledger`] is the HTTP side's entry: commands for one wallet that arrive while a
-//! transaction for it is running wait and then go together in the next one, decided one
-//! after another as if alone. A hot wallet then commits once per batch instead of once per
-//! debit, which is what keeps its latency flat under concurrency.
+//! [`Ledger`] is the HTTP side's entry, on the runtime's per-stream batcher
+//! ([`runtime::batch`]): commands for one wallet that arrive while a transaction for it is
+//! running wait and then go together in the next one, decided one after another as if alone.
+//! A hot wallet then commits once per batch instead of once per debit, which is what keeps
+//! its latency flat under concurrency.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::collections::HashSet;
+
+use futures::future::BoxFuture;
 
 use proto_events::wallet::{stream_id, Asset, WalletEvent};
 use proto_events::{Envelope, EventMeta};
+use runtime::batch::{Answers, Batch, Batcher};
 use runtime::{Decider, EventStore, StoreError};
-use sqlx::{PgConnection, PgPool};
-use tokio::sync::oneshot;
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::domain::{self, debit_reason, Command, DebitReceipt, DomainError, Grant, Lookup, Snapshot, Wallet};
@@ -204,192 +205,57 @@ impl Decider for WalletStream {
     }
 }
 
-/// A store failure handed to every command of a failed transaction.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Failure(Arc<StoreError>);
+pub use runtime::batch::Failure;
+pub use runtime::retry::retrying;
 
-impl Failure {
-    /// A new attempt (the same idempotency key) may succeed.
-    pub fn is_retryable(&self) -> bool {
-        self.0.is_retryable()
-    }
+pub type Reply = runtime::batch::Reply<WalletCommands>;
 
-    fn lost() -> Self {
-        Failure(Arc::new(StoreError::Database(sqlx::Error::WorkerCrashed)))
-    }
+/// The wallet's side of the [`Ledger`]'s batches: [`run_in`] restores the wallet's snapshot
+/// under its row lock, decides each command, appends and writes the snapshot back.
+pub struct WalletCommands {
+    store: EventStore,
 }
 
-impl From<StoreError> for Failure {
-    fn from(e: StoreError) -> Self {
-        Failure(Arc::new(e))
+impl Batch for WalletCommands {
+    type Key = Uuid;
+    type Command = Item;
+    type Outcome = Outcome;
+    type Refusal = DomainError;
+
+    const SIZE_METRIC: &'static str = "paysite_wallet_batch_size";
+
+    fn run_in<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        user_id: &'a Uuid,
+        items: &'a [Item],
+    ) -> BoxFuture<'a, Result<Answers<Self>, StoreError>> {
+        Box::pin(run_in(conn, &self.store, *user_id, items))
+    }
+
+    fn wrote_events(outcome: &Outcome) -> bool {
+        !outcome.events.is_empty()
     }
 }
-
-pub type Reply = Result<Result<Outcome, DomainError>, Failure>;
-
-/// Most commands of one wallet decided in one transaction.
-const MAX_BATCH: usize = 64;
-/// Attempts of a transaction that lost a race or a deadlock.
-const ATTEMPTS: usize = 8;
 
 /// Runs commands for the HTTP side, batching those of one wallet (see the module docs).
 #[derive(Clone)]
 pub struct Ledger {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    pool: PgPool,
-    store: EventStore,
-    /// Wallets with a transaction running, and the commands waiting for the next one.
-    waiting: Mutex<HashMap<Uuid, Vec<Queued>>>,
-}
-
-struct Queued {
-    item: Item,
-    reply: oneshot::Sender<Reply>,
+    batcher: Batcher<WalletCommands>,
 }
 
 impl Ledger {
-    pub fn new(pool: PgPool, store: EventStore) -> Self {
-        Ledger { inner: Arc::new(Inner { pool, store, waiting: Mutex::new(HashMap::new()) }) }
+    pub fn new(store: EventStore) -> Self {
+        Ledger { batcher: Batcher::new(store.clone(), WalletCommands { store }) }
     }
 
     /// Runs one command on the wallet of `user_id` and answers it once it is committed.
     pub async fn submit(&self, user_id: Uuid, command: Command, meta: EventMeta) -> Reply {
-        let (reply, answer) = oneshot::channel();
-        let pending = Queued { item: Item::new(command, meta), reply };
-        let first = {
-            let mut waiting = self.inner.waiting.lock().expect("ledger queue lock");
-            match waiting.get_mut(&user_id) {
-                Some(queue) => {
-                    queue.push(pending);
-                    false
-                }
-                None => {
-                    waiting.insert(user_id, vec![pending]);
-                    true
-                }
-            }
-        };
-        // The batches run in a task of their own: a caller that goes away stops nobody else.
-        if first {
-            tokio::spawn(self.inner.clone().serve(user_id));
-        }
-        answer.await.unwrap_or_else(|_| Err(Failure::lost()))
-    }
-}
-
-/// Forgets a wallet's queue if its server stops early (a panic, a runtime shutting down):
-/// the waiting callers' replies drop, and they answer a failure instead of waiting forever.
-struct ServeGuard<'a> {
-    inner: &'a Inner,
-    user_id: Uuid,
-    done: bool,
-}
-
-impl Drop for ServeGuard<'_> {
-    fn drop(&mut self) {
-        if !self.done {
-            if let Ok(mut waiting) = self.inner.waiting.lock() {
-                waiting.remove(&self.user_id);
-            }
-        }
-    }
-}
-
-impl Inner {
-    async fn serve(self: Arc<Self>, user_id: Uuid) {
-        let mut guard = ServeGuard { inner: &self, user_id, done: false };
-        loop {
-            let batch: Vec<Queued> = {
-                let mut waiting = self.waiting.lock().expect("ledger queue lock");
-                let queue = waiting.get_mut(&user_id).expect("a served wallet has a queue");
-                if queue.is_empty() {
-                    waiting.remove(&user_id);
-                    guard.done = true;
-                    return;
-                }
-                let n = queue.len().min(MAX_BATCH);
-                queue.drain(..n).collect()
-            };
-            self.run_batch(user_id, batch).await;
-        }
+        self.batcher.submit(user_id, Item::new(command, meta)).await
     }
 
-    async fn run_batch(&self, user_id: Uuid, batch: Vec<Queued>) {
-        let (items, replies): (Vec<Item>, Vec<oneshot::Sender<Reply>>) =
-            batch.into_iter().map(|p| (p.item, p.reply)).unzip();
-        metrics::histogram!("paysite_wallet_batch_size").record(items.len() as f64);
-        match self.transact(user_id, &items).await {
-            Ok(outcomes) => {
-                for (reply, outcome) in replies.into_iter().zip(outcomes) {
-                    let _ = reply.send(Ok(outcome));
-                }
-            }
-            // One command may be what fails the batch: run each alone, so only it fails.
-            Err(e) if items.len() > 1 && !e.is_retryable() => {
-                tracing::warn!(%user_id, error = %e, size = items.len(), "wallet batch failed, running alone");
-                for (item, reply) in items.into_iter().zip(replies) {
-                    let answer = match self.transact(user_id, std::slice::from_ref(&item)).await {
-                        Ok(mut outcomes) => Ok(outcomes.remove(0)),
-                        Err(e) => Err(Failure::from(e)),
-                    };
-                    let _ = reply.send(answer);
-                }
-            }
-            Err(e) => {
-                tracing::warn!(%user_id, error = %e, "wallet transaction failed");
-                let failure = Failure::from(e);
-                for reply in replies {
-                    let _ = reply.send(Err(failure.clone()));
-                }
-            }
-        }
+    /// One transaction for `items` of one wallet, unbatched, run again when it lost a race.
+    pub async fn transact(&self, user_id: Uuid, items: &[Item]) -> Result<Answers<WalletCommands>, StoreError> {
+        self.batcher.transact(&user_id, items).await
     }
-
-    /// One transaction for `items`, run again when it lost a race.
-    async fn transact(&self, user_id: Uuid, items: &[Item]) -> Result<Vec<Result<Outcome, DomainError>>, StoreError> {
-        retrying(|| async move {
-            let mut tx = self.pool.begin().await?;
-            let outcomes = run_in(&mut tx, &self.store, user_id, items).await?;
-            tx.commit().await?;
-            wake_relay_if_written(&self.store, &outcomes);
-            Ok(outcomes)
-        })
-        .await
-    }
-}
-
-/// Tells the relay about committed events, if `outcomes` recorded any.
-pub fn wake_relay_if_written(store: &EventStore, outcomes: &[Result<Outcome, DomainError>]) {
-    if outcomes.iter().any(|o| o.as_ref().is_ok_and(|o| !o.events.is_empty())) {
-        store.wake_relay();
-    }
-}
-
-/// Runs `attempt` again while it fails with a retryable store error, a few times.
-pub async fn retrying<T, F, Fut>(mut attempt: F) -> Result<T, StoreError>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, StoreError>>,
-{
-    let mut n = 0;
-    loop {
-        n += 1;
-        match attempt().await {
-            Err(e) if e.is_retryable() && n < ATTEMPTS => {
-                tracing::debug!(attempt = n, error = %e, "wallet transaction lost a race, again");
-                tokio::time::sleep(backoff(n)).await;
-            }
-            other => return other,
-        }
-    }
-}
-
-/// 2 ms doubling, with jitter, capped at 200 ms.
-fn backoff(attempt: usize) -> Duration {
-    let base = 2u64 << attempt.min(7);
-    Duration::from_millis((base + rand::random_range(0..=base)).min(200))
 }

@@ -67,7 +67,7 @@ pub struct State {
 impl State {
     pub fn new(pool: PgPool, store: EventStore, config: WalletConfig) -> Self {
         State {
-            ledger: Ledger::new(pool.clone(), store.clone()),
+            ledger: Ledger::new(store.clone()),
             pool,
             store,
             config: Arc::new(config),

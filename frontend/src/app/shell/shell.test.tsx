@@ -226,7 +226,7 @@ describe('navigation dropdowns', () => {
     // Back to this brand, not the members host's default brand.
     expect(login.getAttribute('href')).toBe(`https://members.tushy.com/oidc/login?uri=${encodeURIComponent('https://www.tushy.com/offers')}`)
     expect(screen.getByRole('link', { name: 'Join now' }).getAttribute('href')).toBe(
-      'https://members.tushy.com/joinnow?ref=offers&elm=header&campaign=tsh-hdr',
+      'https://members.tushy.com/joinnow?brand=tushy&ref=offers&elm=header&campaign=tsh-hdr',
     )
   })
 
@@ -236,7 +236,7 @@ describe('navigation dropdowns', () => {
     try {
       renderShell(session(), '/offers')
       expect((await screen.findByRole('link', { name: 'Join now' })).getAttribute('href')).toBe(
-        'https://members.tushy.com/joinnow?ref=offers&elm=header&campaign=tsh-mbhdr',
+        'https://members.tushy.com/joinnow?brand=tushy&ref=offers&elm=header&campaign=tsh-mbhdr',
       )
     } finally {
       window.innerWidth = width

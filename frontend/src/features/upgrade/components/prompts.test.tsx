@@ -117,7 +117,7 @@ describe('the upgrade bar', () => {
     fireEvent.click(within(bar).getByRole('button', { name: 'Rejoin now' }))
     const dialog = await screen.findByRole('dialog', { name: 'Join now' })
     const join = await within(dialog).findByRole('link', { name: 'See membership options' })
-    expect(join.getAttribute('href')).toBe('https://members.tushy.com/joinnow?ref=home&elm=upgrade-bar&campaign=tsh-upgrade')
+    expect(join.getAttribute('href')).toBe('https://members.tushy.com/joinnow?brand=tushy&ref=home&elm=upgrade-bar&campaign=tsh-upgrade')
   })
 
   it('offers a porn-portal user a membership', async () => {
@@ -157,7 +157,7 @@ describe('the porn-portal bar', () => {
     fireEvent.click(within(bar).getByRole('button', { name: 'See your options' }))
     const dialog = await screen.findByRole('dialog', { name: 'Join now' })
     expect((await within(dialog).findByRole('link', { name: 'See membership options' })).getAttribute('href')).toBe(
-      'https://members.tushy.com/joinnow?ref=home&elm=pp-bar&campaign=tsh-pp-bar',
+      'https://members.tushy.com/joinnow?brand=tushy&ref=home&elm=pp-bar&campaign=tsh-pp-bar',
     )
   })
 

@@ -74,7 +74,7 @@ impl GatewayState {
         verifier: Verifier,
     ) -> anyhow::Result<Self> {
         let tenants = tenants::init_from(&config.tenants_dir)?;
-        let sites = Sites::new(&tenants, &config.brand_origin, &config.members_origin)?;
+        let sites = Sites::new(tenants, &config.brand_origin, &config.members_origin)?;
         let development = runtime::Settings::from_env()
             .map(|s| s.environment == runtime::config::Environment::Development)
             .unwrap_or(false);

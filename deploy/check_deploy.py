@@ -7,7 +7,7 @@
         `kubernetes-validate --strict`. Fails on a custom resource of a kind not allowed.
 
     check_deploy.py coverage --root ROOT --overlay NAME=rendered.yaml ...
-        Every service crate of the workspace (members under services/ but runtime and
+        Every service crate of the workspace (members under services/ but runtime, tenants and
         access), and the gateway, has in each rendered overlay a Deployment (command
         `paysite serve <name>`, /readyz and /healthz probes, resources, non-root, secrets by
         reference), a Service, an HPA, a PDB and a NetworkPolicy of its own, and a block in
@@ -52,7 +52,7 @@ REQUIRED_ALERTS = {"PaysiteRelayLagging", "PaysiteBrokerUnreachable", "PaysiteDe
 OPS_OFFSET = 1000
 
 # Workspace members under services/ that are libraries, not services.
-NOT_SERVICES = {"runtime", "access"}
+NOT_SERVICES = {"runtime", "access", "tenants"}
 # Services that exist only outside production: the biller sandbox signs postbacks with the
 # billers' secrets, so production must never run it (its manifest lives in the dev overlay).
 DEV_ONLY = {"sandbox"}

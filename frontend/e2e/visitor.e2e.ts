@@ -38,10 +38,10 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(await videoCards().count()).toBeGreaterThan(0)
     expect(await page.evaluate(() => document.documentElement.dataset.brand)).toBe(brand)
     const join = await page.locator('header a', { hasText: 'Join now' }).getAttribute('href')
-    expect(join).toMatch(/\/joinnow\?ref=home&elm=header&campaign=[a-z0-9]+-(hdr|mbhdr)$/)
+    expect(join).toMatch(/\/joinnow\?brand=[a-z0-9]+&ref=home&elm=header&campaign=[a-z0-9]+-(hdr|mbhdr)$/)
     // The first shelf's own join link carries the shelf's campaign.
     const shelfJoin = await page.locator('main .shelf').first().locator('.join-cta a').getAttribute('href')
-    expect(shelfJoin).toMatch(/\/joinnow\?ref=home&elm=shelf1&campaign=[a-z0-9]+-(shelf1|mbshelf1)$/)
+    expect(shelfJoin).toMatch(/\/joinnow\?brand=[a-z0-9]+&ref=home&elm=shelf1&campaign=[a-z0-9]+-(shelf1|mbshelf1)$/)
     await page.setViewportSize(VIEWPORTS.mobile)
     expect(await scrollsSideways(page)).toBe(false)
     // The shelves after the first arrive once the page is painted (Deferred).
@@ -181,7 +181,7 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     await page.getByTestId('trailer').waitFor()
     const slug = new URL(page.url()).pathname.split('/').pop()
     const join = await page.locator('main .player__join a').getAttribute('href')
-    expect(join).toMatch(/\/joinnow\?ref=video&elm=video-player$/)
+    expect(join).toMatch(/\/joinnow\?brand=[a-z0-9]+&ref=video&elm=video-player$/)
     await page.getByRole('heading', { name: /^Comments/ }).waitFor()
     await screenshotAtBothWidths(page, `${brand}-video`)
 

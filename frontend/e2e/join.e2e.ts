@@ -3,9 +3,9 @@
 // biller's approval brings the browser back to the signup-success page, which waits for the account (welcomeCheck)
 // and signs the new member in with the autologin token. A trial joiner goes on to the upgrade membership page and
 // upgrades there; a declined multisite signup goes to offers. Screenshots in e2e-artifacts/screenshots.
-import type { Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { screenshotAtBothWidths } from './support/browser'
+import { screenshotAtBothWidths, visitorContext } from './support/browser'
 import { journeys } from './support/journey'
 import { brandOrigin, brandUrl } from './support/gateway'
 import { dismissWelcomeModals, SETTLE } from './support/members'
@@ -15,9 +15,11 @@ import { dismissWelcomeModals, SETTLE } from './support/members'
 const JOINED_BRAND = 'tushy'
 
 let page: Page
+let browser: Browser
 
 journeys((opened) => {
   page = opened.page
+  browser = opened.browser
 })
 
 const heading = () => page.locator('main h1').first()
@@ -42,7 +44,8 @@ async function joinUpToPaymentOn(page: Page, option: string, email: string, user
   expect(leave.request().postDataJSON()).toMatchObject({ event: 'leave', to: 'join', ref: 'home', elm: 'header' })
   expect(new URL(page.url()).searchParams.get('ref')).toBe('home')
   expect(new URL(page.url()).searchParams.get('brand')).toBe(JOINED_BRAND)
-  await expect.poll(() => heading().textContent(), SETTLE).toBe(`Join ${JOINED_BRAND.toUpperCase()}`)
+  // This page's heading (the module's `heading` reads the first visitor's page).
+  await expect.poll(() => page.locator('main h1').first().textContent(), SETTLE).toBe(`Join ${JOINED_BRAND.toUpperCase()}`)
   await page.getByLabel(option, { exact: false }).first().check()
   await page.getByLabel('E-mail').fill(email)
   await page.getByLabel('Username').fill(username)
@@ -116,6 +119,72 @@ describe('a visitor joining', () => {
     })
     expect(membership.data?.getUserSubscription?.subscription).toEqual({ type: 'member', active: true })
     await screenshotAtBothWidths(page, 'join-signed-in-member')
+  })
+
+  it('keeps the payment when the username is taken meanwhile, and chooses another, signed in', async () => {
+    const id = unique()
+    const username = `racer${id}`
+    await joinUpToPayment('1 month', `racer-a-${id}@example.com`, username)
+    // Another visitor, in another browser, passed the same check with the same username and pays first.
+    const other = await visitorContext(browser)
+    try {
+      const otherPage = await other.newPage()
+      await joinUpToPaymentOn(otherPage, '1 month', `racer-b-${id}@example.com`, username)
+      await Promise.all([
+        otherPage.waitForURL((url) => url.pathname === '/_signupsuccess', { timeout: 20_000 }),
+        otherPage.getByRole('button', { name: 'Approve' }).click(),
+      ])
+    } finally {
+      await other.close()
+    }
+    // The first visitor approves: the biller's page hands the browser back to ours (no raw JSON), and our page says
+    // what happened. The membership is active and the visitor is signed in.
+    await Promise.all([
+      page.waitForURL((url) => url.origin === brandOrigin(JOINED_BRAND) && url.pathname === '/_signupsuccess', {
+        timeout: 20_000,
+      }),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ])
+    const lost = page.getByTestId('username-lost')
+    await expect.poll(() => lost.textContent(), { timeout: 30_000 }).toContain(username)
+    expect(await lost.textContent()).toContain('membership is active')
+    const choose = page.getByRole('link', { name: 'Choose your username' })
+    await choose.waitFor({ timeout: 20_000 })
+    await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached', timeout: 20_000 })
+    await screenshotAtBothWidths(page, 'join-username-lost')
+    await Promise.all([page.waitForURL((url) => url.pathname === '/account/username'), choose.click()])
+    // A new member's first automatic modal (the gems intro) opens here, as on any member page; close it.
+    await dismissWelcomeModals(page)
+    await expect.poll(() => page.getByTestId('username-taken-notice').textContent(), SETTLE).toContain(username)
+    // The same taken name is still refused; another one is kept, and the member goes on to the account, signed in.
+    await page.getByLabel('Username').fill(username)
+    await page.getByRole('button', { name: 'Choose this username' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent(), SETTLE).toContain('already taken')
+    await screenshotAtBothWidths(page, 'join-username-lost-choose')
+    const chosen = `${username}b`
+    await page.getByLabel('Username').fill(chosen)
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === '/account', { timeout: 20_000 }),
+      page.getByRole('button', { name: 'Choose this username' }).click(),
+    ])
+    const account = await page.evaluate(async () => {
+      const response = await fetch('/graphql', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json', 'x-paysite-csrf': '1' },
+        body: JSON.stringify({
+          query: '{ findOneUserProfile { username email } getUserSubscription { subscription { type active } } }',
+        }),
+      })
+      return (await response.json()) as {
+        data?: {
+          findOneUserProfile?: { username: string | null; email: string }
+          getUserSubscription?: { subscription: { type: string; active: boolean } }
+        }
+      }
+    })
+    expect(account.data?.findOneUserProfile).toEqual({ username: chosen, email: `racer-a-${id}@example.com` })
+    expect(account.data?.getUserSubscription?.subscription).toEqual({ type: 'member', active: true })
   })
 
   it('as a trial, goes on to the upgrade membership page and upgrades there', async () => {

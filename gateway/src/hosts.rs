@@ -20,8 +20,6 @@ pub struct Site {
     pub host: String,
     pub tenant: Tenant,
     pub is_members_area: bool,
-    /// The tenant's features as the access rules read them, read once here rather than per request.
-    pub features: access::TenantFeatures,
 }
 
 /// The query parameter that tells a members host shared by every brand which brand the visitor
@@ -77,8 +75,7 @@ impl Sites {
             if brand == tenants.members_area.default_tenant {
                 sites.add(host.clone(), served.clone(), true)?;
             }
-            let features = crate::viewer::tenant_features(&served)?;
-            let site = Arc::new(Site { host: host.clone(), tenant: served, is_members_area: true, features });
+            let site = Arc::new(Site { host: host.clone(), tenant: served, is_members_area: true });
             sites.shared_members.entry(host).or_default().insert(brand.to_owned(), site);
         }
         Ok(sites)
@@ -88,8 +85,7 @@ impl Sites {
         if let Some(taken) = self.by_host.get(&host) {
             bail!("host {host} would serve both {} and {}", taken.tenant.tenant, tenant.tenant);
         }
-        let features = crate::viewer::tenant_features(&tenant)?;
-        self.by_host.insert(host.clone(), Arc::new(Site { host, tenant, is_members_area, features }));
+        self.by_host.insert(host.clone(), Arc::new(Site { host, tenant, is_members_area }));
         Ok(())
     }
 

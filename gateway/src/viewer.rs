@@ -5,19 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use access::{abilities, ProfileFacts, Rule, TenantFeatures, UserFacts};
+use access::{abilities, ProfileFacts, Rule, UserFacts};
 use serde::Serialize;
 
-use tenants::Tenant;
-
 use crate::{hosts::Site, user_profile::UserProfile};
-
-/// The tenant's features as the access rules read them (unknown ones, such as the health
-/// warning's regions, are ignored there); read once per site when the hosts are built.
-pub fn tenant_features(tenant: &Tenant) -> anyhow::Result<TenantFeatures> {
-    let json = serde_json::to_value(&tenant.features)?;
-    Ok(serde_json::from_value(json)?)
-}
 
 /// The profile facts the access rules read, from findOneUserProfile.
 pub fn profile_facts(profile: &UserProfile) -> ProfileFacts {
@@ -33,7 +24,7 @@ pub fn rules(site: &Site, profile: Option<&UserProfile>) -> Vec<Rule> {
         Some(p) => UserFacts::signed_in(tenant, profile_facts(p)),
         None => UserFacts::anonymous(tenant),
     };
-    abilities(&user, &site.features)
+    abilities(&user, &site.tenant.features)
 }
 
 /// What the routing rules read of the profile (frontend `ProfileRoutingView`).

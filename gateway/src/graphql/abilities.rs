@@ -36,7 +36,7 @@ async fn compute(ctx: &Context<'_>, request: &RequestCtx) -> async_graphql::Resu
         None => UserFacts::anonymous(tenant),
         Some(viewer) => UserFacts::signed_in(tenant, facts_of(super::profile::of(ctx).await?, viewer)),
     };
-    Ok(Ability::new(&user, &request.site.features))
+    Ok(Ability::new(&user, &request.site.tenant.features))
 }
 
 fn facts_of(profile: &crate::user_profile::UserProfile, viewer: &super::context::Viewer) -> access::ProfileFacts {

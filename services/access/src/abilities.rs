@@ -6,9 +6,10 @@
 //! overlays (groups, relationship, recommendation shelf), and last the inverted rules that take
 //! something away (tandem child), because in CASL the later rule wins.
 
-use crate::facts::{Role, Standing, TenantFeatures, UserFacts};
+use crate::facts::{Role, Standing, UserFacts};
 use crate::relationship::{may_edit_relationship, may_see_relationship_section, RelationshipFacts};
 use crate::rules::{evaluate, Cond, ResourceFacts, Rule};
+use tenants::Features;
 
 /// Actions.
 pub mod action {
@@ -75,7 +76,7 @@ const TANDEM_CHILD_NO_CHANNELS: &str = "Channels are hidden for tandem child acc
 
 /// The user's abilities on the tenant whose features are given: the rule list for
 /// `user.abilities`.
-pub fn abilities(user: &UserFacts, features: &TenantFeatures) -> Vec<Rule> {
+pub fn abilities(user: &UserFacts, features: &Features) -> Vec<Rule> {
     let st = Standing::of(user);
     let mut rules = Vec::new();
     everyone(&st, features, &mut rules);
@@ -102,7 +103,7 @@ pub fn abilities(user: &UserFacts, features: &TenantFeatures) -> Vec<Rule> {
 /// trailer or pack, otherwise for the subject type (as CASL: any conditional grant counts).
 pub fn can(
     user: &UserFacts,
-    features: &TenantFeatures,
+    features: &Features,
     action: &str,
     subject: &str,
     resource: Option<&ResourceFacts>,
@@ -117,7 +118,7 @@ pub struct Ability {
 }
 
 impl Ability {
-    pub fn new(user: &UserFacts, features: &TenantFeatures) -> Ability {
+    pub fn new(user: &UserFacts, features: &Features) -> Ability {
         Ability { rules: abilities(user, features) }
     }
 
@@ -154,7 +155,7 @@ fn in_locked_pack(st: &Standing) -> Vec<Cond> {
     vec![Cond::ChannelPackNotIn(packs), Cond::IdNotIn(st.unlocked_videos.clone())]
 }
 
-fn everyone(st: &Standing, f: &TenantFeatures, rules: &mut Vec<Rule>) {
+fn everyone(st: &Standing, f: &Features, rules: &mut Vec<Rule>) {
     rules.push(Rule::can_if(PLAY, TRAILER, vec![Cond::NotDenied]));
     for a in [LOAD_MORE, SORT, FOCUS] {
         rules.push(Rule::can(a, COMMENT));

@@ -3,7 +3,7 @@
 //! [`ProfileFacts`] deserialises from the JSON of findOneUserProfile (account-payments-gems.md
 //! §3 "User profile"): it names a subset of its fields with the spec's spelling, every field
 //! has a default and unknown fields are ignored, so the gateway can pass the profile through.
-//! [`TenantFeatures`] deserialises from a tenant's `features` object in `config/tenants/*.json`.
+//! The tenant's features are `tenants::Features`, as `config/tenants/*.json` gives them.
 
 use std::collections::BTreeMap;
 
@@ -227,46 +227,6 @@ pub struct ModalFlags {
 fn known_groups<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Group>, D::Error> {
     let names = Vec::<String>::deserialize(d)?;
     Ok(names.iter().filter_map(|n| Group::from_name(n)).collect())
-}
-
-/// The tenant features the rules read, from a tenant's `features` object. Unknown features
-/// are ignored here (the gateway's loader refuses them); missing ones take the defaults below.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct TenantFeatures {
-    /// Channels (/channels…). Default on: the catalog carries channels for every brand.
-    pub channels: bool,
-    /// Channels released by the studio itself. Default off (the preview role sees them).
-    pub internal_channels: bool,
-    /// Trailers of channel videos. Default off (the preview role sees them).
-    pub channel_trailers: bool,
-    /// Trailers of internal channel videos. Default off (the preview role sees them).
-    pub internal_channel_trailers: bool,
-    /// The expert-review modal. Default off (the preview role sees it).
-    pub expert_review: bool,
-    /// The upgrade overlay over videos the user may not play ("a rule per tenant"). Default on.
-    pub upgrade_overlay: bool,
-    pub promotional_video_teaser_modal: Toggle,
-}
-
-impl Default for TenantFeatures {
-    fn default() -> Self {
-        TenantFeatures {
-            channels: true,
-            internal_channels: false,
-            channel_trailers: false,
-            internal_channel_trailers: false,
-            expert_review: false,
-            upgrade_overlay: true,
-            promotional_video_teaser_modal: Toggle { enabled: false },
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Toggle {
-    pub enabled: bool,
 }
 
 /// A subscription's kind as stored.

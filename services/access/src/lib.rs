@@ -5,7 +5,7 @@
 //! the browser receives the same rules as `user.abilities` to render with.
 //!
 //! - [`facts`]: the inputs, [`UserFacts`] (deserialisable from findOneUserProfile's JSON) and
-//!   [`TenantFeatures`] (from a tenant's `features`), and the derived [`Role`].
+//!   `tenants::Features` (a tenant's `features`), and the derived [`Role`].
 //! - [`abilities()`]: the CASL rule list; [`can`]: the same list asked a question.
 //! - [`rules`]: [`Rule`] as @casl/ability's raw rule, its MongoDB-style conditions.
 //! - [`routing`]: access-denied routing and channel routes.
@@ -57,7 +57,7 @@ pub mod rules;
 pub use abilities::{abilities, can, Ability};
 pub use facts::{
     is_moderator, role, shows_flag_or_preview, subscription_kind, Group, OwnerFacts, ProfileFacts, Role, StoredKind,
-    SubscriptionFacts, SubscriptionKind, SubscriptionRead, SubscriptionStatus, TenantFeatures, UserFacts,
+    SubscriptionFacts, SubscriptionKind, SubscriptionRead, SubscriptionStatus, UserFacts,
 };
 pub use relationship::{may_edit_relationship, may_see_relationship_section, RelationshipFacts};
 pub use routing::{
@@ -139,7 +139,7 @@ mod tests {
                 ProfileFacts::from_owners(OwnerFacts { subscription: read(cancelled, child), ..Default::default() });
             let user = UserFacts::signed_in("vixen", facts);
             assert_eq!(role(&user), Role::ActiveSubscriber);
-            let ability = Ability::new(&user, &TenantFeatures::default());
+            let ability = Ability::new(&user, &tenants::Features::default());
             assert!(ability.can(abilities::action::PLAY, abilities::subject::VIDEO, Some(&video)));
             assert!(ability.can(abilities::action::DOWNLOAD, abilities::subject::VIDEO, Some(&video)));
             assert_eq!(ability.can(abilities::action::SEE, abilities::subject::CHANNELS, None), !child);

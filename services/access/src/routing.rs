@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::abilities::{action, can, subject, Ability};
-use crate::facts::{Role, Standing, TenantFeatures, UserFacts};
+use crate::facts::{Role, Standing, UserFacts};
 use crate::rules::ResourceFacts;
+use tenants::Features;
 
 /// The modal a denied access-guarded action opens, named by its modal id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,7 +131,7 @@ pub enum RouteAccess {
     NotFound,
 }
 
-pub fn channel_route_access(user: &UserFacts, features: &TenantFeatures, route: ChannelRoute) -> RouteAccess {
+pub fn channel_route_access(user: &UserFacts, features: &Features, route: ChannelRoute) -> RouteAccess {
     let sees = |s: &str| can(user, features, action::SEE, s, None::<&ResourceFacts>);
     let needs_login = matches!(route, ChannelRoute::ChannelTrailer | ChannelRoute::AllChannelVideos);
     if needs_login && user.profile.is_none() {
@@ -178,7 +179,7 @@ mod tests {
     }
 
     fn reason(u: &UserFacts, v: &ResourceFacts, left: u32) -> Denied {
-        denied_reason(u, &Ability::new(u, &TenantFeatures::default()), v, left)
+        denied_reason(u, &Ability::new(u, &Features::default()), v, left)
     }
 
     #[test]

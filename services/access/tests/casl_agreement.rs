@@ -5,7 +5,7 @@
 
 mod common;
 
-use access::{abilities, can, Ability, TenantFeatures};
+use access::{abilities, can, Ability};
 use common::{any_features, any_resource, any_user, casl_can, resource, resource_json, user, COLUMNS, VOCABULARY};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -14,7 +14,7 @@ const RESOURCES: [&str; 10] = ["vS", "vO", "vU", "vF", "cL", "cU", "tD", "tO", "
 
 #[test]
 fn the_browser_and_the_server_agree_on_the_role_table_grid() {
-    let features = TenantFeatures::default();
+    let features = tenants::Features::default();
     let mut checked = 0;
     for column in COLUMNS {
         let u = user(column);
@@ -38,7 +38,7 @@ fn the_browser_and_the_server_agree_on_the_role_table_grid() {
 
 #[test]
 fn a_rule_serialises_as_a_casl_raw_rule() {
-    let rules = serde_json::to_value(abilities(&user("sub"), &TenantFeatures::default())).unwrap();
+    let rules = serde_json::to_value(abilities(&user("sub"), &tenants::Features::default())).unwrap();
     let play: Vec<&Value> =
         rules.as_array().unwrap().iter().filter(|r| r["action"] == "play" && r["subject"] == "Video").collect();
     assert_eq!(
@@ -47,15 +47,15 @@ fn a_rule_serialises_as_a_casl_raw_rule() {
                 "conditions": {"site": {"$in": ["channels", "vixen"]}, "channelPackId": {"$in": [null, "p1"]}}})
     );
     assert_eq!(play[1], &json!({"action": "play", "subject": "Video", "conditions": {"id": {"$in": ["u1"]}}}));
-    let child = serde_json::to_value(abilities(&user("child"), &TenantFeatures::default())).unwrap();
+    let child = serde_json::to_value(abilities(&user("child"), &tenants::Features::default())).unwrap();
     assert_eq!(
         child.as_array().unwrap().last().unwrap(),
         &json!({"action": "see", "subject": "Channels", "inverted": true,
                 "reason": "Channels are hidden for tandem child accounts"})
     );
-    let anon = serde_json::to_value(abilities(&user("anon"), &TenantFeatures::default())).unwrap();
+    let anon = serde_json::to_value(abilities(&user("anon"), &tenants::Features::default())).unwrap();
     assert_eq!(anon[0], json!({"action": "play", "subject": "Trailer", "conditions": {"denied": {"$ne": true}}}));
-    let guest = serde_json::to_value(abilities(&user("ppG"), &TenantFeatures::default())).unwrap();
+    let guest = serde_json::to_value(abilities(&user("ppG"), &tenants::Features::default())).unwrap();
     assert!(guest.as_array().unwrap().contains(&json!({"action": "play", "subject": "Video",
         "conditions": {"denied": true}, "inverted": true, "reason": "Guests may not play denied videos"})));
 }

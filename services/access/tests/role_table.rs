@@ -5,8 +5,9 @@
 
 mod common;
 
-use access::{can, TenantFeatures};
+use access::can;
 use common::{resource, user, COLUMNS};
+use tenants::Features;
 
 const TABLE: &str = "
 ability                              | anon flt fltX trial exp ppG pp ppP sub subN subC adm ced child prev ppT
@@ -71,8 +72,8 @@ pin Comment                          |  .    .   .    .     .   .   .  .   .   .
 unpin Comment                        |  .    .   .    .     .   .   .  .   .   .    .    Y   Y   .     .    .
 ";
 
-fn features() -> TenantFeatures {
-    TenantFeatures { channels: true, upgrade_overlay: true, ..TenantFeatures::default() }
+fn features() -> Features {
+    Features { channels: true, upgrade_overlay: true, ..Features::default() }
 }
 
 #[test]
@@ -111,12 +112,12 @@ fn the_table_names_every_ability_of_the_vocabulary() {
 
 #[test]
 fn flags_on_show_channel_trailers_internal_channels_and_expert_review_to_everyone_signed_in() {
-    let on = TenantFeatures {
+    let on = Features {
         internal_channels: true,
         channel_trailers: true,
         internal_channel_trailers: true,
         expert_review: true,
-        ..TenantFeatures::default()
+        ..Features::default()
     };
     for column in COLUMNS {
         let u = user(column);
@@ -131,7 +132,7 @@ fn flags_on_show_channel_trailers_internal_channels_and_expert_review_to_everyon
 
 #[test]
 fn without_the_channels_feature_nobody_sees_channels() {
-    let off = TenantFeatures { channels: false, ..TenantFeatures::default() };
+    let off = Features { channels: false, ..Features::default() };
     for column in COLUMNS {
         assert!(!can(&user(column), &off, "see", "Channels", None), "{column}");
     }
@@ -139,7 +140,7 @@ fn without_the_channels_feature_nobody_sees_channels() {
 
 #[test]
 fn without_the_upgrade_overlay_feature_nobody_sees_the_overlay() {
-    let off = TenantFeatures { upgrade_overlay: false, ..TenantFeatures::default() };
+    let off = Features { upgrade_overlay: false, ..Features::default() };
     for column in COLUMNS {
         assert!(!can(&user(column), &off, "see", "UpgradeOverlay", None), "{column}");
     }
@@ -150,7 +151,7 @@ fn without_the_upgrade_overlay_feature_nobody_sees_the_overlay() {
 /// once it ended, nothing does.
 #[test]
 fn the_free_limited_trials_unlocked_videos_play_while_it_runs() {
-    let features = TenantFeatures::default();
+    let features = Features::default();
     let unlocked = |column: &str| {
         let mut u = user(column);
         u.profile.as_mut().unwrap().subscription.unlocked_video_ids = vec!["taken".to_owned()];

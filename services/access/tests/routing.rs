@@ -4,7 +4,7 @@ mod common;
 
 use access::{
     access_denied_route, channel_route_access, ChannelRoute, DeniedRoute, Group, ProfileFacts, Role, RouteAccess,
-    SubscriptionKind, TenantFeatures, UserFacts, VideoFacts,
+    SubscriptionKind, UserFacts, VideoFacts,
 };
 use common::user;
 
@@ -50,7 +50,7 @@ fn an_active_trial_with_credits_goes_to_unlock_or_upgrade_unless_third_party_or_
 
 #[test]
 fn channel_routes_are_not_found_without_the_ability_and_some_need_login() {
-    let f = TenantFeatures::default();
+    let f = tenants::Features::default();
     assert_eq!(channel_route_access(&user("anon"), &f, ChannelRoute::Channels), RouteAccess::Allowed);
     assert_eq!(channel_route_access(&user("anon"), &f, ChannelRoute::AllChannelVideos), RouteAccess::Unauthenticated);
     assert_eq!(channel_route_access(&user("anon"), &f, ChannelRoute::ChannelTrailer), RouteAccess::Unauthenticated);
@@ -58,9 +58,9 @@ fn channel_routes_are_not_found_without_the_ability_and_some_need_login() {
     assert_eq!(channel_route_access(&user("child"), &f, ChannelRoute::AllChannelVideos), RouteAccess::NotFound);
     assert_eq!(channel_route_access(&user("sub"), &f, ChannelRoute::ChannelTrailer), RouteAccess::NotFound);
     assert_eq!(channel_route_access(&user("prev"), &f, ChannelRoute::ChannelTrailer), RouteAccess::Allowed);
-    let trailers = TenantFeatures { internal_channel_trailers: true, ..f.clone() };
+    let trailers = tenants::Features { internal_channel_trailers: true, ..f.clone() };
     assert_eq!(channel_route_access(&user("sub"), &trailers, ChannelRoute::ChannelTrailer), RouteAccess::Allowed);
-    let off = TenantFeatures { channels: false, ..f };
+    let off = tenants::Features { channels: false, ..f };
     assert_eq!(channel_route_access(&user("sub"), &off, ChannelRoute::ChannelPack), RouteAccess::NotFound);
 }
 
@@ -93,11 +93,12 @@ fn user_facts_read_the_profile_json_as_the_profile_service_writes_it() {
     assert_eq!(p.subscription.kind, SubscriptionKind::Member);
     assert!(p.subscription.cancelled && p.state.modals.gems_intro);
     assert_eq!(access::role(&u), Role::ActiveSubscriber);
-    let f: TenantFeatures = serde_json::from_value(serde_json::json!({
-        "facetedSearch": true, "showAngels": true, "promotionalVideoTeaserModal": {"enabled": true},
-        "healthWarning": {"US-TX": {"enabled": true, "regionName": "Texas"}}
-    }))
-    .unwrap();
+    let f = tenants::Features {
+        faceted_search: true,
+        show_angels: true,
+        promotional_video_teaser_modal: tenants::Toggle { enabled: true },
+        ..tenants::Features::default()
+    };
     assert!(f.channels && f.upgrade_overlay && !f.expert_review && f.promotional_video_teaser_modal.enabled);
     assert!(access::can(&u, &f, "see", "ReactivateCancelledRebillModal", None));
     assert!(access::can(&u, &f, "edit", "RelationshipSection", None));

@@ -185,6 +185,30 @@ pub struct Features {
     pub relationship_section: bool,
 }
 
+/// A tenant with nothing turned on but what every brand has: channels and the upgrade overlay.
+/// Configuration always names every feature; this is the baseline the access rules' tests start from.
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            faceted_search: false,
+            show_angels: false,
+            showcases_page: false,
+            reels: false,
+            curator: false,
+            channels: true,
+            internal_channels: false,
+            channel_trailers: false,
+            internal_channel_trailers: false,
+            expert_review: false,
+            upgrade_overlay: true,
+            promotional_video_teaser_modal: Toggle::default(),
+            join_form_image_test: Toggle::default(),
+            health_warning: BTreeMap::new(),
+            relationship_section: false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Toggle {

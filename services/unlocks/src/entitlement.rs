@@ -15,7 +15,7 @@
 //! asked with the default features here.
 
 use access::abilities::{action, subject};
-use access::{Ability, Group, OwnerFacts, ProfileFacts, ResourceFacts, SubscriptionRead, TenantFeatures, UserFacts};
+use access::{Ability, Group, OwnerFacts, ProfileFacts, ResourceFacts, SubscriptionRead, UserFacts};
 use runtime::client::CallContext;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -166,7 +166,7 @@ pub async fn standing(state: &State, asker: &Asker) -> Result<Standing, ApiError
     let holdings = holdings?;
     let user = user_facts(&asker.tenant, &read, &holdings, &asker.groups);
     Ok(Standing {
-        ability: Ability::new(&user, &TenantFeatures::default()),
+        ability: Ability::new(&user, features(&asker.tenant)?),
         free_trial_videos_left: state.config.free_trial_videos.saturating_sub(holdings.free_trial_videos_used),
         holdings,
         subscriptions: read.subscriptions.clone(),
@@ -176,11 +176,16 @@ pub async fn standing(state: &State, asker: &Asker) -> Result<Standing, ApiError
 }
 
 /// The abilities of a standing whose holdings were changed (e.g. a pack taken out).
-pub fn ability_of(asker: &Asker, standing: &Standing) -> Ability {
-    Ability::new(
-        &user_facts(&asker.tenant, &standing.read, &standing.holdings, &asker.groups),
-        &TenantFeatures::default(),
-    )
+pub fn ability_of(asker: &Asker, standing: &Standing) -> Result<Ability, ApiError> {
+    let user = user_facts(&asker.tenant, &standing.read, &standing.holdings, &asker.groups);
+    Ok(Ability::new(&user, features(&asker.tenant)?))
+}
+
+/// The brand's features, as the gateway's abilities read them (`tenants`), so that what the
+/// browser is told it may do and what unlocks lets it do are one answer. A brand this process
+/// does not know gets nothing.
+fn features(tenant: &str) -> Result<&'static tenants::Features, ApiError> {
+    tenants::global().get(tenant).map(|t| &t.features).ok_or(ApiError::NoTenantAccess)
 }
 
 /// A video as the rules' conditions read it (the browser's `subject('Video', video)`).
@@ -272,7 +277,7 @@ mod tests {
     fn standing_of(read: &OwnersRead, holdings: Holdings) -> Standing {
         let user = user_facts("vixen", read, &holdings, &[]);
         Standing {
-            ability: Ability::new(&user, &TenantFeatures::default()),
+            ability: Ability::new(&user, &tenants::global().get("vixen").unwrap().features),
             holdings,
             subscriptions: read.subscriptions.clone(),
             read: read.clone(),

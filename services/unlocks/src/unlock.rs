@@ -168,7 +168,7 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
 async fn may_unlock_pack(state: &State, asker: &Asker, channel_pack_id: Uuid) -> Result<bool, ApiError> {
     let mut standing = entitlement::standing(state, asker).await?;
     standing.holdings.packs.retain(|p| *p != channel_pack_id);
-    standing.ability = entitlement::ability_of(asker, &standing);
+    standing.ability = entitlement::ability_of(asker, &standing)?;
     Ok(may_unlock_channel_pack(&standing, channel_pack_id))
 }
 

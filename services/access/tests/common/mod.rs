@@ -328,7 +328,7 @@ prop_compose! {
     }
 }
 
-pub fn any_features() -> impl Strategy<Value = access::TenantFeatures> {
+pub fn any_features() -> impl Strategy<Value = tenants::Features> {
     (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
         |(
             channels,
@@ -339,14 +339,15 @@ pub fn any_features() -> impl Strategy<Value = access::TenantFeatures> {
             upgrade_overlay,
             teaser,
         )| {
-            access::TenantFeatures {
+            tenants::Features {
                 channels,
                 internal_channels,
                 channel_trailers,
                 internal_channel_trailers,
                 expert_review,
                 upgrade_overlay,
-                promotional_video_teaser_modal: access::facts::Toggle { enabled: teaser },
+                promotional_video_teaser_modal: tenants::Toggle { enabled: teaser },
+                ..tenants::Features::default()
             }
         },
     )

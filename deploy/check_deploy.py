@@ -534,6 +534,10 @@ def referenced_secrets(docs: list[dict]) -> list[tuple[str, str | None, str]]:
         where = f"{d.get('kind')}/{(d.get('metadata') or {}).get('name')}"
         if d.get("kind") in ("Deployment", "Job", "StatefulSet", "CronJob"):
             walk(d.get("spec"), where)
+        elif d.get("kind") == "RabbitmqCluster":
+            secret = ((d.get("spec") or {}).get("tls") or {}).get("secretName")
+            if secret:
+                refs.append((secret, None, where))
         elif d.get("kind") == "ObjectStore":
             for cred in ((d.get("spec") or {}).get("configuration") or {}).get("s3Credentials", {}).values():
                 if isinstance(cred, dict) and cred.get("name"):
@@ -675,6 +679,59 @@ def url_problems(root: str, overlays: dict[str, list[dict]], compose: dict) -> l
     return problems
 
 
+# --- TLS: production turns it on for every connection (runtime::tls) ----------------------
+
+TLS_FILES = ("PAYSITE_TLS_CA_FILE", "PAYSITE_TLS_CERT_FILE", "PAYSITE_TLS_KEY_FILE")
+
+
+def secret_mounts(workload: dict) -> list[str]:
+    """The mount paths of the Secret volumes of a workload's first container."""
+    spec = workload["spec"]["template"]["spec"]
+    secrets = {v["name"] for v in spec.get("volumes") or [] if v.get("secret")}
+    return [m["mountPath"] for m in spec["containers"][0].get("volumeMounts") or [] if m.get("name") in secrets]
+
+
+def tls_problems(root: str, docs: list[dict]) -> list[str]:
+    """Production: every paysite pod trusts the internal CA from a mounted Secret, every service
+    listens with a certificate from one, internal URLs and the collector are https, and the
+    broker takes TLS only; the docs build the connection URLs with verify-full and amqps."""
+    problems: list[str] = []
+    workloads = expected_workloads(root)
+    keys = url_keys(root)
+    for d in docs:
+        if d.get("kind") not in ("Deployment", "Job"):
+            continue
+        name = d["metadata"]["name"]
+        if d["kind"] == "Deployment" and name not in workloads:
+            continue
+        env, mounts = effective_env(docs, d), secret_mounts(d)
+        where = f"{d['kind']} {name}"
+        # The gateway listens behind the Ingress, which terminates the browsers' TLS; the
+        # migration Job listens on nothing. Both are clients only.
+        wanted = TLS_FILES if d["kind"] == "Deployment" and name != "gateway" else TLS_FILES[:1]
+        for key in wanted:
+            value = env.get(key)
+            if not value:
+                problems.append(f"{where}: {key} is not set")
+            elif not any(value.startswith(m.rstrip("/") + "/") for m in mounts):
+                problems.append(f"{where}: {key} {value!r} is not in a mounted Secret ({mounts or 'none'})")
+        for key in sorted(keys | {"OTEL_EXPORTER_OTLP_ENDPOINT"}):
+            value = env.get(key)
+            if value and not value.startswith("https://"):
+                problems.append(f"{where}: {key} {value!r} is not https")
+    brokers = [d for d in docs if d.get("kind") == "RabbitmqCluster"]
+    for b in brokers:
+        tls = (b.get("spec") or {}).get("tls") or {}
+        if not tls.get("secretName") or not tls.get("disableNonTLSListeners"):
+            problems.append(f"RabbitmqCluster {b['metadata']['name']}: spec.tls (secretName, disableNonTLSListeners) "
+                            f"must turn TLS on and the plain listener off")
+    ops = open(os.path.join(root, "docs", "operations.md")).read()
+    for needle in ("sslmode=verify-full", "amqps://"):
+        if needle not in ops:
+            problems.append(f"docs/operations.md: the connection recipe does not use {needle}")
+    return problems
+
+
 def compose_problems(compose: dict, name: str, port: int | None) -> list[str]:
     services = compose.get("services") or {}
     s = services.get(name)
@@ -749,6 +806,9 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
                  url_problems(root, overlays, compose))
     checks.check("secrets: the manifests read the Secrets (and keys) docs/operations.md names, and no other",
                  secret_problems(documented_secrets(root), overlays))
+    if "prod" in overlays:
+        checks.check("prod: TLS on every connection (CA and certificates from Secrets, https, amqps, verify-full)",
+                     tls_problems(root, overlays["prod"]))
 
 
 def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks: Checks) -> None:
@@ -848,6 +908,24 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
     documented["paysite-forgotten"] = {"X"}
     checks.check("self-test: a documented Secret no manifest reads fails",
                  [] if secret_problems(documented, overlays) else ["went unnoticed"])
+    # TLS turned off anywhere in production is noticed.
+    if "prod" in overlays:
+        prod = overlays["prod"]
+        for label, mutate in (
+            (f"{name} without its TLS Secret volume", lambda d: d.get("kind") == "Deployment"
+             and d["metadata"]["name"] == name and d["spec"]["template"]["spec"].update(
+                 volumes=[v for v in d["spec"]["template"]["spec"]["volumes"] if not v.get("secret")])),
+            ("an http internal URL", lambda d: d.get("kind") == "ConfigMap"
+             and d["metadata"]["name"].startswith("paysite-env")
+             and d["data"].update(PAYSITE_WALLET_URL="http://wallet:8103")),
+            ("the broker's plain listener on", lambda d: d.get("kind") == "RabbitmqCluster"
+             and d["spec"].pop("tls", None)),
+        ):
+            mutated = copy.deepcopy(prod)
+            for d in mutated:
+                mutate(d)
+            checks.check(f"self-test: prod with {label} fails",
+                         [] if tls_problems(root, mutated) else ["went unnoticed"])
     # A custom resource with a field its operator does not know (a typo) fails its schema.
     mutated = copy.deepcopy(docs)
     for d in mutated:

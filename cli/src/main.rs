@@ -82,6 +82,10 @@ enum DlqAction {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let settings = Settings::from_env()?;
+    // TLS material named in the environment is read now, so a missing or broken Secret stops
+    // the process here, naming the file, rather than at its first connection.
+    runtime::tls::TlsSettings::from_env()?.check()?;
+    runtime::tls::install_crypto_provider();
     let name = match &cli.command {
         Command::Serve { service, .. } => service.clone(),
         _ => "paysite".to_owned(),

@@ -94,7 +94,7 @@ async fn up(service_key: &str, signing_key: &str) -> Up {
             }
         }
     }
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     for url in ops.values() {
         let ready = async {
             while !client.get(format!("{url}/readyz")).send().await.is_ok_and(|r| r.status() == 200) {
@@ -170,7 +170,7 @@ async fn every_internal_route_admits_only_the_callers_its_table_names() {
     let (me, other) = (Uuid::now_v7(), Uuid::now_v7());
     let my_token = user_token(me, vec!["admin".into()]);
     let other_token = user_token(other, vec![]);
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+    let client = runtime::tls::client_builder().timeout(Duration::from_secs(30)).build().unwrap();
 
     let mut problems = Vec::new();
     let mut checked = 0;

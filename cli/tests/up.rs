@@ -58,7 +58,7 @@ async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_clean
     let gateway_ops = gateway_ops.expect("the banner names the gateway's operations address");
     let wallet_ops = ops.iter().find(|(name, _)| name == "wallet ops").map(|(_, a)| format!("http://{a}")).unwrap();
     assert!(services.len() >= 7, "the banner lists every service: {services:?}");
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let ready = async {
         loop {
             if let Ok(r) = client.get(format!("{wallet_ops}/readyz")).send().await {

@@ -85,10 +85,12 @@ impl GatewayState {
             upstreams,
             slugs: Default::default(),
             verifier,
-            media_http: reqwest::Client::builder()
-                .connect_timeout(std::time::Duration::from_secs(2))
-                .build()
-                .expect("http client"),
+            media_http: runtime::tls::http_client(
+                runtime::tls::client_builder().connect_timeout(std::time::Duration::from_secs(2)),
+                runtime::tls::settings(),
+            )
+            .and_then(|b| Ok(b.build()?))
+            .expect("media http client (PAYSITE_TLS_CA_FILE)"),
             secure_cookies: config.brand_origin.is_https(),
             trust_forwarded_for: config.trust_forwarded_for,
             revocations: revocations::Revocations::new(),

@@ -49,7 +49,7 @@ fn limits(graphql_burst: u32, login_burst: u32) -> RateLimits {
 #[tokio::test]
 async fn every_answer_carries_the_security_headers_and_hsts_only_on_https() {
     let base = spawn(RateLimits::off(), &[]).await;
-    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let http = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let graphql = http
         .post(format!("{base}/graphql"))
         .header(header::HOST, "vixen.localhost:8080")
@@ -87,7 +87,7 @@ async fn every_answer_carries_the_security_headers_and_hsts_only_on_https() {
 #[tokio::test]
 async fn graphql_past_an_addresss_burst_is_429_with_retry_after_and_other_addresses_go_on() {
     let base = spawn(limits(5, 100), &[("PAYSITE_TRUST_FORWARDED_FOR", "true")]).await;
-    let http = reqwest::Client::new();
+    let http = runtime::tls::client();
     let ask = |address: &'static str| {
         http.post(format!("{base}/graphql"))
             .header(header::HOST, "vixen.localhost:8080")
@@ -112,7 +112,7 @@ async fn graphql_past_an_addresss_burst_is_429_with_retry_after_and_other_addres
 #[tokio::test]
 async fn sign_in_forms_past_an_addresss_burst_are_429_before_reaching_the_login_pages() {
     let base = spawn(limits(100, 3), &[]).await;
-    let http = reqwest::Client::new();
+    let http = runtime::tls::client();
     let send = || {
         http.post(format!("{base}/oidc/login"))
             .header(header::HOST, "members.localhost:8080")

@@ -53,7 +53,7 @@ async fn spawn_gateway_with(settings: &[(&str, &str)]) -> TestGateway {
         .await
         .unwrap();
     ops_tasks.detach_all();
-    let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
+    let client = runtime::tls::client_builder().redirect(Policy::none()).build().unwrap();
     TestGateway { addr, ops, client, _dist: dist }
 }
 
@@ -223,7 +223,7 @@ async fn a_route_of_the_table_is_200_with_the_session_of_its_tenant() {
     assert_eq!(session["isMembersArea"], false);
 }
 
-fn tushy_features() -> access::TenantFeatures {
+fn tushy_features() -> tenants::Features {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/tenants/tushy.json");
     let tenant: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     serde_json::from_value(tenant["features"].clone()).unwrap()

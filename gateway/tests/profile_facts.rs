@@ -57,7 +57,7 @@ struct OwnersAnswers {
 
 async fn get(url: String, token: &str) -> Value {
     let response =
-        reqwest::Client::new().get(&url).bearer_auth(token).header("x-paysite-tenant", "vixen").send().await.unwrap();
+        runtime::tls::client().get(&url).bearer_auth(token).header("x-paysite-tenant", "vixen").send().await.unwrap();
     let status = response.status();
     let body: Value = response.json().await.unwrap();
     assert_eq!(status, StatusCode::OK, "{url}: {}", short(&body));
@@ -503,7 +503,7 @@ async fn the_page_and_the_user_query_carry_the_signed_in_users_abilities() {
     let jane = Uuid::now_v7();
     stack.member(jane, &["vixen"], MembershipKind::Member, false).await;
     let token = stack.token(jane, HOST, &[]);
-    let features = stack.gw.state.sites().resolve("vixen.localhost").unwrap().features.clone();
+    let features = stack.gw.state.sites().resolve("vixen.localhost").unwrap().tenant.features.clone();
 
     // What the access rules say for jane's profile as the gateway puts it together.
     let (_, whole) = stack.gw.post(HOST, json!({ "query": "{ findOneUserProfile { userId email groups siteAccessArray tenantsSubscriptionState hasActiveMultisiteSubscription isFreeLimitedTrial unlockedChannelPackIds tandemSubscription { hasTandemChildAccount isTandemChildAccount } subscription { type active cancelled biller payPerVideoCredits unlockedVideoIds isFreeLimitedTrial isGuestUser } userSubscriptionsState { subscriptionsStatus { isActive isTandemChildAccount tenant type } } state { modals { gemsIntro teaserViewed texasHealthWarningAcknowledged alabamaHealthWarningAcknowledged } } } }" }), Some(&token)).await;

@@ -136,7 +136,7 @@ fn fill(text: &str, values: &BTreeMap<&'static str, String>) -> String {
 async fn the_edge_answers_every_case_of_the_conformance_file() {
     let mut file: Value = serde_json::from_str(&std::fs::read_to_string(conformance_path()).unwrap()).unwrap();
     let stack = Stack::start(Options { seed_catalog: true, serve_page: true, ..Default::default() }).await;
-    let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
+    let client = runtime::tls::client_builder().redirect(Policy::none()).build().unwrap();
 
     // One real user per kind: an account, and a subscription to every brand the cases visit.
     let brands: BTreeSet<String> =

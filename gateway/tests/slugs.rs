@@ -16,7 +16,7 @@ async fn first(stack: &Stack, sql: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slug_the_brand_does_not_have_is_404_and_one_it_has_is_200() {
     let stack = Stack::start(Options { seed_catalog: true, with_deals: false, ..Default::default() }).await;
-    let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
+    let client = runtime::tls::client_builder().redirect(Policy::none()).build().unwrap();
     // A member of the brand, whom no step of the route table stops (authenticated routes, channel abilities).
     let member = uuid::Uuid::now_v7();
     stack.member(member, &["vixen"], proto_events::subscription::MembershipKind::Member, false).await;

@@ -437,7 +437,7 @@ async fn the_welcome_check_follows_a_signup_from_pending_to_welcome() {
     let env = env().await;
     let join = json!({ "site": "vixen", "email": "gw.joiner@example.com", "password": "Secret12345",
                        "username": "gwjoiner", "joinOptionId": 10302, "paymentOption": "CENTROBILL" });
-    let started: Value = reqwest::Client::new()
+    let started: Value = runtime::tls::client()
         .post(format!("{}/internal/joins", env.subscription_url))
         .service_auth("subscription")
         .json(&join)
@@ -556,7 +556,7 @@ async fn a_visitor_joins_through_the_gateway_and_the_sandbox_and_is_welcomed() {
     let mut form: Vec<(&str, &str)> =
         ["signupId", "site", "joinOptionId", "username", "nats"].iter().map(|k| (*k, fields[*k].as_str())).collect();
     form.push(("outcome", "approve"));
-    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let no_redirects = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let body: Vec<String> = form.iter().map(|(k, v)| format!("{k}={}", billers::form_encode(v))).collect();
     let decided = no_redirects
         .post(format!("{}/pay/EPOCH", env.sandbox_url))

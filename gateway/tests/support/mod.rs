@@ -47,7 +47,7 @@ pub async fn spawn_serving(upstreams: Upstreams, signer: Signer, dist: Option<Pa
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(gateway::serve(listener, state.clone(), std::future::pending()));
-    Gateway { base: format!("http://{addr}"), client: reqwest::Client::new(), signer, state }
+    Gateway { base: format!("http://{addr}"), client: runtime::tls::client(), signer, state }
 }
 
 pub fn nowhere() -> Upstreams {

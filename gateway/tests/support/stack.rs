@@ -275,7 +275,7 @@ impl Stack {
             calls,
             profile_calls,
             traces,
-            http: reqwest::Client::new(),
+            http: runtime::tls::client(),
             catalog_url,
             profile_url,
             subscription_url,
@@ -420,7 +420,7 @@ impl Stack {
     pub async fn sign_in(&self, login: &str, password: &str, brand_host: &str) -> Vec<String> {
         let members = "members.localhost:8080";
         let brand_origin = format!("http://{brand_host}");
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let http = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         let uri = format!("{brand_origin}/");
         let form = http
             .get(format!("{}/oidc/login", self.gw.base))

@@ -71,7 +71,8 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new(pool: PgPool, config: BillingConfig, subscription_url: String, brand_origin: String) -> Self {
-        let http = reqwest::Client::builder().timeout(std::time::Duration::from_secs(10)).build().expect("http client");
+        let http =
+            runtime::tls::client_builder().timeout(std::time::Duration::from_secs(10)).build().expect("http client");
         Sandbox { pool, config: Arc::new(config), subscription_url, brand_origin, http }
     }
 

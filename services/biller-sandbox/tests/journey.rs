@@ -62,7 +62,7 @@ impl Journey {
         );
         let app = biller_sandbox::router(state);
         tokio::spawn(async move { axum::serve(sandbox_listener, app).await });
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let http = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         Journey { scratches: vec![profile_db, sub_db, sandbox_db], subscription, sandbox, http }
     }
 

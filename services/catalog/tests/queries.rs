@@ -103,7 +103,7 @@ async fn video_listings_page_order_filter_and_count() {
         status(c.sister_videos(&vixen, "nowhere", &Paging::default()).await.unwrap_err()).0,
         StatusCode::NOT_FOUND
     );
-    let resp = reqwest::Client::new()
+    let resp = runtime::tls::client()
         .get(format!("{}/internal/sites/tushy/channels", env.base))
         .service_auth("catalog")
         .send()

@@ -161,7 +161,7 @@ async fn profile_reads(state: &State, users: &[(Uuid, String)], options: &BenchO
             })
             .collect(),
     );
-    let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
+    let http = runtime::tls::client_builder().pool_max_idle_per_host(options.concurrency).build()?;
     let url = format!("http://{addr}/internal/profile");
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();

@@ -48,7 +48,7 @@ async fn gateway(env: &TestEnv, brand_origin: &str, members_origin: &str) -> Gat
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(gateway::serve(listener, state.clone(), std::future::pending()));
-    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let http = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     Gateway { addr, state, http, dist }
 }
 

@@ -242,7 +242,10 @@ impl Verifier {
 
     /// A verifier that fetches the key set from `url` when it meets a key id it does not know.
     pub fn from_jwks_url(url: impl Into<String>) -> Self {
-        let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().expect("http client");
+        let builder = crate::tls::client_builder().timeout(Duration::from_secs(5));
+        let http = crate::tls::http_client(builder, crate::tls::settings())
+            .and_then(|b| Ok(b.build()?))
+            .expect("http client (PAYSITE_TLS_CA_FILE)");
         Verifier {
             inner: Arc::new(VerifierInner {
                 keys: RwLock::new(HashMap::new()),

@@ -8,10 +8,21 @@ use lapin::{
     Channel, Connection, ConnectionProperties, ExchangeKind,
 };
 
-/// Opens a connection, naming it for the management UI.
+/// Opens a connection, naming it for the management UI. An `amqps://` URL speaks TLS, trusting
+/// the public roots and the configured CA file (`crate::tls`).
 pub async fn connect(amqp_url: &str, name: &str) -> lapin::Result<Connection> {
+    connect_with(amqp_url, name, crate::tls::settings()).await
+}
+
+/// [`connect`] with explicit TLS settings.
+pub async fn connect_with(amqp_url: &str, name: &str, tls: &crate::tls::TlsSettings) -> lapin::Result<Connection> {
     let properties = ConnectionProperties::default().with_connection_name(name.into());
-    Connection::connect(amqp_url, properties).await
+    if !amqp_url.starts_with("amqps://") {
+        return Connection::connect(amqp_url, properties).await;
+    }
+    crate::tls::install_crypto_provider();
+    let config = crate::tls::amqp_tls(tls).map_err(std::io::Error::other)?;
+    Connection::connect_with_config(amqp_url, properties, config, lapin::runtime::default_runtime()?).await
 }
 
 /// Declares the durable topic exchange events are published to.

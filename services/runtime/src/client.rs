@@ -13,22 +13,15 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use crate::auth::TENANT_HEADER;
 
-/// Attempts of an idempotent call (a read, or a write with an idempotency key) before giving
-/// up: see [`UpstreamError::is_transient`] for what is tried again.
-pub const ATTEMPTS: u32 = 3;
-/// Pause before the second attempt; doubled for each further one.
-pub const RETRY_BACKOFF: Duration = Duration::from_millis(100);
-
-/// The pause before attempt `attempt` (from 2) of an idempotent call: the client's backoff,
-/// private to the HTTP calls (the event store's optimistic-concurrency retries have their own).
-fn client_retry_pause(attempt: u32) -> Duration {
-    RETRY_BACKOFF * 2u32.pow(attempt.saturating_sub(2))
-}
+/// The retry policy of an idempotent call (a read, or a write with an idempotency key): the
+/// one retry mechanism's [`crate::retry::IDEMPOTENT_CALL`]. See [`UpstreamError::is_transient`]
+/// for what is tried again.
+const POLICY: crate::retry::Policy = crate::retry::IDEMPOTENT_CALL;
 
 /// The longest an idempotent call can take when every attempt times out after `timeout`,
 /// pauses included: what a caller waiting on its outcome (the unlocks reconciler) must allow.
 pub fn worst_case(timeout: Duration) -> Duration {
-    timeout * ATTEMPTS + (2..=ATTEMPTS).map(client_retry_pause).sum::<Duration>()
+    timeout * POLICY.attempts as u32 + POLICY.longest_pauses()
 }
 
 /// Who a call is made for: forwarded to the service.
@@ -119,7 +112,7 @@ impl UpstreamError {
 
     /// Whether the call may not have been carried out and sending it again may work: no answer,
     /// a 5xx, a 408 or a 429 (busy or throttled). The one retry policy: an idempotent call (a
-    /// read, or a write with an idempotency key) is sent again on these, up to [`ATTEMPTS`]
+    /// read, or a write with an idempotency key) is sent again on these, up to `retry::IDEMPOTENT_CALL.attempts`
     /// times; a caller of a keyed write treats a transient error as "outcome unknown".
     pub fn is_transient(&self) -> bool {
         match self {
@@ -150,13 +143,14 @@ impl Upstream {
     /// `base` like `http://127.0.0.1:8103`; every call times out after `timeout`.
     pub fn new(service: &'static str, base: impl Into<String>, timeout: Duration) -> Self {
         // Redirects are answers to pass on (the login pages' 303s), never followed here.
-        let http = reqwest::Client::builder()
+        let builder = crate::tls::client_builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(timeout)
             .connect_timeout(Duration::from_secs(2))
-            .pool_max_idle_per_host(64)
-            .build()
-            .expect("http client");
+            .pool_max_idle_per_host(64);
+        let http = crate::tls::http_client(builder, crate::tls::settings())
+            .and_then(|b| Ok(b.build()?))
+            .expect("internal http client (PAYSITE_TLS_CA_FILE)");
         Upstream { service, base: base.into().trim_end_matches('/').to_owned(), timeout, http }
     }
 
@@ -220,13 +214,17 @@ impl Upstream {
         path: &str,
         request: impl Fn() -> RequestBuilder,
     ) -> Result<T, UpstreamError> {
-        let mut attempt = 1;
+        let mut retry = crate::retry::Retry::with(POLICY);
         loop {
             match self.send(request()).await {
-                Err(e) if attempt < ATTEMPTS && e.is_transient() => {
-                    attempt += 1;
-                    tracing::debug!(service = self.service, path, attempt, error = %e, "retrying an idempotent call");
-                    tokio::time::sleep(client_retry_pause(attempt)).await;
+                Err(e) if retry.worth(&e) => {
+                    tracing::debug!(
+                        service = self.service,
+                        path,
+                        failures = retry.failures(),
+                        "retrying an idempotent call"
+                    );
+                    retry.wait().await;
                 }
                 other => return other,
             }
@@ -317,8 +315,15 @@ impl Upstream {
     }
 }
 
+impl crate::retry::Retryable for UpstreamError {
+    fn is_retryable(&self) -> bool {
+        self.is_transient()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    const ATTEMPTS: u32 = POLICY.attempts as u32;
     use super::*;
 
     fn refused(status: u16) -> UpstreamError {
@@ -334,7 +339,6 @@ mod tests {
     #[test]
     fn the_worst_case_is_every_try_timing_out_plus_the_pauses() {
         assert_eq!(worst_case(Duration::from_secs(10)), Duration::from_millis(30_300));
-        assert_eq!((2..=ATTEMPTS).map(client_retry_pause).collect::<Vec<_>>(), [RETRY_BACKOFF, RETRY_BACKOFF * 2]);
     }
 
     #[test]

@@ -1,12 +1,8 @@
 //! Connection pools scoped to a service's schema, and migrations per schema.
 
-use std::{str::FromStr, time::Duration};
+use std::time::Duration;
 
-use sqlx::{
-    migrate::Migrator,
-    postgres::{PgConnectOptions, PgPoolOptions},
-    PgPool,
-};
+use sqlx::{migrate::Migrator, postgres::PgPoolOptions, PgPool};
 
 /// Every service schema gets these first: event store, outbox, inbox.
 pub static RUNTIME_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/runtime");
@@ -21,10 +17,21 @@ pub fn check_schema_name(schema: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A pool whose connections see `schema` first, so service SQL names its tables plainly.
+/// A pool whose connections see `schema` first, so service SQL names its tables plainly. TLS as
+/// the URL's `sslmode` and the process's TLS settings say (`crate::tls`).
 pub async fn connect(database_url: &str, schema: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    connect_with(database_url, schema, max_connections, crate::tls::settings()).await
+}
+
+/// [`connect`] with explicit TLS settings.
+pub async fn connect_with(
+    database_url: &str,
+    schema: &str,
+    max_connections: u32,
+    tls: &crate::tls::TlsSettings,
+) -> anyhow::Result<PgPool> {
     check_schema_name(schema)?;
-    let options = PgConnectOptions::from_str(database_url)?
+    let options = crate::tls::pg_options(database_url, tls)?
         .options([("search_path", schema)])
         .application_name(&format!("paysite-{schema}"));
     let pool = PgPoolOptions::new()
@@ -37,7 +44,7 @@ pub async fn connect(database_url: &str, schema: &str, max_connections: u32) -> 
 
 /// Creates the database named in `database_url` if it does not exist yet.
 pub async fn ensure_database(database_url: &str) -> anyhow::Result<()> {
-    let options = PgConnectOptions::from_str(database_url)?;
+    let options = crate::tls::pg_options(database_url, crate::tls::settings())?;
     let name = options.get_database().unwrap_or("postgres").to_owned();
     let admin = PgPoolOptions::new().max_connections(1).connect_with(options.database("postgres")).await?;
     let exists: bool = sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")

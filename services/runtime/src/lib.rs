@@ -22,6 +22,7 @@ pub mod service;
 pub mod telemetry;
 pub mod testing;
 pub mod throttle;
+pub mod tls;
 
 pub use config::{Secret, Settings};
 pub use event_store::{Decider, EventStore, Executed, Pending, Projected, StoreError, StreamAppend};

@@ -146,10 +146,8 @@ impl ServiceDef {
         let app = crate::http::measured(service.router, name).layer(axum::middleware::from_fn(crate::http::correlate));
         let listener = tokio::net::TcpListener::bind(addrs.api).await?;
         let api = listener.local_addr()?;
-        tasks.spawn(async move {
-            axum::serve(listener, app).with_graceful_shutdown(cancel.cancelled_owned()).await?;
-            Ok(())
-        });
+        // With PAYSITE_TLS_CERT_FILE/KEY_FILE the internal API speaks TLS only (crate::tls).
+        tasks.spawn(async move { crate::tls::serve(listener, app, crate::tls::settings(), cancel).await });
         tracing::info!(service = name, addr = %api, ops = %ops, "service listening");
         Ok(Addrs { api, ops })
     }

@@ -13,6 +13,7 @@ use opentelemetry::{
     propagation::{Extractor, Injector, TextMapPropagator},
     trace::TracerProvider as _,
 };
+use opentelemetry_otlp::WithHttpConfig as _;
 use opentelemetry_sdk::{propagation::TraceContextPropagator, trace::SdkTracerProvider, Resource};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::{layer::SubscriberExt, util::SubscriberInitExt, EnvFilter};
@@ -60,7 +61,10 @@ fn build_provider(service: &str) -> anyhow::Result<SdkTracerProvider> {
     let service = service.to_owned();
     // The blocking HTTP client must be built (and later dropped) off the async runtime.
     std::thread::spawn(move || {
-        let exporter = opentelemetry_otlp::SpanExporter::builder().with_http().build()?;
+        // An https endpoint trusts the configured CA file too (crate::tls).
+        let client =
+            crate::tls::blocking_http_client(crate::tls::blocking_client_builder(), crate::tls::settings())?.build()?;
+        let exporter = opentelemetry_otlp::SpanExporter::builder().with_http().with_http_client(client).build()?;
         let provider = SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
             .with_resource(Resource::builder().with_service_name(service).build())

@@ -79,7 +79,7 @@ async fn serve(readiness: Readiness) -> String {
 #[tokio::test]
 async fn a_correlation_id_is_echoed_or_made_up() {
     let base = serve(Readiness { service: "echo".into(), pool: None }).await;
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let given = "0190f5a2-7b1c-7d3e-8f40-000000000c01";
     let answer = client.get(format!("{base}/healthz")).header("x-correlation-id", given).send().await.unwrap();
     assert_eq!(answer.headers()["x-correlation-id"], given);

@@ -159,7 +159,7 @@ pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base = format!("http://{}", listener.local_addr()?);
         let server = tokio::spawn(async move { axum::serve(listener, app).await });
-        let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
+        let http = runtime::tls::client_builder().pool_max_idle_per_host(options.concurrency).build()?;
         let billers: Vec<Biller> = ["EPOCH", "VXNBILL", "SEGPAY"].iter().map(|b| config.billers[*b].clone()).collect();
         let n = options.requests;
         let run_id = Uuid::now_v7().simple().to_string();

@@ -215,7 +215,7 @@ impl MediaBench {
             checked_url: format!("{checked}/media/videos/{video}/p1080?token={token}"),
             unchecked_url: format!("{unchecked}/file"),
             bearer,
-            http: reqwest::Client::builder().pool_max_idle_per_host(256).build()?,
+            http: runtime::tls::client_builder().pool_max_idle_per_host(256).build()?,
         })
     }
 

@@ -152,7 +152,7 @@ async fn of_a_thousand_concurrent_unlocks_of_different_packs_with_fifty_gems_exa
     env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
     env.fund_gems(user, 50).await;
     let token = env.token(user);
-    let client = reqwest::Client::builder()
+    let client = runtime::tls::client_builder()
         .timeout(std::time::Duration::from_secs(120))
         .pool_max_idle_per_host(64)
         .build()

@@ -30,7 +30,7 @@ async fn a_debit_answers_its_receipt_and_a_retry_with_its_key_answers_the_same()
     let base = serve(&env).await;
     let user = Uuid::now_v7();
     env.fund(user, 30).await;
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let url = format!("{base}/internal/wallets/{user}/debits");
     let first = client.post(&url).service_auth("wallet").json(&debit_body("unlock-1", 10)).send().await.unwrap();
     assert_eq!(first.status(), StatusCode::OK);
@@ -83,7 +83,7 @@ async fn not_enough_gems_answers_409_with_the_days_until_new_gems() {
     env.fund(user, 5).await;
     // Wednesday noon: the next gems come Friday at midnight, in a day and a half.
     env.clock.set(utc(2026, 1, 7, 12, 0));
-    let response = reqwest::Client::new()
+    let response = runtime::tls::client()
         .post(format!("{base}/internal/wallets/{user}/debits"))
         .service_auth("wallet")
         .json(&debit_body("unlock-1", 10))
@@ -103,7 +103,7 @@ async fn not_enough_gems_answers_409_with_the_days_until_new_gems() {
 async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
     let env = TestEnv::new().await;
     let base = serve(&env).await;
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let user = Uuid::now_v7();
     let url = format!("{base}/internal/wallets/{user}/debits");
     let cases = [
@@ -164,7 +164,7 @@ async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
 async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     let env = TestEnv::new().await;
     let base = serve(&env).await;
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let user = Uuid::now_v7();
 
     let empty: GemsBalanceResponse = client
@@ -254,7 +254,7 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
 async fn acknowledging_the_new_gems_balance_counts_once_a_day() {
     let env = TestEnv::new().await;
     let base = serve(&env).await;
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let user = Uuid::now_v7();
     env.fund(user, 10).await;
     let acknowledge = || async {
@@ -320,7 +320,7 @@ async fn a_wallet_answers_its_own_user_or_a_service_and_no_one_else() {
         );
         signer.sign(&claims)
     };
-    let client = reqwest::Client::new();
+    let client = runtime::tls::client();
     let debit = |bearer: Option<String>| {
         let mut request = client.post(format!("{base}/internal/wallets/{jane}/debits")).json(&debit_body("k-1", 10));
         if let Some(bearer) = bearer {

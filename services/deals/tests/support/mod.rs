@@ -83,7 +83,7 @@ impl TestEnv {
             clock,
             signer,
             base: format!("http://{addr}"),
-            http: reqwest::Client::new(),
+            http: runtime::tls::client(),
             serial: Default::default(),
         }
     }

@@ -67,7 +67,7 @@ impl TestEnv {
         let app = profile::router(state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
         let stop = cancel.clone();
         tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await });
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let http = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         TestEnv { scratch, state, addr, base: format!("http://{addr}"), http, cancel }
     }
 

@@ -74,7 +74,7 @@ impl TestEnv {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await });
-        TestEnv { scratch, state, signer, base, http: reqwest::Client::new(), profile }
+        TestEnv { scratch, state, signer, base, http: runtime::tls::client(), profile }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -155,7 +155,7 @@ impl TestEnv {
     }
 
     pub fn http(&self) -> reqwest::Client {
-        reqwest::Client::builder().timeout(Duration::from_secs(60)).build().unwrap()
+        runtime::tls::client_builder().timeout(Duration::from_secs(60)).build().unwrap()
     }
 
     pub fn envelope<E: EventFamily>(&self, event: &E, stream_id: String) -> Envelope {

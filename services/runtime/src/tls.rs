@@ -1,0 +1,313 @@
+//! TLS as configuration (issue 23). The same code runs with and without it; the environment
+//! decides, so a laptop runs plain and the production overlay turns TLS on with certificates
+//! mounted from Secrets:
+//!
+//! - `PAYSITE_TLS_CA_FILE`: PEM bundle of the certificate authorities this process trusts
+//!   besides the public ones: the cluster's internal CA, which signs PostgreSQL's, RabbitMQ's,
+//!   the collector's and the services' own certificates.
+//! - `PAYSITE_TLS_CERT_FILE` and `PAYSITE_TLS_KEY_FILE` (both or neither): this process's own
+//!   certificate chain and key; when set, its internal API listens with TLS only.
+//!
+//! Each client turns TLS on the way its own URL says, so there is one switch per connection
+//! and nothing to keep in step:
+//! - PostgreSQL: `sslmode` in `DATABASE_URL` (`verify-full` in production); the CA file is
+//!   its `sslrootcert` unless the URL names one.
+//! - RabbitMQ: an `amqps://` `AMQP_URL`; the CA file joins the trusted roots.
+//! - Internal HTTP: `https://` service URLs (`PAYSITE_<NAME>_URL`); the CA file joins the
+//!   trusted roots of every client this process builds ([`http_client`]).
+//! - OTLP: an `https://` `OTEL_EXPORTER_OTLP_ENDPOINT`, with the same roots ([`blocking_http_client`]).
+//!
+//! One crypto provider (ring) for every client and the listener: [`install_crypto_provider`].
+
+use std::{
+    path::{Path, PathBuf},
+    str::FromStr,
+    sync::{Arc, OnceLock},
+};
+
+use anyhow::Context as _;
+use rustls::pki_types::{pem::PemObject, CertificateDer, PrivateKeyDer};
+use sqlx::postgres::PgConnectOptions;
+
+/// Where this process finds its TLS material; paths only, read when a client or listener is built.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TlsSettings {
+    /// `PAYSITE_TLS_CA_FILE`.
+    pub ca_file: Option<PathBuf>,
+    /// `PAYSITE_TLS_CERT_FILE` with `PAYSITE_TLS_KEY_FILE`.
+    pub identity: Option<Identity>,
+}
+
+/// A certificate chain and its private key, as PEM files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub cert_file: PathBuf,
+    pub key_file: PathBuf,
+}
+
+pub const CA_FILE: &str = "PAYSITE_TLS_CA_FILE";
+pub const CERT_FILE: &str = "PAYSITE_TLS_CERT_FILE";
+pub const KEY_FILE: &str = "PAYSITE_TLS_KEY_FILE";
+
+impl TlsSettings {
+    pub fn from_env() -> anyhow::Result<Self> {
+        Self::from_lookup(|key| std::env::var(key).ok())
+    }
+
+    /// Reads the three variables through `lookup`; empty values count as unset. A certificate
+    /// without its key (or the reverse) is refused: half an identity would silently serve plain.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
+        let path = |key: &str| lookup(key).filter(|v| !v.trim().is_empty()).map(PathBuf::from);
+        let identity = match (path(CERT_FILE), path(KEY_FILE)) {
+            (Some(cert_file), Some(key_file)) => Some(Identity { cert_file, key_file }),
+            (None, None) => None,
+            (Some(_), None) => anyhow::bail!("{CERT_FILE} is set but {KEY_FILE} is not: set both or neither"),
+            (None, Some(_)) => anyhow::bail!("{KEY_FILE} is set but {CERT_FILE} is not: set both or neither"),
+        };
+        Ok(TlsSettings { ca_file: path(CA_FILE), identity })
+    }
+
+    /// Reads every file named, so a missing or malformed Secret stops the process at start
+    /// with the file's name, not at its first connection.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if let Some(ca) = &self.ca_file {
+            read_roots(ca)?;
+        }
+        if let Some(identity) = &self.identity {
+            server_config(identity)?;
+        }
+        Ok(())
+    }
+
+    /// The CA bundle as PEM text, when one is configured.
+    pub fn ca_pem(&self) -> anyhow::Result<Option<String>> {
+        self.ca_file
+            .as_deref()
+            .map(|p| std::fs::read_to_string(p).with_context(|| format!("reading {CA_FILE} {}", p.display())))
+            .transpose()
+    }
+}
+
+/// The process's settings, read once from the environment.
+pub fn settings() -> &'static TlsSettings {
+    static SETTINGS: OnceLock<TlsSettings> = OnceLock::new();
+    SETTINGS.get_or_init(|| match TlsSettings::from_env() {
+        Ok(s) => s,
+        Err(e) => panic!("TLS settings: {e:#}"),
+    })
+}
+
+/// Makes ring the process's one rustls provider (idempotent).
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// `DATABASE_URL` as connect options: its `sslmode` decides TLS; the CA file becomes the root
+/// certificate unless the URL names its own `sslrootcert`.
+pub fn pg_options(database_url: &str, tls: &TlsSettings) -> anyhow::Result<PgConnectOptions> {
+    let options = PgConnectOptions::from_str(database_url)?;
+    let names_root = url_param(database_url, "sslrootcert").is_some();
+    Ok(match (&tls.ca_file, names_root) {
+        (Some(ca), false) => options.ssl_root_cert(ca),
+        _ => options,
+    })
+}
+
+fn url_param<'a>(url: &'a str, key: &str) -> Option<&'a str> {
+    let query = url.split_once('?')?.1;
+    query.split('&').find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// The TLS configuration of an AMQP connection: the CA file's roots join the public ones.
+pub fn amqp_tls(tls: &TlsSettings) -> anyhow::Result<lapin::tcp::OwnedTLSConfig> {
+    Ok(lapin::tcp::OwnedTLSConfig { identity: None, cert_chain: tls.ca_pem()? })
+}
+
+/// Every HTTP client of the workspace starts here (clippy's `disallowed-methods` refuses
+/// `reqwest::Client::builder` elsewhere): reqwest is built without a crypto provider of its own,
+/// so the process's one provider is installed first; building a client without it panics.
+#[allow(clippy::disallowed_methods)]
+pub fn client_builder() -> reqwest::ClientBuilder {
+    install_crypto_provider();
+    reqwest::Client::builder()
+}
+
+/// A client with reqwest's defaults, from [`client_builder`].
+pub fn client() -> reqwest::Client {
+    client_builder().build().expect("an HTTP client")
+}
+
+/// The blocking builder (the OTLP exporter's thread), from the same provider.
+#[allow(clippy::disallowed_methods)]
+pub fn blocking_client_builder() -> reqwest::blocking::ClientBuilder {
+    install_crypto_provider();
+    reqwest::blocking::Client::builder()
+}
+
+/// Adds the CA file's roots to an HTTP client: every internal client goes through here.
+pub fn http_client(builder: reqwest::ClientBuilder, tls: &TlsSettings) -> anyhow::Result<reqwest::ClientBuilder> {
+    install_crypto_provider();
+    let mut builder = builder;
+    for cert in reqwest_roots(tls)? {
+        builder = builder.add_root_certificate(cert);
+    }
+    Ok(builder)
+}
+
+/// The same for the blocking client the OTLP exporter runs on its own thread.
+pub fn blocking_http_client(
+    builder: reqwest::blocking::ClientBuilder,
+    tls: &TlsSettings,
+) -> anyhow::Result<reqwest::blocking::ClientBuilder> {
+    install_crypto_provider();
+    let mut builder = builder;
+    for cert in reqwest_roots(tls)? {
+        builder = builder.add_root_certificate(cert);
+    }
+    Ok(builder)
+}
+
+fn reqwest_roots(tls: &TlsSettings) -> anyhow::Result<Vec<reqwest::Certificate>> {
+    match tls.ca_pem()? {
+        None => Ok(Vec::new()),
+        Some(pem) => reqwest::Certificate::from_pem_bundle(pem.as_bytes()).context("parsing the CA bundle"),
+    }
+}
+
+fn read_roots(path: &Path) -> anyhow::Result<Vec<CertificateDer<'static>>> {
+    let certs = CertificateDer::pem_file_iter(path)
+        .with_context(|| format!("reading {CA_FILE} {}", path.display()))?
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("parsing {CA_FILE} {}", path.display()))?;
+    anyhow::ensure!(!certs.is_empty(), "{CA_FILE} {} holds no certificate", path.display());
+    Ok(certs)
+}
+
+/// The listener's rustls configuration from this process's identity (HTTP/1.1, as the services speak).
+pub fn server_config(identity: &Identity) -> anyhow::Result<Arc<rustls::ServerConfig>> {
+    install_crypto_provider();
+    let chain = CertificateDer::pem_file_iter(&identity.cert_file)
+        .with_context(|| format!("reading {CERT_FILE} {}", identity.cert_file.display()))?
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("parsing {CERT_FILE} {}", identity.cert_file.display()))?;
+    anyhow::ensure!(!chain.is_empty(), "{CERT_FILE} {} holds no certificate", identity.cert_file.display());
+    let key = PrivateKeyDer::from_pem_file(&identity.key_file)
+        .with_context(|| format!("reading {KEY_FILE} {}", identity.key_file.display()))?;
+    let mut config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .context("the certificate and key do not make a TLS identity")?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(Arc::new(config))
+}
+
+/// Serves `app` on `listener` until `cancel`: with TLS when `tls` names an identity, else plain.
+/// Connections in flight finish their current request when `cancel` fires.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    tls: &TlsSettings,
+    cancel: tokio_util::sync::CancellationToken,
+) -> anyhow::Result<()> {
+    let Some(identity) = &tls.identity else {
+        axum::serve(listener, app).with_graceful_shutdown(cancel.cancelled_owned()).await?;
+        return Ok(());
+    };
+    let acceptor = tokio_rustls::TlsAcceptor::from(server_config(identity)?);
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = cancel.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, as axum::serve does, rather than spin.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let acceptor = acceptor.clone();
+        let app = app.clone();
+        let cancel = cancel.clone();
+        connections.spawn(async move {
+            let stream = match acceptor.accept(stream).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::debug!(%peer, error = %e, "TLS handshake failed");
+                    return;
+                }
+            };
+            let service = hyper_util::service::TowerToHyperService::new(app);
+            let connection = hyper::server::conn::http1::Builder::new()
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!(%peer, error = %e, "connection ended with an error");
+                    }
+                }
+                _ = cancel.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+        // Reap finished connections so the set does not grow without bound.
+        while connections.try_join_next().is_some() {}
+    }
+    while connections.join_next().await.is_some() {}
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |key| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| (*v).to_owned())
+    }
+
+    #[test]
+    fn nothing_set_is_plain() {
+        assert_eq!(TlsSettings::from_lookup(lookup(&[])).unwrap(), TlsSettings::default());
+        let empty = TlsSettings::from_lookup(lookup(&[(CA_FILE, " "), (CERT_FILE, ""), (KEY_FILE, "")])).unwrap();
+        assert_eq!(empty, TlsSettings::default());
+    }
+
+    #[test]
+    fn half_an_identity_is_refused() {
+        let e = TlsSettings::from_lookup(lookup(&[(CERT_FILE, "/c.pem")])).unwrap_err().to_string();
+        assert!(e.contains(KEY_FILE), "{e}");
+        let e = TlsSettings::from_lookup(lookup(&[(KEY_FILE, "/k.pem")])).unwrap_err().to_string();
+        assert!(e.contains(CERT_FILE), "{e}");
+    }
+
+    #[test]
+    fn a_missing_ca_file_is_named_at_start() {
+        let s = TlsSettings::from_lookup(lookup(&[(CA_FILE, "/nonexistent/ca.pem")])).unwrap();
+        let e = format!("{:#}", s.check().unwrap_err());
+        assert!(e.contains("/nonexistent/ca.pem") && e.contains(CA_FILE), "{e}");
+    }
+
+    #[test]
+    fn the_ca_file_is_the_database_root_unless_the_url_names_one() {
+        let tls = TlsSettings { ca_file: Some("/etc/paysite/tls/ca.crt".into()), identity: None };
+        let plain = pg_options("postgres://u@db:5432/paysite?sslmode=verify-full", &tls).unwrap();
+        assert!(format!("{plain:?}").contains("/etc/paysite/tls/ca.crt"), "{plain:?}");
+        let own = pg_options("postgres://u@db/paysite?sslmode=verify-full&sslrootcert=/own/ca.pem", &tls).unwrap();
+        let own = format!("{own:?}");
+        assert!(own.contains("/own/ca.pem") && !own.contains("/etc/paysite/tls/ca.crt"), "{own}");
+    }
+
+    #[test]
+    fn url_params_are_read_exactly() {
+        let url = "postgres://h/d?sslmode=require&sslrootcert=/a.pem";
+        assert_eq!(url_param(url, "sslrootcert"), Some("/a.pem"));
+        assert_eq!(url_param(url, "sslmode"), Some("require"));
+        assert_eq!(url_param("postgres://h/d?xsslrootcert=/b", "sslrootcert"), None);
+        assert_eq!(url_param("postgres://h/d", "sslmode"), None);
+    }
+}

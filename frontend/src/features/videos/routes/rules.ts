@@ -1,10 +1,10 @@
 // Open browsing routes: home, video and performer listings, content pages, search, legal pages.
-import { ABILITIES, DEFAULT_PERFORMERS_GENDER, DEFAULT_PERFORMERS_ORDER, LIST_SIZES, MAX_INT32 } from '../constants'
-import type { RouteInput, ViewportType } from '../context'
-import { page, type RouteOutcome } from '../outcome'
-import { pageIds } from '../pageIds'
-import { parsePage } from '../query'
-import { guarded } from '../table'
+import { ABILITIES, DEFAULT_PERFORMERS_GENDER, DEFAULT_PERFORMERS_ORDER, LIST_SIZES, MAX_INT32 } from '../../../app/routing/constants'
+import type { RouteInput, ViewportType } from '../../../app/routing/context'
+import { page, type RouteOutcome } from '../../../app/routing/outcome'
+import { pageIds } from '../../../app/routing/pageIds'
+import { parsePage } from '../../../app/routing/query'
+import { guarded } from '../../../app/routing/table'
 
 export interface Flash {
   type: 'success' | 'error'

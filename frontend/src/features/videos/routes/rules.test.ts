@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { member, routeInput, tenantConfig, userView } from '../testing'
+import { member, routeInput, tenantConfig, userView } from '../../../app/routing/testing'
 import {
   awardsMaxPage,
   awardsRule,
@@ -22,7 +22,7 @@ import {
   videoCommentRule,
   videoRule,
   videosRule,
-} from './browse'
+} from './rules'
 
 const faceted = tenantConfig({ features: { facetedSearch: true } })
 const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', status, location })

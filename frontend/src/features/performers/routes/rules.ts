@@ -1,8 +1,8 @@
 // Routes that only send the visitor elsewhere: the 301 permanent moves and /tube2. Their steps in config/routes.json
 // always answer; a rule that got past them would be a table without its move.
-import { MESSAGES } from '../constants'
-import { failure, type RouteOutcome } from '../outcome'
-import { guarded } from '../table'
+import { MESSAGES } from '../../../app/routing/constants'
+import { failure, type RouteOutcome } from '../../../app/routing/outcome'
+import { guarded } from '../../../app/routing/table'
 
 type Move = RouteOutcome<never>
 

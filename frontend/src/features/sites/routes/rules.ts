@@ -1,8 +1,8 @@
 // Routes a tenant feature or an ability switches on (config/routes.json); off means not-found.
-import { SITES_ROUTE_TYPES } from '../constants'
-import { page, type RouteOutcome } from '../outcome'
-import { pageIds } from '../pageIds'
-import { guarded } from '../table'
+import { SITES_ROUTE_TYPES } from '../../../app/routing/constants'
+import { page, type RouteOutcome } from '../../../app/routing/outcome'
+import { pageIds } from '../../../app/routing/pageIds'
+import { guarded } from '../../../app/routing/table'
 
 /** /angels (showAngels) */
 export const angelsRule = guarded('/angels', (): RouteOutcome => page('angels'))

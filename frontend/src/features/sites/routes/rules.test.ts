@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { routeInput, tenantConfig, userView } from '../testing'
-import { unknownRouteRule } from './unknown'
+import { routeInput, tenantConfig, userView } from '../../../app/routing/testing'
+import { unknownRouteRule } from '../../signup/routes/unknown'
 import {
   angelRule,
   angelsRule,
@@ -10,7 +10,7 @@ import {
   showcasesRule,
   sitesRule,
   wallRule,
-} from './tenantFeatures'
+} from './rules'
 
 const notFound = { kind: 'notFound' }
 const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })

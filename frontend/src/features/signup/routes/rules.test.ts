@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { member, MULTISITE_ID, routeInput, tenantConfig, userView, VIXENPLUS_ID } from '../testing'
+import { member, MULTISITE_ID, routeInput, tenantConfig, userView, VIXENPLUS_ID } from '../../../app/routing/testing'
 import {
   isMultisiteSiteId,
   outgoingUpsellRule,
@@ -13,8 +13,8 @@ import {
   upsellSignupDenialRule,
   upsellSignupSuccessRule,
   welcomeCheckInput,
-} from './signup'
-import { evaluateRow, routeRow } from '../table'
+} from './rules'
+import { evaluateRow, routeRow } from '../../../app/routing/table'
 
 const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })
 const welcome = { memberid: '123', username: 'newmember', hashedMemberId: 'h123', siteId: 2 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { base64Json as toBase64, member, routeInput, tenantConfig } from '../testing'
-import { evaluateRow, routeRow } from '../table'
+import { base64Json as toBase64, member, routeInput, tenantConfig } from '../../../app/routing/testing'
+import { evaluateRow, routeRow } from '../../../app/routing/table'
 import {
   accountRule,
   camsOutcome,
@@ -17,7 +17,7 @@ import {
   joinNowRule,
   offersRule,
   xsiteRule,
-} from './members'
+} from './rules'
 
 const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', status, location })
 const notFound = { kind: 'notFound' }

@@ -1,9 +1,9 @@
 // Member routes: join, offers, account, cross-site, cams, favourites, deals.
-import type { UpsellPrice } from '../../shell/modalIds'
-import { MESSAGES, VISIBLE_BRANDS } from '../constants'
-import type { TenantConfig } from '../context'
-import { failure, page, redirect, type RouteOutcome } from '../outcome'
-import { guarded } from '../table'
+import type { UpsellPrice } from '../../../app/shell/modalIds'
+import { MESSAGES, VISIBLE_BRANDS } from '../../../app/routing/constants'
+import type { TenantConfig } from '../../../app/routing/context'
+import { failure, page, redirect, type RouteOutcome } from '../../../app/routing/outcome'
+import { guarded } from '../../../app/routing/table'
 
 /** Any path containing /joinnow counts as the join route. */
 export function isJoinRoute(pathname: string): boolean {
@@ -30,7 +30,7 @@ export const accountRule = guarded(
     page('account', { passwordChangedBrands: query.has('password_changed') ? formatBrandNames(VISIBLE_BRANDS) : null }),
 )
 
-export { crossSiteUrl } from '../table'
+export { crossSiteUrl } from '../../../app/routing/table'
 
 /** /xsite/{site}: the table sends the user to the site's members host (or answers not-found). */
 // The crossSite step always answers (a members URL that does not parse throws to the loader error handler).

@@ -1,13 +1,13 @@
 // Signup, upgrade and one-click upsell result routes.
-import { UPSELL_TRACKING_COOKIES } from '../constants'
-import { HttpError, loaderErrorOutcome } from '../errors'
-import type { RouteInput, TenantConfig, WelcomeData } from '../context'
-import { page, redirect, type RouteOutcome } from '../outcome'
-import { guarded, isMultisiteSiteId } from '../table'
-import { withQuery } from '../query'
-import { upgradeBackgroundImage } from '../viewport'
+import { UPSELL_TRACKING_COOKIES } from '../../../app/routing/constants'
+import { HttpError, loaderErrorOutcome } from '../../../app/routing/errors'
+import type { RouteInput, TenantConfig, WelcomeData } from '../../../app/routing/context'
+import { page, redirect, type RouteOutcome } from '../../../app/routing/outcome'
+import { guarded, isMultisiteSiteId } from '../../../app/routing/table'
+import { withQuery } from '../../../app/routing/query'
+import { upgradeBackgroundImage } from '../../../app/routing/viewport'
 
-export { isMultisiteSiteId } from '../table'
+export { isMultisiteSiteId } from '../../../app/routing/table'
 
 export interface SignupSuccessData {
   /** Input of getWelcomePagePictureSet: the upper-case brand name. */

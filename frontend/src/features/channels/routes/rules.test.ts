@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { member, routeInput, userView } from '../testing'
+import { member, routeInput, userView } from '../../../app/routing/testing'
 import {
   allChannelVideosRule,
   channelPackRule,
@@ -10,7 +10,7 @@ import {
   channelTrailerRule,
   channelVideoRule,
   channelVideosRule,
-} from './channels'
+} from './rules'
 
 const notFound = { kind: 'notFound' }
 const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { routeInput } from '../testing'
-import { categoryMove, favoriteModelsMove, modelMove, modelsMove, reelsMove, tube2Rule } from './moves'
+import { routeInput } from '../../../app/routing/testing'
+import { categoryMove, favoriteModelsMove, modelMove, modelsMove, reelsMove, tube2Rule } from './rules'
 
 const moved = (location: string) => ({ kind: 'redirect', status: 301, location })
 const notFound = { kind: 'notFound' }

@@ -12,8 +12,8 @@ import {
   channelVideosRule,
 } from './rules'
 
+const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', status, location })
 const notFound = { kind: 'notFound' }
-const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })
 const withChannels = userView({ abilities: ['see Channels'] })
 
 describe('/channels', () => {

@@ -1,7 +1,5 @@
-// Channel routes: gated by abilities (config/routes.json); a missing ability is not-found, never a login prompt (§6).
-import { notFound, page, type RouteOutcome, type StopOutcome } from '../../../app/routing/outcome'
-import { pageIds } from '../../../app/routing/pageIds'
-import { guarded } from '../../../app/routing/table'
+// Channel routes: gated by abilities (./rows.json); a missing ability is not-found, never a login prompt (§6).
+import { guarded, notFound, page, pageIds, type RouteOutcome, type StopOutcome } from '../../../app/routing'
 
 /** Channel pre-check (spec README): a channel that does not exist, or that the tenant does not carry, is not-found. */
 export function channelPrecheck(isChannelCarried: boolean): StopOutcome | undefined {

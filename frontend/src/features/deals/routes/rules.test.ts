@@ -1,42 +1,19 @@
 import { describe, expect, it } from 'vitest'
+import { evaluateRow, routeRow } from '../../../app/routing'
 import { base64Json as toBase64, member, routeInput, tenantConfig } from '../../../app/routing/testing'
-import { evaluateRow, routeRow } from '../../../app/routing/table'
 import {
-  accountRule,
   camsOutcome,
   camsRequestBody,
-  crossSiteUrl,
   dealsRule,
   decodeDealConfirmation,
-  favoriteChannelsRule,
-  favoritePerformersRule,
-  favoritesRule,
-  favoriteVideosRule,
-  formatBrandNames,
-  isJoinRoute,
-  joinNowRule,
   offersRule,
-  xsiteRule,
+  outgoingUpsellRule,
+  upsellSignupDenialRule,
+  upsellSignupSuccessRule,
 } from './rules'
 
 const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', status, location })
 const notFound = { kind: 'notFound' }
-
-describe('/joinnow', () => {
-  it('an authenticated user is redirected home with from=joinnow', () => {
-    expect(joinNowRule(routeInput('/joinnow', { user: member() }))).toEqual(redirectTo('/?from=joinnow'))
-  })
-
-  it('a visitor sees the join page without authentication', () => {
-    expect(joinNowRule(routeInput('/joinnow'))).toEqual({ kind: 'page', screen: 'joinNow', data: undefined })
-  })
-
-  it('any path containing /joinnow counts as the join route', () => {
-    expect(isJoinRoute('/joinnow')).toBe(true)
-    expect(isJoinRoute('/promo/joinnow/step-2')).toBe(true)
-    expect(isJoinRoute('/join')).toBe(false)
-  })
-})
 
 describe('/offers', () => {
   const teaser = tenantConfig({ features: { promotionalVideoTeaserModal: { enabled: true } } })
@@ -68,71 +45,6 @@ describe('/offers', () => {
   })
 })
 
-describe('/account', () => {
-  it('requires authentication', () => {
-    expect(accountRule(routeInput('/account', { isMembersArea: true }))).toEqual(
-      redirectTo('https://members.tushy.com/oidc/login?uri=https%3A%2F%2Fwww.tushy.com%2Faccount'),
-    )
-  })
-
-  it('password_changed names the visible brands as upper-case ".COM" names joined with commas and "&"', () => {
-    expect(accountRule(routeInput('/account?password_changed=1', { user: member() }))).toEqual({
-      kind: 'page',
-      screen: 'account',
-      data: {
-        passwordChangedBrands:
-          'BLACKED.COM, BLACKEDRAW.COM, TUSHY.COM, TUSHYRAW.COM, VIXEN.COM, DEEPER.COM, SLAYED.COM, MILFY.COM & WIFEY.COM',
-      },
-    })
-  })
-
-  it('without password_changed there is no notice', () => {
-    expect(accountRule(routeInput('/account', { user: member() }))).toMatchObject({ data: { passwordChangedBrands: null } })
-  })
-
-  it('formats one, two and three brands', () => {
-    expect(formatBrandNames(['vixen'])).toBe('VIXEN.COM')
-    expect(formatBrandNames(['vixen', 'tushy'])).toBe('VIXEN.COM & TUSHY.COM')
-    expect(formatBrandNames(['a', 'b', 'c'])).toBe('A.COM, B.COM & C.COM')
-  })
-})
-
-describe('/xsite/{site}', () => {
-  it('requires authentication', () => {
-    expect(xsiteRule(routeInput('/xsite/vixen', { params: { site: 'vixen' } }))).toEqual(notFound)
-  })
-
-  it('redirects to the members URL with the current brand name replaced by the site', () => {
-    expect(xsiteRule(routeInput('/xsite/vixen', { params: { site: 'vixen' }, user: member() }))).toEqual(
-      redirectTo('https://members.vixen.com'),
-    )
-  })
-
-  it('adds the optional deeplink query value', () => {
-    expect(
-      xsiteRule(routeInput('/xsite/blacked?deeplink=%2Fvideos%2Fa-scene', { params: { site: 'blacked' }, user: member() })),
-    ).toEqual(redirectTo('https://members.blacked.com/videos/a-scene'))
-  })
-
-  it('ignores a deeplink that could leave the site', () => {
-    expect(
-      xsiteRule(routeInput('/xsite/blacked?deeplink=%40evil.test', { params: { site: 'blacked' }, user: member() })),
-    ).toEqual(redirectTo('https://members.blacked.com'))
-  })
-
-  it('an unknown site is not-found', () => {
-    expect(xsiteRule(routeInput('/xsite/evil', { params: { site: 'evil' }, user: member() }))).toEqual(notFound)
-  })
-
-  it('replaces whole host labels only', () => {
-    expect(crossSiteUrl('https://members.tushy.com', 'tushy', 'vixen')).toBe('https://members.vixen.com')
-    expect(crossSiteUrl('https://members.tushyraw.com', 'tushy', 'vixen')).toBe('https://members.tushyraw.com')
-    expect(crossSiteUrl('http://members.tushy.localhost:8080/', 'tushy', 'deeper', '/account')).toBe(
-      'http://members.deeper.localhost:8080/account',
-    )
-  })
-})
-
 describe('/cams', () => {
   it('requires authentication', () => {
     expect(evaluateRow(routeRow('/cams'), routeInput('/cams'))).toEqual(notFound)
@@ -158,51 +70,6 @@ describe('/cams', () => {
     expect(camsOutcome({ ok: false, statusText: 'Bad Gateway', body: null })).toEqual({
       kind: 'error',
       message: 'Failed to fetch cams oneclick url: Bad Gateway',
-    })
-  })
-})
-
-describe('/favorites', () => {
-  it('requires authentication', () => {
-    expect(favoritesRule(routeInput('/favorites'))).toEqual(notFound)
-  })
-
-  it('shows the favorites page', () => {
-    expect(favoritesRule(routeInput('/favorites', { user: member() }))).toMatchObject({ kind: 'page', screen: 'favorite' })
-  })
-})
-
-describe('/favorites/videos, /favorites/performers, /favorites/channels', () => {
-  it('the first two require authentication', () => {
-    expect(favoriteVideosRule(routeInput('/favorites/videos'))).toEqual(notFound)
-    expect(favoritePerformersRule(routeInput('/favorites/performers'))).toEqual(notFound)
-  })
-
-  it('/favorites/channels does not', () => {
-    expect(favoriteChannelsRule(routeInput('/favorites/channels'))).toEqual({
-      kind: 'page',
-      screen: 'favoriteChannels',
-      data: { page: 1 },
-    })
-  })
-
-  it.each([
-    ['/favorites/videos', favoriteVideosRule],
-    ['/favorites/performers', favoritePerformersRule],
-    ['/favorites/channels', favoriteChannelsRule],
-  ])('%s: a page below 1 or non-numeric redirects with the query cleared', (path, rule) => {
-    expect(rule(routeInput(`${path}?page=0&sort=new`, { user: member() }))).toEqual(redirectTo(path))
-    expect(rule(routeInput(`${path}?page=abc`, { user: member() }))).toEqual(redirectTo(path))
-  })
-
-  it('shows the requested page', () => {
-    expect(favoriteVideosRule(routeInput('/favorites/videos?page=4', { user: member() }))).toEqual({
-      kind: 'page',
-      screen: 'favoriteVideos',
-      data: { page: 4 },
-    })
-    expect(favoritePerformersRule(routeInput('/favorites/performers', { user: member() }))).toMatchObject({
-      screen: 'favoriteModels',
     })
   })
 })
@@ -259,5 +126,43 @@ describe('/deals', () => {
     expect(encoded).toMatch(/[+/]/)
     expect(decodeDealConfirmation(encoded.replace(/\+/g, ' '))?.title).toBe('>>>?')
     expect(decodeDealConfirmation(encoded.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))?.title).toBe('>>>?')
+  })
+})
+
+describe('/_upsell_signupsuccess, /_upsell_signupdenial', () => {
+  it('success records status true and may set outgoing_upsell_oneclick_success', () => {
+    expect(upsellSignupSuccessRule()).toEqual({
+      kind: 'page',
+      screen: 'oneClickUpsellSuccess',
+      data: { status: true, cookieName: 'outgoing_upsell_oneclick_success' },
+    })
+  })
+
+  it('failure records status false and may set outgoing_upsell_oneclick_fallback', () => {
+    expect(upsellSignupDenialRule()).toEqual({
+      kind: 'page',
+      screen: 'oneClickUpsellFailure',
+      data: { status: false, cookieName: 'outgoing_upsell_oneclick_fallback' },
+    })
+  })
+})
+
+describe('/oneclick/outgoing-upsell', () => {
+  it('reads epoch_upsellid, segpay_upsellid, rg_upsellid, tour_link_code, member_link, gas_cid, confirmed', () => {
+    const url =
+      '/oneclick/outgoing-upsell?epoch_upsellid=e1&segpay_upsellid=s1&rg_upsellid=r1&tour_link_code=t1&member_link=m1&gas_cid=g1&confirmed=1'
+    expect(outgoingUpsellRule(routeInput(url))).toEqual({
+      kind: 'page',
+      screen: 'outgoingUpsellOneClick',
+      data: {
+        epochUpsellId: 'e1',
+        segpayUpsellId: 's1',
+        rgUpsellId: 'r1',
+        tourLinkCode: 't1',
+        memberLink: 'm1',
+        gasCid: 'g1',
+        confirmed: '1',
+      },
+    })
   })
 })

@@ -1,40 +1,19 @@
-// Member routes: join, offers, account, cross-site, cams, favourites, deals.
+// Deals, offers, cams and the one-click upsell result routes (rows: ./rows.json).
 import type { UpsellPrice } from '../../../app/shell/modalIds'
-import { MESSAGES, VISIBLE_BRANDS } from '../../../app/routing/constants'
-import type { TenantConfig } from '../../../app/routing/context'
-import { failure, page, redirect, type RouteOutcome } from '../../../app/routing/outcome'
-import { guarded } from '../../../app/routing/table'
-
-/** Any path containing /joinnow counts as the join route. */
-export function isJoinRoute(pathname: string): boolean {
-  return pathname.includes('/joinnow')
-}
-
-/** /joinnow: visitors only; an authenticated user goes home with from=joinnow. */
-export const joinNowRule = guarded('/joinnow', (): RouteOutcome => page('joinNow'))
+import {
+  failure,
+  guarded,
+  MESSAGES,
+  page,
+  redirect,
+  type RouteInput,
+  type RouteOutcome,
+  type TenantConfig,
+  UPSELL_TRACKING_COOKIES,
+} from '../../../app/routing'
 
 /** /offers: a pending promotional teaser sends the user to `next` (default /) first. */
 export const offersRule = guarded('/offers', (): RouteOutcome => page('offers'))
-
-/** Visible brands as upper-case ".COM" names joined with commas and "&": "A.COM, B.COM & C.COM". */
-export function formatBrandNames(brands: readonly string[]): string {
-  const names = brands.map((brand) => `${brand.toUpperCase()}.COM`)
-  if (names.length <= 1) return names.join('')
-  return `${names.slice(0, -1).join(', ')} & ${names[names.length - 1]}`
-}
-
-/** /account: password_changed names the brands the changed password works on. */
-export const accountRule = guarded(
-  '/account',
-  ({ query }): RouteOutcome<{ passwordChangedBrands: string | null }> =>
-    page('account', { passwordChangedBrands: query.has('password_changed') ? formatBrandNames(VISIBLE_BRANDS) : null }),
-)
-
-export { crossSiteUrl } from '../../../app/routing/table'
-
-/** /xsite/{site}: the table sends the user to the site's members host (or answers not-found). */
-// The crossSite step always answers (a members URL that does not parse throws to the loader error handler).
-export const xsiteRule = guarded('/xsite/:site', (): RouteOutcome => failure(MESSAGES.unexpectedHost))
 
 /** /cams: authenticated (the table); the redirect target comes from the one-click upsell call. */
 
@@ -59,24 +38,6 @@ export function camsOutcome(response: CamsResponse): RouteOutcome<never> {
   if (typeof url !== 'string' || url === '') return failure(`${MESSAGES.camsUrlFailed}: no url`)
   return redirect(url)
 }
-
-/** /favorites */
-export const favoritesRule = guarded('/favorites', (): RouteOutcome => page('favorite'))
-
-/** /favorites/videos (authenticated) */
-export const favoriteVideosRule = guarded('/favorites/videos', (_input, pass): RouteOutcome<{ page: number }> =>
-  page('favoriteVideos', { page: pass.page }),
-)
-
-/** /favorites/performers (authenticated) */
-export const favoritePerformersRule = guarded('/favorites/performers', (_input, pass): RouteOutcome<{ page: number }> =>
-  page('favoriteModels', { page: pass.page }),
-)
-
-/** /favorites/channels: the table requires authentication only of the first two favourites lists. */
-export const favoriteChannelsRule = guarded('/favorites/channels', (_input, pass): RouteOutcome<{ page: number }> =>
-  page('favoriteChannels', { page: pass.page }),
-)
 
 export interface DealConfirmation {
   title: string
@@ -151,3 +112,43 @@ export const dealsRule = guarded('/deals', ({ query }): RouteOutcome<DealsData> 
   }
   return page('deals', { confirmation, openModal: 'ConfirmOutgoingUpsell' })
 })
+
+export interface UpsellResultData {
+  /** outgoingUpsellOneclickTracking's status: true on the success route, false on the failure route. */
+  status: boolean
+  /** Cookie set when the tracking call returns a redirectUrl. */
+  cookieName: string
+}
+
+/** /_upsell_signupsuccess */
+export function upsellSignupSuccessRule(): RouteOutcome<UpsellResultData> {
+  return page('oneClickUpsellSuccess', { status: true, cookieName: UPSELL_TRACKING_COOKIES.success })
+}
+
+/** /_upsell_signupdenial */
+export function upsellSignupDenialRule(): RouteOutcome<UpsellResultData> {
+  return page('oneClickUpsellFailure', { status: false, cookieName: UPSELL_TRACKING_COOKIES.failure })
+}
+
+export interface OutgoingUpsellData {
+  epochUpsellId: string | null
+  segpayUpsellId: string | null
+  rgUpsellId: string | null
+  tourLinkCode: string | null
+  memberLink: string | null
+  gasCid: string | null
+  confirmed: string | null
+}
+
+/** /oneclick/outgoing-upsell */
+export function outgoingUpsellRule({ query }: RouteInput): RouteOutcome<OutgoingUpsellData> {
+  return page('outgoingUpsellOneClick', {
+    epochUpsellId: query.get('epoch_upsellid'),
+    segpayUpsellId: query.get('segpay_upsellid'),
+    rgUpsellId: query.get('rg_upsellid'),
+    tourLinkCode: query.get('tour_link_code'),
+    memberLink: query.get('member_link'),
+    gasCid: query.get('gas_cid'),
+    confirmed: query.get('confirmed'),
+  })
+}

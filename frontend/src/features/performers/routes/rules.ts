@@ -1,27 +1,36 @@
-// Routes that only send the visitor elsewhere: the 301 permanent moves and /tube2. Their steps in config/routes.json
-// always answer; a rule that got past them would be a table without its move.
-import { MESSAGES } from '../../../app/routing/constants'
-import { failure, type RouteOutcome } from '../../../app/routing/outcome'
-import { guarded } from '../../../app/routing/table'
+// Performer routes, and the 301 moves from the old /models paths (rows: ./rows.json).
+import {
+  DEFAULT_PERFORMERS_GENDER,
+  DEFAULT_PERFORMERS_ORDER,
+  guarded,
+  page,
+  pageIds,
+  type RouteOutcome,
+  tableOnly,
+} from '../../../app/routing'
 
-type Move = RouteOutcome<never>
+export interface PerformersData {
+  order: string
+  page: number
+  gender: string
+  sex: string | null
+}
 
-const unreachable = (): Move => failure(MESSAGES.genericError)
+/** /performers */
+export const performersRule = guarded('/performers', ({ query }, pass): RouteOutcome<PerformersData> => {
+  const order = query.get('order') || DEFAULT_PERFORMERS_ORDER
+  const gender = query.get('gender') || DEFAULT_PERFORMERS_GENDER
+  return page('models', { order, page: pass.page, gender, sex: query.get('sex') })
+})
+
+/** /performers/{slug} */
+export const performerRule = guarded('/performers/:slug', ({ params }, pass): RouteOutcome<{ slug: string; page: number }> => {
+  const slug = params.slug ?? ''
+  return page('model', { slug, page: pass.page }, pageIds.performer(slug))
+})
 
 /** /models: 301 to the performers list, keeping the query. */
-export const modelsMove = guarded('/models', unreachable)
+export const modelsMove = tableOnly('/models')
 
 /** /models/{slug}: 301 to /performers/{slug}. */
-export const modelMove = guarded('/models/:slug', unreachable)
-
-/** /categories/{slug}: 301 to the search screen with search={slug}. */
-export const categoryMove = guarded('/categories/:slug', unreachable)
-
-/** /reels/{uuid?}: 301 to /quickies/{uuid?}. */
-export const reelsMove = guarded('/reels/:uuid?', unreachable)
-
-/** /favorites/models: 301 to /favorites/performers (spec README). */
-export const favoriteModelsMove = guarded('/favorites/models', unreachable)
-
-/** /tube2: home, keeping the query. */
-export const tube2Rule = guarded('/tube2', unreachable)
+export const modelMove = tableOnly('/models/:slug')

@@ -1,23 +1,39 @@
 import { describe, expect, it } from 'vitest'
+import { evaluateRow, routeRow, isMultisiteSiteId } from '../../../app/routing'
 import { member, MULTISITE_ID, routeInput, tenantConfig, userView, VIXENPLUS_ID } from '../../../app/routing/testing'
 import {
-  isMultisiteSiteId,
-  outgoingUpsellRule,
+  isJoinRoute,
+  joinNowRule,
   parentRedirectRule,
   signupDenialRule,
   signupExternOutcome,
   signupSuccessRule,
+  unknownRouteRule,
   upgradeDenialOutcome,
   upgradeMembershipRule,
   upgradeSuccessOutcome,
-  upsellSignupDenialRule,
-  upsellSignupSuccessRule,
   welcomeCheckInput,
 } from './rules'
-import { evaluateRow, routeRow } from '../../../app/routing/table'
 
-const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })
+const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', status, location })
+const notFound = { kind: 'notFound' }
 const welcome = { memberid: '123', username: 'newmember', hashedMemberId: 'h123', siteId: 2 }
+
+describe('/joinnow', () => {
+  it('an authenticated user is redirected home with from=joinnow', () => {
+    expect(joinNowRule(routeInput('/joinnow', { user: member() }))).toEqual(redirectTo('/?from=joinnow'))
+  })
+
+  it('a visitor sees the join page without authentication', () => {
+    expect(joinNowRule(routeInput('/joinnow'))).toEqual({ kind: 'page', screen: 'joinNow', data: undefined })
+  })
+
+  it('any path containing /joinnow counts as the join route', () => {
+    expect(isJoinRoute('/joinnow')).toBe(true)
+    expect(isJoinRoute('/promo/joinnow/step-2')).toBe(true)
+    expect(isJoinRoute('/join')).toBe(false)
+  })
+})
 
 describe('/_signupsuccess', () => {
   it('without memberid and username in the welcome data, redirects home', () => {
@@ -166,40 +182,12 @@ describe('/parent-redirect', () => {
   })
 })
 
-describe('/_upsell_signupsuccess, /_upsell_signupdenial', () => {
-  it('success records status true and may set outgoing_upsell_oneclick_success', () => {
-    expect(upsellSignupSuccessRule()).toEqual({
-      kind: 'page',
-      screen: 'oneClickUpsellSuccess',
-      data: { status: true, cookieName: 'outgoing_upsell_oneclick_success' },
-    })
+describe('a path missing from the route table', () => {
+  it('is not-found', () => {
+    expect(unknownRouteRule(routeInput('/no-such-page'))).toEqual(notFound)
   })
 
-  it('failure records status false and may set outgoing_upsell_oneclick_fallback', () => {
-    expect(upsellSignupDenialRule()).toEqual({
-      kind: 'page',
-      screen: 'oneClickUpsellFailure',
-      data: { status: false, cookieName: 'outgoing_upsell_oneclick_fallback' },
-    })
-  })
-})
-
-describe('/oneclick/outgoing-upsell', () => {
-  it('reads epoch_upsellid, segpay_upsellid, rg_upsellid, tour_link_code, member_link, gas_cid, confirmed', () => {
-    const url =
-      '/oneclick/outgoing-upsell?epoch_upsellid=e1&segpay_upsellid=s1&rg_upsellid=r1&tour_link_code=t1&member_link=m1&gas_cid=g1&confirmed=1'
-    expect(outgoingUpsellRule(routeInput(url))).toEqual({
-      kind: 'page',
-      screen: 'outgoingUpsellOneClick',
-      data: {
-        epochUpsellId: 'e1',
-        segpayUpsellId: 's1',
-        rgUpsellId: 'r1',
-        tourLinkCode: 't1',
-        memberLink: 'm1',
-        gasCid: 'g1',
-        confirmed: '1',
-      },
-    })
+  it('is the join route when it contains /joinnow', () => {
+    expect(unknownRouteRule(routeInput('/promo/joinnow'))).toMatchObject({ kind: 'page', screen: 'joinNow' })
   })
 })

@@ -1,13 +1,27 @@
-// Signup, upgrade and one-click upsell result routes.
-import { UPSELL_TRACKING_COOKIES } from '../../../app/routing/constants'
-import { HttpError, loaderErrorOutcome } from '../../../app/routing/errors'
-import type { RouteInput, TenantConfig, WelcomeData } from '../../../app/routing/context'
-import { page, redirect, type RouteOutcome } from '../../../app/routing/outcome'
-import { guarded, isMultisiteSiteId } from '../../../app/routing/table'
-import { withQuery } from '../../../app/routing/query'
-import { upgradeBackgroundImage } from '../../../app/routing/viewport'
+// Join, signup and upgrade result routes, and the catch-all that is the join route when the path holds /joinnow
+// (rows: ./rows.json).
+import {
+  guarded,
+  HttpError,
+  isMultisiteSiteId,
+  loaderErrorOutcome,
+  page,
+  redirect,
+  type RouteInput,
+  type RouteOutcome,
+  type TenantConfig,
+  upgradeBackgroundImage,
+  type WelcomeData,
+  withQuery,
+} from '../../../app/routing'
 
-export { isMultisiteSiteId } from '../../../app/routing/table'
+/** Any path containing /joinnow counts as the join route. */
+export function isJoinRoute(pathname: string): boolean {
+  return pathname.includes('/joinnow')
+}
+
+/** /joinnow: visitors only; an authenticated user goes home with from=joinnow. */
+export const joinNowRule = guarded('/joinnow', (): RouteOutcome => page('joinNow'))
 
 export interface SignupSuccessData {
   /** Input of getWelcomePagePictureSet: the upper-case brand name. */
@@ -92,42 +106,5 @@ export function parentRedirectRule({ query }: RouteInput): RouteOutcome<{ idToke
   return page('parentRedirect', { idToken: query.get('id_token'), next: query.get('next') })
 }
 
-export interface UpsellResultData {
-  /** outgoingUpsellOneclickTracking's status: true on the success route, false on the failure route. */
-  status: boolean
-  /** Cookie set when the tracking call returns a redirectUrl. */
-  cookieName: string
-}
-
-/** /_upsell_signupsuccess */
-export function upsellSignupSuccessRule(): RouteOutcome<UpsellResultData> {
-  return page('oneClickUpsellSuccess', { status: true, cookieName: UPSELL_TRACKING_COOKIES.success })
-}
-
-/** /_upsell_signupdenial */
-export function upsellSignupDenialRule(): RouteOutcome<UpsellResultData> {
-  return page('oneClickUpsellFailure', { status: false, cookieName: UPSELL_TRACKING_COOKIES.failure })
-}
-
-export interface OutgoingUpsellData {
-  epochUpsellId: string | null
-  segpayUpsellId: string | null
-  rgUpsellId: string | null
-  tourLinkCode: string | null
-  memberLink: string | null
-  gasCid: string | null
-  confirmed: string | null
-}
-
-/** /oneclick/outgoing-upsell */
-export function outgoingUpsellRule({ query }: RouteInput): RouteOutcome<OutgoingUpsellData> {
-  return page('outgoingUpsellOneClick', {
-    epochUpsellId: query.get('epoch_upsellid'),
-    segpayUpsellId: query.get('segpay_upsellid'),
-    rgUpsellId: query.get('rg_upsellid'),
-    tourLinkCode: query.get('tour_link_code'),
-    memberLink: query.get('member_link'),
-    gasCid: query.get('gas_cid'),
-    confirmed: query.get('confirmed'),
-  })
-}
+/** A path missing from the route table: the join route if it contains /joinnow, else not-found. */
+export const unknownRouteRule = guarded('*', (input): RouteOutcome => joinNowRule(input))

@@ -1,100 +1,44 @@
 import { describe, expect, it } from 'vitest'
-import { routeInput, tenantConfig, userView } from '../../../app/routing/testing'
-import { unknownRouteRule } from '../../signup/routes/unknown'
-import {
-  angelRule,
-  angelsRule,
-  quickiesRule,
-  recommendedVideosRule,
-  showcaseRule,
-  showcasesRule,
-  sitesRule,
-  wallRule,
-} from './rules'
+import { crossSiteUrl } from '../../../app/routing'
+import { member, routeInput } from '../../../app/routing/testing'
+import { sitesRule, xsiteRule } from './rules'
 
+const redirectTo = (location: string, status = 302) => ({ kind: 'redirect', status, location })
 const notFound = { kind: 'notFound' }
-const redirectTo = (location: string) => ({ kind: 'redirect', status: 302, location })
-const allOn = tenantConfig({ features: { showAngels: true, showcasesPage: true, reels: true, curator: true } })
 
-describe('/angels and /angels/:slug (showAngels)', () => {
-  it('/angels is not-found unless showAngels is on', () => {
-    expect(angelsRule(routeInput('/angels'))).toEqual(notFound)
-    expect(angelsRule(routeInput('/angels', { tenant: allOn }))).toMatchObject({ kind: 'page', screen: 'angels' })
+describe('/xsite/{site}', () => {
+  it('requires authentication', () => {
+    expect(xsiteRule(routeInput('/xsite/vixen', { params: { site: 'vixen' } }))).toEqual(notFound)
   })
 
-  it('/angels/:slug: feature off is not-found', () => {
-    expect(angelRule(routeInput('/angels/a', { params: { slug: 'a' } }))).toEqual(notFound)
+  it('redirects to the members URL with the current brand name replaced by the site', () => {
+    expect(xsiteRule(routeInput('/xsite/vixen', { params: { site: 'vixen' }, user: member() }))).toEqual(
+      redirectTo('https://members.vixen.com'),
+    )
   })
 
-  it('/angels/:slug: invalid slug is not-found', () => {
-    expect(angelRule(routeInput('/angels/A', { params: { slug: 'A' }, tenant: allOn }))).toEqual(notFound)
+  it('adds the optional deeplink query value', () => {
+    expect(
+      xsiteRule(routeInput('/xsite/blacked?deeplink=%2Fvideos%2Fa-scene', { params: { site: 'blacked' }, user: member() })),
+    ).toEqual(redirectTo('https://members.blacked.com/videos/a-scene'))
   })
 
-  it('/angels/:slug: the angel profile page, page id angel:{slug}', () => {
-    expect(angelRule(routeInput('/angels/a', { params: { slug: 'a' }, tenant: allOn }))).toEqual({
-      kind: 'page',
-      screen: 'angel',
-      pageId: 'angel:a',
-      data: { slug: 'a' },
-    })
-  })
-})
-
-describe('/showcases and /showcase/{slug} (showcasesPage)', () => {
-  it('/showcases is not-found unless showcasesPage is on', () => {
-    expect(showcasesRule(routeInput('/showcases'))).toEqual(notFound)
-    expect(showcasesRule(routeInput('/showcases', { tenant: allOn }))).toMatchObject({ screen: 'showcases' })
+  it('ignores a deeplink that could leave the site', () => {
+    expect(
+      xsiteRule(routeInput('/xsite/blacked?deeplink=%40evil.test', { params: { site: 'blacked' }, user: member() })),
+    ).toEqual(redirectTo('https://members.blacked.com'))
   })
 
-  it('/showcase/{slug}: invalid slug or feature off is not-found', () => {
-    expect(showcaseRule(routeInput('/showcase/s', { params: { slug: 's' } }))).toEqual(notFound)
-    expect(showcaseRule(routeInput('/showcase/s_1', { params: { slug: 's_1' }, tenant: allOn }))).toEqual(notFound)
+  it('an unknown site is not-found', () => {
+    expect(xsiteRule(routeInput('/xsite/evil', { params: { site: 'evil' }, user: member() }))).toEqual(notFound)
   })
 
-  it('/showcase/{slug}: the showcase page', () => {
-    expect(showcaseRule(routeInput('/showcase/s-1', { params: { slug: 's-1' }, tenant: allOn }))).toEqual({
-      kind: 'page',
-      screen: 'showcase',
-      data: { slug: 's-1' },
-    })
-  })
-})
-
-describe('/quickies/{uuid?} (reels)', () => {
-  it('is not-found unless reels is on', () => {
-    expect(quickiesRule(routeInput('/quickies'))).toEqual(notFound)
-  })
-
-  it('shows quickies, with or without a uuid', () => {
-    expect(quickiesRule(routeInput('/quickies', { tenant: allOn }))).toEqual({
-      kind: 'page',
-      screen: 'quickies',
-      data: { uuid: null },
-    })
-    expect(quickiesRule(routeInput('/quickies/u-1', { tenant: allOn, params: { uuid: 'u-1' } }))).toMatchObject({
-      data: { uuid: 'u-1' },
-    })
-  })
-})
-
-describe('/wall (curator)', () => {
-  it('is not-found unless curator is on', () => {
-    expect(wallRule(routeInput('/wall'))).toEqual(notFound)
-    expect(wallRule(routeInput('/wall', { tenant: allOn }))).toMatchObject({ kind: 'page', screen: 'wall' })
-  })
-})
-
-describe('/recommended-videos', () => {
-  it('is not-found without the ability to see the recommendation shelf', () => {
-    expect(recommendedVideosRule(routeInput('/recommended-videos'))).toEqual(notFound)
-  })
-
-  it('shows recommended videos with the ability', () => {
-    const user = userView({ abilities: ['see RecommendationShelf'] })
-    expect(recommendedVideosRule(routeInput('/recommended-videos', { user }))).toMatchObject({
-      kind: 'page',
-      screen: 'recommendedVideos',
-    })
+  it('replaces whole host labels only', () => {
+    expect(crossSiteUrl('https://members.tushy.com', 'tushy', 'vixen')).toBe('https://members.vixen.com')
+    expect(crossSiteUrl('https://members.tushyraw.com', 'tushy', 'vixen')).toBe('https://members.tushyraw.com')
+    expect(crossSiteUrl('http://members.tushy.localhost:8080/', 'tushy', 'deeper', '/account')).toBe(
+      'http://members.deeper.localhost:8080/account',
+    )
   })
 })
 
@@ -127,15 +71,5 @@ describe('/sites/{brand}/{type}', () => {
 
   it('a sites query present redirects to the same route with page and sites dropped', () => {
     expect(sites('/sites/blacked/videos?sites=a&page=2', 'blacked', 'videos')).toEqual(redirectTo('/sites/blacked/videos'))
-  })
-})
-
-describe('a path missing from the route table', () => {
-  it('is not-found', () => {
-    expect(unknownRouteRule(routeInput('/no-such-page'))).toEqual(notFound)
-  })
-
-  it('is the join route when it contains /joinnow', () => {
-    expect(unknownRouteRule(routeInput('/promo/joinnow'))).toMatchObject({ kind: 'page', screen: 'joinNow' })
   })
 })

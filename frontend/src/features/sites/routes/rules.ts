@@ -1,36 +1,9 @@
-// Routes a tenant feature or an ability switches on (config/routes.json); off means not-found.
-import { SITES_ROUTE_TYPES } from '../../../app/routing/constants'
-import { page, type RouteOutcome } from '../../../app/routing/outcome'
-import { pageIds } from '../../../app/routing/pageIds'
-import { guarded } from '../../../app/routing/table'
+// Sister sites: /sites/{brand}/{type} and the cross-site jump /xsite/{site} (rows: ./rows.json).
+import { failure, guarded, MESSAGES, page, type RouteOutcome, SITES_ROUTE_TYPES } from '../../../app/routing'
 
-/** /angels (showAngels) */
-export const angelsRule = guarded('/angels', (): RouteOutcome => page('angels'))
-
-/** /angels/:slug (showAngels) */
-export const angelRule = guarded('/angels/:slug', ({ params }): RouteOutcome<{ slug: string }> => {
-  const slug = params.slug ?? ''
-  return page('angel', { slug }, pageIds.angel(slug))
-})
-
-/** /showcases (showcasesPage) */
-export const showcasesRule = guarded('/showcases', (): RouteOutcome => page('showcases'))
-
-/** /showcase/{slug} (showcasesPage) */
-export const showcaseRule = guarded('/showcase/:slug', ({ params }): RouteOutcome<{ slug: string }> =>
-  page('showcase', { slug: params.slug ?? '' }),
-)
-
-/** /quickies/{uuid?} (reels) */
-export const quickiesRule = guarded('/quickies/:uuid?', ({ params }): RouteOutcome<{ uuid: string | null }> =>
-  page('quickies', { uuid: params.uuid ?? null }),
-)
-
-/** /wall (curator) */
-export const wallRule = guarded('/wall', (): RouteOutcome => page('wall'))
-
-/** /recommended-videos: the ability to see the recommendation shelf. */
-export const recommendedVideosRule = guarded('/recommended-videos', (): RouteOutcome => page('recommendedVideos'))
+/** /xsite/{site}: the table sends the user to the site's members host (or answers not-found). */
+// The crossSite step always answers (a members URL that does not parse throws to the loader error handler).
+export const xsiteRule = guarded('/xsite/:site', (): RouteOutcome => failure(MESSAGES.unexpectedHost))
 
 export type SitesRouteType = (typeof SITES_ROUTE_TYPES)[number]
 

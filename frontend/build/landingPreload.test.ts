@@ -1,33 +1,41 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { pathPattern, preloadScript, routeScreenModules } from './landingPreload'
+import { featureScreenModules, pathPattern, preloadScript, routeScreenModules } from './landingPreload'
 
-const routesSource = readFileSync(join(process.cwd(), 'src/app/routes.ts'), 'utf8')
+const featuresDir = join(process.cwd(), 'src/features')
+const declarations = readdirSync(featuresDir)
+  .map((feature) => join(featuresDir, feature, 'routes', 'index.ts'))
+  .filter((file) => existsSync(file))
+  .map((file) => readFileSync(file, 'utf8'))
 
 describe('routeScreenModules', () => {
-  it('finds every route of the table that has a screen, with the module its screen loads', () => {
+  it("finds every route of the features' declarations that has a screen, with the module its screen loads", () => {
     const unread: string[] = []
-    const found = routeScreenModules(routesSource, unread)
+    const found = featureScreenModules(featuresDir, unread)
     expect(unread).toEqual([])
-    const table = routesSource.slice(routesSource.indexOf('export const appRoutes'))
-    expect(found).toHaveLength(table.match(/screen: /g)!.length)
-    expect(found.find((route) => route.path === '/')?.module).toBe('../features/home/routes/screens')
-    expect(found.find((route) => route.path === '/videos/:slug')?.module).toBe('../features/videos/routes/screens')
-    expect(found.find((route) => route.path === '/toprated')?.module).toBe('../features/videos/routes/screens')
-    expect(found.find((route) => route.path === '/_signup-extern/:biller')?.module).toBe('../features/signup/routes/screens')
-    expect(found.find((route) => route.path === '*')?.module).toBe('../features/signup/routes/screens')
+    const screens = declarations.reduce((count, source) => {
+      const list = source.slice(source.search(/^export const \w+Routes\b/m))
+      return count + (list.match(/screen: /g)?.length ?? 0)
+    }, 0)
+    expect(found).toHaveLength(screens)
+    const moduleOf = (path: string) => found.find((route) => route.path === path)?.module
+    expect(moduleOf('/')).toBe(join(featuresDir, 'home/routes/screens'))
+    expect(moduleOf('/videos/:slug')).toBe(join(featuresDir, 'videos/routes/screens'))
+    expect(moduleOf('/toprated')).toBe(join(featuresDir, 'videos/routes/screens'))
+    expect(moduleOf('/_signup-extern/:biller')).toBe(join(featuresDir, 'signup/routes/screens'))
+    expect(moduleOf('*')).toBe(join(featuresDir, 'signup/routes/screens'))
     expect(found.some((route) => route.path === '/models')).toBe(false)
   })
 
   it('names the routes whose screen it cannot read instead of guessing', () => {
     const unread: string[] = []
-    const source = `const home = () => import('../features/home/routes/screens')
-export const appRoutes = [
-  { path: '/', load: homeRule, screen: screen('home', home, (m) => m.HomeScreen) },
+    const source = `const screens = () => import('./screens')
+export const homeRoutes: ReadonlyArray<AppRoute<RouteServices>> = [
+  { path: '/', load: homeRule, screen: screen('home', screens, (m) => m.HomeScreen) },
   { path: '/odd', load: oddRule, screen: somethingElse },
 ]`
-    expect(routeScreenModules(source, unread)).toEqual([{ path: '/', module: '../features/home/routes/screens' }])
+    expect(routeScreenModules(source, unread)).toEqual([{ path: '/', module: './screens' }])
     expect(unread).toEqual(['/odd'])
   })
 })

@@ -6,24 +6,25 @@
 // and style sheets); the script picks the current path's and adds `<link rel="modulepreload">` / `<link
 // rel="preload" as="style">` for them while the entry downloads. When the loader's import() runs, the module is there.
 //
-// The route table stays the one source: the patterns and chunks are read from src/app/routes.ts at build time.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+// The route table stays the one source: the patterns and chunks are read at build time from the routes each feature
+// declares (src/features/<feature>/routes/index.ts).
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import type { OutputBundle, OutputChunk } from 'rollup'
 import type { Plugin } from 'vite'
 
 export interface RouteScreenModule {
   /** The route's path as react-router reads it ('/videos/:slug', '/quickies/:uuid?'). */
   path: string
-  /** The screen module the route imports lazily, as written in routes.ts ('../features/home/routes/screens'). */
+  /** The screen module the route imports lazily, as written in the declaration ('./screens'). */
   module: string
 }
 
 /**
- * The routes of routes.ts that have a screen, with the module of that screen. Reads the three shapes routes.ts uses:
- * `const home = () => import('…')`, `const videoScreen = screen('videos', videos, …)` and, in the table,
- * `{ path: '…', …, screen: screen('home', home, …) }` or `screen: videoScreen`. Paths whose screen is written
- * another way go to `unread`.
+ * The routes of a feature's declaration (routes/index.ts) that have a screen, with the module of that screen. Reads
+ * the three shapes the declarations use: `const screens = () => import('./screens')`, `const videoScreen =
+ * screen('videos', screens, …)` and, in the list (`export const videosRoutes …`), `{ path: '…', …, screen:
+ * screen('videos', screens, …) }` or `screen: videoScreen`. Paths whose screen is written another way go to `unread`.
  */
 export function routeScreenModules(source: string, unread: string[] = []): RouteScreenModule[] {
   const modules = new Map<string, string>()
@@ -31,7 +32,7 @@ export function routeScreenModules(source: string, unread: string[] = []): Route
   const screens = new Map<string, string>()
   for (const match of source.matchAll(/const (\w+) = screen\('[^']*', (\w+),/g)) screens.set(match[1], match[2])
 
-  const table = source.slice(source.indexOf('export const appRoutes'))
+  const table = source.slice(Math.max(0, source.search(/^export const \w+Routes\b/m)))
   const starts = [...table.matchAll(/path: '([^']+)'/g)]
   const routes: RouteScreenModule[] = []
   starts.forEach((start, index) => {
@@ -45,6 +46,19 @@ export function routeScreenModules(source: string, unread: string[] = []): Route
     if (module === undefined) unread.push(start[1])
     else routes.push({ path: start[1], module })
   })
+  return routes
+}
+
+/** Every feature's routes that have a screen, each screen module as an absolute path without its extension. */
+export function featureScreenModules(featuresDir: string, unread: string[] = []): RouteScreenModule[] {
+  const routes: RouteScreenModule[] = []
+  for (const feature of readdirSync(featuresDir).sort()) {
+    const file = join(featuresDir, feature, 'routes', 'index.ts')
+    if (!existsSync(file)) continue
+    for (const route of routeScreenModules(readFileSync(file, 'utf8'), unread)) {
+      routes.push({ path: route.path, module: resolve(file, '..', route.module) })
+    }
+  }
   return routes
 }
 
@@ -97,7 +111,7 @@ export function preloadScript(base: string, files: readonly string[], routes: Re
 }
 
 /** The Vite plugin (production builds only). */
-export function landingPreload(routesFile = 'src/app/routes.ts'): Plugin {
+export function landingPreload(featuresDir = 'src/features'): Plugin {
   let root = ''
   let base = '/'
   return {
@@ -112,9 +126,8 @@ export function landingPreload(routesFile = 'src/app/routes.ts'): Plugin {
       handler(_html, context) {
         const bundle = context.bundle
         if (!bundle) return []
-        const routesPath = resolve(root, routesFile)
         const unread: string[] = []
-        const routes = routeScreenModules(readFileSync(routesPath, 'utf8'), unread)
+        const routes = featureScreenModules(resolve(root, featuresDir), unread)
         if (unread.length > 0) this.warn(`landing preload: no lazy screen module read for ${unread.join(', ')}`)
         const chunks = Object.values(bundle).filter((output): output is OutputChunk => output.type === 'chunk')
         const entry = chunks.find((chunk) => chunk.isEntry)
@@ -136,7 +149,7 @@ export function landingPreload(routesFile = 'src/app/routes.ts'): Plugin {
         const table: Array<[string, number[], number]> = []
         // The catch-all (any path holding /joinnow) would preload the join screen for every unknown path: left out.
         for (const route of routes.filter((candidate) => candidate.path !== '*')) {
-          const modulePath = resolve(routesPath, '..', route.module)
+          const modulePath = route.module
           // The chunk holding the screen module (its facade, or the chunk Rollup merged it into).
           const chunk = chunks.find((candidate) =>
             candidate.moduleIds.some((id) => id.replace(/\.[jt]sx?$/, '') === modulePath),

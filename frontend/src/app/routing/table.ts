@@ -1,12 +1,14 @@
 // The route table of screens-routes-access.md §2.1 as data: config/routes.json, which the gateway's edge reads too
-// (gateway/src/routes.rs). Each row's steps run in order and the first that stops decides: not-found, a 302 or a 301.
-// A row whose steps all pass goes on to its screen's own loader (routes.ts), which only gathers the page's data.
+// (gateway/src/routes.rs). Each feature owns its rows (features/<feature>/routes/rows.json); config/routes.json is
+// generated from them and this engine's head (tableHead.json) by `npm run routes`. Each row's steps run in order and
+// the first that stops decides: not-found, a 302 or a 301. A row whose steps all pass goes on to the rule the feature
+// declares for it (features/<feature>/routes/index.ts), which only gathers the page's data.
 // config/routes-conformance.json holds the browser and the edge to the same answers (conformance.test.ts).
 import tableJson from '../../../../config/routes.json'
 import { requireAbility, requireAuthentication } from './access'
-import { BRANDS, DEFAULT_REDIRECT_TARGET, LIST_SIZES, MAX_INT32 } from './constants'
+import { BRANDS, DEFAULT_REDIRECT_TARGET, LIST_SIZES, MAX_INT32, MESSAGES } from './constants'
 import type { RouteInput, TenantConfig } from './context'
-import { movedPermanently, notFound, redirect, type StopOutcome } from './outcome'
+import { failure, movedPermanently, notFound, redirect, type RouteOutcome, type StopOutcome } from './outcome'
 import { parsePage, sameSitePath, withQuery } from './query'
 import { isValidSlug } from './slug'
 
@@ -221,4 +223,12 @@ export function guarded<R, A extends unknown[] = []>(path: string, build: (input
     return isStop(checked) ? checked : build(input, checked, ...rest)
   }
   return Object.assign(rule, { routePath: path })
+}
+
+/**
+ * The load of a row whose steps always answer (a 301 move, a redirect): a load that got past them would be a table
+ * without its move, the shared loader error.
+ */
+export function tableOnly(path: string) {
+  return guarded(path, (): RouteOutcome<never> => failure(MESSAGES.genericError))
 }

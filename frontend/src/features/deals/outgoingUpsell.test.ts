@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { OutgoingUpsellData } from '../../app/routing'
+import type { OutgoingUpsellData } from './routes/rules'
 import {
   confirmationLinkFor,
   isConfirmed,

@@ -2,7 +2,8 @@
 // /oneclick/outgoing-upsell as outgoingUpsellOneclick's input, the confirmation step (the ConfirmOutgoingUpsell
 // modal, whose link comes back with confirmed=1), and the result pages' tracking cookie.
 import type { ModalProps } from '../../app/shell/modalIds'
-import { ONE_DAY_MS, UPSELL_TRACKING_COOKIES, sameSitePath, type OutgoingUpsellData } from '../../app/routing'
+import { ONE_DAY_MS, UPSELL_TRACKING_COOKIES, sameSitePath } from '../../app/routing'
+import type { OutgoingUpsellData } from './routes/rules'
 
 /** The cookie the result pages set to the tracking call's redirectUrl, kept one day (§7's final argument of 1). */
 export const UPSELL_COOKIE_MAX_AGE_SECONDS = ONE_DAY_MS / 1000

@@ -1,4 +1,4 @@
-import type { SearchData } from '../../app/routing'
+import type { SearchData } from './routes/rules'
 
 /**
  * What to search for: the q query, or — for the address /categories/{slug} moved to (search={slug}) — the category

@@ -1,4 +1,4 @@
-import type { CamsResponse } from '../../../app/routing'
+import type { CamsResponse } from '../routes/rules'
 
 /** POST {payments host}/v1/outgoing-upsells-oneclick/cams */
 export async function requestCamsUrl(

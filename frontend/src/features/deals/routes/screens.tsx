@@ -2,7 +2,7 @@
 // (OffersScreen.tsx) and the one-click upsell pages (UpsellScreens.tsx).
 import { useMutation } from '@apollo/client/react'
 import { useEffect, useRef } from 'react'
-import type { DealsData } from '../../../app/routing'
+import type { DealsData } from './rules'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useModals } from '../../../app/shell/ModalManager'
 import { useScreenQuery } from '../../../app/useScreenQuery'

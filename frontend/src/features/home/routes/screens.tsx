@@ -1,7 +1,8 @@
 // The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
 import { useEffect, useEffectEvent } from 'react'
 import { useLoaderData } from 'react-router'
-import type { HomeData, PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
+import type { PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
+import type { HomeData } from './rules'
 import { isTranslationKey } from '../../../app/i18n'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'

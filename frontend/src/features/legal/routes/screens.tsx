@@ -2,7 +2,8 @@
 // statement; all of them are "Footer Link" pages for analytics.
 import type { ReactNode } from 'react'
 import { useLoaderData, useSearchParams } from 'react-router'
-import type { LegalContent, PageOutcome } from '../../../app/routing'
+import type { PageOutcome } from '../../../app/routing'
+import type { LegalContent } from './rules'
 import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import { legalDocument } from '../content'

@@ -1,6 +1,7 @@
 // The performers list (order, gender, faceted sex) and a performer's page with their videos.
 import { Form, useSubmit } from 'react-router'
-import { PAGE_SIZE, type PerformersData } from '../../../app/routing'
+import { PAGE_SIZE } from '../../../app/routing'
+import type { PerformersData } from './rules'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'

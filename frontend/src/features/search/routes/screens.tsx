@@ -1,6 +1,7 @@
 // Search: videos ranked over titles, performers and categories, with the performers and categories that match.
 import { Link } from 'react-router'
-import { PAGE_SIZE, type SearchData } from '../../../app/routing'
+import { PAGE_SIZE } from '../../../app/routing'
+import type { SearchData } from './rules'
 import { withScreenQuery, type ScreenLocation } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'

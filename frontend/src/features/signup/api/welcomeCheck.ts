@@ -1,4 +1,4 @@
-import type { WelcomeCheckInput } from '../../../app/routing'
+import type { WelcomeCheckInput } from '../routes/rules'
 import { GRAPHQL_PATH } from '../../../app/api/graphqlClient'
 import { CORRELATION_HEADER, CSRF_HEADER, newCorrelationId } from '../../../app/api/correlation'
 import { WelcomeCheckDocument } from '../../../gql/graphql'

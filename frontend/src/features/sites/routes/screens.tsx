@@ -1,6 +1,7 @@
 // /sites/{brand}/{type}: a sister brand's videos or performers, listed on this brand.
 import { Link } from 'react-router'
-import { PAGE_SIZE, type SitesRouteType } from '../../../app/routing'
+import { PAGE_SIZE } from '../../../app/routing'
+import type { SitesRouteType } from './rules'
 import { withScreenQuery, type AnyVariables, type ScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'

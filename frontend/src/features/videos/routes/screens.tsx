@@ -1,6 +1,7 @@
 // The video screens: the listing with its filters, the video, trailer and picture set pages, top rated, awards.
 import { Link, useLoaderData } from 'react-router'
-import { PAGE_SIZE, type PageOutcome, type TopRatedResult, type VideosData } from '../../../app/routing'
+import { PAGE_SIZE, type PageOutcome } from '../../../app/routing'
+import type { TopRatedResult, VideosData } from './rules'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'

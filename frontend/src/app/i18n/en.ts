@@ -198,4 +198,19 @@ export const en = {
     sister_sites: 'Our sites',
     copyright: '© {{year}} {{site}}. All models were 18 years of age or older at the time of depiction.',
   },
+  count: {
+    videos: '{{count}} videos',
+    videos_one: '{{count}} video',
+    models: '{{count}} models',
+    models_one: '{{count}} model',
+    gems: '{{count}} gems',
+    gems_one: '{{count}} gem',
+    days: '{{count}} days',
+    days_one: '{{count}} day',
+    ratings: '{{count}} ratings',
+    ratings_one: '{{count}} rating',
+  },
+  video_card: {
+    duration: 'Duration',
+  },
 } as const

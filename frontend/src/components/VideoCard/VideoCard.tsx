@@ -6,6 +6,7 @@ import { VideoCard_VideoFragmentDoc } from '../../gql/graphql'
 import { Picture } from '../Picture/Picture'
 import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
 import './VideoCard.css'
+import { t } from '../../app/i18n'
 
 /** What a card shows: the VideoCard_video fragment (VideoCard.graphql). */
 export type VideoCardVideo = FragmentType<typeof VideoCard_VideoFragmentDoc>
@@ -43,7 +44,7 @@ export function VideoCard({ video: masked, href, priority = false, titleAs: Titl
           />
           {video.isFreeLimitedTrial ? <span className="video-card__badge">{FREE_TRIAL_MARK}</span> : null}
           <span className="video-card__duration">
-            <span className="visually-hidden">Duration </span>
+            <span className="visually-hidden">{t('video_card.duration')} </span>
             {formatDuration(video.duration)}
           </span>
         </div>

@@ -54,7 +54,7 @@ export function VideoCard({ video: masked, href, priority = false, titleAs: Titl
         {performers ? <span className="video-card__performers">{performers}</span> : null}
         <span className="video-card__date">{formatReleaseDate(video.releaseDate)}</span>
         {rating ? (
-          <span className="video-card__rating" aria-label={`Rating ${rating}`}>
+          <span className="video-card__rating" aria-label={t('video_card.rating', { rating })}>
             ★ {rating}
           </span>
         ) : null}

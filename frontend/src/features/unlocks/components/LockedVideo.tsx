@@ -8,6 +8,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { VideoAccessOneDocument } from '../../../gql/graphql'
 import { refusalStep, type RefusalStep } from '../videoUnlock'
+import { t } from '../../../app/i18n'
 
 export interface LockedVideoFactsOf {
   uuid: string
@@ -129,7 +130,7 @@ export function LockedVideo({
   return (
     <>
       {trailer?.(way.ready && way.step !== 'freeVideo')}
-      <WayInButton way={way}>{way.note || 'Checking what your membership includes…'}</WayInButton>
+      <WayInButton way={way}>{way.note || t('locked.checking')}</WayInButton>
     </>
   )
 }
@@ -149,7 +150,7 @@ export function WayInButton({ way, children }: { way: WayIn; children: string })
       )}
       {way.step === 'unknown' && way.ready ? (
         <Link className="button" to="/support">
-          Contact support
+          {t('common.contact_support')}
         </Link>
       ) : null}
     </div>

@@ -608,4 +608,47 @@ export const en = {
     performers_noun: 'performers',
     channels_title: 'Favorite Channel Videos',
   },
+  angels: {
+    all_videos_with: 'All videos with {{name}}',
+  },
+  wall: {
+    posts: 'Posts',
+  },
+  recommendations: {
+    title: 'Recommended videos',
+    none: 'No recommendations yet.',
+    more_from_our_sites: 'More from our sites',
+  },
+  legal: {
+    error_report: 'Your error report: {{id}}. Quote it when you write to us, so we can find what went wrong.',
+  },
+  quickies: {
+    alt: 'Quickie: {{title}}',
+    views: '{{count}} views',
+    watch_full: 'Watch the full video',
+    bookmark: 'Bookmark ({{count}})',
+    remove_bookmark: 'Remove bookmark ({{count}})',
+    bookmarked: 'Bookmarked.',
+    bookmark_removed: 'Bookmark removed.',
+    remove_rating: 'Remove my rating',
+    rating_removed: 'Your rating is removed.',
+    unlock_full: 'Unlock the full video',
+    failed: 'That did not work. Please try again later.',
+    video_failed: 'The video could not be loaded. Please try again later.',
+  },
+  reviews: {
+    overall: 'Overall',
+    scale: '{{label}}: {{n}} of {{max}}',
+    loading: 'Loading your review…',
+    failed: 'Your review could not be loaded.',
+  },
+  search: {
+    title: 'Search: {{text}}',
+    showing: 'Showing results for “{{terms}}”.',
+    nothing: 'Nothing matches “{{text}}”.',
+  },
+  sites: {
+    videos: '{{brand}} videos',
+    models: '{{brand}} models',
+  },
 } as const

@@ -21,7 +21,7 @@ export interface VideoCardProps {
 }
 
 /** The mark of a free-limited-trial video, on its card and its page. */
-export const FREE_TRIAL_MARK = 'Free trial video'
+export const FREE_TRIAL_MARK = t('video_card.free_trial')
 
 export function videoHref(slug: string): string {
   return `/videos/${slug}`

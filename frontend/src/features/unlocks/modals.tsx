@@ -17,7 +17,7 @@ import { t } from '../../app/i18n'
 import { translateRich } from '../../app/i18n/rich'
 
 export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'UnlockOrUpgradeMembership'>) {
-  const { videoId, videoNewId = videoId, videoTitle: title = 'this video', onUnlocked } = props
+  const { videoId, videoNewId = videoId, videoTitle: title = t('unlock_video.this_video'), onUnlocked } = props
   const credits = props.payPerVideoCredits ?? null
   // One of the free limited trial's videos (the server answered free_trial_video): no credit is spent.
   const freeVideosLeft = props.freeVideosLeft ?? null

@@ -67,7 +67,7 @@ function OffersView() {
     try {
       const { data } = await snoozeInterstitial({ variables: { input } })
       const until = snoozedUntilText(getFragmentData(OffersInterstitial_InterstitialFragmentDoc, data?.snoozeInterstitial)?.snoozedUntil)
-      flashes.add({ type: 'success', message: until ? `Offers are hidden until ${until}.` : 'Offers are hidden for one month.' })
+      flashes.add({ type: 'success', message: until ? t('deals.offers.hidden_until', { until }) : t('deals.offers.hidden') })
       void navigate(to)
     } catch {
       setBusy(false)

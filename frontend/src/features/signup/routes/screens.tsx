@@ -247,7 +247,7 @@ function useAccountCreation(welcome: WelcomeData): CreationState {
           const reason = typeof refused.extensions.reason === 'string' ? refused.extensions.reason : ''
           navigate(withQuery('/_signupdenial', { reason }), { replace: true })
         } else {
-          setState({ kind: 'failed', message: refused?.message ?? 'We could not check your new account.' })
+          setState({ kind: 'failed', message: refused?.message ?? t('signup.check_failed') })
         }
       }
     }

@@ -111,7 +111,7 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
     }
   }
   if (opensNow) {
-    return { ready: true, note: 'The video could not be started.', label: 'Try again', step: 'unknown', open: openWayIn }
+    return { ready: true, note: t('locked.start_failed'), label: t('locked.try_again'), step: 'unknown', open: openWayIn }
   }
   return { ready: data !== undefined, note: data ? step.note : '', label: step.label, step: data ? step.kind : 'unknown', open: openWayIn }
 }

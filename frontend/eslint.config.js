@@ -4,6 +4,7 @@ import { dirname, relative, resolve, sep } from 'node:path'
 import js from '@eslint/js'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
 import reactHooks from 'eslint-plugin-react-hooks'
+import i18next from 'eslint-plugin-i18next'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
@@ -80,6 +81,40 @@ export default tseslint.config(
       'paysite/boundaries': 'error',
       ...Object.fromEntries(Object.keys(reactHooks.configs.recommended.rules).map((rule) => [rule, 'error'])),
       ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  {
+    // Every user-facing string in JSX goes through i18n (src/app/i18n/en.ts; issue 22, docs/decisions.md): text
+    // children, literals rendered as children, and the props that carry words. Literals without a letter
+    // (punctuation, symbols, digits: "·", "▲", "/", "×") and paths ("/videos") are allowed; tests are not checked.
+    files: ['src/**/*.tsx'],
+    ignores: ['**/*.test.tsx', 'src/testing/**'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'should-validate-template': true,
+          words: { exclude: ['[^A-Za-z]*', '/\\S*'] },
+          // Props that never reach the screen as words: markup, routing, tracking and test hooks.
+          'jsx-attributes': {
+            exclude: [
+              'className', 'style', 'type', 'key', 'id', 'width', 'height', 'href', 'to', 'rel', 'target', 'role',
+              'name', 'value', 'htmlFor', 'src', 'srcSet', 'sizes', 'loading', 'decoding', 'autoComplete',
+              'inputMode', 'method', 'action', 'data-.*', 'aria-(?!label$|description$|valuetext$|roledescription$|placeholder$).*',
+              'elm', 'campaign', 'campaignCode', 'testId', 'moreHref', 'variant', 'behaviour',
+            ],
+          },
+          // Object keys whose values are codes, not copy (a flash's type, a query's policy).
+          'object-properties': { exclude: ['[A-Z_-]+', 'type', 'name', 'kind', 'fetchPolicy', 'errorPolicy', 'autoComplete', 'reason', 'elm'] },
+          // Calls whose string arguments are keys or identifiers, not copy.
+          callees: {
+            exclude: ['t', 'translate', 'translateRich', 'Error', 'can', 'cannot', 'open', 'require', 'includes', 'startsWith', 'endsWith',
+              'toLocaleDateString', 'toLocaleTimeString', 'toLocaleString'],
+          },
+        },
+      ],
     },
   },
 )

@@ -4,6 +4,7 @@ import { getFragmentData, type FragmentType } from '../../gql/fragment-masking'
 import { PerformerCard_PerformerFragmentDoc, type PerformerCard_PerformerFragment } from '../../gql/graphql'
 import { Picture } from '../Picture/Picture'
 import './PerformerCard.css'
+import { t } from '../../app/i18n'
 
 /** What a card shows: the PerformerCard_performer fragment (VideoCard.graphql). */
 export type PerformerCardPerformer = FragmentType<typeof PerformerCard_PerformerFragmentDoc>
@@ -17,7 +18,7 @@ export function PerformerCard({ performer: masked, href }: { performer: Performe
       </span>
       <span className="performer-card__name">{performer.name}</span>
       <span className="performer-card__count muted">
-        {performer.videoCount} {performer.videoCount === 1 ? 'video' : 'videos'}
+        {t('count.videos', { count: performer.videoCount })}
       </span>
     </Link>
   )

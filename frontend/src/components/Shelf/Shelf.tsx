@@ -2,6 +2,7 @@
 // list that scrolls sideways on phones and wraps into a grid from 481 px whose rows divide the spec's list sizes.
 import { useId, type ReactNode } from 'react'
 import { Link } from 'react-router'
+import { t } from '../../app/i18n'
 import './Shelf.css'
 
 export interface ShelfProps {
@@ -12,7 +13,7 @@ export interface ShelfProps {
   children: ReactNode
 }
 
-export function Shelf({ title, moreHref, moreLabel = 'See all', children }: ShelfProps) {
+export function Shelf({ title, moreHref, moreLabel = t('common.see_all'), children }: ShelfProps) {
   const headingId = useId()
   return (
     <section className="shelf" aria-labelledby={headingId}>

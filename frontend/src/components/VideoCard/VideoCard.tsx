@@ -6,6 +6,7 @@ import { VideoCard_VideoFragmentDoc } from '../../gql/graphql'
 import { Picture } from '../Picture/Picture'
 import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
 import './VideoCard.css'
+import { t } from '../../app/i18n'
 
 /** What a card shows: the VideoCard_video fragment (VideoCard.graphql). */
 export type VideoCardVideo = FragmentType<typeof VideoCard_VideoFragmentDoc>
@@ -20,7 +21,7 @@ export interface VideoCardProps {
 }
 
 /** The mark of a free-limited-trial video, on its card and its page. */
-export const FREE_TRIAL_MARK = 'Free trial video'
+export const FREE_TRIAL_MARK = t('video_card.free_trial')
 
 export function videoHref(slug: string): string {
   return `/videos/${slug}`
@@ -43,7 +44,7 @@ export function VideoCard({ video: masked, href, priority = false, titleAs: Titl
           />
           {video.isFreeLimitedTrial ? <span className="video-card__badge">{FREE_TRIAL_MARK}</span> : null}
           <span className="video-card__duration">
-            <span className="visually-hidden">Duration </span>
+            <span className="visually-hidden">{t('video_card.duration')} </span>
             {formatDuration(video.duration)}
           </span>
         </div>
@@ -53,7 +54,7 @@ export function VideoCard({ video: masked, href, priority = false, titleAs: Titl
         {performers ? <span className="video-card__performers">{performers}</span> : null}
         <span className="video-card__date">{formatReleaseDate(video.releaseDate)}</span>
         {rating ? (
-          <span className="video-card__rating" aria-label={`Rating ${rating}`}>
+          <span className="video-card__rating" aria-label={t('video_card.rating', { rating })}>
             ★ {rating}
           </span>
         ) : null}

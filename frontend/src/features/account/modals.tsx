@@ -22,6 +22,8 @@ import {
   vipFormErrors,
   type EmailConsentVariant,
 } from './validation'
+import { t, type TranslationKey } from '../../app/i18n'
+import { translateRich } from '../../app/i18n/rich'
 
 export function EmailConsent({ props, close }: ModalBodyProps<'EmailConsent'>) {
   const variant: EmailConsentVariant = props.variant ?? 'member'
@@ -48,14 +50,17 @@ export function EmailConsent({ props, close }: ModalBodyProps<'EmailConsent'>) {
     <div className="email-consent" data-variant={variant}>
       <p>{text}</p>
       <p className="muted">
-        Read our <a href="/terms">Terms of Service</a> and <a href="/privacy">Privacy Policy</a>.
+        {translateRich('account.legal.read', {
+          terms: <a href="/terms">{t('account.legal.terms')}</a>,
+          privacy: <a href="/privacy">{t('account.legal.privacy')}</a>,
+        })}
       </p>
       <div className="modal__actions">
         <button type="button" className="button button--accent" onClick={() => answer(true)} disabled={busy}>
-          I agree
+          {t('account.email_consent.agree')}
         </button>
         <button type="button" className="button" onClick={() => answer(false)} disabled={busy}>
-          No, thanks
+          {t('account.email_consent.decline')}
         </button>
       </div>
     </div>
@@ -94,10 +99,10 @@ export function ConvertVipUser({ props }: ModalBodyProps<'ConvertVipUser'>) {
 
   return (
     <form className="vip-form" onSubmit={submit} noValidate aria-busy={busy}>
-      <p className="vip-form__subtitle">Exclusive membership</p>
-      <p>Please enter your own e-mail address and choose a password for your membership.</p>
+      <p className="vip-form__subtitle">{t('vip_modal.subtitle')}</p>
+      <p>{t('vip_modal.note')}</p>
       <div className="form-field">
-        <label htmlFor={emailId}>E-mail</label>
+        <label htmlFor={emailId}>{t('account.email')}</label>
         <input
           id={emailId}
           type="email"
@@ -115,7 +120,7 @@ export function ConvertVipUser({ props }: ModalBodyProps<'ConvertVipUser'>) {
         ) : null}
       </div>
       <div className="form-field">
-        <label htmlFor={passwordId}>Password</label>
+        <label htmlFor={passwordId}>{t('account.password_label')}</label>
         <input
           id={passwordId}
           type={showPassword ? 'text' : 'password'}
@@ -127,10 +132,10 @@ export function ConvertVipUser({ props }: ModalBodyProps<'ConvertVipUser'>) {
         />
         <span className="form-field__tools">
           <button type="button" className="button" onClick={() => setShowPassword((shown) => !shown)}>
-            {showPassword ? 'Hide' : 'Show'}
+            {showPassword ? t('account.field.hide') : t('account.field.show')}
           </button>{' '}
           <button type="button" className="button" onClick={() => setPassword('')}>
-            Clear
+            {t('account.field.clear')}
           </button>
         </span>
         {passwordError ? (
@@ -145,29 +150,32 @@ export function ConvertVipUser({ props }: ModalBodyProps<'ConvertVipUser'>) {
           {failure.support ? (
             <>
               {' '}
-              <a href="/support">Contact support</a>
+              <a href="/support">{t('common.contact_support')}</a>
             </>
           ) : null}
         </p>
       ) : null}
       <div className="modal__actions">
         <button type="submit" className="button button--accent" disabled={busy}>
-          {busy ? 'Saving…' : 'Continue'}
+          {busy ? t('common.saving') : t('common.continue')}
         </button>
       </div>
       <p className="muted">
-        By continuing you agree to our <a href="/terms">Terms of Service</a> and <a href="/privacy">Privacy Policy</a>.
+        {translateRich('account.legal.agree', {
+          terms: <a href="/terms">{t('account.legal.terms')}</a>,
+          privacy: <a href="/privacy">{t('account.legal.privacy')}</a>,
+        })}
       </p>
     </form>
   )
 }
 
-const TANDEM_MESSAGES: Readonly<Record<string, string>> = {
-  TANDEM_CHILD_EXISTS: 'Your account already has a second account.',
-  TANDEM_PARENT_INACTIVE: 'A second account shares an active membership; yours is not active.',
-  EMAIL_ALREADY_EXISTS: 'This email already exists. Please choose another one.',
-  USERNAME_TAKEN: 'already taken',
-  FORBIDDEN: 'A second account cannot create another.',
+const TANDEM_MESSAGES: Readonly<Record<string, TranslationKey>> = {
+  TANDEM_CHILD_EXISTS: 'account.tandem.TANDEM_CHILD_EXISTS',
+  TANDEM_PARENT_INACTIVE: 'account.tandem.TANDEM_PARENT_INACTIVE',
+  EMAIL_ALREADY_EXISTS: 'vip_modal.EMAIL_ALREADY_EXISTS',
+  USERNAME_TAKEN: 'account.username.taken',
+  FORBIDDEN: 'account.tandem.FORBIDDEN',
 }
 
 export function TandemAccountCreation({ props, close }: ModalBodyProps<'TandemAccountCreation'>) {
@@ -199,16 +207,24 @@ export function TandemAccountCreation({ props, close }: ModalBodyProps<'TandemAc
     setFailure(null)
     try {
       await create({ variables: { email: normalized, password, username: username || null } })
-      flashes.add({ type: 'success', message: 'Your second account is ready. It can sign in with its own e-mail.' })
+      flashes.add({ type: 'success', message: t('account.tandem.created') })
       onCreated?.()
       close()
     } catch (error) {
       const refusal = refusalOf(error)
-      setFailure((refusal && TANDEM_MESSAGES[refusal.code]) ?? refusal?.message ?? 'Something went wrong. Please try again later.')
+      const known = refusal ? TANDEM_MESSAGES[refusal.code] : undefined
+      setFailure(known ? t(known) : (refusal?.message ?? t('common.try_again')))
     }
   }
 
-  const field = (name: 'email' | 'password' | 'username', label: string, type: string, value: string, set: (v: string) => void, extra?: { autoComplete?: string; onBlur?: () => void }) => (
+  const field = ({ name, label, type, value, set, extra }: {
+    name: 'email' | 'password' | 'username'
+    label: string
+    type: string
+    value: string
+    set: (v: string) => void
+    extra?: { autoComplete?: string; onBlur?: () => void }
+  }) => (
     <div className="form-field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
@@ -226,15 +242,35 @@ export function TandemAccountCreation({ props, close }: ModalBodyProps<'TandemAc
   return (
     <form className="tandem-form" onSubmit={submit} noValidate aria-busy={loading}>
       <p>
-        A second account shares your membership with someone you trust. It signs in with its own e-mail and password and
-        does not see channels.
+        {t('account.tandem.intro')}
       </p>
-      {field('email', 'Their e-mail', 'email', email, setEmail, {
-        autoComplete: 'off',
-        onBlur: () => setErrors((current) => ({ ...current, email: emailFieldError(normalizeEmail(email)) ?? undefined })),
+      {field({
+        name: 'email',
+        label: t('account.tandem.email'),
+        type: 'email',
+        value: email,
+        set: setEmail,
+        extra: {
+          autoComplete: 'off',
+          onBlur: () => setErrors((current) => ({ ...current, email: emailFieldError(normalizeEmail(email)) ?? undefined })),
+        },
       })}
-      {field('password', 'Their password', 'password', password, setPassword, { autoComplete: 'new-password' })}
-      {field('username', 'Their username (optional)', 'text', username, setUsername, { autoComplete: 'off' })}
+      {field({
+        name: 'password',
+        label: t('account.tandem.password'),
+        type: 'password',
+        value: password,
+        set: setPassword,
+        extra: { autoComplete: 'new-password' },
+      })}
+      {field({
+        name: 'username',
+        label: t('account.tandem.username'),
+        type: 'text',
+        value: username,
+        set: setUsername,
+        extra: { autoComplete: 'off' },
+      })}
       {failure ? (
         <p role="alert" className="notice notice--error">
           {failure}
@@ -242,7 +278,7 @@ export function TandemAccountCreation({ props, close }: ModalBodyProps<'TandemAc
       ) : null}
       <div className="modal__actions">
         <button type="submit" className="button button--accent" disabled={loading}>
-          {loading ? 'Creating…' : 'Create account'}
+          {loading ? t('account.tandem.creating') : t('account.tandem.create')}
         </button>
       </div>
     </form>
@@ -260,21 +296,20 @@ export function CamsConsent({ props, close }: ModalBodyProps<'CamsConsent'>) {
       await consent()
       window.location.assign(next)
     } catch {
-      flashes.add({ type: 'error', message: 'Your consent could not be saved. Please try again later.' })
+      flashes.add({ type: 'error', message: t('account.cams.consent_failed') })
     }
   }
   return (
     <div className="cams-consent">
       <p>
-        Cams are run by our partner. To continue, we share your e-mail address with them so you can sign in there without
-        another account.
+        {t('account.cams.intro')}
       </p>
       <div className="modal__actions">
         <button type="button" className="button button--accent" onClick={agree} disabled={loading}>
-          Agree and continue
+          {t('account.cams.agree')}
         </button>
         <button type="button" className="button" onClick={close}>
-          Not now
+          {t('account.cams.not_now')}
         </button>
       </div>
     </div>

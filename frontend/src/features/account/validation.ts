@@ -1,15 +1,15 @@
 // The account forms' rules (account-payments-gems.md §5), the same as the profile service's validation.rs, which
 // enforces them again: e-mail, password, username, the VIP form, and the e-mail consent prompt's exclusions.
+import { t } from '../../app/i18n'
 
 /** The two internal test domains: their accounts are never asked for e-mail consent. */
 export const INTERNAL_TEST_DOMAINS = ['paysite.test', 'qa.paysite.test'] as const
 /** The studio's placeholder domain of VIP accounts not yet converted. */
 export const VIP_PLACEHOLDER_DOMAIN = 'vip.paysite.test'
 
-export const INVALID_EMAIL_MESSAGE = 'Invalid email address.'
-export const PASSWORD_RULE_MESSAGE =
-  'Passwords may only contain letters and numbers and MUST be between 8 and 32 characters long.'
-export const INVALID_USERNAME_MESSAGE = 'invalid username'
+export const INVALID_EMAIL_MESSAGE = t('vip_modal.invalid_email')
+export const PASSWORD_RULE_MESSAGE = t('vip_modal.invalid_password')
+export const INVALID_USERNAME_MESSAGE = t('account.username.invalid')
 
 const LOCAL_CHARS = /^[A-Za-z0-9._%+-]+$/
 const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/
@@ -71,13 +71,13 @@ export function vipFormErrors(email: string, password: string): VipFormErrors {
 export function vipErrorMessage(code: string | null | undefined): { message: string; support: boolean } {
   switch (code) {
     case 'EMAIL_ALREADY_EXISTS':
-      return { message: 'This email already exists. Please choose another one.', support: false }
+      return { message: t('vip_modal.EMAIL_ALREADY_EXISTS'), support: false }
     case 'INVALID_EMAIL':
-      return { message: 'Email is not valid.', support: false }
+      return { message: t('vip_modal.INVALID_EMAIL'), support: false }
     case 'INVALID_PASSWORD':
       return { message: PASSWORD_RULE_MESSAGE, support: false }
     default:
-      return { message: 'Failed to update your credentials. Please contact customer support.', support: true }
+      return { message: t('vip_modal.failed'), support: true }
   }
 }
 
@@ -97,10 +97,10 @@ export function emailConsentVariant(facts: { isGuest: boolean; isTandem: boolean
 export function emailConsentText(variant: EmailConsentVariant): string {
   switch (variant) {
     case 'guest':
-      return 'I confirm that I am 18 years of age or older, I agree to the Terms of Service and the Privacy Policy, and I agree to receive marketing e-mails.'
+      return t('account.email_consent.text_guest')
     case 'tandem':
-      return 'I confirm that I am 18 years of age or older and I agree to the Terms of Service and the Privacy Policy.'
+      return t('account.email_consent.text_tandem')
     case 'member':
-      return 'I agree to receive e-mails about new releases, offers and my membership.'
+      return t('account.email_consent.text_member')
   }
 }

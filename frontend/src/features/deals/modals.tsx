@@ -2,33 +2,39 @@
 // confirmationLink, confirmationTitle, description, price), account-payments-gems.md §3.
 import type { ModalBodyProps, UpsellPrice } from '../../app/shell/modalIds'
 import { leavePage } from './leavePage'
+import { t } from '../../app/i18n'
+import { translateRich } from '../../app/i18n/rich'
 
 /** A text worth showing: not absent, not blank. */
 const text = (value: string | null | undefined) => (value?.trim() ? value : null)
 const priceText = (value: UpsellPrice | null | undefined): string | null => {
   if (value === null || value === undefined) return null
   if (typeof value !== 'object') return String(value)
-  return [value.initial, value.recurring].filter((part) => part !== null).join(', then ') || null
+  return [value.initial, value.recurring].filter((part) => part !== null).join(t('deals.price_then')) || null
 }
 
 export function OneClickConsent({ props, close }: ModalBodyProps<'OneClickConsent'>) {
-  const partner = text(props.partnerName) ?? 'our partner'
+  const partner = text(props.partnerName) ?? t('deals.our_partner')
   const price = priceText(props.price)
   const url = text(props.oneClickUrl)
   return (
     <div className="one-click-consent">
       {text(props.src) ? <img src={props.src ?? undefined} alt="" width={240} height={135} className="one-click-consent__image" /> : null}
       <p>
-        Buy <strong>{partner}</strong> with one click, charged to the card you pay your membership with
-        {price ? <> for <strong>{price}</strong></> : null}. Your e-mail address is shared with {partner} to set up your
-        account.
+        {price
+          ? translateRich('deals.one_click.text_price', {
+              partner: <strong>{partner}</strong>,
+              price: <strong>{price}</strong>,
+              partnerName: partner,
+            })
+          : translateRich('deals.one_click.text', { partner: <strong>{partner}</strong>, partnerName: partner })}
       </p>
       <div className="modal__actions">
         <button type="button" className="button button--accent" disabled={!url} onClick={() => url && leavePage(url)}>
-          Yes, buy now
+          {t('deals.one_click.buy')}
         </button>
         <button type="button" className="button" onClick={close}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </div>
@@ -41,13 +47,13 @@ export function ConfirmOutgoingUpsell({ props, close }: ModalBodyProps<'ConfirmO
   return (
     <div className="confirm-upsell" data-component={text(props.component) ?? undefined}>
       {text(props.description) ? <p>{props.description}</p> : null}
-      {price ? <p data-testid="upsell-price">Price: {price}</p> : null}
+      {price ? <p data-testid="upsell-price">{t('deals.price', { price })}</p> : null}
       <div className="modal__actions">
         <button type="button" className="button button--accent" disabled={!link} onClick={() => link && leavePage(link)}>
-          Confirm purchase
+          {t('deals.confirm_purchase')}
         </button>
         <button type="button" className="button" onClick={close}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </div>

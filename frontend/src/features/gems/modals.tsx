@@ -23,8 +23,9 @@ import {
   type PackUnlockOutcome,
 } from './packUnlock'
 import './gems.css'
+import { t } from '../../app/i18n'
+import { translateRich } from '../../app/i18n/rich'
 
-const plural = (count: number, one: string, other: string) => `${count} ${count === 1 ? one : other}`
 
 /** The balance, counting down a gem at a time after an unlock (users with tenant access: GemAnimation). */
 function GemBalance({ amount, animated }: { amount: number; animated: boolean }) {
@@ -52,7 +53,7 @@ function GemBalance({ amount, animated }: { amount: number; animated: boolean })
       <span className="gem" aria-hidden="true">
         ◆
       </span>{' '}
-      {plural(shown, 'gem', 'gems')}
+      {t('count.gems', { count: shown })}
     </span>
   )
 }
@@ -60,7 +61,7 @@ function GemBalance({ amount, animated }: { amount: number; animated: boolean })
 export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>) {
   const { user } = useSession()
   const flashes = useFlash()
-  const { channelPackId, packName = 'this channel pack', onUnlocked } = props
+  const { channelPackId, packName = t('unlock_channel_modal.this_pack'), onUnlocked } = props
   const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
   const [unlock, { loading: unlocking }] = useMutation(UnlockChannelPackMutation)
   const [outcome, setOutcome] = useState<PackUnlockOutcome | null>(null)
@@ -69,11 +70,11 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
     if (balance.error) flashes.add({ type: 'error', translation: 'unlock_channel_modal.failed_to_load_balance' })
   }, [balance.error, flashes])
 
-  if (balance.loading && !balance.data) return <p className="muted" aria-busy="true">Loading your gems…</p>
+  if (balance.loading && !balance.data) return <p className="muted" aria-busy="true">{t('gems.loading')}</p>
   if (!balance.data) {
     return (
       <p role="alert" className="notice notice--error">
-        Failed to load your gems balance. Please try again later.
+        {t('unlock_channel_modal.failed_to_load_balance')}
       </p>
     )
   }
@@ -99,21 +100,21 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
   return (
     <div className="unlock-channel">
       <p>
-        Unlock <strong>{packName}</strong> for good with your gems.
+        {translateRich('unlock_channel_modal.intro', { pack: <strong>{packName}</strong> })}
       </p>
       <dl className="gems-facts">
-        <dt>Your balance</dt>
+        <dt>{t('gems.balance')}</dt>
         <dd>
           <GemBalance amount={amount} animated={user.can('see', 'GemAnimation')} />
         </dd>
-        <dt>Cost</dt>
-        <dd data-testid="pack-cost">{plural(PACK_COST_GEMS, 'gem', 'gems')}</dd>
-        <dt>New gems in</dt>
-        <dd>{plural(days, 'day', 'days')}</dd>
+        <dt>{t('gems.cost')}</dt>
+        <dd data-testid="pack-cost">{t('count.gems', { count: PACK_COST_GEMS })}</dd>
+        <dt>{t('gems.new_gems_in')}</dt>
+        <dd>{t('count.days', { count: days })}</dd>
       </dl>
       {outcome?.kind === 'success' ? (
         <p role="status" className="notice notice--success">
-          {packName} is unlocked.
+          {t('unlock_channel_modal.unlocked', { pack: packName })}
         </p>
       ) : null}
       {message ? (
@@ -124,7 +125,7 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
       <div className="modal__actions">
         {outcome?.kind === 'success' ? (
           <button type="button" className="button button--accent" onClick={close}>
-            Watch now
+            {t('common.watch_now')}
           </button>
         ) : (
           <button
@@ -134,7 +135,7 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
             disabled={unlocking || outcome?.kind === 'alreadyUnlocked'}
             aria-busy={unlocking}
           >
-            {unlocking ? 'Unlocking…' : `Unlock for ${PACK_COST_GEMS} gems`}
+            {unlocking ? t('common.unlocking') : t('unlock_channel_modal.unlock', { cost: PACK_COST_GEMS })}
           </button>
         )}
       </div>
@@ -146,17 +147,17 @@ const reasonLabel = (reason: string) => reason.replace(/_/g, ' ')
 
 function Transactions() {
   const { data, loading, error } = useQuery(TransactionsQuery, { fetchPolicy: 'network-only' })
-  if (loading) return <p className="muted">Loading your transactions…</p>
-  if (error || !data) return <p role="alert">Your transactions could not be loaded.</p>
-  if (data.getTransactions.length === 0) return <p className="muted">No transactions yet.</p>
+  if (loading) return <p className="muted">{t('gems.transactions.loading')}</p>
+  if (error || !data) return <p role="alert">{t('gems.transactions.failed')}</p>
+  if (data.getTransactions.length === 0) return <p className="muted">{t('gems.transactions.none')}</p>
   return (
     <table className="gems-transactions">
-      <caption>Transactions</caption>
+      <caption>{t('gems.transactions.caption')}</caption>
       <thead>
         <tr>
-          <th scope="col">Date</th>
-          <th scope="col">What</th>
-          <th scope="col">Gems</th>
+          <th scope="col">{t('gems.transactions.date')}</th>
+          <th scope="col">{t('gems.transactions.what')}</th>
+          <th scope="col">{t('gems.transactions.gems')}</th>
         </tr>
       </thead>
       <tbody>
@@ -190,7 +191,7 @@ export function UserGemsInfo({ props, close }: ModalBodyProps<'UserGemsInfo'>) {
       try {
         await acknowledgeIntro({ variables: { when: new Date().toISOString() } })
       } catch {
-        flashes.add({ type: 'error', message: 'Your gems preference could not be saved.' })
+        flashes.add({ type: 'error', message: t('gems.preference_failed') })
       }
     }
     close()
@@ -200,27 +201,26 @@ export function UserGemsInfo({ props, close }: ModalBodyProps<'UserGemsInfo'>) {
   return (
     <div className="gems-info">
       <p>
-        Gems unlock channel packs. {GEMS_PER_FRIDAY} free gems arrive every Friday for each site you subscribe to, and
-        each channel pack costs {PACK_COST_GEMS} gems. Gems and unlocked channels are lost if you cancel.
+        {t('gems.intro', { perFriday: GEMS_PER_FRIDAY, cost: PACK_COST_GEMS })}
       </p>
       {balance.error ? (
-        <p role="alert">Failed to load your gems balance. Please try again later.</p>
+        <p role="alert">{t('unlock_channel_modal.failed_to_load_balance')}</p>
       ) : gems ? (
         <dl className="gems-facts">
-          <dt>Your balance</dt>
+          <dt>{t('gems.balance')}</dt>
           <dd>
             <GemBalance amount={gems.wallet.balance.amount} animated={false} />
           </dd>
-          <dt>New gems in</dt>
-          <dd data-testid="days-until-gems">{plural(gems.daysUntilRefreshGems, 'day', 'days')}</dd>
+          <dt>{t('gems.new_gems_in')}</dt>
+          <dd data-testid="days-until-gems">{t('count.days', { count: gems.daysUntilRefreshGems })}</dd>
         </dl>
       ) : (
-        <p className="muted">Loading your gems…</p>
+        <p className="muted">{t('gems.loading')}</p>
       )}
       <Transactions />
       <div className="modal__actions">
         <button type="button" className="button button--accent" onClick={gotIt}>
-          Got it
+          {t('gems.got_it')}
         </button>
       </div>
     </div>

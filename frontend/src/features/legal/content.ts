@@ -1,4 +1,6 @@
-// The legal pages' copy. Plain, neutral text the brand's name is put into; the operator's lawyers own the real wording.
+// The legal pages: their copy is in en.ts (legal_pages), plain, neutral text the brand's name is put into; the
+// operator's lawyers own the real wording.
+import { t } from '../../app/i18n'
 
 export interface LegalSection {
   heading: string
@@ -16,107 +18,107 @@ export function legalDocument(content: LegalContentId, site: string): LegalDocum
   switch (content) {
     case 'casting':
       return {
-        title: 'Casting',
+        title: t('legal_pages.casting.title'),
         sections: [
           {
-            heading: `Work with ${site}`,
+            heading: t('legal_pages.casting.s1.heading', { site }),
             paragraphs: [
-              `${site} casts adult performers, 18 years of age or older, for professional productions.`,
-              'Send your name, your age, the city you live in and two recent photos through the support page. Every applicant is asked for two forms of government-issued identification before any booking.',
+              t('legal_pages.casting.s1.p1', { site }),
+              t('legal_pages.casting.s1.p2'),
             ],
           },
           {
-            heading: 'What to expect',
+            heading: t('legal_pages.casting.s2.heading'),
             paragraphs: [
-              'Productions follow written consent, health and safety protocols, and every performer may stop a scene at any time.',
+              t('legal_pages.casting.s2.p1'),
             ],
           },
         ],
       }
     case 'support':
       return {
-        title: 'Support',
+        title: t('legal_pages.support.title'),
         sections: [
           {
-            heading: 'Billing and your membership',
+            heading: t('legal_pages.support.s1.heading'),
             paragraphs: [
-              `Charges for ${site} appear on your statement under the name of the biller that processed them. To cancel, reactivate or update your card, open your account page while signed in.`,
-              'If a purchase or an upgrade was charged but your membership has not changed within 10 minutes, sign out and in again; if it still has not changed, contact us with the e-mail address of your account.',
+              t('legal_pages.support.s1.p1', { site }),
+              t('legal_pages.support.s1.p2'),
             ],
           },
           {
-            heading: 'Signing in',
+            heading: t('legal_pages.support.s2.heading'),
             paragraphs: [
-              'Use the e-mail address and password you joined with. A cancelled membership keeps access until the end of the paid period; an expired one can be renewed from the upgrade page after signing in.',
+              t('legal_pages.support.s2.p1'),
             ],
           },
           {
-            heading: 'Contact',
+            heading: t('legal_pages.support.s3.heading'),
             paragraphs: [
-              `Write to ${site.toLowerCase()} customer support from the e-mail address of your account, with the date and amount of any charge you ask about. We answer every request, usually within one business day.`,
+              t('legal_pages.support.s3.p1', { siteLower: site.toLowerCase() }),
             ],
           },
         ],
       }
     case 'terms':
       return {
-        title: 'Terms of service',
+        title: t('legal_pages.terms.title'),
         sections: [
           {
-            heading: 'Who may use this site',
+            heading: t('legal_pages.terms.s1.heading'),
             paragraphs: [
-              `${site} is for adults only. By entering you confirm that you are at least 18 years old (or the age of majority where you live) and that adult content is legal where you are.`,
+              t('legal_pages.terms.s1.p1', { site }),
             ],
           },
           {
-            heading: 'Memberships',
+            heading: t('legal_pages.terms.s2.heading'),
             paragraphs: [
-              'A membership gives personal, non-transferable access to the content of the site it was bought for. Memberships renew until cancelled; cancelling stops the next renewal and keeps access until the paid period ends.',
-              'Sharing login details, redistributing content or circumventing access controls ends the membership without refund.',
+              t('legal_pages.terms.s2.p1'),
+              t('legal_pages.terms.s2.p2'),
             ],
           },
           {
-            heading: 'Billing',
+            heading: t('legal_pages.terms.s3.heading'),
             paragraphs: [
-              'Payments are processed by third-party billers, whose name appears on your statement. Questions about a charge go to support or to the biller.',
+              t('legal_pages.terms.s3.p1'),
             ],
           },
         ],
       }
     case 'privacy':
       return {
-        title: 'Privacy policy',
+        title: t('legal_pages.privacy.title'),
         sections: [
           {
-            heading: 'What we keep',
+            heading: t('legal_pages.privacy.s1.heading'),
             paragraphs: [
-              'Your e-mail address, your membership and its payments (never your full card number), your preferences such as autoplay and e-mail consent, and what you favourite, rate or comment on.',
+              t('legal_pages.privacy.s1.p1'),
             ],
           },
           {
-            heading: 'Why',
+            heading: t('legal_pages.privacy.s2.heading'),
             paragraphs: [
-              'To give you access to what you paid for, to keep the site safe, to answer support requests and, only with your consent, to send you news and offers.',
+              t('legal_pages.privacy.s2.p1'),
             ],
           },
           {
-            heading: 'Your choices',
+            heading: t('legal_pages.privacy.s3.heading'),
             paragraphs: [
-              'You may ask for a copy of your data, for its correction or for its deletion through the support page. E-mail consent can be withdrawn at any time on the account page.',
-              'Content you appear in, or that was published without consent, can be reported for removal; every report is reviewed by a person.',
+              t('legal_pages.privacy.s3.p1'),
+              t('legal_pages.privacy.s3.p2'),
             ],
           },
         ],
       }
     case 'compliance':
       return {
-        title: '18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement',
+        title: t('legal_pages.compliance.title'),
         sections: [
           {
-            heading: 'Compliance statement',
+            heading: t('legal_pages.compliance.s1.heading'),
             paragraphs: [
-              `All persons who appear in any visual depiction of actual or simulated sexually explicit conduct on ${site} were over the age of eighteen years at the time the depictions were created.`,
-              'The records required by 18 U.S.C. 2257 and 28 C.F.R. 75 for all materials on this site are kept by the custodian of records, whose name and address are available on request through the support page.',
+              t('legal_pages.compliance.s1.p1', { site }),
+              t('legal_pages.compliance.s1.p2'),
             ],
           },
         ],

@@ -27,7 +27,7 @@ function Scale({ label, max, value, disabled, onRate }: { label: string; max: nu
           type="button"
           className={`button${n <= value ? ' button--accent' : ''}`}
           aria-pressed={n === value}
-          aria-label={`${label}: ${n} of ${max}`}
+          aria-label={t('reviews.scale', { label, n, max })}
           disabled={disabled}
           onClick={() => onRate(n)}
         >
@@ -44,8 +44,8 @@ export function ExpertReviewModal({ props }: ModalBodyProps<'ExpertReviewModal'>
   const { data, loading, error } = useQuery(ExpertReviewDocument, { variables: { videoId }, fetchPolicy: 'network-only' })
   const [update, { loading: saving }] = useMutation(UpdateExpertReviewDocument)
   const [failure, setFailure] = useState<string | null>(null)
-  if (loading) return <p className="muted">Loading your review…</p>
-  if (error || !data) return <p role="alert">Your review could not be loaded.</p>
+  if (loading) return <p className="muted">{t('reviews.loading')}</p>
+  if (error || !data) return <p role="alert">{t('reviews.failed')}</p>
   const review = getFragmentData(ExpertReview_AnswerFragmentDoc, data.expertReview).expertReview
   async function rate(type: ExpertReviewType, rating: number, slug: string | null = null) {
     setFailure(null)
@@ -56,14 +56,17 @@ export function ExpertReviewModal({ props }: ModalBodyProps<'ExpertReviewModal'>
       setFailure(refusal?.code === 'OVERALL_RATING_FIRST' ? t('rating.overall_first') : refusal?.message ?? t('common.try_again'))
     }
   }
+  const rateGlobal = (n: number) => rate('global', n)
+  const rateProperty = (slug: string) => (n: number) => rate('property', n, slug)
+  const rateModel = (slug: string) => (n: number) => rate('model', n, slug)
   return (
     <div className="expert-review">
-      <Scale label="Overall" max={OVERALL_MAX} value={review.global} disabled={saving} onRate={(n) => rate('global', n)} />
+      <Scale label={t('reviews.overall')} max={OVERALL_MAX} value={review.global} disabled={saving} onRate={rateGlobal} />
       {review.properties.map((property) => (
-        <Scale key={property.slug} label={property.name} max={ITEM_MAX} value={property.rating} disabled={saving} onRate={(n) => rate('property', n, property.slug)} />
+        <Scale key={property.slug} label={property.name} max={ITEM_MAX} value={property.rating} disabled={saving} onRate={rateProperty(property.slug)} />
       ))}
       {review.models.map((model) => (
-        <Scale key={model.slug} label={model.name} max={ITEM_MAX} value={model.rating} disabled={saving} onRate={(n) => rate('model', n, model.slug)} />
+        <Scale key={model.slug} label={model.name} max={ITEM_MAX} value={model.rating} disabled={saving} onRate={rateModel(model.slug)} />
       ))}
       {failure ? (
         <p role="alert" className="notice notice--error">

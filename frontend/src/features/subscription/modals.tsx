@@ -35,6 +35,7 @@ import {
   type PurchaseKind,
 } from './purchase'
 import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
+import { t } from '../../app/i18n'
 
 export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus'>) {
   const client = useApolloClient()
@@ -79,11 +80,8 @@ export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus
 
   return (
     <div className="subscription-status" aria-busy={!failed}>
-      <p role="status">Your membership is being updated…</p>
-      <p className="muted">
-        This can take a few minutes. If it is not updated within {MEMBERSHIP_UPDATE_WAIT_MINUTES} minutes, please log in
-        later and contact support.
-      </p>
+      <p role="status">{t('subscription_status_modal.updating')}</p>
+      <p className="muted">{t('subscription_status_modal.wait', { minutes: MEMBERSHIP_UPDATE_WAIT_MINUTES })}</p>
     </div>
   )
 }
@@ -118,14 +116,13 @@ function ConsentedPurchase({ text, action, busy, onBuy }: { text: string; action
       </label>
       <div className="modal__actions">
         <button type="button" className="button button--accent" disabled={!consent || busy} aria-busy={busy} onClick={onBuy}>
-          {busy ? 'Processing…' : action}
+          {busy ? t('purchase_membership_modal.processing') : action}
         </button>
       </div>
     </>
   )
 }
 
-const CHARGE_CONSENT = 'I agree to be charged with the payment method on file for my membership.'
 
 /** Reactivate (single site): one of the brand's own member options, charged in one click to the card on file. */
 function ReactivateSingleSite({
@@ -143,18 +140,18 @@ function ReactivateSingleSite({
   const options = singleSiteOptions(data?.joinOptions.joinOptions ?? [], tenant.tenant)
   const [chosen, setChosen] = useState<number | null>(null)
   const optionId = chosen ?? options[0]?.id ?? null
-  if (loading) return <p className="muted">Loading your options…</p>
+  if (loading) return <p className="muted">{t('purchase_membership_modal.loading_options')}</p>
   if (error || options.length === 0 || optionId === null) {
-    return <p role="alert">Failed to load the membership options. Please try again later.</p>
+    return <p role="alert">{t('purchase_membership_modal.options_failed')}</p>
   }
   return (
     <div className="purchase-membership" data-kind="reactivate" data-reason={reason}>
       <p>
-        {reason === 'expired' ? 'Your membership has expired. ' : ''}Reactivate {tenant.site} to watch every video in full
-        again.
+        {reason === 'expired' ? `${t('purchase_membership_modal.expired')} ` : ''}
+        {t('purchase_membership_modal.reactivate_site', { site: tenant.site })}
       </p>
       <fieldset className="purchase-membership__options">
-        <legend>Choose your membership</legend>
+        <legend>{t('purchase_membership_modal.choose')}</legend>
         {options.map((option) => (
           <label key={option.id} className="account-toggle">
             <input
@@ -168,8 +165,8 @@ function ReactivateSingleSite({
         ))}
       </fieldset>
       <ConsentedPurchase
-        text={CHARGE_CONSENT}
-        action="Reactivate now"
+        text={t('purchase_membership_modal.charge_consent')}
+        action={t('purchase_membership_modal.reactivate_now')}
         busy={buying.loading}
         onBuy={async () => {
           try {
@@ -216,10 +213,10 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
   if (user.isAuthenticated && kind === 'trialUpgrade') {
     return (
       <div className="purchase-membership" data-kind={kind}>
-        <p>Upgrade your trial to a full membership of {tenant.site}: every video in full, downloads and gems.</p>
+        <p>{t('purchase_membership_modal.trial_upgrade', { site: tenant.site })}</p>
         <ConsentedPurchase
-          text={CHARGE_CONSENT}
-          action="Upgrade now"
+          text={t('purchase_membership_modal.charge_consent')}
+          action={t('purchase_membership_modal.upgrade_now')}
           busy={trial.loading}
           onBuy={async () => {
             try {
@@ -237,10 +234,10 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
   if (user.isAuthenticated && kind === 'multisite' && !props.singleSiteOnly) {
     return (
       <div className="purchase-membership" data-kind={kind}>
-        <p>Get every site with the multisite package, charged to the card you pay your membership with.</p>
+        <p>{t('purchase_membership_modal.multisite')}</p>
         <ConsentedPurchase
-          text={CHARGE_CONSENT}
-          action="Buy the multisite package"
+          text={t('purchase_membership_modal.charge_consent')}
+          action={t('purchase_membership_modal.buy_multisite')}
           busy={multisite.loading}
           onBuy={async () => {
             try {
@@ -279,9 +276,9 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
   return (
     <div className="purchase-membership" data-reason={reason}>
       {reason === 'expired' ? (
-        <p>Your membership has expired. Rejoin {tenant.site} to watch every video again.</p>
+        <p>{t('purchase_membership_modal.rejoin', { site: tenant.site })}</p>
       ) : (
-        <p>Become a member of {tenant.site} to watch every video in full, download and unlock channels.</p>
+        <p>{t('purchase_membership_modal.become_member', { site: tenant.site })}</p>
       )}
       <div className="modal__actions">
         <JoinLink
@@ -289,7 +286,7 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
           campaignCode={campaign}
           className="button button--accent"
         >
-          See membership options
+          {t('purchase_membership_modal.see_options')}
         </JoinLink>
       </div>
     </div>
@@ -298,9 +295,16 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
 
 const offerText = (offer: { deal: { newPrice?: string | null; offeredGems?: number | null }; currencies: readonly string[]; currentRebillAmount: string; currentRebillCurrency: string }) => {
   const currency = offer.currencies[0] ?? offer.currentRebillCurrency
-  if (offer.deal.newPrice) return `Stay for ${offer.deal.newPrice} ${currency} instead of ${offer.currentRebillAmount} ${offer.currentRebillCurrency}.`
-  if (offer.deal.offeredGems) return `Stay and get ${offer.deal.offeredGems} gems.`
-  return 'Stay with us.'
+  if (offer.deal.newPrice) {
+    return t('reactivate_cancelled_rebill_modal.offer_price', {
+      price: offer.deal.newPrice,
+      currency,
+      current: offer.currentRebillAmount,
+      currentCurrency: offer.currentRebillCurrency,
+    })
+  }
+  if (offer.deal.offeredGems) return t('reactivate_cancelled_rebill_modal.offer_gems', { gems: offer.deal.offeredGems })
+  return t('reactivate_cancelled_rebill_modal.offer_stay')
 }
 
 export function ReactivateCancelledRebill() {
@@ -308,13 +312,13 @@ export function ReactivateCancelledRebill() {
   const { data, loading, error } = useQuery(RetentionOfferDocument, { variables: { userUuid: null }, fetchPolicy: 'network-only' })
   const [reactivate, reactivating] = useMutation(ReactivateCancelledRebillDocument)
   const [done, setDone] = useState(false)
-  if (loading) return <p className="muted">Loading your offer…</p>
+  if (loading) return <p className="muted">{t('reactivate_cancelled_rebill_modal.loading')}</p>
   const offer = data?.getRetentionOffer ?? null
-  if (error || !data) return <p role="alert">Your offer could not be loaded. Please try again later.</p>
+  if (error || !data) return <p role="alert">{t('reactivate_cancelled_rebill_modal.load_failed')}</p>
   if (done) {
     return (
       <p role="status" className="notice notice--success">
-        Your membership is active again.
+        {t('reactivate_cancelled_rebill_modal.done')}
       </p>
     )
   }
@@ -329,7 +333,7 @@ export function ReactivateCancelledRebill() {
         },
       })
       if (!answer?.reactivateCancelledRebill.success) throw new Error('not reactivated')
-      flashes.add({ type: 'success', message: 'Your membership is active again.' })
+      flashes.add({ type: 'success', message: t('reactivate_cancelled_rebill_modal.done') })
       setDone(true)
     } catch {
       flashes.add({ type: 'error', translation: 'reactivate_cancelled_rebill_modal.reactivate_cancelled_rebill_failed' })
@@ -337,7 +341,7 @@ export function ReactivateCancelledRebill() {
   }
   return (
     <div className="reactivate">
-      <p>Your membership is cancelled. Reactivate it to keep watching, and keep your gems and channels.</p>
+      <p>{t('reactivate_cancelled_rebill_modal.intro')}</p>
       {offer ? (
         <p className="retention-offer" data-testid="retention-offer">
           <strong>{offerText(offer)}</strong>
@@ -346,10 +350,12 @@ export function ReactivateCancelledRebill() {
       <div className="modal__actions">
         {offer ? (
           <button type="button" className="button button--accent" disabled={reactivating.loading} onClick={onReactivate}>
-            {reactivating.loading ? 'Reactivating…' : 'Reactivate my membership'}
+            {reactivating.loading ? t('reactivate_cancelled_rebill_modal.reactivating') : t('account.membership.reactivate')}
           </button>
         ) : (
-          <JoinLink elm="reactivate-modal" className="button button--accent">Reactivate my membership</JoinLink>
+          <JoinLink elm="reactivate-modal" className="button button--accent">
+            {t('account.membership.reactivate')}
+          </JoinLink>
         )}
       </div>
     </div>
@@ -368,20 +374,20 @@ export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps<'Upgr
   const { onAnswer, onError } = usePurchaseAnswer('multisite', close)
   const yearlyId = data?.joinOptions.vixenPlusYearlyJoinOptionId
   const option = data?.joinOptions.joinOptions.find((candidate) => candidate.id === yearlyId) ?? null
-  if (loading) return <p className="muted">Loading your options…</p>
-  if (error || option === null) return <p role="alert">Failed to load the upgrade options. Please try again later.</p>
+  if (loading) return <p className="muted">{t('purchase_membership_modal.loading_options')}</p>
+  if (error || option === null) return <p role="alert">{t('upgrade_yearly_modal.options_failed')}</p>
   const elm = props.elm ?? 'upgrade-yearly'
   return (
     <div className="upgrade-yearly" data-option={option.id}>
-      <p>Switch to a yearly membership of every site and pay less for each month.</p>
+      <p>{t('upgrade_yearly_modal.intro')}</p>
       <p>
         <strong>
           {option.title}: {optionPrice(option)}
         </strong>
       </p>
       <ConsentedPurchase
-        text={CHARGE_CONSENT}
-        action="Upgrade to yearly"
+        text={t('purchase_membership_modal.charge_consent')}
+        action={t('account.membership.upgrade_yearly')}
         busy={buying.loading}
         onBuy={async () => {
           try {
@@ -414,13 +420,13 @@ export function PromotionalVideo({ close }: ModalBodyProps<'PromotionalVideo'>) 
   }, [acknowledge])
   return (
     <div className="promotional-video">
-      <p>New this week: fresh releases from every site, in full 4K.</p>
+      <p>{t('promotional_video_modal.text')}</p>
       <div className="modal__actions">
         <Link className="button button--accent" to="/videos" onClick={close}>
-          Watch the new releases
+          {t('promotional_video_modal.watch')}
         </Link>
         <button type="button" className="button" onClick={close}>
-          Maybe later
+          {t('promotional_video_modal.later')}
         </button>
       </div>
     </div>

@@ -13,9 +13,11 @@ import {
   videoUnlockMessage,
   type VideoUnlockOutcome,
 } from './videoUnlock'
+import { t } from '../../app/i18n'
+import { translateRich } from '../../app/i18n/rich'
 
 export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'UnlockOrUpgradeMembership'>) {
-  const { videoId, videoNewId = videoId, videoTitle: title = 'this video', onUnlocked } = props
+  const { videoId, videoNewId = videoId, videoTitle: title = t('unlock_video.this_video'), onUnlocked } = props
   const credits = props.payPerVideoCredits ?? null
   // One of the free limited trial's videos (the server answered free_trial_video): no credit is spent.
   const freeVideosLeft = props.freeVideosLeft ?? null
@@ -49,15 +51,15 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
     return (
       <div className="unlock-video">
         <p role="status" className="notice notice--success">
-          {title} is unlocked for good.
-          {outcome.creditsLeft !== null ? ` You have ${outcome.creditsLeft} credits left.` : ''}
+          {t('unlock_video.unlocked', { title })}
+          {outcome.creditsLeft !== null ? ` ${t('unlock_video.credits_left', { count: outcome.creditsLeft })}` : ''}
           {outcome.freeVideosLeft !== null && outcome.freeVideosLeft !== undefined
-            ? ` You have ${outcome.freeVideosLeft} free ${outcome.freeVideosLeft === 1 ? 'video' : 'videos'} left.`
+            ? ` ${t('unlock_video.free_videos_left_sentence', { count: outcome.freeVideosLeft })}`
             : ''}
         </p>
         <div className="modal__actions">
           <button type="button" className="button button--accent" onClick={close}>
-            Watch now
+            {t('common.watch_now')}
           </button>
         </div>
       </div>
@@ -73,17 +75,17 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
         modals.open('PurchaseMembership', { reason: 'upgrade' })
       }}
     >
-      Upgrade membership
+      {t('unlock_video.upgrade')}
     </button>
   )
   if (freeVideosLeft !== null) {
     return (
       <div className="unlock-video" data-kind="free-trial">
         <p>
-          Watch <strong>{title}</strong> in full as one of your {FREE_TRIAL_VIDEOS} free videos.
+          {translateRich('unlock_video.free_trial', { title: <strong>{title}</strong>, count: FREE_TRIAL_VIDEOS })}
         </p>
         <p data-testid="free-videos-left">
-          {freeVideosLeft} free {freeVideosLeft === 1 ? 'video' : 'videos'} left.
+          {t('unlock_video.free_videos_left', { count: freeVideosLeft })}
         </p>
         {message ? (
           <p role="alert" className="notice notice--error">
@@ -93,7 +95,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
         <div className="modal__actions">
           {outcome?.kind === 'trialExpired' ? null : (
             <button type="button" className="button button--accent" onClick={onUnlock} disabled={loading} aria-busy={loading}>
-              {loading ? 'Unlocking…' : 'Watch as a free video'}
+              {loading ? t('common.unlocking') : t('unlock_video.watch_free')}
             </button>
           )}
           {upgrade}
@@ -104,10 +106,9 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
   return (
     <div className="unlock-video">
       <p>
-        Unlock <strong>{title}</strong> for good with {VIDEO_COST_CREDITS} credit, or upgrade to a membership and watch
-        every video.
+        {translateRich('unlock_video.intro', { title: <strong>{title}</strong>, cost: VIDEO_COST_CREDITS })}
       </p>
-      {credits !== null ? <p data-testid="credits-balance">You have {credits} credits.</p> : null}
+      {credits !== null ? <p data-testid="credits-balance">{t('unlock_video.credits', { count: credits })}</p> : null}
       {message ? (
         <p role="alert" className="notice notice--error">
           {message}
@@ -121,7 +122,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
           disabled={loading || credits === 0 || outcome?.kind === 'alreadyUnlocked'}
           aria-busy={loading}
         >
-          {loading ? 'Unlocking…' : `Unlock for ${VIDEO_COST_CREDITS} credit`}
+          {loading ? t('common.unlocking') : t('unlock_video.unlock', { cost: VIDEO_COST_CREDITS })}
         </button>
         <button
           type="button"
@@ -131,7 +132,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
             modals.open('PurchaseMembership', { reason: 'upgrade' })
           }}
         >
-          Upgrade membership
+          {t('unlock_video.upgrade')}
         </button>
       </div>
     </div>

@@ -65,7 +65,7 @@ export type RefusalStep =
   | { kind: 'reactivate'; label: string; note: string }
   | { kind: 'support'; label: string; note: string }
 
-export const LIMITED_TRIAL_EXPIRED = 'Your limited trial expired. Upgrade to watch every video in full.'
+export const LIMITED_TRIAL_EXPIRED = t('video_unlock_modal.trial_expired')
 
 export function refusalStep(facts: LockedVideoFacts & { freeVideosLeft: number; title: string }): RefusalStep {
   switch (facts.deniedReason) {
@@ -73,39 +73,39 @@ export function refusalStep(facts: LockedVideoFacts & { freeVideosLeft: number; 
       return {
         kind: 'freeVideo',
         left: facts.freeVideosLeft,
-        label: `Watch as a free video (${facts.freeVideosLeft} left)`,
-        note: `Watch ${facts.title} in full as one of your ${FREE_TRIAL_VIDEOS} free videos: ${facts.freeVideosLeft} left.`,
+        label: t('video_unlock_modal.free_video_label', { left: facts.freeVideosLeft }),
+        note: t('video_unlock_modal.free_video_note', { title: facts.title, free: FREE_TRIAL_VIDEOS, left: facts.freeVideosLeft }),
       }
     case 'free_trial_expired':
-      return { kind: 'upgrade', label: 'Upgrade membership', note: LIMITED_TRIAL_EXPIRED }
+      return { kind: 'upgrade', label: t('unlock_video.upgrade'), note: LIMITED_TRIAL_EXPIRED }
     case 'reactivate':
       return {
         kind: 'reactivate',
-        label: 'Reactivate membership',
-        note: 'Your membership has expired. Reactivate it to watch this video again.',
+        label: t('video_unlock_modal.reactivate_label'),
+        note: t('video_unlock_modal.reactivate_note'),
       }
     case 'support':
       return {
         kind: 'support',
-        label: 'Contact support',
-        note: 'Your membership includes this video, but it could not be opened. Our support team will sort it out.',
+        label: t('common.contact_support'),
+        note: t('video_unlock_modal.support_note'),
       }
     default: {
       const modal = modalForLockedVideo(facts)
       const note =
         facts.deniedReason === 'channel_pack_locked'
-          ? 'This video is in a channel pack you have not unlocked yet.'
+          ? t('video_unlock_modal.note_channel_pack')
           : facts.subscriptionKind === 'member' && facts.isActive
-            ? 'Your membership does not include this site.'
-            : 'Your membership does not include this video yet.'
+            ? t('video_unlock_modal.note_other_site')
+            : t('video_unlock_modal.note_not_included')
       const label =
         modal === 'UnlockChannel'
-          ? 'Unlock the channel pack'
+          ? t('video_unlock_modal.label_channel_pack')
           : modal === 'UnlockOrUpgradeMembership'
-            ? 'Unlock this video'
+            ? t('video_unlock_modal.label_unlock_video')
             : facts.subscriptionKind === 'member' && facts.isActive
-              ? 'Upgrade membership'
-              : 'Get full access'
+              ? t('unlock_video.upgrade')
+              : t('locked.get_full_access')
       return { kind: 'modal', modal, label, note }
     }
   }
@@ -136,11 +136,11 @@ export function videoUnlockMessage(outcome: VideoUnlockOutcome): string | null {
     case 'success':
       return null
     case 'notEnoughCredits':
-      return 'You have no credits left. Upgrade your membership to watch every video.'
+      return t('video_unlock_modal.no_credits')
     case 'trialExpired':
       return LIMITED_TRIAL_EXPIRED
     case 'alreadyUnlocked':
-      return 'You have already unlocked this video.'
+      return t('video_unlock_modal.already_unlocked')
     case 'failed':
       return t('video_unlock_modal.error')
   }
@@ -169,12 +169,12 @@ export function downloadErrorMessage(error: unknown): string {
 
 /** The line under the download buttons: what is left, or the limit message once it is reached. */
 export function quotaLine(quota: QuotaFacts): { reached: boolean; text: string } {
-  if (quota.zeroQuota) return { reached: true, text: 'Downloads are not included in your membership.' }
+  if (quota.zeroQuota) return { reached: true, text: t('download.not_included') }
   if (quota.thresholdReached || quota.quotaLeft <= 0) {
     return { reached: true, text: quotaReachedMessage(quota.downloadQuotaMax, quota.remainingDays) }
   }
   return {
     reached: false,
-    text: `${quota.quotaLeft} of ${quota.downloadQuotaMax} downloads left in this ${quota.downloadDaysPeriod}-day period.`,
+    text: t('download.left', { left: quota.quotaLeft, max: quota.downloadQuotaMax, days: quota.downloadDaysPeriod }),
   }
 }

@@ -6,6 +6,7 @@
 import { campaignFor, type CampaignPlacement, type ProfileRoutingView, type ScreenId } from '../../app/routing'
 import { HEALTH_WARNING_EXCLUDED_SCREENS } from '../../app/shell/autoModals'
 import type { ModalProps, ModalRequest } from '../../app/shell/modalIds'
+import { t } from '../../app/i18n'
 
 export const PROMPT_ABILITIES = {
   upgradeBar: ['see', 'UpgradeBar'],
@@ -69,39 +70,43 @@ export function upgradeBar(facts: PromptFacts, site: string): PromptBar | null {
   if (facts.can(...PROMPT_ABILITIES.reactivateCancelledRebill)) {
     return {
       kind: 'reactivate',
-      message: 'Your membership is cancelled and ends with the period you paid for.',
-      action: { label: 'Reactivate my membership', modal: 'ReactivateCancelledRebill', modalProps: {} },
+      message: t('upgrade.bars.cancelled'),
+      action: { label: t('account.membership.reactivate'), modal: 'ReactivateCancelledRebill', modalProps: {} },
     }
   }
   if (facts.can(...PROMPT_ABILITIES.freeLimitedTrialVideos)) {
     return {
       kind: 'freeLimitedTrial',
-      message: `Your free trial includes 3 full videos. Upgrade to watch every video on ${site}.`,
-      action: purchase('Upgrade now', 'upgrade-bar', campaign),
+      message: t('upgrade.bars.free_trial', { site }),
+      action: purchase(t('purchase_membership_modal.upgrade_now'), 'upgrade-bar', campaign),
     }
   }
   if (hasExpired(facts.profile)) {
     return {
       kind: 'expired',
-      message: `Your membership has expired. Rejoin to watch every video on ${site} again.`,
-      action: purchase('Rejoin now', 'upgrade-bar', campaign, 'expired'),
+      message: t('upgrade.bars.expired', { site }),
+      action: purchase(t('upgrade.actions.rejoin'), 'upgrade-bar', campaign, 'expired'),
     }
   }
   if (facts.profile?.subscriptionKind === 'trial') {
     return {
       kind: 'trial',
-      message: `You are on a trial. Upgrade to a full membership to watch every video on ${site}.`,
-      action: purchase('Upgrade now', 'upgrade-bar', campaign),
+      message: t('upgrade.bars.trial', { site }),
+      action: purchase(t('purchase_membership_modal.upgrade_now'), 'upgrade-bar', campaign),
     }
   }
   if (facts.profile?.subscriptionKind === 'porn-portal') {
     return {
       kind: 'pornPortal',
-      message: `You pay per video. A membership opens every video on ${site}.`,
-      action: purchase('Get a membership', 'upgrade-bar', campaign),
+      message: t('upgrade.bars.porn_portal', { site }),
+      action: purchase(t('upgrade.actions.get_membership'), 'upgrade-bar', campaign),
     }
   }
-  return { kind: 'upgrade', message: `Upgrade to watch every video on ${site}.`, action: purchase('Upgrade now', 'upgrade-bar', campaign) }
+  return {
+    kind: 'upgrade',
+    message: t('upgrade.bars.upgrade', { site }),
+    action: purchase(t('purchase_membership_modal.upgrade_now'), 'upgrade-bar', campaign),
+  }
 }
 
 /**
@@ -114,8 +119,8 @@ export function pornPortalBar(facts: PromptFacts, site: string): PromptBar | nul
   const placement: CampaignPlacement = facts.screen === 'offers' ? 'interstitialPornPortalBar' : 'pornPortalBar'
   return {
     kind: 'pornPortal',
-    message: `Miss ${site}? Come back for every video, or pick single videos with pay-per-video credits.`,
-    action: purchase('See your options', 'pp-bar', campaignFor(facts.campaignSource, placement, facts.mobile), 'expired'),
+    message: t('upgrade.bars.miss_site', { site }),
+    action: purchase(t('upgrade.actions.see_options'), 'pp-bar', campaignFor(facts.campaignSource, placement, facts.mobile), 'expired'),
   }
 }
 
@@ -123,6 +128,6 @@ export function pornPortalBar(facts: PromptFacts, site: string): PromptBar | nul
 export function upgradeOverlayAction(profile: PromptFacts['profile'], source: string, mobile: boolean): PromptAction {
   const campaign = campaignFor(source, 'upgrade', mobile)
   return hasExpired(profile)
-    ? purchase('Rejoin now', 'upgrade-overlay', campaign, 'expired')
-    : purchase('Upgrade now', 'upgrade-overlay', campaign)
+    ? purchase(t('upgrade.actions.rejoin'), 'upgrade-overlay', campaign, 'expired')
+    : purchase(t('purchase_membership_modal.upgrade_now'), 'upgrade-overlay', campaign)
 }

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router'
 import { refusalOf } from '../../../app/api/graphqlErrors'
 import { ChangePasswordDocument } from '../../../gql/graphql'
 import { isValidPassword, PASSWORD_RULE_MESSAGE } from '../validation'
+import { t } from '../../../app/i18n'
 
 function PasswordField({
   label,
@@ -38,11 +39,11 @@ function PasswordField({
         required
       />
       <span className="form-field__tools">
-        <button type="button" className="button" aria-label={`${shown ? 'Hide' : 'Show'} ${label.toLowerCase()}`} onClick={() => setShown((s) => !s)}>
-          {shown ? 'Hide' : 'Show'}
+        <button type="button" className="button" aria-label={t(shown ? 'account.field.hide_named' : 'account.field.show_named', { field: label.toLowerCase() })} onClick={() => setShown((s) => !s)}>
+          {shown ? t('account.field.hide') : t('account.field.show')}
         </button>{' '}
-        <button type="button" className="button" aria-label={`Clear ${label.toLowerCase()}`} onClick={() => onChange('')}>
-          Clear
+        <button type="button" className="button" aria-label={t('account.field.clear_named', { field: label.toLowerCase() })} onClick={() => onChange('')}>
+          {t('account.field.clear')}
         </button>
       </span>
       {error ? (
@@ -79,16 +80,16 @@ export function ChangePassword() {
       setConfirmPassword('')
       void navigate('/account?password_changed')
     } catch (error) {
-      setFailure(refusalOf(error)?.message || 'Your password could not be changed. Please try again later.')
+      setFailure(refusalOf(error)?.message || t('account.password.change_failed'))
     }
   }
 
   return (
     <form className="account-section" onSubmit={submit} aria-labelledby="password-heading" aria-busy={loading} noValidate>
-      <h2 id="password-heading">Change password</h2>
-      <PasswordField label="Current password" value={oldPassword} onChange={setOldPassword} autoComplete="current-password" />
+      <h2 id="password-heading">{t('account.password.heading')}</h2>
+      <PasswordField label={t('account.password.current')} value={oldPassword} onChange={setOldPassword} autoComplete="current-password" />
       <PasswordField
-        label="New password"
+        label={t('account.password.new')}
         value={newPassword}
         onChange={(value) => {
           setNewPassword(value)
@@ -99,7 +100,7 @@ export function ChangePassword() {
       />
       <p className="muted">{PASSWORD_RULE_MESSAGE}</p>
       <PasswordField
-        label="Confirm new password"
+        label={t('account.password.confirm')}
         value={confirmPassword}
         onChange={setConfirmPassword}
         autoComplete="new-password"
@@ -110,9 +111,9 @@ export function ChangePassword() {
         </p>
       ) : null}
       <button type="submit" className="button" disabled={loading || !oldPassword || !newPassword || !confirmPassword}>
-        Change password
+        {t('account.password.submit')}
       </button>
-      <p className="muted">Changing your password signs you out everywhere else.</p>
+      <p className="muted">{t('account.password.signs_out')}</p>
     </form>
   )
 }

@@ -4,7 +4,8 @@
 import { useMutation } from '@apollo/client/react'
 import { useId, useState, type FormEvent } from 'react'
 import { Link, useLocation } from 'react-router'
-import { useTranslation } from '../../../app/i18n'
+import { t, useTranslation } from '../../../app/i18n'
+import { translateRich } from '../../../app/i18n/rich'
 import { refusalOf } from '../../../app/api/graphqlErrors'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
@@ -20,7 +21,7 @@ import {
 import { INVALID_USERNAME_MESSAGE, isValidUsername } from '../validation'
 
 export const USERNAME_PATH = '/account/username'
-export const USERNAME_TAKEN_MESSAGE = 'already taken'
+export const USERNAME_TAKEN_MESSAGE = t('account.username.taken')
 
 const REFUSALS: Readonly<Record<string, string>> = {
   INVALID_USERNAME: INVALID_USERNAME_MESSAGE,
@@ -51,39 +52,40 @@ function UsernameView() {
     setError(null)
     try {
       await choose({ variables: { username: value } })
-      flashes.add({ type: 'success', message: `Your username is ${value}.` })
+      flashes.add({ type: 'success', message: t('account.username.chosen_flash', { username: value }) })
       // A full load: the page's session then knows the username too.
       window.location.assign('/account')
     } catch (failure) {
       const refusal = refusalOf(failure)
-      setError((refusal && REFUSALS[refusal.code]) ?? refusal?.message ?? 'Your username could not be saved. Please try again later.')
+      setError((refusal && REFUSALS[refusal.code]) ?? refusal?.message ?? t('account.username.save_failed'))
     }
   }
 
   if (profile.username) {
     return (
-      <Page title="Your username">
+      <Page title={t('account.username.yours')}>
         <p>
-          Your username is <strong data-testid="chosen-username">{profile.username}</strong>. A username is permanent once
-          chosen.
+          {translateRich('account.username.chosen', {
+            username: <strong data-testid="chosen-username">{profile.username}</strong>,
+          })}
         </p>
         <Link className="button" to="/account">
-          Back to your account
+          {t('account.username.back')}
         </Link>
       </Page>
     )
   }
   return (
-    <Page title="Choose your username">
+    <Page title={t('signup.choose_username')}>
       <form className="account-section" onSubmit={submit} noValidate aria-busy={loading}>
         {taken ? (
           <p role="status" className="notice" data-testid="username-taken-notice">
             {t('account.username_taken_meanwhile', { username: taken })}
           </p>
         ) : null}
-        <p>Your username is how other members know you. Choose it carefully: it cannot be changed later.</p>
+        <p>{t('account.username.intro')}</p>
         <div className="form-field">
-          <label htmlFor={id}>Username</label>
+          <label htmlFor={id}>{t('account.username_label')}</label>
           <input
             id={id}
             value={value}
@@ -94,7 +96,7 @@ function UsernameView() {
             aria-describedby={error ? `${id}-error` : `${id}-rule`}
           />
           <span id={`${id}-rule`} className="muted">
-            3 to 20 characters: lower-case letters and numbers only, no symbols.
+            {t('account.username.rule')}
           </span>
           {error ? (
             <span id={`${id}-error`} role="alert" className="form-field__error">
@@ -103,7 +105,7 @@ function UsernameView() {
           ) : null}
         </div>
         <button type="submit" className="button button--accent" disabled={loading}>
-          {loading ? 'Saving…' : 'Choose this username'}
+          {loading ? t('common.saving') : t('account.username.submit')}
         </button>
       </form>
     </Page>

@@ -7,7 +7,7 @@ import { refusalOf } from '../../../app/api/graphqlErrors'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
 import { useModals } from '../../../app/shell/ModalManager'
-import { useTranslation } from '../../../app/i18n'
+import { t, useTranslation } from '../../../app/i18n'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { useSession } from '../../../app/session/SessionContext'
 import { SignOutControls } from '../../../app/session/SignOut'
@@ -45,20 +45,20 @@ function DisplayName({ profile }: { profile: AccountProfile_ProfileFragment }) {
     event.preventDefault()
     try {
       await save({ variables: { displayName: value.trim() } })
-      flashes.add({ type: 'success', message: 'Your display name has been saved.' })
+      flashes.add({ type: 'success', message: t('account.display_name.saved') })
     } catch (error) {
-      flashes.add({ type: 'error', message: refusalOf(error)?.message ?? 'Your display name could not be saved.' })
+      flashes.add({ type: 'error', message: refusalOf(error)?.message ?? t('account.display_name.save_failed') })
     }
   }
   return (
     <form className="account-section" onSubmit={submit} aria-busy={loading}>
-      <h2>Display name</h2>
+      <h2>{t('account.display_name.heading')}</h2>
       <div className="form-field">
-        <label htmlFor={id}>Shown beside your comments</label>
+        <label htmlFor={id}>{t('account.display_name.label')}</label>
         <input id={id} value={value} maxLength={30} onChange={(event) => setValue(event.target.value)} />
       </div>
       <button type="submit" className="button" disabled={loading || value.trim() === ''}>
-        Save display name
+        {t('account.display_name.save')}
       </button>
     </form>
   )
@@ -74,14 +74,14 @@ function Preferences({ profile }: { profile: AccountProfile_ProfileFragment }) {
   })
   return (
     <section className="account-section" aria-labelledby="preferences-heading">
-      <h2 id="preferences-heading">Preferences</h2>
+      <h2 id="preferences-heading">{t('account.preferences.heading')}</h2>
       <label className="account-toggle">
         <input
           type="checkbox"
           checked={profile.hasEmailConsent}
           onChange={() => open('EmailConsent', { variant })}
         />{' '}
-        E-mails about new releases and offers
+        {t('account.preferences.emails')}
       </label>
       <label className="account-toggle">
         <input
@@ -92,11 +92,11 @@ function Preferences({ profile }: { profile: AccountProfile_ProfileFragment }) {
             try {
               await setAutoplay({ variables: { autoplayEnabled: event.target.checked } })
             } catch {
-              flashes.add({ type: 'error', message: 'Your autoplay preference could not be saved.' })
+              flashes.add({ type: 'error', message: t('account.preferences.autoplay_failed') })
             }
           }}
         />{' '}
-        Autoplay videos
+        {t('account.preferences.autoplay')}
       </label>
     </section>
   )
@@ -113,36 +113,40 @@ function Relationship({ profile }: { profile: AccountProfile_ProfileFragment }) 
     event.preventDefault()
     try {
       await save({ variables: { relationshipStatus: status, relationshipRole: role } })
-      flashes.add({ type: 'success', message: 'Your relationship status has been saved.' })
+      flashes.add({ type: 'success', message: t('account.relationship.saved') })
     } catch (error) {
-      flashes.add({ type: 'error', message: refusalOf(error)?.message ?? 'Your relationship status could not be saved.' })
+      flashes.add({ type: 'error', message: refusalOf(error)?.message ?? t('account.relationship.save_failed') })
     }
   }
   const editable = info.isEditable
   return (
     <form className="account-section" onSubmit={submit} aria-labelledby="relationship-heading">
-      <h2 id="relationship-heading">Relationship status</h2>
+      <h2 id="relationship-heading">{t('account.relationship.heading')}</h2>
       <div className="form-field">
-        <label htmlFor="relationship-status">Status</label>
+        <label htmlFor="relationship-status">{t('account.relationship.status')}</label>
         <select id="relationship-status" value={status} disabled={!editable} onChange={(event) => setStatus(event.target.value)}>
-          <option value="">Choose…</option>
+          <option value="">{t('common.choose')}</option>
           {RELATIONSHIP_STATUSES.map((option) => (
-            <option key={option}>{option}</option>
+            <option key={option} value={option}>
+              {t(`account.relationship.statuses.${option}`)}
+            </option>
           ))}
         </select>
       </div>
       <div className="form-field">
-        <label htmlFor="relationship-role">Role</label>
+        <label htmlFor="relationship-role">{t('account.relationship.role')}</label>
         <select id="relationship-role" value={role} disabled={!editable} onChange={(event) => setRole(event.target.value)}>
-          <option value="">Choose…</option>
+          <option value="">{t('common.choose')}</option>
           {RELATIONSHIP_ROLES.map((option) => (
-            <option key={option}>{option}</option>
+            <option key={option} value={option}>
+              {t(`account.relationship.roles.${option}`)}
+            </option>
           ))}
         </select>
       </div>
       {editable ? (
         <button type="submit" className="button" disabled={loading || !status || !role}>
-          Save relationship status
+          {t('account.relationship.save')}
         </button>
       ) : null}
     </form>
@@ -155,20 +159,20 @@ function Tandem({ profile }: { profile: AccountProfile_ProfileFragment }) {
   const canCreate = profile.subscription.active && !tandem.isTandemChildAccount && !tandem.hasTandemChildAccount
   return (
     <section className="account-section" aria-labelledby="tandem-heading">
-      <h2 id="tandem-heading">Second account</h2>
+      <h2 id="tandem-heading">{t('account.tandem.heading')}</h2>
       {tandem.isTandemChildAccount ? (
-        <p>This account shares the membership of {tandem.tandemParentDisplayName ?? 'another member'}.</p>
+        <p>{t('account.tandem.child', { parent: tandem.tandemParentDisplayName ?? t('account.tandem.another_member') })}</p>
       ) : tandem.hasTandemChildAccount ? (
-        <p data-testid="tandem-child">Your membership is shared with your second account.</p>
+        <p data-testid="tandem-child">{t('account.tandem.shared')}</p>
       ) : canCreate ? (
         <>
-          <p>Share your membership with a second account.</p>
+          <p>{t('account.tandem.offer')}</p>
           <button type="button" className="button" onClick={() => open('TandemAccountCreation')}>
-            Create a second account
+            {t('modal.TandemAccountCreation')}
           </button>
         </>
       ) : (
-        <p className="muted">A second account needs an active membership.</p>
+        <p className="muted">{t('account.tandem.needs_active')}</p>
       )}
     </section>
   )
@@ -196,26 +200,26 @@ function Membership({ profile }: { profile: AccountProfile_ProfileFragment }) {
   const mayUpgrade = user.can('see', 'PurchaseMembershipModal')
   return (
     <section className="account-section" aria-labelledby="membership-heading">
-      <h2 id="membership-heading">Membership</h2>
+      <h2 id="membership-heading">{t('account.membership.heading')}</h2>
       <div className="modal__actions">
         {mayReactivate ? (
           <button type="button" className="button button--accent" onClick={() => open('ReactivateCancelledRebill')}>
-            Reactivate my membership
+            {t('account.membership.reactivate')}
           </button>
         ) : null}
         {mayUpgrade && !mayReactivate ? (
           <button type="button" className="button button--accent" onClick={() => open('PurchaseMembership', { reason: 'upgrade' })}>
-            Upgrade my membership
+            {t('account.membership.upgrade')}
           </button>
         ) : null}
         {user.profile?.isUpgradeableToVixenPlusYearly === true ? (
           <button type="button" className="button button--accent" onClick={() => open('UpgradeToYearlyMembership', { elm: 'account' })}>
-            Upgrade to yearly
+            {t('account.membership.upgrade_yearly')}
           </button>
         ) : null}
         {profile.subscription.active && !profile.tandemSubscription.isTandemChildAccount ? (
           <button type="button" className="button" onClick={updateCard} disabled={busy}>
-            Update credit card
+            {t('account.membership.update_card')}
           </button>
         ) : null}
       </div>
@@ -235,30 +239,30 @@ function AccountView() {
   }, [isVip, isOpen, open])
   const brands = page?.passwordChangedBrands
   return (
-    <Page title="Account">
+    <Page title={t('navigation.account')}>
       {brands ? (
         <p role="status" className="notice notice--success">
           {t('account.password_changed', { brands })}
         </p>
       ) : null}
       <section className="account-section" aria-labelledby="identity-heading">
-        <h2 id="identity-heading">Your account</h2>
+        <h2 id="identity-heading">{t('account.identity')}</h2>
         <dl className="account-facts">
-          <dt>E-mail</dt>
+          <dt>{t('account.email')}</dt>
           <dd data-testid="account-email">{profile.email}</dd>
-          <dt>Username</dt>
+          <dt>{t('account.username_label')}</dt>
           {profile.username ? (
             <dd data-testid="account-username">{profile.username}</dd>
           ) : (
             <dd>
-              <Link to={USERNAME_PATH}>Choose your username</Link>
+              <Link to={USERNAME_PATH}>{t('signup.choose_username')}</Link>
             </dd>
           )}
-          <dt>Membership</dt>
+          <dt>{t('account.membership.heading')}</dt>
           <dd>
             {profile.subscription.type}
-            {profile.subscription.active ? '' : ' (inactive)'}
-            {profile.subscription.cancelled ? ' (cancelled)' : ''}
+            {profile.subscription.active ? '' : ` (${t('account.membership.inactive')})`}
+            {profile.subscription.cancelled ? ` (${t('account.membership.cancelled')})` : ''}
           </dd>
         </dl>
         <SignOutControls />

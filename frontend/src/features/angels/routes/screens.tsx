@@ -6,14 +6,15 @@ import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { AngelListDocument, AngelPageDocument } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 const listQuery = () => ({ query: AngelListDocument, variables: {} })
 
 function AngelsView() {
   const { result } = useScreenQuery(listQuery)
   return (
-    <Page title="Angels">
-      <ul className="performer-grid" aria-label="Angels">
+    <Page title={t('navigation.angels')}>
+      <ul className="performer-grid" aria-label={t('navigation.angels')}>
         {result.angels.map((angel, index) => (
           <li key={angel.slug}>
             <Link to={`/angels/${angel.slug}`} className="performer-card">
@@ -44,7 +45,7 @@ function AngelView() {
       <p>{angel.bio}</p>
       {angel.performer ? (
         <p>
-          <Link to={`/performers/${angel.performer.slug}`}>All videos with {angel.performer.name}</Link>
+          <Link to={`/performers/${angel.performer.slug}`}>{t('angels.all_videos_with', { name: angel.performer.name })}</Link>
         </p>
       ) : null}
       <VideoGrid videos={angel.videos} />

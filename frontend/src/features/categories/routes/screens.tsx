@@ -5,6 +5,7 @@ import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { CategoryListDocument } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 // The route's precondition (the tenant's category list is loaded) is met by this query: its fallback loads the
 // list, and the page renders once it is there.
@@ -13,8 +14,8 @@ const categoriesQuery = () => ({ query: CategoryListDocument, variables: {} })
 function CategoriesView() {
   const { result } = useScreenQuery(categoriesQuery)
   return (
-    <Page title="Categories">
-      <ul className="performer-grid" aria-label="Categories">
+    <Page title={t('navigation.categories')}>
+      <ul className="performer-grid" aria-label={t('navigation.categories')}>
         {result.categories.map((category) => (
           <li key={category.slug}>
             <Link to={`/search?q=${encodeURIComponent(category.name)}`} className="performer-card">
@@ -22,7 +23,7 @@ function CategoriesView() {
                 <Picture image={category.image} alt="" className="video-card__image" />
               </span>
               <span className="performer-card__name">{category.name}</span>
-              <span className="muted">{category.videoCount} videos</span>
+              <span className="muted">{t('performers.video_count', { count: category.videoCount })}</span>
             </Link>
           </li>
         ))}

@@ -18,6 +18,7 @@ import {
 import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
 import { PackUnlockButton } from '../../gems'
 import { PictureSetPage, TrailerPage, VideoPage } from '../../videos'
+import { t } from '../../../app/i18n'
 
 const channelVideoHref = (channelSlug: string) => (video: { slug: string }) => `/channels/${channelSlug}/videos/${video.slug}`
 
@@ -29,12 +30,12 @@ const listQuery = (data: { page: number }) => ({
 function ChannelsView() {
   const { page, result } = useScreenQuery(listQuery)
   return (
-    <Page title="Channels">
+    <Page title={t('navigation.channels')}>
       <p>
-        <Link to="/channels/all-videos">All channel videos</Link>
+        <Link to="/channels/all-videos">{t('channels.all_videos')}</Link>
       </p>
-      <Listing page={page.page} totalCount={result.channels.totalCount} noun="channels">
-        <ul className="performer-grid" aria-label="Channels">
+      <Listing page={page.page} totalCount={result.channels.totalCount} noun={t('listing.channels')}>
+        <ul className="performer-grid" aria-label={t('navigation.channels')}>
           {result.channels.channels.map((channel) => (
             <li key={getFragmentData(ChannelCard_ChannelFragmentDoc, channel).channelId}>
               <ChannelCard channel={channel} />
@@ -55,7 +56,7 @@ function ChannelCard({ channel: masked }: { channel: FragmentType<typeof Channel
         <Picture image={channel.image} alt="" className="video-card__image" />
       </span>
       <span className="performer-card__name">{channel.name}</span>
-      <span className="muted">{channel.videoCount} videos</span>
+      <span className="muted">{t('performers.video_count', { count: channel.videoCount })}</span>
     </Link>
   )
 }
@@ -75,8 +76,8 @@ function ChannelView() {
     <Page title={channel.name}>
       {channel.packs.length > 0 ? (
         <>
-          <h2>Packs</h2>
-          <ul className="tags" aria-label="Packs">
+          <h2>{t('channels.packs')}</h2>
+          <ul className="tags" aria-label={t('channels.packs')}>
             {channel.packs.map((pack) => (
               <li key={pack.channelPackId}>
                 <Link to={`/channels/${channel.slug}/packs/${pack.slug}`}>{pack.name}</Link>
@@ -85,8 +86,8 @@ function ChannelView() {
           </ul>
         </>
       ) : null}
-      <h2>Videos</h2>
-      <Listing page={page.page ?? 1} totalCount={channelVideos.totalCount} noun="videos">
+      <h2>{t('navigation.videos')}</h2>
+      <Listing page={page.page ?? 1} totalCount={channelVideos.totalCount} noun={t('listing.videos')}>
         <VideoGrid videos={channelVideos.videos} hrefFor={channelVideoHref(channel.slug)} priorityCount={4} />
       </Listing>
     </Page>
@@ -109,7 +110,7 @@ function ChannelPackView() {
         <Link to={`/channels/${channel.slug}`}>{channel.name}</Link>
       </p>
       <PackUnlockButton channelPackId={pack.channelPackId} packName={pack.name} />
-      <Listing page={page.page} totalCount={videos.totalCount} noun="videos">
+      <Listing page={page.page} totalCount={videos.totalCount} noun={t('listing.videos')}>
         <VideoGrid videos={videos.videos} hrefFor={channelVideoHref(channel.slug)} priorityCount={4} />
       </Listing>
     </Page>
@@ -129,8 +130,8 @@ const allVideosQuery = (data: { page: number }) => ({
 function AllChannelVideosView() {
   const { page, result } = useScreenQuery(allVideosQuery)
   return (
-    <Page title="All channel videos">
-      <Listing page={page.page} totalCount={result.allChannelVideos.totalCount} noun="videos">
+    <Page title={t('channels.all_videos')}>
+      <Listing page={page.page} totalCount={result.allChannelVideos.totalCount} noun={t('listing.videos')}>
         <VideoGrid
           videos={result.allChannelVideos.videos}
           hrefFor={(video, item) => (item.channel ? `/channels/${item.channel.slug}/videos/${video.slug}` : `/videos/${video.slug}`)}

@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react'
 import { useModals } from '../../../app/shell/ModalManager'
 import { Page } from '../../../components/Page'
+import { t } from '../../../app/i18n'
 
 export function CamsScreen() {
   const { open, isOpen } = useModals()
@@ -14,11 +15,11 @@ export function CamsScreen() {
     open('CamsConsent', { next: `/cams${window.location.search}` })
   }, [open, isOpen])
   return (
-    <Page title="Cams">
-      <p>Cams are run by our partner. We have not shared anything with them: they hear from us only once you agree.</p>
+    <Page title={t('deals.cams.title')}>
+      <p>{t('deals.cams.intro')}</p>
       <div className="modal__actions">
         <button type="button" className="button button--accent" onClick={() => open('CamsConsent', { next: `/cams${window.location.search}` })}>
-          Continue to cams
+          {t('deals.cams.continue')}
         </button>
       </div>
     </Page>

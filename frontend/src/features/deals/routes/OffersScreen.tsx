@@ -20,6 +20,7 @@ import { getFragmentData } from '../../../gql/fragment-masking'
 import { DealCard } from '../components/DealCard'
 import { HIDE_MONTH_INTERSTITIAL_BUTTON, interstitialView, offersGrid, snoozedUntilText } from '../offers'
 import './deals.css'
+import { t } from '../../../app/i18n'
 
 const offersQuery = () => ({ query: OffersPageDocument, variables: {} })
 
@@ -66,34 +67,34 @@ function OffersView() {
     try {
       const { data } = await snoozeInterstitial({ variables: { input } })
       const until = snoozedUntilText(getFragmentData(OffersInterstitial_InterstitialFragmentDoc, data?.snoozeInterstitial)?.snoozedUntil)
-      flashes.add({ type: 'success', message: until ? `Offers are hidden until ${until}.` : 'Offers are hidden for one month.' })
+      flashes.add({ type: 'success', message: until ? t('deals.offers.hidden_until', { until }) : t('deals.offers.hidden') })
       void navigate(to)
     } catch {
       setBusy(false)
-      flashes.add({ type: 'error', message: 'The offers could not be hidden. Please try again later.' })
+      flashes.add({ type: 'error', message: t('deals.offers.hide_failed') })
     }
   }
 
   return (
-    <Page title="Offers">
+    <Page title={t('navigation.offers')}>
       {view.kind === 'shown' ? (
         <section className="offers-interstitial" aria-labelledby="offers-interstitial-heading" data-testid="offers-interstitial">
-          <h2 id="offers-interstitial-heading">Special offers for {tenant.site} members</h2>
-          <p>Hand-picked deals from our partners. Take one, or go on to {tenant.site}.</p>
+          <h2 id="offers-interstitial-heading">{t('deals.offers.heading', { site: tenant.site })}</h2>
+          <p>{t('deals.offers.intro', { site: tenant.site })}</p>
           <div className="offers-interstitial__actions">
             <button type="button" className="button button--accent" disabled={busy} onClick={() => void onContinue(view.continueTo)}>
-              Continue to {tenant.site}
+              {t('deals.offers.continue', { site: tenant.site })}
             </button>
             {view.mayHide ? (
               <button type="button" className="button" disabled={busy} onClick={() => void onSnooze(view.continueTo)}>
-                Hide for one month
+                {t('deals.offers.hide')}
               </button>
             ) : null}
           </div>
         </section>
       ) : null}
       <section aria-labelledby="offers-grid-heading">
-        <h2 id="offers-grid-heading">Offers for you</h2>
+        <h2 id="offers-grid-heading">{t('deals.offers.for_you')}</h2>
         {deals.length > 0 ? (
           <ul className="deals-grid" data-testid="offers-grid">
             {deals.map((deal) => (
@@ -103,7 +104,7 @@ function OffersView() {
             ))}
           </ul>
         ) : (
-          <p className="muted">No offers right now. Come back soon.</p>
+          <p className="muted">{t('deals.offers.none')}</p>
         )}
       </section>
     </Page>

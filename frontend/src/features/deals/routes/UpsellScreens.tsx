@@ -16,15 +16,16 @@ import { OutgoingUpsellOneclickDocument, OutgoingUpsellOneclickTrackingDocument 
 import { documentCookies } from '../../signup/affiliate'
 import { leavePage } from '../leavePage'
 import { confirmationLinkFor, outgoingUpsellStep, outgoingUpsellVariables, upsellResultStep } from '../outgoingUpsell'
+import { t } from '../../../app/i18n'
 
 function SignInFirst({ what }: { what: string }) {
   const { tenant } = useSession()
   const location = useLocation()
   return (
     <p>
-      Log in to {what}.{' '}
+      {t('deals.upsell.log_in_to', { what })}{' '}
       <a className="button button--accent" href={signInUrl(tenant, `${location.pathname}${location.search}`)}>
-        Log in
+        {t('navigation.login')}
       </a>
     </p>
   )
@@ -63,22 +64,22 @@ export function OutgoingUpsellScreen() {
   }, [user.isAuthenticated, key, data, buy, open, location.pathname, location.search])
 
   return (
-    <Page title="One-Click Purchase">
+    <Page title={t('deals.upsell.title')}>
       {!user.isAuthenticated ? (
-        <SignInFirst what="buy with one click" />
+        <SignInFirst what={t('deals.upsell.what')} />
       ) : state.kind === 'working' ? (
         <p role="status" aria-busy="true">
-          Preparing your purchase…
+          {t('deals.upsell.preparing')}
         </p>
       ) : state.kind === 'confirming' ? (
-        <p role="status">Please confirm your purchase.</p>
+        <p role="status">{t('deals.upsell.confirm')}</p>
       ) : state.kind === 'leaving' ? (
         <p role="status">
-          {state.success ? 'Your purchase is complete. Taking you to your new membership…' : 'Taking you to the offer…'}{' '}
-          <a href={state.url}>Continue</a>
+          {state.success ? t('deals.upsell.complete_leaving') : t('deals.upsell.leaving')}{' '}
+          <a href={state.url}>{t('common.continue')}</a>
         </p>
       ) : (
-        <p role="alert">One-click upsell denied. Your membership cannot pay for this offer.</p>
+        <p role="alert">{t('deals.upsell.denied')}</p>
       )}
     </Page>
   )
@@ -111,7 +112,7 @@ function UpsellResult({ title, outcome }: { title: string; outcome: string }) {
       {next ? (
         <p>
           <a className="button button--accent" href={next}>
-            Continue
+            {t('common.continue')}
           </a>
         </p>
       ) : null}
@@ -120,9 +121,9 @@ function UpsellResult({ title, outcome }: { title: string; outcome: string }) {
 }
 
 export function UpsellSuccessScreen() {
-  return <UpsellResult title="Purchase Complete" outcome="Thank you! Your purchase is complete." />
+  return <UpsellResult title={t('deals.upsell.success_title')} outcome={t('deals.upsell.success')} />
 }
 
 export function UpsellFailureScreen() {
-  return <UpsellResult title="Purchase Not Completed" outcome="One-click upsell denied. Your purchase was not completed." />
+  return <UpsellResult title={t('deals.upsell.failure_title')} outcome={t('deals.upsell.failure')} />
 }

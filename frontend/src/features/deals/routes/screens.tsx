@@ -11,6 +11,7 @@ import { DealsPageDocument, TrackDealCarouselEventDocument, type DealsPageQuery 
 import { DealCard } from '../components/DealCard'
 import { DEALS_CAROUSEL_LIMIT, DEALS_GRID_SIZE } from '../dealText'
 import './deals.css'
+import { t } from '../../../app/i18n'
 
 const dealsQuery = () => ({
   query: DealsPageDocument,
@@ -34,15 +35,15 @@ function DealsView() {
   }, [carouselIds, track])
   const scroll = (direction: 1 | -1) => carouselRef.current?.scrollBy({ left: direction * 300, behavior: 'smooth' })
   return (
-    <Page title="Deals">
+    <Page title={t('navigation.deals')}>
       {result.carousel.length > 0 ? (
         <section aria-labelledby="deals-carousel-heading">
-          <h2 id="deals-carousel-heading">Featured deals</h2>
+          <h2 id="deals-carousel-heading">{t('deals.featured')}</h2>
           <div className="deals-carousel__controls">
-            <button type="button" className="button" aria-label="Previous deals" onClick={() => scroll(-1)}>
+            <button type="button" className="button" aria-label={t('deals.previous')} onClick={() => scroll(-1)}>
               ‹
             </button>
-            <button type="button" className="button" aria-label="Next deals" onClick={() => scroll(1)}>
+            <button type="button" className="button" aria-label={t('deals.next')} onClick={() => scroll(1)}>
               ›
             </button>
           </div>
@@ -56,7 +57,7 @@ function DealsView() {
         </section>
       ) : null}
       <section aria-labelledby="deals-listing-heading">
-        <h2 id="deals-listing-heading">All deals</h2>
+        <h2 id="deals-listing-heading">{t('deals.all')}</h2>
         {result.listing.length > 0 ? (
           <ul className="deals-grid" data-testid="deals-listing">
             {result.listing.map((deal) => (
@@ -66,7 +67,7 @@ function DealsView() {
             ))}
           </ul>
         ) : (
-          <p className="muted">No deals right now. Come back soon.</p>
+          <p className="muted">{t('deals.none')}</p>
         )}
       </section>
     </Page>

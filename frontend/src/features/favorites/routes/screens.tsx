@@ -14,6 +14,7 @@ import {
   type FavoriteKind,
   type FavoritesOverviewQuery,
 } from '../../../gql/graphql'
+import { t, type TranslationKey } from '../../../app/i18n'
 
 /** Each kind's row on the overview. */
 const OVERVIEW_SIZE = 4
@@ -23,7 +24,7 @@ type ChannelItem = FavoritesOverviewQuery['channels']['channels'][number]
 
 function ChannelGrid({ channels }: { channels: readonly ChannelItem[] }) {
   return (
-    <ul className="performer-grid" aria-label="Favorite channels">
+    <ul className="performer-grid" aria-label={t('favorites.channels_label')}>
       {channels.map((channel) => (
         <li key={channel.channelId}>
           <Link to={`/channels/${channel.slug}`} className="performer-card">
@@ -31,7 +32,7 @@ function ChannelGrid({ channels }: { channels: readonly ChannelItem[] }) {
               <Picture image={channel.image} alt="" className="video-card__image" />
             </span>
             <span className="performer-card__name">{channel.name}</span>
-            <span className="muted">{channel.videoCount} videos</span>
+            <span className="muted">{t('performers.video_count', { count: channel.videoCount })}</span>
           </Link>
         </li>
       ))}
@@ -46,10 +47,10 @@ function Section({ title, to, count, children }: { title: string; to: string; co
     <section className="shelf" aria-label={title}>
       <h2>
         <Link to={to}>
-          {title} ({count})
+          {t('favorites.section', { title, count })}
         </Link>
       </h2>
-      {count === 0 ? <p className="muted">Nothing here yet.</p> : children}
+      {count === 0 ? <p className="muted">{t('favorites.nothing_yet')}</p> : children}
     </section>
   )
 }
@@ -57,14 +58,14 @@ function Section({ title, to, count, children }: { title: string; to: string; co
 function FavoritesView() {
   const { result } = useScreenQuery(overviewQuery)
   return (
-    <Page title="Favorites">
-      <Section title="Videos" to="/favorites/videos" count={result.videos.totalCount}>
+    <Page title={t('navigation.favorites')}>
+      <Section title={t('navigation.videos')} to="/favorites/videos" count={result.videos.totalCount}>
         <VideoGrid videos={result.videos.videos} />
       </Section>
-      <Section title="Performers" to="/favorites/performers" count={result.performers.totalCount}>
+      <Section title={t('favorites.performers')} to="/favorites/performers" count={result.performers.totalCount}>
         <PerformerGrid performers={result.performers.performers} />
       </Section>
-      <Section title="Channels" to="/favorites/channels" count={result.channels.totalCount}>
+      <Section title={t('navigation.channels')} to="/favorites/channels" count={result.channels.totalCount}>
         <ChannelGrid channels={result.channels.channels} />
       </Section>
     </Page>
@@ -78,12 +79,14 @@ const listQuery = (kind: FavoriteKind) => (data: { page: number }) => ({
   variables: { kind, page: data.page, size: PAGE_SIZE },
 })
 
-function listScreen(kind: FavoriteKind, title: string, noun: string) {
+function listScreen(kind: FavoriteKind, titleKey: TranslationKey, nounKey: TranslationKey) {
   const query = listQuery(kind)
   function FavoriteListView() {
     const { page, result } = useScreenQuery(query)
     const list = result.favorites
-    const empty = <p className="muted">You have no favorite {noun} yet.</p>
+    const title = t(titleKey)
+    const noun = t(nounKey)
+    const empty = <p className="muted">{t('favorites.none', { noun })}</p>
     return (
       <Page title={title}>
         <Listing page={page.page} totalCount={list.totalCount} noun={noun}>
@@ -103,6 +106,6 @@ function listScreen(kind: FavoriteKind, title: string, noun: string) {
   return withScreenQuery(FavoriteListView, query)
 }
 
-export const FavoriteVideosScreen = listScreen('video', 'Favorite Videos', 'videos')
-export const FavoritePerformersScreen = listScreen('performer', 'Favorite Performers', 'performers')
-export const FavoriteChannelsScreen = listScreen('channel', 'Favorite Channel Videos', 'channels')
+export const FavoriteVideosScreen = listScreen('video', 'favorites.videos_title', 'listing.videos')
+export const FavoritePerformersScreen = listScreen('performer', 'favorites.performers_title', 'favorites.performers_noun')
+export const FavoriteChannelsScreen = listScreen('channel', 'favorites.channels_title', 'listing.channels')

@@ -7,8 +7,9 @@ import type { RoutingSession } from '../../../app/session/bootstrap'
 import { GemsBalanceQuery } from '../api/gems'
 import { hasWallet } from '../packUnlock'
 import '../gems.css'
+import { t } from '../../../app/i18n'
 
-const gemsText = (amount: number) => `${amount} ${amount === 1 ? 'gem' : 'gems'}`
+const gemsText = (amount: number) => t('count.gems', { count: amount })
 
 /** The header's gems balance: shown to a signed-in user with a wallet; a click opens the popup. */
 export default function HeaderGems({ session }: { session: RoutingSession }) {
@@ -21,7 +22,7 @@ export default function HeaderGems({ session }: { session: RoutingSession }) {
     <button
       type="button"
       className="site-nav__link header-gems"
-      aria-label={`Your gems: ${gemsText(amount)}`}
+      aria-label={t('gems.header_label', { gems: gemsText(amount) })}
       data-testid="header-gems"
       onClick={() => open('UserGemsInfo')}
     >
@@ -40,15 +41,17 @@ export function AccountGems() {
   const gems = data?.getGemsBalance
   return (
     <section className="account-section" aria-labelledby="gems-heading">
-      <h2 id="gems-heading">Gems</h2>
+      <h2 id="gems-heading">{t('gems.heading')}</h2>
       {gems ? (
         <p data-testid="account-gems">
-          You have {gemsText(gems.wallet.balance.amount)}. New gems in {gems.daysUntilRefreshGems}{' '}
-          {gems.daysUntilRefreshGems === 1 ? 'day' : 'days'}.
+          {t('gems.account_balance', {
+            gems: gemsText(gems.wallet.balance.amount),
+            days: t('count.days', { count: gems.daysUntilRefreshGems }),
+          })}
         </p>
       ) : null}
       <button type="button" className="button" onClick={() => open('UserGemsInfo')}>
-        See my gems and transactions
+        {t('gems.see_all')}
       </button>
     </section>
   )

@@ -5,6 +5,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { UnlockedPacksDocument } from '../../../gql/graphql'
 import { PACK_COST_GEMS } from '../packUnlock'
+import { t } from '../../../app/i18n'
 
 export function PackUnlockButton({ channelPackId, packName }: { channelPackId: string; packName: string }) {
   const { user } = useSession()
@@ -15,7 +16,7 @@ export function PackUnlockButton({ channelPackId, packName }: { channelPackId: s
   if (data.unlockState.unlockedChannelPackIds.includes(channelPackId)) {
     return (
       <p className="pack-unlocked" data-testid="pack-unlocked">
-        <span aria-hidden="true">◆</span> Unlocked
+        <span aria-hidden="true">◆</span> {t('gems.unlocked')}
       </p>
     )
   }
@@ -27,7 +28,7 @@ export function PackUnlockButton({ channelPackId, packName }: { channelPackId: s
         open('UnlockChannel', { channelPackId, packName, onUnlocked: () => void refetch().catch(() => undefined) })
       }
     >
-      Unlock {packName} for {PACK_COST_GEMS} gems
+      {t('gems.unlock_pack', { pack: packName, cost: PACK_COST_GEMS })}
     </button>
   )
 }

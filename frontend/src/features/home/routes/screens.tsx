@@ -3,7 +3,7 @@ import { useEffect, useEffectEvent } from 'react'
 import { useLoaderData } from 'react-router'
 import type { PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
 import type { HomeData } from './rules'
-import { isTranslationKey } from '../../../app/i18n'
+import { isTranslationKey, t } from '../../../app/i18n'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useFlash } from '../../../app/shell/Flash'
 import { useModals } from '../../../app/shell/ModalManager'
@@ -60,39 +60,39 @@ function HomeScreenView() {
   const topRated = fullRows(result.topRated.videos, shelfSize(viewport), videoColumns)
   const models = fullRows(result.models.performers, listShelfSize(viewport, tenant), shelfColumns(viewport, 'performers'))
   return (
-    <Page title={tenant.site} documentTitle={`${tenant.site} – Home`}>
+    <Page title={tenant.site} documentTitle={t('home.document_title', { site: tenant.site })}>
       <VisitorJoin elm="home-banner" campaign="homeBanner" className="home-join">
-        Join {tenant.site}
+        {t('join.site', { site: tenant.site })}
       </VisitorJoin>
-      <Shelf title="Latest videos" moreHref="/videos">
+      <Shelf title={t('home.latest')} moreHref="/videos">
         <VideoGrid videos={latest} priorityCount={priorityCards(viewport)} />
-        <VisitorJoin elm="shelf1" campaign="shelf1" lead="New videos every day.">
-          Join {tenant.site}
+        <VisitorJoin elm="shelf1" campaign="shelf1" lead={t('join.lead_new_every_day')}>
+          {t('join.site', { site: tenant.site })}
         </VisitorJoin>
       </Shelf>
       {/* The shelves after the first come a frame later: the first paint is the heading and the latest videos. */}
       <Deferred>
         {recommended.length > 0 ? (
-          <Shelf title="Recommended for you" moreHref="/recommended-videos">
+          <Shelf title={t('home.recommended')} moreHref="/recommended-videos">
             <RecommendationGrid recommId={result.recommended.recommId} videos={recommended} />
-            <VisitorJoin elm="shelf2" campaign="shelf2" lead="Watch them in full.">
-              Join {tenant.site}
+            <VisitorJoin elm="shelf2" campaign="shelf2" lead={t('join.lead_watch_in_full')}>
+              {t('join.site', { site: tenant.site })}
             </VisitorJoin>
           </Shelf>
         ) : null}
         {topRated.length > 0 ? (
-          <Shelf title="Top rated" moreHref="/toprated">
+          <Shelf title={t('navigation.top_rated')} moreHref="/toprated">
             <VideoGrid videos={topRated} />
             {/* The second shelf's link: here when there is no recommended shelf before it. */}
             {recommended.length === 0 ? (
-              <VisitorJoin elm="shelf2" campaign="shelf2" lead="Watch them in full.">
-                Join {tenant.site}
+              <VisitorJoin elm="shelf2" campaign="shelf2" lead={t('join.lead_watch_in_full')}>
+                {t('join.site', { site: tenant.site })}
               </VisitorJoin>
             ) : null}
           </Shelf>
         ) : null}
         {models.length > 0 ? (
-          <Shelf title="Popular models" moreHref="/performers">
+          <Shelf title={t('home.popular_models')} moreHref="/performers">
             <PerformerGrid performers={models} />
           </Shelf>
         ) : null}

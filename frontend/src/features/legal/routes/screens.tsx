@@ -8,6 +8,8 @@ import { useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
 import { legalDocument } from '../content'
 import './legal.css'
+import { t } from '../../../app/i18n'
+import { translateRich } from '../../../app/i18n/rich'
 
 /** The error-report id "Fill a report" brings along, to quote to support. */
 function ErrorReportNotice() {
@@ -16,7 +18,7 @@ function ErrorReportNotice() {
   if (!id || !/^[A-Za-z0-9-]{1,64}$/.test(id)) return null
   return (
     <p className="notice" role="status">
-      Your error report: <code>{id}</code>. Quote it when you write to us, so we can find what went wrong.
+      {translateRich('legal.error_report', { id: <code>{id}</code> })}
     </p>
   )
 }
@@ -45,7 +47,7 @@ function LegalScreen({ heading, notice }: { heading?: string; notice?: ReactNode
 export const CastingScreen = () => <LegalScreen />
 export const TermsScreen = () => <LegalScreen />
 export const PrivacyScreen = () => <LegalScreen />
-export const SafetyScreen = () => <LegalScreen heading="Trust & safety" />
-export const RemovalScreen = () => <LegalScreen heading="Content removal" />
+export const SafetyScreen = () => <LegalScreen heading={t('footer.safety')} />
+export const RemovalScreen = () => <LegalScreen heading={t('footer.removal')} />
 export const ComplianceScreen = () => <LegalScreen />
 export const SupportScreen = () => <LegalScreen notice={<ErrorReportNotice />} />

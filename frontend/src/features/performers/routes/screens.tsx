@@ -13,6 +13,7 @@ import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VisitorJoin } from '../../../components/VisitorJoin'
 import { PerformerListingDocument, PerformerPageDocument } from '../../../gql/graphql'
 import './performers.css'
+import { t } from '../../../app/i18n'
 
 const listQuery = (data: PerformersData) => ({
   query: PerformerListingDocument,
@@ -23,38 +24,38 @@ function PerformersView() {
   const { page, result } = useScreenQuery(listQuery)
   const submit = useSubmit()
   return (
-    <Page title="Models">
+    <Page title={t('navigation.models')}>
       <Form method="get" action="/performers" className="filters" onChange={(event) => submit(event.currentTarget)}>
-        <label htmlFor="performers-order">Order</label>
+        <label htmlFor="performers-order">{t('videos.order.label')}</label>
         <select id="performers-order" name="order" defaultValue={page.order}>
-          <option value="rating">Top rated</option>
-          <option value="name">Name</option>
-          <option value="newest">Newest</option>
-          <option value="videos">Most videos</option>
+          <option value="rating">{t('performers.order.rating')}</option>
+          <option value="name">{t('performers.order.name')}</option>
+          <option value="newest">{t('performers.order.newest')}</option>
+          <option value="videos">{t('performers.order.videos')}</option>
         </select>
         {page.sex === null ? (
           <>
-            <label htmlFor="performers-gender">Show</label>
+            <label htmlFor="performers-gender">{t('performers.show')}</label>
             <select id="performers-gender" name="gender" defaultValue={page.gender}>
-              <option value="girls">Girls</option>
-              <option value="guys">Guys</option>
-              <option value="all">All</option>
+              <option value="girls">{t('performers.gender.girls')}</option>
+              <option value="guys">{t('performers.gender.guys')}</option>
+              <option value="all">{t('performers.gender.all')}</option>
             </select>
           </>
         ) : (
           <>
-            <label htmlFor="performers-sex">Show</label>
+            <label htmlFor="performers-sex">{t('performers.show')}</label>
             <select id="performers-sex" name="sex" defaultValue={page.sex}>
-              <option value="F">Female</option>
-              <option value="M">Male</option>
+              <option value="F">{t('performers.sex.F')}</option>
+              <option value="M">{t('performers.sex.M')}</option>
             </select>
           </>
         )}
         <button type="submit" className="button">
-          Apply
+          {t('common.apply')}
         </button>
       </Form>
-      <Listing page={page.page} totalCount={result.performers.totalCount} noun="models">
+      <Listing page={page.page} totalCount={result.performers.totalCount} noun={t('listing.models')}>
         <PerformerGrid performers={result.performers.performers} />
       </Listing>
     </Page>
@@ -77,14 +78,15 @@ function PerformerView() {
       <div className="performer-profile">
         <Picture image={performer.image} alt={performer.name} priority className="performer-profile__image" />
         <p className="muted">
-          {performer.videoCount} videos{performer.rating >= 0 ? ` · ★ ${performer.rating.toFixed(1)}` : ''}
+          {t('performers.video_count', { count: performer.videoCount })}
+          {performer.rating >= 0 ? ` · ★ ${performer.rating.toFixed(1)}` : ''}
           {performer.sites.length > 0 ? ` · ${performer.sites.map((site) => site.toUpperCase()).join(', ')}` : ''}
         </p>
         <VisitorJoin elm="model-name" campaign="modelName">
-          Join {tenant.site} for {performer.name}
+          {t('performers.join_for', { site: tenant.site, name: performer.name })}
         </VisitorJoin>
       </div>
-      <h2>Videos</h2>
+      <h2>{t('navigation.videos')}</h2>
       <Listing page={page.page} totalCount={videos.totalCount}>
         <VideoGrid videos={videos.videos} />
       </Listing>
@@ -93,11 +95,11 @@ function PerformerView() {
         campaign="model"
         lead={
           performer.videoCount > 1
-            ? `All ${performer.videoCount} of ${performer.name}'s videos in full.`
-            : `${performer.name}'s videos in full.`
+            ? t('performers.lead_all', { count: performer.videoCount, name: performer.name })
+            : t('performers.lead', { name: performer.name })
         }
       >
-        Join {tenant.site}
+        {t('join.site', { site: tenant.site })}
       </VisitorJoin>
     </Page>
   )

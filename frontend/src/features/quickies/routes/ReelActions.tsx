@@ -7,6 +7,7 @@ import { useSession } from '../../../app/session/SessionContext'
 import { useModals } from '../../../app/shell/ModalManager'
 import { ReelVideoDocument, type Quickie_ReelFragment } from '../../../gql/graphql'
 import { trackerOf, trackReel } from '../../recommendations/tracking'
+import { t } from '../../../app/i18n'
 
 export const REEL_RATING_MAX = 10
 
@@ -35,7 +36,7 @@ export function ReelActions({ reel }: { reel: Quickie_ReelFragment }) {
     setBusy(true)
     const ok = await trackReel(who, action, reel.uuid, value)
     setBusy(false)
-    setNotice(ok ? done : 'That did not work. Please try again later.')
+    setNotice(ok ? done : t('quickies.failed'))
     if (ok && (action === 'add-bookmark' || action === 'delete-bookmark')) {
       await client.refetchQueries({ include: 'active' }).catch(() => undefined)
     }
@@ -56,13 +57,19 @@ export function ReelActions({ reel }: { reel: Quickie_ReelFragment }) {
         onUnlocked: () => void trackReel(who, 'purchase', reel.uuid),
       })
     } catch {
-      setNotice('The video could not be loaded. Please try again later.')
+      setNotice(t('quickies.video_failed'))
     } finally {
       setBusy(false)
     }
   }
 
   const mayUnlock = user.profile?.subscriptionKind === 'porn-portal'
+  const toggleBookmark = () =>
+    void (reel.bookmarked
+      ? send('delete-bookmark', t('quickies.bookmark_removed'))
+      : send('add-bookmark', t('quickies.bookmarked')))
+  const rate = (value: number) => void send('rating', t('videos.you_rated', { rating: value }), value).then((ok) => ok && setRated(value))
+  const removeRating = () => void send('delete-rating', t('quickies.rating_removed')).then((ok) => ok && setRated(null))
   return (
     <div className="reel-actions" data-testid="reel-actions">
       <button
@@ -70,19 +77,18 @@ export function ReelActions({ reel }: { reel: Quickie_ReelFragment }) {
         className="button"
         disabled={busy}
         aria-pressed={reel.bookmarked}
-        onClick={() => void send(reel.bookmarked ? 'delete-bookmark' : 'add-bookmark', reel.bookmarked ? 'Bookmark removed.' : 'Bookmarked.')}
+        onClick={toggleBookmark}
       >
-        {reel.bookmarked ? 'Remove bookmark' : 'Bookmark'} ({reel.bookmarks})
+        {t(reel.bookmarked ? 'quickies.remove_bookmark' : 'quickies.bookmark', { count: reel.bookmarks })}
       </button>
       <form
         className="reel-actions__rating"
         onSubmit={(event) => {
           event.preventDefault()
-          const value = Number(rating)
-          void send('rating', `You rated it ${value}.`, value).then((ok) => ok && setRated(value))
+          rate(Number(rating))
         }}
       >
-        <label htmlFor={id}>Your rating</label>{' '}
+        <label htmlFor={id}>{t('videos.your_rating')}</label>{' '}
         <select id={id} value={rating} onChange={(event) => setRating(event.target.value)}>
           {Array.from({ length: REEL_RATING_MAX }, (_, index) => REEL_RATING_MAX - index).map((value) => (
             <option key={value} value={value}>
@@ -91,22 +97,22 @@ export function ReelActions({ reel }: { reel: Quickie_ReelFragment }) {
           ))}
         </select>{' '}
         <button type="submit" className="button" disabled={busy}>
-          Rate
+          {t('videos.rate')}
         </button>
         {rated !== null ? (
           <button
             type="button"
             className="button"
             disabled={busy}
-            onClick={() => void send('delete-rating', 'Your rating is removed.').then((ok) => ok && setRated(null))}
+            onClick={removeRating}
           >
-            Remove my rating
+            {t('quickies.remove_rating')}
           </button>
         ) : null}
       </form>
       {mayUnlock && reel.videoSlug ? (
         <button type="button" className="button button--accent" disabled={busy} onClick={() => void unlockFullVideo(reel.videoSlug!)}>
-          Unlock the full video
+          {t('quickies.unlock_full')}
         </button>
       ) : null}
       {notice ? (

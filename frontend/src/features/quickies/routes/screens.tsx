@@ -18,6 +18,7 @@ import {
   type QuickiePageQuery,
   type Quickie_ReelFragment,
 } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 function currentPage(search: string): number {
   const page = Number(new URLSearchParams(search).get('page') ?? 1)
@@ -38,13 +39,13 @@ const quickiesQuery = (
 function QuickiePlayer({ reel }: { reel: Quickie_ReelFragment }) {
   return (
     <figure className="quickie-player">
-      <img src={reel.clip.src} alt={`Quickie: ${reel.title}`} width={1280} height={720} fetchPriority="high" />
+      <img src={reel.clip.src} alt={t('quickies.alt', { title: reel.title })} width={1280} height={720} fetchPriority="high" />
       <figcaption>
-        {reel.title} · {formatDuration(reel.duration)} · {reel.views} views
+        {reel.title} · {formatDuration(reel.duration)} · {t('quickies.views', { count: reel.views })}
         {reel.videoSlug ? (
           <>
             {' · '}
-            <Link to={`/videos/${reel.videoSlug}`}>Watch the full video</Link>
+            <Link to={`/videos/${reel.videoSlug}`}>{t('quickies.watch_full')}</Link>
           </>
         ) : null}
       </figcaption>
@@ -58,10 +59,10 @@ function QuickiesView() {
   const current = 'reel' in result ? getFragmentData(Quickie_ReelFragmentDoc, result.reel) : null
   const list = result.reels
   return (
-    <Page title={current ? current.title : 'Quickies'}>
+    <Page title={current ? current.title : t('navigation.quickies')}>
       {current ? <QuickiePlayer reel={current} /> : null}
-      <Listing page={currentPage(useLocation().search)} totalCount={list.totalCount} noun="quickies">
-        <ul className="video-grid" aria-label="Quickies">
+      <Listing page={currentPage(useLocation().search)} totalCount={list.totalCount} noun={t('listing.quickies')}>
+        <ul className="video-grid" aria-label={t('navigation.quickies')}>
           {list.reels.map((masked) => {
             const reel = getFragmentData(Quickie_ReelFragmentDoc, masked)
             return (

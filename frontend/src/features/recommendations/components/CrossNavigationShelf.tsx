@@ -6,6 +6,7 @@ import { Shelf } from '../../../components/Shelf/Shelf'
 import { CrossNavigationShelfDocument } from '../../../gql/graphql'
 import { crossNavigationHref, hasSisterSites } from '../crossNavigation'
 import { RecommendationGrid } from './RecommendationGrid'
+import { t } from '../../../app/i18n'
 
 /** Whole rows of the related shelf's width. */
 export const CROSS_NAVIGATION_LIMIT = 6
@@ -20,12 +21,12 @@ export function CrossNavigationShelf({ videoId }: { videoId: string }) {
   const shelf = data?.recommendations
   if (!sisters || !shelf || shelf.videos.length === 0) return null
   return (
-    <Shelf title="More from our sites">
+    <Shelf title={t('recommendations.more_from_our_sites')}>
       <RecommendationGrid
         recommId={shelf.recommId}
         videos={shelf.videos}
         hrefFor={(video, item) => crossNavigationHref({ slug: video.slug, site: item.site }, tenant.tenant)}
-        label="More from our sites"
+        label={t('recommendations.more_from_our_sites')}
       />
     </Shelf>
   )

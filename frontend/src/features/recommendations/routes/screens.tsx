@@ -5,6 +5,7 @@ import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Page } from '../../../components/Page'
 import { RecommendationGrid } from '../components/RecommendationGrid'
 import { RecommendedVideosDocument } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 /** Two pages' worth: the shelf has no pages of its own. */
 const recommendedQuery = () => ({ query: RecommendedVideosDocument, variables: { limit: 2 * PAGE_SIZE } })
@@ -12,12 +13,12 @@ const recommendedQuery = () => ({ query: RecommendedVideosDocument, variables: {
 function RecommendedVideosView() {
   const { result } = useScreenQuery(recommendedQuery)
   return (
-    <Page title="Recommended videos">
+    <Page title={t('recommendations.title')}>
       <RecommendationGrid
         recommId={result.recommendations.recommId}
         videos={result.recommendations.videos}
         priorityCount={4}
-        empty={<p>No recommendations yet.</p>}
+        empty={<p>{t('recommendations.none')}</p>}
       />
     </Page>
   )

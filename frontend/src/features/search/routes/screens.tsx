@@ -10,6 +10,7 @@ import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { SearchPageDocument } from '../../../gql/graphql'
 import { searchText } from '../searchText'
+import { t } from '../../../app/i18n'
 
 const searchQuery = (data: SearchData, _session: unknown, location: ScreenLocation) => ({
   query: SearchPageDocument,
@@ -21,18 +22,18 @@ function SearchView() {
   const { search } = result
   const text = search.q
   return (
-    <Page title={text ? `Search: ${text}` : 'Search'}>
+    <Page title={text ? t('search.title', { text }) : t('navigation.search')}>
       {search.terms.length > 0 && search.terms.join(' ') !== text.toLowerCase() ? (
-        <p className="muted">Showing results for “{search.terms.join(' ')}”.</p>
+        <p className="muted">{t('search.showing', { terms: search.terms.join(' ') })}</p>
       ) : null}
       {search.performers.length > 0 ? (
         <>
-          <h2>Models</h2>
+          <h2>{t('navigation.models')}</h2>
           <PerformerGrid performers={search.performers} />
         </>
       ) : null}
       {search.categories.length > 0 ? (
-        <ul className="tags" aria-label="Categories">
+        <ul className="tags" aria-label={t('navigation.categories')}>
           {search.categories.map((category) => (
             <li key={category.slug}>
               <Link to={`/search?q=${encodeURIComponent(category.name)}`}>{category.name}</Link>
@@ -40,9 +41,9 @@ function SearchView() {
           ))}
         </ul>
       ) : null}
-      <h2>Videos</h2>
-      <Listing page={page.page} totalCount={search.totalCount} pageSize={page.size ?? PAGE_SIZE} noun="videos">
-        <VideoGrid videos={search.videos} priorityCount={4} empty={<p>Nothing matches “{text}”.</p>} />
+      <h2>{t('navigation.videos')}</h2>
+      <Listing page={page.page} totalCount={search.totalCount} pageSize={page.size ?? PAGE_SIZE} noun={t('listing.videos')}>
+        <VideoGrid videos={search.videos} priorityCount={4} empty={<p>{t('search.nothing', { text })}</p>} />
       </Listing>
     </Page>
   )

@@ -6,14 +6,15 @@ import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { ShowcaseListDocument, ShowcasePageDocument } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 const listQuery = () => ({ query: ShowcaseListDocument, variables: {} })
 
 function ShowcasesView() {
   const { result } = useScreenQuery(listQuery)
   return (
-    <Page title="Showcases">
-      <ul className="video-grid" aria-label="Showcases">
+    <Page title={t('navigation.showcases')}>
+      <ul className="video-grid" aria-label={t('navigation.showcases')}>
         {result.showcases.map((showcase, index) => (
           <li key={showcase.slug}>
             <Link to={`/showcase/${showcase.slug}`} className="video-card__link">

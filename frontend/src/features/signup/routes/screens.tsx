@@ -10,7 +10,7 @@ import { refusalOf } from '../../../app/api/graphqlErrors'
 import { joinUrl, signInUrl, withQuery, type WelcomeData } from '../../../app/routing'
 import type { SignupSuccessData } from './rules'
 import { withScreenQuery } from '../../../app/screenQuery'
-import { useTranslation } from '../../../app/i18n'
+import { t, useTranslation } from '../../../app/i18n'
 import { usePageData, useScreenQuery } from '../../../app/useScreenQuery'
 import { useAdoptSession, useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'
@@ -73,7 +73,7 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
       const refused = refusalOf(error)
       setRefusal({
         code: refused?.code ?? 'UNKNOWN',
-        message: refused?.message ?? 'Your membership could not be started. Please try again later.',
+        message: refused?.message ?? t('signup.start_failed'),
       })
     }
   }
@@ -81,7 +81,7 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
   return (
     <form className="join__form" onSubmit={submit} aria-busy={loading} noValidate>
       <fieldset className="join__options-list">
-        <legend>Choose your membership</legend>
+        <legend>{t('purchase_membership_modal.choose')}</legend>
         {options.map((o) => (
           <label key={o.id} className="join__option">
             <input
@@ -92,14 +92,14 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
               onChange={() => setOptionId(o.id)}
             />
             <span className="join__option-title">{o.title}</span>
-            {o.site !== site ? <span className="join__option-sites">Every site of the network</span> : null}
+            {o.site !== site ? <span className="join__option-sites">{t('signup.every_site')}</span> : null}
             <span className="join__option-price">{optionPrice(o)}</span>
           </label>
         ))}
       </fieldset>
       {option && option.paymentOptions.length > 1 ? (
         <fieldset className="join__payment">
-          <legend>Payment method</legend>
+          <legend>{t('signup.payment_method')}</legend>
           {option.paymentOptions.map((biller) => (
             <label key={biller} className="join__option">
               <input
@@ -115,15 +115,15 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
         </fieldset>
       ) : null}
       <div className="form-field">
-        <label htmlFor={ids.email}>E-mail</label>
+        <label htmlFor={ids.email}>{t('account.email')}</label>
         <input id={ids.email} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </div>
       <div className="form-field">
-        <label htmlFor={ids.username}>Username</label>
+        <label htmlFor={ids.username}>{t('account.username_label')}</label>
         <input id={ids.username} autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
       </div>
       <div className="form-field">
-        <label htmlFor={ids.password}>Password</label>
+        <label htmlFor={ids.password}>{t('account.password_label')}</label>
         <input
           id={ids.password}
           type="password"
@@ -137,12 +137,12 @@ function JoinForm({ options, site }: { options: JoinOption[]; site: string }) {
         <p role="alert" className="notice notice--error">
           {refusal.message}{' '}
           {refusal.code === 'ACCOUNT_EXISTS_LOG_IN' ? (
-            <a href={signInUrl(tenant, '/')}>Log in</a>
+            <a href={signInUrl(tenant, '/')}>{t('navigation.login')}</a>
           ) : null}
         </p>
       ) : null}
       <button type="submit" className="button button--accent" disabled={loading}>
-        {loading ? 'Please wait…' : 'Continue to payment'}
+        {loading ? t('signup.please_wait') : t('signup.continue_to_payment')}
       </button>
     </form>
   )
@@ -161,7 +161,7 @@ function JoinNowView() {
     Object.entries({ ref, elm, nats }).filter((entry): entry is [string, string] => entry[1] !== null),
   )
   return (
-    <Page title={`Join ${tenant.site}`}>
+    <Page title={t('join.site', { site: tenant.site })}>
       <div className="join">
         {variant ? (
           <img
@@ -174,32 +174,31 @@ function JoinNowView() {
           />
         ) : null}
         <ul className="join__benefits">
-          <li>Every video in full, in up to 4K</li>
-          <li>New releases every week</li>
-          <li>Picture sets and downloads</li>
-          <li>Cancel any time</li>
+          <li>{t('signup.benefits.full_videos')}</li>
+          <li>{t('signup.benefits.new_releases')}</li>
+          <li>{t('signup.benefits.pictures')}</li>
+          <li>{t('signup.benefits.cancel')}</li>
         </ul>
         <section className="join__options" aria-labelledby="join-options-heading">
-          <h2 id="join-options-heading">Membership options</h2>
+          <h2 id="join-options-heading">{t('signup.options_heading')}</h2>
           {options.length > 0 ? (
             <JoinForm options={options} site={result.joinOptions.site} />
           ) : (
             <>
               <p role="status">
-                Membership options are not available to buy online at the moment. Please come back later, or contact
-                support and we will help you join.
+                {t('signup.options_unavailable')}
               </p>
               <p>
                 <a className="button button--accent" href={withQuery(`${tenant.membersUrl.replace(/\/+$/, '')}/support`, tracking)}>
-                  Contact support
+                  {t('common.contact_support')}
                 </a>
               </p>
             </>
           )}
         </section>
         <p>
-          Already a member?{' '}
-          <a href={signInUrl(tenant, `${location.pathname}${location.search}`)}>Log in</a>
+          {t('signup.already_member')}{' '}
+          <a href={signInUrl(tenant, `${location.pathname}${location.search}`)}>{t('navigation.login')}</a>
         </p>
       </div>
     </Page>
@@ -249,7 +248,7 @@ function useAccountCreation(welcome: WelcomeData): CreationState {
           const reason = typeof refused.extensions.reason === 'string' ? refused.extensions.reason : ''
           navigate(withQuery('/_signupdenial', { reason }), { replace: true })
         } else {
-          setState({ kind: 'failed', message: refused?.message ?? 'We could not check your new account.' })
+          setState({ kind: 'failed', message: refused?.message ?? t('signup.check_failed') })
         }
       }
     }
@@ -285,9 +284,9 @@ function ManualLogin({ message }: { message: string }) {
       <p>{t('signup.account_creation_login_error')}</p>
       <p>
         <a className="button" href={signInUrl(tenant, '/')}>
-          Log in
+          {t('navigation.login')}
         </a>{' '}
-        <a href={`${tenant.membersUrl.replace(/\/+$/, '')}/support`}>Contact support</a>
+        <a href={`${tenant.membersUrl.replace(/\/+$/, '')}/support`}>{t('common.contact_support')}</a>
       </p>
     </div>
   )
@@ -319,7 +318,7 @@ export function SignupSuccessScreen() {
     }
   }, [adopt, autologinId, user.isAuthenticated])
   return (
-    <Page title="Welcome">
+    <Page title={t('signup.welcome_title')}>
       <div className="welcome">
         <WelcomeBackground site={pictureSetSite} />
         <div className="welcome__panel">
@@ -338,15 +337,15 @@ export function SignupSuccessScreen() {
               </p>
               {user.isAuthenticated ? (
                 <a className="button button--accent" href="/">
-                  Start watching
+                  {t('signup.start_watching')}
                 </a>
               ) : state.autologinId ? (
                 <a className="button button--accent" href={autologinHref(state.autologinId)}>
-                  Start watching
+                  {t('signup.start_watching')}
                 </a>
               ) : (
                 <a className="button button--accent" href={signInUrl(tenant, '/')}>
-                  Log in to start watching
+                  {t('signup.log_in_to_start')}
                 </a>
               )}
             </>
@@ -394,14 +393,14 @@ export function SignupDeniedScreen() {
   const { t } = useTranslation()
   const reason = new URLSearchParams(location.search).get('reason') ?? user.welcome.reason ?? ''
   return (
-    <Page title="Signup Denied">
+    <Page title={t('signup.denied_title')}>
       <div role="alert" className="notice notice--error signup-denied">
         <p>{t('signup.denied')}</p>
         {reason ? <p data-testid="signup-denied-reason">{t('signup.denied_reason', { reason })}</p> : null}
       </div>
       <p>
         <a className="button button--accent" href={joinUrl(tenant)}>
-          Try a different card
+          {t('signup.try_different_card')}
         </a>
       </p>
     </Page>
@@ -474,7 +473,7 @@ function UpgradeMembershipView() {
 
   const charge = money(price.price, price.currency)
   return (
-    <Page title="Upgrade Membership">
+    <Page title={t('signup.upgrade.title')}>
       <div
         className="upgrade-membership"
         data-testid="upgrade-background"
@@ -482,13 +481,13 @@ function UpgradeMembershipView() {
         style={{ backgroundImage: `url("${upgradeBackgroundSrc(tenant.tenant, page.backgroundImage)}")` }}
       >
         <form className="upgrade-membership__panel" onSubmit={buy} aria-busy={loading}>
-          <p>Your trial is ready. Upgrade now to a full membership and watch every video in full.</p>
+          <p>{t('signup.upgrade.intro')}</p>
           <p className="upgrade-membership__price">
-            {charge} every {price.rebillPeriodDays} days
+            {t('signup.upgrade.price', { charge, days: price.rebillPeriodDays })}
           </p>
           <label className="upgrade-membership__consent">
-            <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> I agree to be
-            charged {charge} now with the card I joined with.
+            <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} />{' '}
+            {t('signup.upgrade.consent', { charge })}
           </label>
           {failed ? (
             <p role="alert" className="notice notice--error">
@@ -496,11 +495,11 @@ function UpgradeMembershipView() {
             </p>
           ) : null}
           <button type="submit" className="button button--accent" disabled={!consent || loading}>
-            Upgrade now
+            {t('purchase_membership_modal.upgrade_now')}
           </button>
           <p>
             <a href={autologinId ? autologinHref(autologinId) : signInUrl(tenant, '/')}>
-              Continue with my trial
+              {t('signup.upgrade.continue_trial')}
             </a>
           </p>
         </form>
@@ -512,5 +511,5 @@ function UpgradeMembershipView() {
 export const UpgradeMembershipScreen = withScreenQuery(UpgradeMembershipView, joinOptionsQuery)
 
 export function ParentRedirectScreen() {
-  return <Page title="Redirecting" />
+  return <Page title={t('signup.redirecting')} />
 }

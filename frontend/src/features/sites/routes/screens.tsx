@@ -14,6 +14,7 @@ import {
   type SisterSitePerformersQuery,
   type SisterSiteVideosQuery,
 } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 interface SitesData {
   brand: string
@@ -31,18 +32,18 @@ function SitesView() {
   const brand = page.brand.toUpperCase()
   const other = page.type === 'videos' ? 'performers' : 'videos'
   return (
-    <Page title={`${brand} ${page.type === 'videos' ? 'videos' : 'models'}`}>
+    <Page title={t(page.type === 'videos' ? 'sites.videos' : 'sites.models', { brand })}>
       <p>
         <Link to={`/sites/${page.brand}/${other}`}>
-          {brand} {other === 'videos' ? 'videos' : 'models'}
+          {t(other === 'videos' ? 'sites.videos' : 'sites.models', { brand })}
         </Link>
       </p>
       {'sisterSiteVideos' in result ? (
-        <Listing page={page.page} totalCount={result.sisterSiteVideos.totalCount} noun="videos">
+        <Listing page={page.page} totalCount={result.sisterSiteVideos.totalCount} noun={t('listing.videos')}>
           <VideoGrid videos={result.sisterSiteVideos.videos} priorityCount={4} />
         </Listing>
       ) : (
-        <Listing page={page.page} totalCount={result.sisterSitePerformers.totalCount} noun="models">
+        <Listing page={page.page} totalCount={result.sisterSitePerformers.totalCount} noun={t('listing.models')}>
           <PerformerGrid performers={result.sisterSitePerformers.performers} />
         </Listing>
       )}

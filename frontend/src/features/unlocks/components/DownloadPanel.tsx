@@ -7,6 +7,7 @@ import { getFragmentData } from '../../../gql/fragment-masking'
 import { DownloadQuotas_QuotasFragmentDoc, DownloadResolutionsDocument, DownloadVideoDocument } from '../../../gql/graphql'
 import { downloadErrorMessage, quotaLine, type QuotaFacts } from '../videoUnlock'
 import './unlocks.css'
+import { t } from '../../../app/i18n'
 
 export function DownloadPanel({ videoId }: { videoId: string }) {
   const flashes = useFlash()
@@ -47,7 +48,7 @@ export function DownloadPanel({ videoId }: { videoId: string }) {
 
   return (
     <section className="downloads" aria-labelledby="downloads-heading">
-      <h2 id="downloads-heading">Download</h2>
+      <h2 id="downloads-heading">{t('downloads.heading')}</h2>
       <ul className="downloads__list">
         {resolutions.map((resolution) => (
           <li key={resolution.size}>
@@ -67,7 +68,7 @@ export function DownloadPanel({ videoId }: { videoId: string }) {
       </p>
       {lastFile ? (
         <p className="muted" data-testid="download-started">
-          Downloading {lastFile.label}
+          {t('downloads.started', { file: lastFile.label })}
         </p>
       ) : null}
     </section>

@@ -11,6 +11,7 @@ import { Picture } from '../../../components/Picture/Picture'
 import { LockedVideoDocument, type LockedVideoQuery } from '../../../gql/graphql'
 import { useWayIn, WayInButton, type WayIn } from './LockedVideo'
 import './unlocks.css'
+import { t } from '../../../app/i18n'
 
 /** The screens of a video's content, by what of the video each shows. */
 const VIDEO_CONTENT: Partial<Record<ScreenId, 'pictures' | 'trailer' | 'video'>> = {
@@ -25,16 +26,7 @@ const VIDEO_CONTENT: Partial<Record<ScreenId, 'pictures' | 'trailer' | 'video'>>
 
 /** The sentence saying what is locked. */
 export function lockedText(content: 'pictures' | 'trailer' | 'video' | 'page', title: string): string {
-  switch (content) {
-    case 'pictures':
-      return `The picture set of ${title} is not part of your membership yet.`
-    case 'trailer':
-      return `The trailer of ${title} is not part of your membership yet.`
-    case 'video':
-      return `${title} is not part of your membership yet.`
-    case 'page':
-      return 'This page is not part of your membership yet.'
-  }
+  return t(`locked.text.${content}`, { title })
 }
 
 /** Opens the way in once, as soon as it is known. */
@@ -79,7 +71,7 @@ function LockedVideoView({
   const way = useWayIn(video, onUnlocked)
   useOpenOnce(way)
   return (
-    <Page title={video.title} documentTitle={`Locked: ${video.title}`}>
+    <Page title={video.title} documentTitle={t('locked.document_title', { title: video.title })}>
       <div className="locked-page" data-testid="locked-page">
         <Picture image={video.images.poster} alt={video.title} priority className="locked-page__poster" />
         <WayInButton way={way}>
@@ -87,7 +79,7 @@ function LockedVideoView({
         </WayInButton>
         {videoHref ? (
           <p>
-            <Link to={videoHref}>Go to the video</Link>
+            <Link to={videoHref}>{t('videos.go_to_video')}</Link>
           </p>
         ) : null}
       </div>
@@ -102,17 +94,18 @@ function LockedOtherContent() {
     () => ({
       ready: true,
       note: '',
-      label: 'Get full access',
+      label: t('locked.get_full_access'),
       step: 'modal',
       open: () => open('PurchaseMembership', { singleSiteOnly: true }),
     }),
     [open],
   )
   useOpenOnce(stable)
+  const text = lockedText('page', '')
   return (
-    <Page title="Members only">
+    <Page title={t('locked.members_only')}>
       <div className="locked-page" data-testid="locked-page">
-        <WayInButton way={stable}>{lockedText('page', '')}</WayInButton>
+        <WayInButton way={stable}>{text}</WayInButton>
       </div>
     </Page>
   )

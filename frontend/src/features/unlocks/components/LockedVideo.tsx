@@ -8,6 +8,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { VideoAccessOneDocument } from '../../../gql/graphql'
 import { refusalStep, type RefusalStep } from '../videoUnlock'
+import { t } from '../../../app/i18n'
 
 export interface LockedVideoFactsOf {
   uuid: string
@@ -110,7 +111,7 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
     }
   }
   if (opensNow) {
-    return { ready: true, note: 'The video could not be started.', label: 'Try again', step: 'unknown', open: openWayIn }
+    return { ready: true, note: t('locked.start_failed'), label: t('locked.try_again'), step: 'unknown', open: openWayIn }
   }
   return { ready: data !== undefined, note: data ? step.note : '', label: step.label, step: data ? step.kind : 'unknown', open: openWayIn }
 }
@@ -129,7 +130,7 @@ export function LockedVideo({
   return (
     <>
       {trailer?.(way.ready && way.step !== 'freeVideo')}
-      <WayInButton way={way}>{way.note || 'Checking what your membership includes…'}</WayInButton>
+      <WayInButton way={way}>{way.note || t('locked.checking')}</WayInButton>
     </>
   )
 }
@@ -149,7 +150,7 @@ export function WayInButton({ way, children }: { way: WayIn; children: string })
       )}
       {way.step === 'unknown' && way.ready ? (
         <Link className="button" to="/support">
-          Contact support
+          {t('common.contact_support')}
         </Link>
       ) : null}
     </div>

@@ -7,6 +7,7 @@ import { isMobileViewport, useViewportType } from '../../../app/theme/useViewpor
 import { campaignSource } from '../../../app/routing'
 import { pornPortalBar, promptModal, upgradeBar, type PromptBar, type PromptFacts } from '../prompts'
 import '../upgrade.css'
+import { t } from '../../../app/i18n'
 
 function Bar({ bar, label, testId }: { bar: PromptBar; label: string; testId: string }) {
   const { show } = useModals()
@@ -34,8 +35,8 @@ export default function PromptBars() {
   if (!upgrade && !pornPortal) return null
   return (
     <div className="prompt-bars">
-      {upgrade ? <Bar bar={upgrade} label="Upgrade" testId="upgrade-bar" /> : null}
-      {pornPortal ? <Bar bar={pornPortal} label="Porn portal" testId="porn-portal-bar" /> : null}
+      {upgrade ? <Bar bar={upgrade} label={t('upgrade.bar_upgrade')} testId="upgrade-bar" /> : null}
+      {pornPortal ? <Bar bar={pornPortal} label={t('upgrade.bar_porn_portal')} testId="porn-portal-bar" /> : null}
     </div>
   )
 }

@@ -9,6 +9,7 @@ import { isMobileViewport, useViewportType } from '../../../app/theme/useViewpor
 import { campaignSource } from '../../../app/routing'
 import { PROMPT_ABILITIES, promptModal, upgradeOverlayAction } from '../prompts'
 import '../upgrade.css'
+import { t } from '../../../app/i18n'
 
 export function UpgradeOverlay({ video }: { video: { uuid: string } }) {
   const { abilityRules, user, tenant } = useSession()
@@ -20,7 +21,7 @@ export function UpgradeOverlay({ video }: { video: { uuid: string } }) {
   const action = upgradeOverlayAction(user.profile, campaignSource(tenant), mobile)
   return (
     <div className="upgrade-overlay" data-testid="upgrade-overlay">
-      <p className="upgrade-overlay__message">Upgrade to watch the full video</p>
+      <p className="upgrade-overlay__message">{t('upgrade.overlay')}</p>
       <button type="button" className="button button--accent" onClick={() => show(promptModal(action))}>
         {action.label}
       </button>

@@ -70,15 +70,15 @@ function ModeratorTools({ comment, isReply }: { comment: { id: string; pinned: b
           disabled={busy}
           onClick={run(
             () => (comment.pinned ? unpin(variables) : pin(variables)),
-            comment.pinned ? 'Failed to unpin the comment.' : 'Failed to pin the comment.',
+            comment.pinned ? t('comments.unpin_failed') : t('comments.pin_failed'),
           )}
         >
-          {comment.pinned ? 'Unpin' : 'Pin'}
+          {comment.pinned ? t('comments.unpin') : t('comments.pin')}
         </button>
       ) : null}{' '}
       {mayRemove ? (
-        <button type="button" className="button" disabled={busy} onClick={run(() => remove(variables), 'Failed to remove the comment.')}>
-          Remove
+        <button type="button" className="button" disabled={busy} onClick={run(() => remove(variables), t('comments.remove_failed'))}>
+          {t('comments.remove')}
         </button>
       ) : null}
     </p>
@@ -97,7 +97,7 @@ function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
   )
   if (!user.isAuthenticated || !user.can('vote', 'Comment')) {
     return (
-      <span className="comment__votes muted" aria-label={`${comment.likes} likes, ${comment.dislikes} dislikes`}>
+      <span className="comment__votes muted" aria-label={t('comments.votes', { likes: comment.likes, dislikes: comment.dislikes })}>
         {counts}
       </span>
     )
@@ -116,7 +116,7 @@ function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
         type="button"
         className="button comment__vote"
         aria-pressed={comment.userVote === 'like'}
-        aria-label={`Like (${comment.likes})`}
+        aria-label={t('comments.like', { count: comment.likes })}
         onClick={cast('like')}
         disabled={loading}
       >
@@ -126,7 +126,7 @@ function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
         type="button"
         className="button comment__vote"
         aria-pressed={comment.userVote === 'dislike'}
-        aria-label={`Dislike (${comment.dislikes})`}
+        aria-label={t('comments.dislike', { count: comment.dislikes })}
         onClick={cast('dislike')}
         disabled={loading}
       >
@@ -200,8 +200,8 @@ function AddComment({ videoId }: { videoId: string }) {
   return (
     <DraftForm
       storageKey={draftKey({ videoId })}
-      label="Add a comment"
-      submitLabel="Post"
+      label={t('comments.add')}
+      submitLabel={t('comments.post')}
       onPost={async (text) => {
         try {
           await addComment({ variables: { videoId, text } })
@@ -227,7 +227,7 @@ function ReplyPage({ commentId, after, isLast, onMore }: {
     fetchPolicy: 'cache-and-network',
     errorPolicy: 'all',
   })
-  if (loading && !data) return <li className="muted">Loading replies…</li>
+  if (loading && !data) return <li className="muted">{t('comments.loading_replies')}</li>
   if (!data?.commentReplies) return <li role="alert">{t('comments.fetch_failed')}</li>
   const page = data.commentReplies
   return (
@@ -238,7 +238,7 @@ function ReplyPage({ commentId, after, isLast, onMore }: {
       {isLast && page.nextCursor ? (
         <li>
           <button type="button" className="button" onClick={() => onMore(page.nextCursor!)}>
-            Load more replies
+            {t('comments.more_replies')}
           </button>
         </li>
       ) : null}
@@ -272,20 +272,20 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
       <p className="comment__thread-actions">
         {mayReply ? (
           <button type="button" className="button" aria-expanded={replying} onClick={toggleReplying}>
-            Reply
+            {t('comments.reply')}
           </button>
         ) : null}{' '}
         {count > 0 ? (
           <button type="button" className="button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-            {open ? 'Hide replies' : `Show ${count} ${count === 1 ? 'reply' : 'replies'}`}
+            {open ? t('comments.hide_replies') : t('comments.show_replies', { count })}
           </button>
         ) : null}
       </p>
       {replying ? (
         <DraftForm
           storageKey={key}
-          label={`Reply to ${comment.author?.displayName || comment.authorName || 'this comment'}`}
-          submitLabel="Post reply"
+          label={t('comments.reply_to', { name: comment.author?.displayName || comment.authorName || t('comments.this_comment') })}
+          submitLabel={t('comments.post_reply')}
           focusOnOpen={focusReply}
           onPost={async (text) => {
             try {
@@ -302,7 +302,7 @@ function Thread({ comment }: { comment: CommentItem_CommentFragment }) {
         />
       ) : null}
       {open && count > 0 ? (
-        <ul className="comment-list comment-list--replies" aria-label={`Replies to ${comment.authorName ?? 'this comment'}`}>
+        <ul className="comment-list comment-list--replies" aria-label={t('comments.replies_to', { name: comment.authorName ?? t('comments.this_comment') })}>
           {cursors.map((after, index) => (
             <ReplyPage
               key={after ?? 'first'}
@@ -324,7 +324,7 @@ function CommentItem({ comment: masked, isReply = false }: { comment: FragmentTy
     <li className={isReply ? 'comment comment--reply' : 'comment'} data-comment-id={comment.id}>
       <div className="comment__meta">
         <CommentAuthor comment={comment} /> <span className="muted">{formatReleaseDate(comment.createdAt)}</span>
-        {comment.pinned ? <span className="comment__pinned"> · Pinned</span> : null}
+        {comment.pinned ? <span className="comment__pinned"> · {t('comments.pinned')}</span> : null}
       </div>
       <p className="comment__text">{comment.text}</p>
       <div className="comment__actions">
@@ -349,8 +349,8 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
     errorPolicy: 'all',
   })
   // A refetch (after a post, a vote, a pin) keeps the comments on screen, and with them each thread's state.
-  if (loading && !data) return <li className="muted">Loading comments…</li>
-  if (!data?.comments) return <li role="alert">Comments could not be loaded.</li>
+  if (loading && !data) return <li className="muted">{t('comments.loading')}</li>
+  if (!data?.comments) return <li role="alert">{t('comments.list_failed')}</li>
   const page = data.comments
   return (
     <>
@@ -360,7 +360,7 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
       {isLast && page.nextCursor ? (
         <li>
           <button type="button" className="button" onClick={() => onMore(page.nextCursor!)}>
-            Load more comments
+            {t('comments.more_comments')}
           </button>
         </li>
       ) : null}
@@ -378,8 +378,8 @@ export function Comments({ videoId, commentCount, video }: { videoId: string; co
   const sortId = useId()
   return (
     <section className="comments" aria-labelledby={`${sortId}-heading`}>
-      <h2 id={`${sortId}-heading`}>Comments ({commentCount})</h2>
-      <label htmlFor={sortId}>Sort by </label>
+      <h2 id={`${sortId}-heading`}>{t('comments.heading', { count: commentCount })}</h2>
+      <label htmlFor={sortId}>{t('comments.sort_by')} </label>
       <select
         id={sortId}
         value={sort}
@@ -388,9 +388,9 @@ export function Comments({ videoId, commentCount, video }: { videoId: string; co
           setCursors([null])
         }}
       >
-        <option value="newest">Newest</option>
-        <option value="oldest">Oldest</option>
-        <option value="top">Top</option>
+        <option value="newest">{t('comments.sort.newest')}</option>
+        <option value="oldest">{t('comments.sort.oldest')}</option>
+        <option value="top">{t('comments.sort.top')}</option>
       </select>
       {mayWrite && user.can('add', 'Comment') ? <AddComment videoId={videoId} /> : null}
       <MayWrite.Provider value={mayWrite}>

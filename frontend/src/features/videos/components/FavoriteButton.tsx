@@ -23,7 +23,7 @@ export function FavoriteButton({ videoSlug }: { videoSlug: string }) {
   }
   return (
     <button type="button" className="button" aria-pressed={video.isFavorite} disabled={busy} onClick={toggle}>
-      {video.isFavorite ? '♥ In your favorites' : '♡ Add to favorites'}
+      {video.isFavorite ? t('videos.in_favorites') : t('videos.add_to_favorites')}
     </button>
   )
 }

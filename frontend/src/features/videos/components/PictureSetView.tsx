@@ -7,6 +7,7 @@ import { Picture } from '../../../components/Picture/Picture'
 import { getFragmentData } from '../../../gql/fragment-masking'
 import { Picture_ImageFragmentDoc, PictureSetPageDocument } from '../../../gql/graphql'
 import { videoSlugOf, type VideoRouteData } from './VideoPageView'
+import { t } from '../../../app/i18n'
 
 const pictureSetQuery = (data: VideoRouteData) => ({
   query: PictureSetPageDocument,
@@ -18,17 +19,17 @@ function PictureSetView() {
   const set = result.getPictureSet
   const videoHref = page.channelSlug ? `/channels/${page.channelSlug}/videos/${set.videoSlug}` : `/videos/${set.videoSlug}`
   return (
-    <Page title={`Pictures: ${set.title}`}>
+    <Page title={t('videos.pictures_title', { title: set.title })}>
       <p>
-        <Link to={videoHref}>Back to the video</Link>
+        <Link to={videoHref}>{t('videos.back_to_video')}</Link>
       </p>
-      <ul className="picture-grid" aria-label="Pictures">
+      <ul className="picture-grid" aria-label={t('videos.pictures')}>
         {set.images.map((masked, index) => {
           const image = getFragmentData(Picture_ImageFragmentDoc, masked)
           return (
             <li key={image.src}>
               <a href={image.highdpi?.double ?? image.src} target="_blank" rel="noreferrer">
-                <Picture image={masked} alt={`${set.title}, picture ${index + 1}`} priority={index < 2} />
+                <Picture image={masked} alt={t('videos.picture_alt', { title: set.title, number: index + 1 })} priority={index < 2} />
               </a>
             </li>
           )

@@ -6,6 +6,7 @@ import { useSession } from '../../../app/session/SessionContext'
 import { formatRating } from '../../../components/VideoCard/format'
 import { RateVideoDocument } from '../../../gql/graphql'
 import { ratingErrorMessage } from '../comments'
+import { t } from '../../../app/i18n'
 
 export const MAX_RATING = 10
 
@@ -36,16 +37,16 @@ export function Rating({ videoId, rating, ratingCount, userRating }: {
       <p>
         {average ? (
           <>
-            <strong aria-label={`Rated ${average} out of ${MAX_RATING}`}>★ {average}</strong>{' '}
-            <span className="muted">({ratingCount + (data && userRating < 0 ? 1 : 0)} ratings)</span>
+            <strong aria-label={t('videos.rated', { average, max: MAX_RATING })}>★ {average}</strong>{' '}
+            <span className="muted">({t('videos.ratings', { count: ratingCount + (data && userRating < 0 ? 1 : 0) })})</span>
           </>
         ) : (
-          <span className="muted">Not rated yet</span>
+          <span className="muted">{t('videos.not_rated')}</span>
         )}
       </p>
       {user.isAuthenticated && mine < 0 ? (
         <form onSubmit={submit} className="rating__form">
-          <label htmlFor={id}>Your rating</label>
+          <label htmlFor={id}>{t('videos.your_rating')}</label>
           <select id={id} value={chosen} onChange={(event) => setChosen(Number(event.target.value))}>
             {Array.from({ length: MAX_RATING }, (_, index) => MAX_RATING - index).map((value) => (
               <option key={value} value={value}>
@@ -54,11 +55,11 @@ export function Rating({ videoId, rating, ratingCount, userRating }: {
             ))}
           </select>
           <button type="submit" className="button" disabled={loading}>
-            Rate
+            {t('videos.rate')}
           </button>
         </form>
       ) : null}
-      {mine >= 0 ? <p className="muted">You rated it {mine}.</p> : null}
+      {mine >= 0 ? <p className="muted">{t('videos.you_rated', { rating: mine })}</p> : null}
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { JoinLink } from '../../../components/JoinLink'
 import { Page } from '../../../components/Page'
 import { videoPageQuery } from './VideoPageView'
 import { Trailer } from './VideoPlayer'
+import { t } from '../../../app/i18n'
 
 function TrailerPageView() {
   const { page, result } = useScreenQuery(videoPageQuery)
@@ -14,13 +15,13 @@ function TrailerPageView() {
   const { video } = result.getVideo
   const videoHref = page.channelSlug ? `/channels/${page.channelSlug}/videos/${video.slug}` : `/videos/${video.slug}`
   return (
-    <Page title={`Trailer: ${video.title}`}>
+    <Page title={t('videos.trailer_title', { title: video.title })}>
       <Trailer video={video} autoPlay />
       <p className="video-page__actions">
         <Link className="button" to={videoHref}>
-          Go to the video
+          {t('videos.go_to_video')}
         </Link>
-        {!user.isAuthenticated ? <JoinLink elm="trailer">Join {tenant.site}</JoinLink> : null}
+        {!user.isAuthenticated ? <JoinLink elm="trailer">{t('join.site', { site: tenant.site })}</JoinLink> : null}
       </p>
     </Page>
   )

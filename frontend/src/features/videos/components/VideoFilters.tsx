@@ -2,12 +2,13 @@
 // an address. Changing one applies it at once; the button is there for keyboard and no-script users.
 import { Form, useSubmit } from 'react-router'
 import { useId } from 'react'
+import { t, type TranslationKey } from '../../../app/i18n'
 
 export const VIDEO_ORDERS = [
-  { value: 'newest', label: 'Newest' },
-  { value: 'oldest', label: 'Oldest' },
-  { value: 'rating', label: 'Top rated' },
-] as const
+  { value: 'newest', label: 'videos.order.newest' },
+  { value: 'oldest', label: 'videos.order.oldest' },
+  { value: 'rating', label: 'videos.order.rating' },
+] as const satisfies ReadonlyArray<{ value: string; label: TranslationKey }>
 
 export function VideoFilters({ filter, categories, options }: {
   filter: string | null
@@ -18,17 +19,17 @@ export function VideoFilters({ filter, categories, options }: {
   const id = useId()
   return (
     <Form method="get" action="/videos" className="filters" onChange={(event) => submit(event.currentTarget)}>
-      <label htmlFor={`${id}-order`}>Order</label>
+      <label htmlFor={`${id}-order`}>{t('videos.order.label')}</label>
       <select id={`${id}-order`} name="filter" defaultValue={filter ?? 'newest'}>
         {VIDEO_ORDERS.map((order) => (
           <option key={order.value} value={order.value}>
-            {order.label}
+            {t(order.label)}
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-category`}>Category</label>
+      <label htmlFor={`${id}-category`}>{t('videos.category')}</label>
       <select id={`${id}-category`} name="categories" defaultValue={categories ?? ''}>
-        <option value="">All categories</option>
+        <option value="">{t('videos.all_categories')}</option>
         {options.map((category) => (
           <option key={category.slug} value={category.slug}>
             {category.name} ({category.scenes})
@@ -36,7 +37,7 @@ export function VideoFilters({ filter, categories, options }: {
         ))}
       </select>
       <button type="submit" className="button">
-        Apply
+        {t('common.apply')}
       </button>
     </Form>
   )

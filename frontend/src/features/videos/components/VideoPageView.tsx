@@ -19,6 +19,7 @@ import { FavoriteButton } from './FavoriteButton'
 import { Rating } from './Rating'
 import { VideoPlayer } from './VideoPlayer'
 import './VideoPage.css'
+import { t } from '../../../app/i18n'
 
 /** Related videos on the video page: whole shelf rows (two of 3 on large screens, three of 2 on medium ones). */
 export const RELATED_COUNT = 6
@@ -61,12 +62,12 @@ function VideoPageView() {
           {detail.channelName && page.channelSlug ? (
             <Link to={`/channels/${page.channelSlug}`}>{detail.channelName}</Link>
           ) : null}
-          {video.award > 0 ? <span className="video-page__award">Award winner</span> : null}
+          {video.award > 0 ? <span className="video-page__award">{t('videos.award_winner')}</span> : null}
           {video.isFreeLimitedTrial ? <span className="video-page__free-trial">{FREE_TRIAL_MARK}</span> : null}
         </p>
         {video.performers.length > 0 ? (
           <p className="video-page__performers">
-            With{' '}
+            {t('videos.with')}{' '}
             {video.performers.map((performer, index) => (
               <span key={performer.id}>
                 {index > 0 ? ', ' : null}
@@ -77,7 +78,7 @@ function VideoPageView() {
         ) : null}
         <p className="video-page__description">{video.description}</p>
         {video.categories.length > 0 ? (
-          <ul className="tags" aria-label="Categories">
+          <ul className="tags" aria-label={t('navigation.categories')}>
             {video.categories.map((category) => (
               <li key={category.slug}>
                 <Link to={`/search?q=${encodeURIComponent(category.name)}`}>{category.name}</Link>
@@ -90,15 +91,15 @@ function VideoPageView() {
           {user.isAuthenticated ? <FavoriteButton videoSlug={video.slug} /> : null}
           {user.isAuthenticated && user.can('see', 'ExpertReviewModal') ? (
             <button type="button" className="button" onClick={() => open('ExpertReviewModal', { videoId: video.uuid })}>
-              Expert review
+              {t('videos.expert_review')}
             </button>
           ) : null}
           <Link className="button" to={trailerHref}>
-            Watch the trailer
+            {t('videos.watch_trailer')}
           </Link>
           {detail.hasPictureSet ? (
             <Link className="button" to={pictureSetHref}>
-              Picture set
+              {t('videos.picture_set')}
             </Link>
           ) : null}
         </div>
@@ -118,7 +119,7 @@ function VideoPageView() {
           }}
         />
         {detail.related.length > 0 ? (
-          <Shelf title="Related videos">
+          <Shelf title={t('videos.related')}>
             <VideoGrid videos={detail.related} hrefFor={(related) => link(related.slug)} />
           </Shelf>
         ) : null}

@@ -10,6 +10,7 @@ import { LockedVideo } from '../../unlocks'
 import { UpgradeOverlay } from '../../upgrade'
 import { defaultSource, isVideoFile, playableSources } from '../player'
 import './VideoPlayer.css'
+import { t } from '../../../app/i18n'
 
 export interface PlayerVideo {
   uuid: string
@@ -31,14 +32,14 @@ export function Trailer({ video, autoPlay = false, children }: { video: PlayerVi
       {src === '' ? (
         <>
           <img className="player__media" src={poster} alt={video.title} width={1280} height={720} fetchPriority="high" />
-          <p className="player__note">The trailer is not available here.</p>
+          <p className="player__note">{t('videos.trailer_unavailable')}</p>
         </>
       ) : isVideoFile(src) ? (
         <video className="player__media" src={src} poster={poster} controls autoPlay={autoPlay} muted={autoPlay} playsInline>
           <track kind="captions" />
         </video>
       ) : (
-        <img className="player__media" src={src} alt={`Trailer: ${video.title}`} width={1280} height={720} fetchPriority="high" />
+        <img className="player__media" src={src} alt={t('videos.trailer_title', { title: video.title })} width={1280} height={720} fetchPriority="high" />
       )}
       {children}
     </div>
@@ -70,7 +71,7 @@ function MemberPlayer({ video }: { video: PlayerVideo }) {
         <track kind="captions" />
       </video>
       <label className="player__quality">
-        Quality{' '}
+        {t('videos.quality')}{' '}
         <select value={source.quality} onChange={(event) => setChosen(event.target.value)}>
           {sources.map((candidate) => (
             <option key={candidate.quality} value={candidate.quality}>
@@ -91,7 +92,7 @@ export function VideoPlayer({ video }: { video: PlayerVideo }) {
     <>
       <Trailer video={video} />
       <p className="player__join">
-        <JoinLink elm="video-player">Join {tenant.site} to watch the full video</JoinLink>
+        <JoinLink elm="video-player">{t('videos.join_to_watch', { site: tenant.site })}</JoinLink>
       </p>
     </>
   )

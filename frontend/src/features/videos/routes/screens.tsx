@@ -14,6 +14,7 @@ import { AwardedVideosDocument, VideoListingDocument } from '../../../gql/graphq
 import { VideoFilters } from '../components/VideoFilters'
 import { PictureSetPage, TrailerPage, VideoPage } from '../index'
 import '../components/VideoPage.css'
+import { t } from '../../../app/i18n'
 
 const listingQuery = (data: VideosData) => ({
   query: VideoListingDocument,
@@ -29,21 +30,21 @@ const listingQuery = (data: VideosData) => ({
 function VideosView() {
   const { page, result } = useScreenQuery(listingQuery)
   const { videos, getAllFilters } = result
-  const title = page.search ? `Videos: ${page.search}` : 'Videos'
+  const title = page.search ? t('videos.search_title', { search: page.search }) : t('navigation.videos')
   const { tenant } = useSession()
   return (
     <Page title={title}>
-      <VisitorJoin elm="top-banner" campaign="topBanner" className="join-cta join-cta--banner" lead="Every video in full.">
-        Join {tenant.site}
+      <VisitorJoin elm="top-banner" campaign="topBanner" className="join-cta join-cta--banner" lead={t('join.lead_every_video')}>
+        {t('join.site', { site: tenant.site })}
       </VisitorJoin>
       <VideoFilters filter={page.filter} categories={page.categories} options={getAllFilters.categories} />
       {page.search ? (
         <p>
-          <Link to="/videos">Clear the search</Link>
+          <Link to="/videos">{t('videos.clear_search')}</Link>
         </p>
       ) : null}
-      <Listing page={page.page} totalCount={videos.totalCount} noun="videos">
-        <VideoGrid videos={videos.videos} priorityCount={4} empty={<p>No videos match.</p>} />
+      <Listing page={page.page} totalCount={videos.totalCount} noun={t('listing.videos')}>
+        <VideoGrid videos={videos.videos} priorityCount={4} empty={<p>{t('videos.none_match')}</p>} />
       </Listing>
       <GridJoin />
     </Page>
@@ -54,8 +55,8 @@ function VideosView() {
 function GridJoin() {
   const { tenant } = useSession()
   return (
-    <VisitorJoin elm="grid" campaign="grid" lead="Watch every video in full.">
-      Join {tenant.site}
+    <VisitorJoin elm="grid" campaign="grid" lead={t('join.lead_watch_every_video')}>
+      {t('join.site', { site: tenant.site })}
     </VisitorJoin>
   )
 }
@@ -72,9 +73,9 @@ export function TopRatedScreen() {
   const totalCount = Number(outcome.data.rest.totalCount ?? videos.length)
   const page = Number(new URLSearchParams(outcome.data.query).get('page') ?? 1) || 1
   return (
-    <Page title="Top rated">
-      <Listing page={page} totalCount={totalCount} noun="videos">
-        <VideoGrid videos={videos} priorityCount={4} empty={<p>No rated videos yet.</p>} />
+    <Page title={t('navigation.top_rated')}>
+      <Listing page={page} totalCount={totalCount} noun={t('listing.videos')}>
+        <VideoGrid videos={videos} priorityCount={4} empty={<p>{t('videos.no_rated')}</p>} />
       </Listing>
       <GridJoin />
     </Page>
@@ -89,9 +90,9 @@ const awardsQuery = (data: { page: number }) => ({
 function AwardsView() {
   const { page, result } = useScreenQuery(awardsQuery)
   return (
-    <Page title="Awards">
-      <Listing page={page.page} totalCount={result.getAwardedVideos.totalCount} noun="award-winning videos">
-        <VideoGrid videos={result.getAwardedVideos.videos} priorityCount={4} empty={<p>No award winners yet.</p>} />
+    <Page title={t('navigation.awards')}>
+      <Listing page={page.page} totalCount={result.getAwardedVideos.totalCount} noun={t('listing.award_winning_videos')}>
+        <VideoGrid videos={result.getAwardedVideos.videos} priorityCount={4} empty={<p>{t('videos.no_awards')}</p>} />
       </Listing>
       <GridJoin />
     </Page>

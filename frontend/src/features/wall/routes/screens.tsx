@@ -5,14 +5,15 @@ import { Page } from '../../../components/Page'
 import { formatReleaseDate } from '../../../components/VideoCard/format'
 import { VideoCard } from '../../../components/VideoCard/VideoCard'
 import { CuratorWallDocument } from '../../../gql/graphql'
+import { t } from '../../../app/i18n'
 
 const wallQuery = () => ({ query: CuratorWallDocument, variables: {} })
 
 function WallView() {
   const { result } = useScreenQuery(wallQuery)
   return (
-    <Page title="Wall">
-      <ul className="video-grid" aria-label="Posts">
+    <Page title={t('navigation.wall')}>
+      <ul className="video-grid" aria-label={t('wall.posts')}>
         {result.curatorWall.map((post, index) => (
           <li key={post.id}>
             <article className="video-card">

@@ -19,6 +19,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+    setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
   },
 })

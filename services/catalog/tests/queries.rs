@@ -166,7 +166,7 @@ async fn get_video_picture_set_awards_and_channels() {
     .unwrap();
     assert_eq!(status(c.picture_set(&vixen, &without).await.unwrap_err()).0, StatusCode::NOT_FOUND);
     // The placeholder itself.
-    let svg = reqwest::get(format!("{}{}", env.base, image.src)).await.unwrap();
+    let svg = runtime::tls::client().get(format!("{}{}", env.base, image.src)).send().await.unwrap();
     assert_eq!(svg.status(), StatusCode::OK);
     assert_eq!(svg.headers()["content-type"], "image/svg+xml");
     assert!(svg.text().await.unwrap().starts_with("<svg"));

@@ -97,11 +97,11 @@ async fn readyz_depends_on_the_database_alone_and_says_why_it_is_unready() {
     // No broker connection yet (or lost): still ready, the outbox takes the writes.
     runtime::health::set_broker_up(&service, false);
     let base = serve(Readiness { service: service.clone(), pool: Some(env.pool.clone()) }).await;
-    let answer = reqwest::get(format!("{base}/readyz")).await.unwrap();
+    let answer = runtime::tls::client().get(format!("{base}/readyz")).send().await.unwrap();
     assert_eq!(answer.status(), 200);
-    assert_eq!(reqwest::get(format!("{base}/healthz")).await.unwrap().status(), 200);
+    assert_eq!(runtime::tls::client().get(format!("{base}/healthz")).send().await.unwrap().status(), 200);
     // The broker's state shows as a metric instead.
-    let metrics = reqwest::get(format!("{base}/metrics")).await.unwrap().text().await.unwrap();
+    let metrics = runtime::tls::client().get(format!("{base}/metrics")).send().await.unwrap().text().await.unwrap();
     assert!(
         metrics.lines().any(|l| l.starts_with("paysite_broker_connected") && l.contains(&service) && l.ends_with(" 0")),
         "{metrics}"
@@ -112,7 +112,7 @@ async fn readyz_depends_on_the_database_alone_and_says_why_it_is_unready() {
         .connect_lazy("postgres://postgres@127.0.0.1:1/nowhere")
         .unwrap();
     let dead = serve(Readiness { service: service.clone(), pool: Some(nowhere) }).await;
-    let answer = reqwest::get(format!("{dead}/readyz")).await.unwrap();
+    let answer = runtime::tls::client().get(format!("{dead}/readyz")).send().await.unwrap();
     assert_eq!(answer.status(), 503);
     assert!(answer.text().await.unwrap().contains("database"));
     env.cleanup().await;

@@ -71,8 +71,9 @@ pub fn router(state: AppState) -> Router {
         .merge(discovery::routes())
         .merge(community::routes())
         .merge(favourites::routes())
-        .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder))
-        .route("/media/trailers/{file}", get(crate::media::trailer_clip));
+        .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder));
+    #[cfg(feature = "demo")]
+    let router = router.route("/media/trailers/{file}", get(crate::media::trailer_clip));
     let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
     gate.guard(router.with_state(state))
 }

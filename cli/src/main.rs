@@ -1,6 +1,7 @@
 //! The `paysite` command: run the product, migrate, seed, serve one service, rebuild
 //! projections, work the dead-letter queues and run the benchmarks.
 
+#[cfg(feature = "bench")]
 mod bench;
 mod preflight;
 mod progress;
@@ -57,6 +58,7 @@ enum Command {
         action: DlqAction,
     },
     /// Run a benchmark and print its figures.
+    #[cfg(feature = "bench")]
     Bench { name: String },
 }
 
@@ -120,14 +122,7 @@ async fn main() -> anyhow::Result<()> {
             preflight::check(&settings, preflight::Needs::DATABASE).await?;
             match scale {
                 None => up::seed_all(&settings).await,
-                Some(n) => {
-                    let ctx = catalog::SERVICE.prepare(&settings, 8).await?;
-                    let bar = progress::bar(&format!("seeding {n} videos"));
-                    catalog::seed_scale_with_progress(ctx, n, &|done, total| progress::set(&bar, done, total)).await?;
-                    bar.finish_and_clear();
-                    println!("seeded a catalogue of {n} videos");
-                    Ok(())
-                }
+                Some(n) => seed_scale(&settings, n).await,
             }
         }
         Command::Serve { service, addr } => up::serve_one(&settings, &service, addr.as_deref()).await,
@@ -152,8 +147,25 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Dlq { action } => dlq(&settings, action).await,
+        #[cfg(feature = "bench")]
         Command::Bench { name } => bench::run(&settings, &name).await,
     }
+}
+
+/// `paysite seed --scale N`: a large generated catalogue (benchmarks).
+#[cfg(feature = "demo")]
+async fn seed_scale(settings: &Settings, n: usize) -> anyhow::Result<()> {
+    let ctx = catalog::SERVICE.prepare(settings, 8).await?;
+    let bar = progress::bar(&format!("seeding {n} videos"));
+    catalog::seed_scale_with_progress(ctx, n, &|done, total| progress::set(&bar, done, total)).await?;
+    bar.finish_and_clear();
+    println!("seeded a catalogue of {n} videos");
+    Ok(())
+}
+
+#[cfg(not(feature = "demo"))]
+async fn seed_scale(_settings: &Settings, _n: usize) -> anyhow::Result<()> {
+    anyhow::bail!("this paysite is built without the demo data (the `demo` feature)")
 }
 
 async fn dlq(settings: &Settings, action: DlqAction) -> anyhow::Result<()> {

@@ -5,10 +5,12 @@
 //! The pure rules are in [`domain`]; the write path in [`commands`]; the read models in
 //! [`projections`] (rebuilt from the event store) and their SQL in [`queries`]; the internal
 //! API in [`http`] with its shapes in [`api`] and a typed client in [`client`]; the demo
-//! catalog in [`seed`] and `paysite bench catalog` in [`bench`]. Listing pages and search
+//! catalog in `seed` (`demo` feature) and `paysite bench catalog` in `bench` (`bench`
+//! feature), both left out of a production build. Listing pages and search
 //! results are served from [`read_cache`] while the read models they came from are unchanged.
 
 pub mod api;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod client;
 pub mod commands;
@@ -20,6 +22,7 @@ pub mod projections;
 pub mod queries;
 pub mod read_cache;
 pub mod recommendations;
+#[cfg(feature = "demo")]
 pub mod seed;
 
 use std::sync::Arc;
@@ -32,12 +35,18 @@ use sqlx::{migrate::Migrator, PgPool};
 
 pub use config::CatalogConfig;
 pub use http::router;
+#[cfg(feature = "demo")]
 pub use seed::{seed_scale, seed_scale_with_progress};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/catalog");
 
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "catalog", port: 8106, migrations: &MIGRATIONS, build, seed: Some(seed::seed_demo) };
+pub static SERVICE: ServiceDef = ServiceDef { name: "catalog", port: 8106, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo catalog, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed_demo);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

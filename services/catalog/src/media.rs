@@ -3,16 +3,22 @@
 //! `/media/placeholder/{kind}/{key}.svg`. No external address, nothing explicit.
 //!
 //! Trailers are short generated MP4 clips, the same kind as the unlocks service's demo videos
-//! (`unlocks::demo::clip`: colour bars, no encoder), served open to everyone at
-//! `/media/trailers/{slug}.mp4` with byte ranges for the player. The full videos stay behind
+//! (`demo_media::clip`: colour bars, no encoder), served open to everyone at
+//! `/media/trailers/{slug}.mp4` with byte ranges for the player (`demo` feature: the local
+//! stack's; a production build leaves the route out). The full videos stay behind
 //! the unlocks service's signed `/media/videos/` path; nothing here reaches them.
 
+#[cfg(feature = "demo")]
 use std::sync::OnceLock;
 
+#[cfg(feature = "demo")]
 use axum::{
     body::Bytes,
+    http::{HeaderMap, HeaderValue},
+};
+use axum::{
     extract::{Path, Query},
-    http::{header, HeaderMap, HeaderValue, StatusCode},
+    http::{header, StatusCode},
     response::{IntoResponse, Response},
 };
 use serde::Deserialize;
@@ -39,8 +45,10 @@ pub fn image(kind: &str, key: &str, width: u32, height: u32, title: &str) -> Ima
 /// The prefix of the trailers' clips, apart from the full videos' `/media/videos/`.
 pub const TRAILER_PREFIX: &str = "/media/trailers";
 /// A trailer's frame size (the 360p demo quality): about 0.7 MB for its six seconds.
+#[cfg(feature = "demo")]
 const TRAILER_SIZE: (u32, u32) = (640, 360);
 /// Bump when the generated clip changes.
+#[cfg(feature = "demo")]
 const TRAILER_ETAG: &str = "\"trailer-1\"";
 
 /// A video's trailer address.
@@ -121,9 +129,10 @@ pub async fn placeholder(Path((kind, file)): Path<(String, String)>, Query(q): Q
         .into_response()
 }
 
+#[cfg(feature = "demo")]
 fn trailer_bytes() -> &'static Bytes {
     static CLIP: OnceLock<Bytes> = OnceLock::new();
-    CLIP.get_or_init(|| Bytes::from(unlocks::demo::clip(TRAILER_SIZE.0, TRAILER_SIZE.1)))
+    CLIP.get_or_init(|| Bytes::from(demo_media::clip(TRAILER_SIZE.0, TRAILER_SIZE.1)))
 }
 
 /// What a `Range` header asks of a file.
@@ -162,6 +171,7 @@ pub fn byte_range(range: Option<&str>, len: u64) -> ByteRange {
 }
 
 /// GET /media/trailers/{slug}.mp4: a trailer, whole or the range the player asks for.
+#[cfg(feature = "demo")]
 pub async fn trailer_clip(Path(file): Path<String>, headers: HeaderMap) -> Response {
     let Some(slug) = file.strip_suffix(".mp4") else {
         return StatusCode::NOT_FOUND.into_response();
@@ -223,6 +233,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "demo")]
     fn a_trailer_is_an_mp4_clip_under_its_own_path() {
         assert_eq!(trailer("golden-hour"), "/media/trailers/golden-hour.mp4");
         let clip = trailer_bytes();

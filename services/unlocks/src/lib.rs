@@ -8,10 +8,12 @@
 //! ([`http`]) with its client ([`client`]) and the generated demo media ([`demo`]).
 
 pub mod api;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod client;
 pub mod config;
 pub mod consumer;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod domain;
 pub mod entitlement;
@@ -44,9 +46,13 @@ pub use http::router;
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/unlocks");
 
-/// The unlocks service as `paysite` runs it. Its seed generates the demo media.
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "unlocks", port: 8104, migrations: &MIGRATIONS, build, seed: Some(seed) };
+/// The unlocks service as `paysite` runs it. Its seed generates the demo media (`demo` feature).
+pub static SERVICE: ServiceDef = ServiceDef { name: "unlocks", port: 8104, migrations: &MIGRATIONS, build, seed: SEED };
+
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {
@@ -54,12 +60,15 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
         let verifier =
             Verifier::from_jwks_url(format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101)));
         // Demo clips are generated in the background at startup if missing, so playback works locally.
-        let dir = config.media_dir.clone();
-        tokio::task::spawn_blocking(move || {
-            if let Err(e) = demo::ensure(&dir) {
-                tracing::warn!(error = %format!("{e:#}"), "demo media not generated");
-            }
-        });
+        #[cfg(feature = "demo")]
+        {
+            let dir = config.media_dir.clone();
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = demo::ensure(&dir) {
+                    tracing::warn!(error = %format!("{e:#}"), "demo media not generated");
+                }
+            });
+        }
         let state = State::new(ctx.pool, ctx.store, config, verifier);
         Ok(Service {
             router: router(state.clone()),
@@ -70,6 +79,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     })
 }
 
+#[cfg(feature = "demo")]
 fn seed(_ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
     Box::pin(async move {
         let config = UnlocksConfig::from_env()?;

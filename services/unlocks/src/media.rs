@@ -25,6 +25,10 @@ use crate::quota::{self, DownloadQuotas, DownloadResolution};
 use crate::token::{Ground, MediaGrant, Purpose};
 use crate::State;
 
+/// The length of every HLS segment the media directory holds (the demo media's are six
+/// seconds), stated in the playlist.
+pub const HLS_SEGMENT_SECONDS: u32 = 6;
+
 /// Whether the asker may watch each of `videos` now.
 pub async fn access_of(state: &State, asker: &Asker, videos: &[CatalogVideo]) -> Result<Vec<VideoAccess>, ApiError> {
     let standing = entitlement::standing(state, asker).await?;
@@ -393,7 +397,7 @@ pub async fn serve(
     if quality == VideoQuality::Hls {
         let Some((_, segments)) = hls_dir(&state.config.media_dir, video_id) else { return not_found() };
         let token = query.token.unwrap_or_default();
-        let seconds = crate::demo::HLS_SEGMENT_SECONDS;
+        let seconds = HLS_SEGMENT_SECONDS;
         let mut playlist = format!(
             "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:{seconds}\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         );

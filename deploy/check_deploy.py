@@ -7,8 +7,8 @@
         `kubernetes-validate --strict`. Fails on a custom resource of a kind not allowed.
 
     check_deploy.py coverage --root ROOT --overlay NAME=rendered.yaml ...
-        Every service crate of the workspace (members under services/ but runtime, tenants and
-        access), and the gateway, has in each rendered overlay a Deployment (command
+        Every service crate of the workspace (members services/<name> but runtime, tenants,
+        access and demo-media; the contracts, services/<name>/contract, are libraries), and the gateway, has in each rendered overlay a Deployment (command
         `paysite serve <name>`, /readyz and /healthz probes, resources, non-root, secrets by
         reference), a Service, an HPA, a PDB and a NetworkPolicy of its own, and a block in
         docker-compose.yml; plus the namespace-wide pieces (default deny, migration Job,
@@ -52,7 +52,7 @@ REQUIRED_ALERTS = {"PaysiteRelayLagging", "PaysiteBrokerUnreachable", "PaysiteDe
 OPS_OFFSET = 1000
 
 # Workspace members under services/ that are libraries, not services.
-NOT_SERVICES = {"runtime", "access", "tenants"}
+NOT_SERVICES = {"runtime", "access", "tenants", "demo-media"}
 # Services that exist only outside production: the biller sandbox signs postbacks with the
 # billers' secrets, so production must never run it (its manifest lives in the dev overlay).
 DEV_ONLY = {"sandbox"}
@@ -570,8 +570,10 @@ def url_keys(root: str) -> set[str]:
     """`PAYSITE_<NAME>_URL` for every service another process finds by name
     (`service_url("wallet", ..)`, `service_url_from(&lookup, "wallet", ..)`, `base("payments", ..)`)."""
     keys = set()
-    for path in glob.glob(os.path.join(root, "services", "*", "src", "**", "*.rs"), recursive=True) + glob.glob(
-        os.path.join(root, "gateway", "src", "**", "*.rs"), recursive=True
+    for path in (
+        glob.glob(os.path.join(root, "services", "*", "src", "**", "*.rs"), recursive=True)
+        + glob.glob(os.path.join(root, "services", "*", "contract", "src", "**", "*.rs"), recursive=True)
+        + glob.glob(os.path.join(root, "gateway", "src", "**", "*.rs"), recursive=True)
     ):
         text = open(path).read()
         for name in re.findall(r'(?:service_url(?:_from)?\([^"()]*|\bbase\()"([a-z-]+)"', text):

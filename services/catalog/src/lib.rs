@@ -8,9 +8,7 @@
 //! catalog in [`seed`] and `paysite bench catalog` in [`bench`]. Listing pages and search
 //! results are served from [`read_cache`] while the read models they came from are unchanged.
 
-pub mod api;
 pub mod bench;
-pub mod client;
 pub mod commands;
 pub mod config;
 pub mod domain;
@@ -21,6 +19,10 @@ pub mod queries;
 pub mod read_cache;
 pub mod recommendations;
 pub mod seed;
+
+/// The contract (wire types and typed client) lives in `catalog-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use catalog_contract::{api, client};
 
 use std::sync::Arc;
 
@@ -37,7 +39,7 @@ pub use seed::{seed_scale, seed_scale_with_progress};
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/catalog");
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "catalog", port: 8106, migrations: &MIGRATIONS, build, seed: Some(seed::seed_demo) };
+    ServiceDef { name: "catalog", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed_demo) };
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

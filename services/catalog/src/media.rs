@@ -3,7 +3,7 @@
 //! `/media/placeholder/{kind}/{key}.svg`. No external address, nothing explicit.
 //!
 //! Trailers are short generated MP4 clips, the same kind as the unlocks service's demo videos
-//! (`unlocks::demo::clip`: colour bars, no encoder), served open to everyone at
+//! (`demo_media::clip`: colour bars, no encoder), served open to everyone at
 //! `/media/trailers/{slug}.mp4` with byte ranges for the player. The full videos stay behind
 //! the unlocks service's signed `/media/videos/` path; nothing here reaches them.
 
@@ -123,7 +123,7 @@ pub async fn placeholder(Path((kind, file)): Path<(String, String)>, Query(q): Q
 
 fn trailer_bytes() -> &'static Bytes {
     static CLIP: OnceLock<Bytes> = OnceLock::new();
-    CLIP.get_or_init(|| Bytes::from(unlocks::demo::clip(TRAILER_SIZE.0, TRAILER_SIZE.1)))
+    CLIP.get_or_init(|| Bytes::from(demo_media::clip(TRAILER_SIZE.0, TRAILER_SIZE.1)))
 }
 
 /// What a `Range` header asks of a file.

@@ -269,8 +269,8 @@ def cmd_crds(args: argparse.Namespace) -> int:
 def expected_workloads(root: str) -> dict[str, int | None]:
     """Service name -> port, from the workspace members; the gateway listens on 8080.
 
-    The name is the ServiceDef's (`ServiceDef { name: "wallet", port: 8103, .. }`) where the
-    crate declares one, else the directory's name with `_` as `-` (biller_sandbox ->
+    The name is the ServiceDef's (`ServiceDef { name: "wallet", port: 8103, .. }`, or
+    `port: api::PORT` with the number in its contract's api.rs) where the crate declares one, else the directory's name with `_` as `-` (biller_sandbox ->
     biller-sandbox), which is also a valid Kubernetes name."""
     with open(os.path.join(root, "Cargo.toml"), "rb") as f:
         members = tomllib.load(f)["workspace"]["members"]
@@ -281,9 +281,14 @@ def expected_workloads(root: str) -> dict[str, int | None]:
             name, port = parts[1].replace("_", "-"), None
             for path in sorted(glob.glob(os.path.join(root, member, "src", "**", "*.rs"), recursive=True)):
                 with open(path) as f:
-                    m = re.search(r'ServiceDef\s*\{\s*name:\s*"([^"]+)",\s*port:\s*(\d+)', f.read())
+                    m = re.search(r'ServiceDef\s*\{\s*name:\s*"([^"]+)",\s*port:\s*(\d+|api::PORT)', f.read())
                 if m:
-                    name, port = m.group(1), int(m.group(2))
+                    name, port = m.group(1), m.group(2)
+                    if port == "api::PORT":
+                        # The port is the service's contract's (`pub const PORT: u16 = 8103;`).
+                        with open(os.path.join(root, member, "contract", "src", "api.rs")) as c:
+                            port = re.search(r"pub const PORT: u16 = (\d+);", c.read()).group(1)
+                    port = int(port)
                     break
             found[name] = port
         elif member.strip("/") == "gateway":

@@ -7,8 +7,8 @@
         `kubernetes-validate --strict`. Fails on a custom resource of a kind not allowed.
 
     check_deploy.py coverage --root ROOT --overlay NAME=rendered.yaml ...
-        Every service crate of the workspace (members under services/ but runtime, tenants and
-        access), and the gateway, has in each rendered overlay a Deployment (command
+        Every service crate of the workspace (members services/<name> but runtime, tenants,
+        access and demo-media; the contracts, services/<name>/contract, are libraries), and the gateway, has in each rendered overlay a Deployment (command
         `paysite serve <name>`, /readyz and /healthz probes, resources, non-root, secrets by
         reference), a Service, an HPA, a PDB and a NetworkPolicy of its own, and a block in
         docker-compose.yml; plus the namespace-wide pieces (default deny, migration Job,
@@ -52,7 +52,7 @@ REQUIRED_ALERTS = {"PaysiteRelayLagging", "PaysiteBrokerUnreachable", "PaysiteDe
 OPS_OFFSET = 1000
 
 # Workspace members under services/ that are libraries, not services.
-NOT_SERVICES = {"runtime", "access", "tenants"}
+NOT_SERVICES = {"runtime", "access", "tenants", "demo-media"}
 # Services that exist only outside production: the biller sandbox signs postbacks with the
 # billers' secrets, so production must never run it (its manifest lives in the dev overlay).
 DEV_ONLY = {"sandbox"}
@@ -269,8 +269,8 @@ def cmd_crds(args: argparse.Namespace) -> int:
 def expected_workloads(root: str) -> dict[str, int | None]:
     """Service name -> port, from the workspace members; the gateway listens on 8080.
 
-    The name is the ServiceDef's (`ServiceDef { name: "wallet", port: 8103, .. }`) where the
-    crate declares one, else the directory's name with `_` as `-` (biller_sandbox ->
+    The name is the ServiceDef's (`ServiceDef { name: "wallet", port: 8103, .. }`, or
+    `port: api::PORT` with the number in its contract's api.rs) where the crate declares one, else the directory's name with `_` as `-` (biller_sandbox ->
     biller-sandbox), which is also a valid Kubernetes name."""
     with open(os.path.join(root, "Cargo.toml"), "rb") as f:
         members = tomllib.load(f)["workspace"]["members"]
@@ -281,9 +281,14 @@ def expected_workloads(root: str) -> dict[str, int | None]:
             name, port = parts[1].replace("_", "-"), None
             for path in sorted(glob.glob(os.path.join(root, member, "src", "**", "*.rs"), recursive=True)):
                 with open(path) as f:
-                    m = re.search(r'ServiceDef\s*\{\s*name:\s*"([^"]+)",\s*port:\s*(\d+)', f.read())
+                    m = re.search(r'ServiceDef\s*\{\s*name:\s*"([^"]+)",\s*port:\s*(\d+|api::PORT)', f.read())
                 if m:
-                    name, port = m.group(1), int(m.group(2))
+                    name, port = m.group(1), m.group(2)
+                    if port == "api::PORT":
+                        # The port is the service's contract's (`pub const PORT: u16 = 8103;`).
+                        with open(os.path.join(root, member, "contract", "src", "api.rs")) as c:
+                            port = re.search(r"pub const PORT: u16 = (\d+);", c.read()).group(1)
+                    port = int(port)
                     break
             found[name] = port
         elif member.strip("/") == "gateway":
@@ -574,8 +579,10 @@ def url_keys(root: str) -> set[str]:
     """`PAYSITE_<NAME>_URL` for every service another process finds by name
     (`service_url("wallet", ..)`, `service_url_from(&lookup, "wallet", ..)`, `base("payments", ..)`)."""
     keys = set()
-    for path in glob.glob(os.path.join(root, "services", "*", "src", "**", "*.rs"), recursive=True) + glob.glob(
-        os.path.join(root, "gateway", "src", "**", "*.rs"), recursive=True
+    for path in (
+        glob.glob(os.path.join(root, "services", "*", "src", "**", "*.rs"), recursive=True)
+        + glob.glob(os.path.join(root, "services", "*", "contract", "src", "**", "*.rs"), recursive=True)
+        + glob.glob(os.path.join(root, "gateway", "src", "**", "*.rs"), recursive=True)
     ):
         text = open(path).read()
         for name in re.findall(r'(?:service_url(?:_from)?\([^"()]*|\bbase\()"([a-z-]+)"', text):

@@ -232,7 +232,7 @@ pub async fn unlocks_media(
     // that user's. A URL copied into another browser, signed out or signed in as somebody
     // else, is refused here; the unlocks service checks the forwarded token again, with the
     // token's signature and what opened the video.
-    let holder = media_token(&uri).and_then(|t| ::unlocks::token::holder(&t));
+    let holder = media_token(&uri).and_then(|t| ::unlocks_contract::api::token_holder(&t));
     let Some((claims, access_token)) = crate::session::media_user(&state, &site, &headers).await else {
         return media_refused("sign in to play this video");
     };

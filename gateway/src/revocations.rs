@@ -28,7 +28,7 @@ use lapin::{
     options::{BasicConsumeOptions, QueueBindOptions, QueueDeclareOptions},
     types::FieldTable,
 };
-use profile::{api::RevokedSessions, client::ProfileClient};
+use profile_contract::{api::RevokedSessions, client::ProfileClient};
 use proto_events::{profile::ProfileEvent, Envelope};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -240,7 +240,7 @@ async fn follow_once(
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
-    use profile::api::RevokedSession;
+    use profile_contract::api::RevokedSession;
     use proto_events::{
         profile::{SessionsRevokedReason, SignOutReason},
         Actor,

@@ -27,7 +27,7 @@ use axum::{
     routing::{any, get, post},
     Extension, Json, Router,
 };
-use profile::api::{EmailConsentRequest, TokenResponse, VipCredentialsRequest};
+use profile_contract::api::{EmailConsentRequest, TokenResponse, VipCredentialsRequest};
 use runtime::{auth::Claims, client::CallContext, client::UpstreamError};
 use serde::Deserialize;
 use serde_json::json;
@@ -253,7 +253,7 @@ pub fn same_site_path(path: Option<&str>) -> String {
 /// members host (shared by every brand) sends the user back to this brand.
 pub fn login_url(tenant: &Tenant, path_and_query: &str) -> String {
     let uri = format!("{}{}", tenant.tour_url, path_and_query);
-    format!("{}/oidc/login?uri={}", tenant.members_url, profile::sessions::encode_component(&uri))
+    format!("{}/oidc/login?uri={}", tenant.members_url, profile_contract::api::encode_component(&uri))
 }
 
 /// What a call to a service for the signed-in user of `site` carries.
@@ -569,7 +569,7 @@ async fn members_oidc(
 
 /// The `Cookie` header the login pages get: their CSRF cookie alone, if the browser sent it.
 fn login_cookie(headers: &HeaderMap) -> Option<String> {
-    let name = profile::login_page::CSRF_COOKIE;
+    let name = profile_contract::api::CSRF_COOKIE;
     cookie(headers, name).map(|value| format!("{name}={value}"))
 }
 

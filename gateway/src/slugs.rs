@@ -14,7 +14,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use catalog::client::Paging;
+use catalog_contract::client::Paging;
 use runtime::client::{CallContext, UpstreamError};
 
 use crate::{graphql::Upstreams, routes::Lookup};

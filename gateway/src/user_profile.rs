@@ -16,17 +16,18 @@ use std::collections::BTreeMap;
 
 use async_graphql::SimpleObject;
 use chrono::{DateTime, Utc};
-use profile::api::{Consent, OwnProfile, RelationshipInfo, SpecialAttributesView, TandemSubscription};
+use profile_contract::api::OwnProfile;
 use runtime::client::{CallContext, UpstreamError};
 use serde::{Deserialize, Serialize};
-use subscription::view::FullRead;
-use unlocks::{api::UnlockStateResponse, quota};
+use subscription_contract::api::FullRead;
+use unlocks_contract::api::{self as unlocks_wire, UnlockStateResponse};
 use uuid::Uuid;
-use wallet::http::GemsBalanceResponse;
+use wallet_contract::api::GemsBalanceResponse;
 
+use crate::graphql::profile_types::{Consent, RelationshipInfo, SpecialAttributesView, TandemSubscription};
 use crate::graphql::Upstreams;
 
-pub use profile::api::ModalFlags;
+pub use crate::graphql::profile_types::ModalFlags;
 
 /// findOneUserProfile: every field of account-payments-gems.md §3 "User profile".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, SimpleObject)]
@@ -208,11 +209,11 @@ pub struct Owners {
     pub wallet: GemsBalanceResponse,
     pub unlocks: UnlockStateResponse,
     /// The request brand's site bucket, as the unlocks service counts it.
-    pub download_quotas: quota::DownloadQuotas,
+    pub download_quotas: unlocks_wire::DownloadQuotas,
 }
 
-impl From<quota::DownloadQuotas> for DownloadQuotas {
-    fn from(q: quota::DownloadQuotas) -> Self {
+impl From<unlocks_wire::DownloadQuotas> for DownloadQuotas {
+    fn from(q: unlocks_wire::DownloadQuotas) -> Self {
         DownloadQuotas {
             threshold_reached: q.threshold_reached,
             downloads_number: q.downloads_number,
@@ -261,12 +262,12 @@ pub fn assemble(o: Owners) -> UserProfile {
         site_access_array: sub.light.site_access_array,
         relationship_status: own.relationship_status,
         relationship_role: own.relationship_role,
-        relationship_info: own.relationship_info,
+        relationship_info: own.relationship_info.into(),
         is_free_limited_trial: sub.is_free_limited_trial,
         has_email_consent: own.has_email_consent,
-        tandem_subscription: own.tandem_subscription,
-        special_attributes: own.special_attributes,
-        gdpr: own.gdpr,
+        tandem_subscription: own.tandem_subscription.into(),
+        special_attributes: own.special_attributes.into(),
+        gdpr: own.gdpr.into(),
         subscription: SubscriptionView {
             kind: current.kind.clone(),
             subscription_type: current.subscription_type.clone(),
@@ -305,7 +306,7 @@ pub fn assemble(o: Owners) -> UserProfile {
         download_quotas: download_quotas.into(),
         state: ProfileState {
             user_id,
-            modals: own.modals,
+            modals: own.modals.into(),
             gems: GemsState { last_acknowledgement_date: wallet.gems.last_acknowledgement_date },
         },
         iterate: IterateProfile {
@@ -378,6 +379,7 @@ mod tests {
     use subscription::view::{self, SubscriptionRow};
 
     use super::*;
+    use profile_contract::api as wire;
 
     fn at(days: i64) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 3, 6, 12, 0, 0).unwrap() + chrono::Duration::days(days)
@@ -398,20 +400,20 @@ mod tests {
             autoplay_enabled: true,
             relationship_status: None,
             relationship_role: None,
-            relationship_info: RelationshipInfo {
+            relationship_info: wire::RelationshipInfo {
                 relationship_status: None,
                 relationship_role: None,
                 is_visible: false,
                 is_editable: false,
             },
             has_email_consent: false,
-            tandem_subscription: TandemSubscription {
+            tandem_subscription: wire::TandemSubscription {
                 has_tandem_child_account: false,
                 is_tandem_child_account: false,
                 tandem_parent_display_name: None,
             },
-            special_attributes: SpecialAttributesView::default(),
-            gdpr: Consent {
+            special_attributes: wire::SpecialAttributesView::default(),
+            gdpr: wire::Consent {
                 should_request_terms_consent: false,
                 should_request_email_consent: true,
                 should_request_cams_consent: true,
@@ -421,7 +423,7 @@ mod tests {
                 has_email_consent: false,
             },
             is_guest_user: false,
-            modals: ModalFlags {
+            modals: wire::ModalFlags {
                 gems_intro: true,
                 teaser_viewed: false,
                 texas_health_warning_acknowledged: false,
@@ -470,7 +472,7 @@ mod tests {
             "payPerVideoCredits": 4,
         }))
         .unwrap();
-        let download_quotas: quota::DownloadQuotas = serde_json::from_value(serde_json::json!({
+        let download_quotas: unlocks_wire::DownloadQuotas = serde_json::from_value(serde_json::json!({
             "thresholdReached": false, "downloadsNumber": 3, "downloadQuotaMax": 20, "downloadDaysPeriod": 7,
             "quotaLeft": 17, "remainingDays": 6, "zeroQuota": false, "site": "vixen",
         }))
@@ -511,7 +513,7 @@ mod tests {
         assert_eq!(p.biller_name.as_deref(), Some("RGNATIVE"));
         // The profile's.
         assert_eq!(p.badges, o.profile.badges);
-        assert_eq!(p.state.modals, o.profile.modals);
+        assert_eq!(p.state.modals, ModalFlags::from(o.profile.modals.clone()));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use access::{
     Ability, ResourceFacts, UserFacts,
 };
 use async_graphql::Context;
-use catalog::api;
+use catalog_contract::api;
 use tokio::sync::OnceCell;
 
 use super::{

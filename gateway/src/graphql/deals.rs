@@ -3,7 +3,7 @@
 
 use async_graphql::{Context, Enum, InputObject, Object, SimpleObject, ID};
 use chrono::{DateTime, Utc};
-use deals::api::{self as wire, FindDealsQuery, InterstitialAnswer};
+use deals_contract::api::{self as wire, FindDealsQuery, InterstitialAnswer};
 use proto_events::deals::{DealCarouselStep, DealType as WireDealType};
 use uuid::Uuid;
 

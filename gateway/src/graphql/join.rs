@@ -9,7 +9,7 @@
 //! brand joins that brand; the shared local one joins its default tenant.
 
 use async_graphql::{Context, InputObject, Object, SimpleObject};
-use subscription::joins::JoinRequest;
+use subscription_contract::api::JoinRequest;
 use uuid::Uuid;
 
 use super::{

@@ -16,6 +16,7 @@ pub mod http;
 pub mod join;
 pub mod limits;
 pub mod profile;
+pub mod profile_types;
 pub mod stages;
 pub mod subscription;
 pub mod tenant;
@@ -73,12 +74,12 @@ pub type PaysiteSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 
 /// The clients of the services behind the gateway.
 pub struct Upstreams {
-    pub wallet: ::wallet::client::WalletClient,
-    pub profile: ::profile::client::ProfileClient,
-    pub deals: ::deals::client::DealsClient,
-    pub unlocks: ::unlocks::client::UnlocksClient,
-    pub catalog: ::catalog::client::CatalogClient,
-    pub subscription: ::subscription::client::SubscriptionClient,
+    pub wallet: ::wallet_contract::client::WalletClient,
+    pub profile: ::profile_contract::client::ProfileClient,
+    pub deals: ::deals_contract::client::DealsClient,
+    pub unlocks: ::unlocks_contract::client::UnlocksClient,
+    pub catalog: ::catalog_contract::client::CatalogClient,
+    pub subscription: ::subscription_contract::client::SubscriptionClient,
     /// The payments host's base URL (`PAYSITE_PAYMENTS_URL`; locally the biller sandbox plays
     /// it), where `{payments host}/v1/outgoing-upsells-oneclick/cams` is passed.
     pub payments_base: String,
@@ -100,23 +101,23 @@ impl Upstreams {
     pub fn with_base(base: impl Fn(&str, u16) -> String) -> Self {
         let timeout = std::time::Duration::from_secs(5);
         Upstreams {
-            wallet: ::wallet::client::WalletClient::new(runtime::client::Upstream::new(
+            wallet: ::wallet_contract::client::WalletClient::new(runtime::client::Upstream::new(
                 "wallet",
-                base("wallet", ::wallet::SERVICE.port),
+                base("wallet", ::wallet_contract::api::PORT),
                 timeout,
             )),
-            deals: ::deals::client::DealsClient::new(base("deals", ::deals::SERVICE.port), timeout),
-            profile: ::profile::client::ProfileClient::new(base("profile", ::profile::SERVICE.port)),
-            unlocks: ::unlocks::client::UnlocksClient::new(base("unlocks", ::unlocks::SERVICE.port)),
-            catalog: ::catalog::client::CatalogClient::new(base("catalog", ::catalog::SERVICE.port)),
-            subscription: ::subscription::client::SubscriptionClient::new(runtime::client::Upstream::new(
+            deals: ::deals_contract::client::DealsClient::new(base("deals", ::deals_contract::api::PORT), timeout),
+            profile: ::profile_contract::client::ProfileClient::new(base("profile", ::profile_contract::api::PORT)),
+            unlocks: ::unlocks_contract::client::UnlocksClient::new(base("unlocks", ::unlocks_contract::api::PORT)),
+            catalog: ::catalog_contract::client::CatalogClient::new(base("catalog", ::catalog_contract::api::PORT)),
+            subscription: ::subscription_contract::client::SubscriptionClient::new(runtime::client::Upstream::new(
                 "subscription",
-                base("subscription", ::subscription::SERVICE.port),
+                base("subscription", ::subscription_contract::api::PORT),
                 timeout,
             )),
             payments_base: base("payments", 8090).trim_end_matches('/').to_owned(),
-            unlocks_base: base("unlocks", ::unlocks::SERVICE.port).trim_end_matches('/').to_owned(),
-            catalog_base: base("catalog", ::catalog::SERVICE.port).trim_end_matches('/').to_owned(),
+            unlocks_base: base("unlocks", ::unlocks_contract::api::PORT).trim_end_matches('/').to_owned(),
+            catalog_base: base("catalog", ::catalog_contract::api::PORT).trim_end_matches('/').to_owned(),
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use async_graphql::{Context, Object};
 use chrono::{DateTime, Utc};
-use profile::api::{ChangePasswordRequest, EmailConsentRequest, OwnProfile, TandemChildRequest};
+use profile_contract::api::{ChangePasswordRequest, EmailConsentRequest, OwnProfile, TandemChildRequest};
 use runtime::client::UpstreamError;
 
 use super::{

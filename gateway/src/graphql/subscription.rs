@@ -12,10 +12,10 @@
 use crate::user_profile::{UpgradeOptions, XSiteInfo};
 use async_graphql::{Context, InputObject, Json, Object, SimpleObject};
 use serde_json::Value;
-use subscription::outgoing::OutgoingUpsellRequest;
-use subscription::purchases::{MultisitePurchase, PurchaseAnswer, SinglesitePurchase, Tracking, TrialUpgradePurchase};
-use subscription::retention::ReactivateCancelledRebill;
-use subscription::view::{LightRead, SubscriptionInfo};
+use subscription_contract::api::{
+    LightRead, MultisitePurchase, OutgoingUpsellRequest, PurchaseAnswer, ReactivateCancelledRebill, SinglesitePurchase,
+    SubscriptionInfo, Tracking, TrialUpgradePurchase,
+};
 use uuid::Uuid;
 
 use super::{
@@ -382,7 +382,7 @@ impl SubscriptionQuery {
         super::catalog::check_site(ctx, Some(&input.site))?;
         let caller = super::catalog::caller(ctx);
         let catalog = &upstreams(ctx).catalog;
-        let paging = ::catalog::client::Paging { page: Some(1), size: Some(WELCOME_PICTURE_CANDIDATES) };
+        let paging = ::catalog_contract::client::Paging { page: Some(1), size: Some(WELCOME_PICTURE_CANDIDATES) };
         let top = catalog.top_rated(&caller, &paging).await.map_err(super::catalog::refused)?;
         for video in top.videos {
             match catalog.picture_set(&caller, &video.slug).await {
@@ -547,7 +547,10 @@ impl SubscriptionMutation {
         let body = ReactivateCancelledRebill {
             user_uuid,
             retention_offer_name,
-            deal: subscription::config::RetentionDeal { new_price: deal.new_price, offered_gems: deal.offered_gems },
+            deal: subscription_contract::api::RetentionDeal {
+                new_price: deal.new_price,
+                offered_gems: deal.offered_gems,
+            },
         };
         let answer = upstreams(ctx)
             .subscription

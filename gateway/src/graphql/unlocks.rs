@@ -8,11 +8,7 @@
 use async_graphql::{Context, Enum, InputObject, Object, SimpleObject, ID};
 use chrono::{DateTime, Utc};
 use runtime::client::{CallContext, UpstreamError};
-use unlocks::{
-    api as wire,
-    entitlement::{Access, Denied},
-    quota,
-};
+use unlocks_contract::api::{self as wire, Access, Denied};
 use uuid::Uuid;
 
 use super::{
@@ -130,8 +126,8 @@ pub struct DownloadQuotas {
     pub site: String,
 }
 
-impl From<quota::DownloadQuotas> for DownloadQuotas {
-    fn from(q: quota::DownloadQuotas) -> Self {
+impl From<wire::DownloadQuotas> for DownloadQuotas {
+    fn from(q: wire::DownloadQuotas) -> Self {
         DownloadQuotas {
             threshold_reached: q.threshold_reached,
             downloads_number: q.downloads_number,
@@ -156,8 +152,8 @@ pub struct DownloadResolution {
     pub res: String,
 }
 
-impl From<quota::DownloadResolution> for DownloadResolution {
-    fn from(r: quota::DownloadResolution) -> Self {
+impl From<wire::DownloadResolution> for DownloadResolution {
+    fn from(r: wire::DownloadResolution) -> Self {
         DownloadResolution { label: r.label, size: r.size, width: r.width, res: r.res }
     }
 }
@@ -289,12 +285,12 @@ fn caller(ctx: &Context<'_>) -> CallContext {
 /// a 503; anything else unexpected is masked.
 fn refused(e: UpstreamError) -> async_graphql::Error {
     match (e.service_code(), e.service_message()) {
-        (Some(code), Some(message)) if code == unlocks::error::UNLOCK_FAILED => errors::coded(code, message),
+        (Some(code), Some(message)) if code == wire::UNLOCK_FAILED => errors::coded(code, message),
         _ => errors::upstream(e),
     }
 }
 
-fn tokens(t: wire::VideoTokens, download_quotas: Option<quota::DownloadQuotas>) -> VideoTokens {
+fn tokens(t: wire::VideoTokens, download_quotas: Option<wire::DownloadQuotas>) -> VideoTokens {
     VideoTokens {
         p270: t.p270.map(Into::into),
         p360: t.p360.map(Into::into),

@@ -409,7 +409,7 @@ async fn cams_oneclick(
     };
     let Ok(Json(body)) = body else { return refuse("the body must be a JSON object") };
     let text = |key: &str| body.get(key).and_then(|v| v.as_str()).map(str::trim).filter(|v| !v.is_empty());
-    let Some(email) = text("email").filter(|e| profile::validation::is_valid_email(e)) else {
+    let Some(email) = text("email").filter(|e| profile_contract::validation::is_valid_email(e)) else {
         return refuse("a valid email is required");
     };
     let Some(site) = text("siteName").filter(|s| state.config.site_id_of(s).is_some()) else {

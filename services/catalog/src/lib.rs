@@ -9,10 +9,8 @@
 //! feature), both left out of a production build. Listing pages and search
 //! results are served from [`read_cache`] while the read models they came from are unchanged.
 
-pub mod api;
 #[cfg(feature = "bench")]
 pub mod bench;
-pub mod client;
 pub mod commands;
 pub mod config;
 pub mod domain;
@@ -24,6 +22,10 @@ pub mod read_cache;
 pub mod recommendations;
 #[cfg(feature = "demo")]
 pub mod seed;
+
+/// The contract (wire types and typed client) lives in `catalog-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use catalog_contract::{api, client};
 
 use std::sync::Arc;
 
@@ -40,7 +42,7 @@ pub use seed::{seed_scale, seed_scale_with_progress};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/catalog");
 
-pub static SERVICE: ServiceDef = ServiceDef { name: "catalog", port: 8106, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef { name: "catalog", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
 
 /// The demo catalog, with the `demo` feature.
 #[cfg(feature = "demo")]

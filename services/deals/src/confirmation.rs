@@ -13,24 +13,14 @@ use base64::{
     Engine,
 };
 use reqwest::Url;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use crate::api::ConfirmOutgoingUpsellProps;
 
 /// The spec's message for an empty or absent link.
 pub const LINK_MISSING: &str = "Outgoing upsell - Confirmation link is missing";
 /// Longest payload accepted (a query value), in characters.
 pub const MAX_PAYLOAD: usize = 8 * 1024;
-
-/// The ConfirmOutgoingUpsell modal's props.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConfirmOutgoingUpsellProps {
-    pub component: Option<String>,
-    pub confirmation_link: String,
-    pub confirmation_title: Option<String>,
-    pub description: Option<String>,
-    pub price: Option<String>,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfirmationError {

@@ -4,8 +4,9 @@
 
 use proto_events::deals::{Deal, DealImage};
 use reqwest::Url;
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
+
+pub use crate::api::{DealInput, ImageInput};
 
 /// Longest name and partner name.
 pub const MAX_NAME: usize = 100;
@@ -19,51 +20,6 @@ pub const MAX_URL: usize = 2048;
 pub const MAX_IMAGES: usize = 10;
 /// Largest image side in pixels.
 pub const MAX_SIDE: u32 = 4096;
-
-/// One size of a logo or thumbnail, as sent and as answered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ImageInput {
-    pub src: String,
-    pub width: u32,
-    pub height: u32,
-}
-
-/// A deal as an operator writes it (camelCase, the spec's names). Absent flags are false,
-/// absent ranks 0; `dealTextListing` defaults to `dealText`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct DealInput {
-    /// Only on create, to choose the id (a seed); a new id otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<Uuid>,
-    pub name: Option<String>,
-    pub site: Option<String>,
-    pub partner_name: Option<String>,
-    pub deal_text: Option<String>,
-    pub deal_text_listing: Option<String>,
-    pub discount: Option<String>,
-    pub discount_prefix: Option<String>,
-    pub discount_text_post_prefix: Option<String>,
-    pub discount_literal: Option<String>,
-    pub exclusive: bool,
-    pub url: Option<String>,
-    pub one_click_url: Option<String>,
-    pub internal_one_click: bool,
-    pub initial_price: Option<String>,
-    pub logo: Vec<ImageInput>,
-    pub thumbnail: Vec<ImageInput>,
-    pub request_partner_consent: bool,
-    pub one_click_enabled: bool,
-    pub its_up_zone_id: Option<String>,
-    pub its_up_campaign_id: Option<String>,
-    pub rank: Option<i64>,
-    pub rank_listing: Option<i64>,
-    pub rank_interstitial: Option<i64>,
-    pub enabled: bool,
-    pub enabled_list: bool,
-    pub enabled_interstitial: bool,
-    pub special_offer: bool,
-}
 
 /// A refused field.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

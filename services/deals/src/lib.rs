@@ -8,9 +8,7 @@
 //! consumer, the internal API ([`http`], shapes in [`api`]), its typed client ([`client`]),
 //! the demo deals ([`seed`]) and generated deal images ([`media`]).
 
-pub mod api;
 pub mod bench;
-pub mod client;
 pub use runtime::clock;
 pub mod commands;
 pub mod config;
@@ -22,6 +20,10 @@ pub mod media;
 pub mod projections;
 pub mod queries;
 pub mod seed;
+
+/// The contract (wire types and typed client) lives in `deals-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use deals_contract::{api, client};
 
 use std::sync::Arc;
 
@@ -43,7 +45,7 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/deals");
 pub const SUBSCRIPTION_BINDINGS: &[&str] = &["subscription.*"];
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "deals", port: 8105, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "deals", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

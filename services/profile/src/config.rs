@@ -10,26 +10,7 @@ use runtime::Secret;
 /// The queue other services' events arrive on (also its inbox's name).
 pub const PROJECTIONS_QUEUE: &str = "profile.projections";
 
-/// argon2id cost. The defaults are OWASP's minimum recommendation for argon2id
-/// (19 MiB, 2 passes, 1 lane).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Argon2Cost {
-    pub memory_kib: u32,
-    pub iterations: u32,
-    pub parallelism: u32,
-}
-
-impl Default for Argon2Cost {
-    fn default() -> Self {
-        Argon2Cost { memory_kib: 19_456, iterations: 2, parallelism: 1 }
-    }
-}
-
-impl std::fmt::Display for Argon2Cost {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "argon2id m={} KiB, t={}, p={}", self.memory_kib, self.iterations, self.parallelism)
-    }
-}
+pub use profile_contract::passwords::Argon2Cost;
 
 #[derive(Clone, Debug)]
 pub struct ProfileConfig {

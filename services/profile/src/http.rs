@@ -437,7 +437,7 @@ async fn users(State(state): State<ProfileState>, Query(query): Query<UsersQuery
 }
 
 /// The most users `GET /internal/users/public` answers in one call.
-pub const MAX_PUBLIC_PROFILES: usize = 200;
+pub use crate::api::MAX_PUBLIC_PROFILES;
 
 /// `GET /internal/users/public?ids=a,b,c`: many users' badges and user type in one call (the
 /// authors of a page of comments), at most [`MAX_PUBLIC_PROFILES`]; unknown ids are left out.

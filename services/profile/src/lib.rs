@@ -6,24 +6,23 @@
 //! API ([`http`]), its typed client ([`client`]), the demo users ([`seed`]) and the benchmark
 //! ([`bench`]).
 
-pub mod api;
-pub mod badges;
 pub mod bench;
-pub mod client;
 pub mod commands;
 pub mod config;
 pub mod domain;
 pub mod http;
 pub mod keys;
 pub mod login_page;
-pub mod passwords;
 pub mod projections;
 pub mod queries;
 pub mod seed;
 pub mod sessions;
 pub mod tokens;
 pub mod user_type;
-pub mod validation;
+
+/// The contract (wire types and typed client) lives in `profile-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use profile_contract::{api, badges, client, passwords, validation};
 
 use std::sync::Arc;
 
@@ -42,7 +41,7 @@ pub use seed::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/profile");
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "profile", port: 8101, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "profile", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

@@ -21,7 +21,7 @@ use crate::config::ProfileConfig;
 use crate::sessions::{callback_location, is_same_site_path, issue_code, limiter};
 use crate::{queries, tokens, State as ProfileState};
 
-pub const CSRF_COOKIE: &str = "paysite_login_csrf";
+pub use crate::api::CSRF_COOKIE;
 /// The device cookie (OWASP): a device that signed in to an account before.
 pub const DEVICE_COOKIE: &str = "paysite_device";
 /// How long a device stays known.

@@ -503,18 +503,7 @@ pub fn callback_location(origin: &str, code: &str, uri: &str) -> String {
     format!("{origin}/oidc/callback?code={}&uri={}", encode_component(code), encode_component(uri))
 }
 
-/// Percent-encodes everything but the unreserved characters.
-pub fn encode_component(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+pub use crate::api::encode_component;
 
 /// The failed-password throttle, shared by sign-in and changePassword: after `max` failures
 /// (remembered for the window) each further attempt must wait a delay that doubles with every

@@ -1,43 +1,9 @@
 //! The user type shown beside a user's comments (screens-routes-access.md §6 "Display colours
 //! exist for user types"): the role first, else the membership, in the spec's words.
 
-use serde::{Deserialize, Serialize};
-
 use crate::queries::SubscriptionRow;
 
-/// What kind of user someone is, for others to see. Only public facts: a role, or whether
-/// they are a member, a trial user, a pay-per-video (porn-portal) user, or a former member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, async_graphql::Enum)]
-#[serde(rename_all = "kebab-case")]
-#[graphql(rename_items = "camelCase")]
-pub enum UserType {
-    /// In the `admin` group.
-    Admin,
-    /// In the `commenteditor` group.
-    Moderator,
-    /// An active membership (their own, or their tandem parent's).
-    Member,
-    /// An active trial (the free limited trial included), and no active membership.
-    Trial,
-    /// Pay-per-video only, or nothing at all (the spec's default user type: porn-portal, inactive).
-    PornPortal,
-    /// A membership or trial that ended, and nothing active.
-    Expired,
-}
-
-impl UserType {
-    /// The name on the internal API (`porn-portal`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            UserType::Admin => "admin",
-            UserType::Moderator => "moderator",
-            UserType::Member => "member",
-            UserType::Trial => "trial",
-            UserType::PornPortal => "porn-portal",
-            UserType::Expired => "expired",
-        }
-    }
-}
+pub use profile_contract::api::UserType;
 
 /// A user's type from their groups and the subscriptions that count for them: admin, then
 /// moderator, then the best active subscription (member, trial, porn-portal), then expired when a

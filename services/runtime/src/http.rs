@@ -1,4 +1,5 @@
 //! What every HTTP surface shares: operations routes, correlation ids, trace context.
+#![cfg_attr(not(feature = "store"), allow(unused_imports))]
 
 use axum::{
     extract::{Request, State},
@@ -11,6 +12,7 @@ use axum::{
 use tracing::Instrument;
 use uuid::Uuid;
 
+#[cfg(feature = "store")]
 use crate::health::Readiness;
 
 pub const CORRELATION_HEADER: HeaderName = HeaderName::from_static("x-correlation-id");
@@ -21,6 +23,7 @@ pub struct CorrelationId(pub Uuid);
 
 /// `/healthz` (alive), `/readyz` (its database answers), `/metrics` (Prometheus): the operations
 /// routes, served on a listener of their own ([`serve_ops`]), never beside an API.
+#[cfg(feature = "store")]
 pub fn ops_router(readiness: Readiness) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
@@ -30,6 +33,7 @@ pub fn ops_router(readiness: Readiness) -> Router {
 }
 
 /// Binds `addr` and serves [`ops_router`] there until `cancel`; answers the address bound.
+#[cfg(feature = "store")]
 pub async fn serve_ops(
     addr: std::net::SocketAddr,
     readiness: Readiness,
@@ -48,6 +52,7 @@ pub async fn serve_ops(
     Ok(bound)
 }
 
+#[cfg(feature = "store")]
 async fn readyz(State(readiness): State<Readiness>) -> Response {
     let problems = readiness.problems().await;
     if problems.is_empty() {

@@ -147,7 +147,7 @@ pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
         db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("subscription", &MIGRATIONS)]).await?;
         let config = BillingConfig::from_lookup(|_| None, false)?;
         let signer = Signer::generate("bench");
-        let profile = profile::client::ProfileClient::new("http://127.0.0.1:9");
+        let profile = profile_contract::client::ProfileClient::new("http://127.0.0.1:9");
         let state = State::new(
             pool.clone(),
             EventStore::new(pool.clone(), &schema),

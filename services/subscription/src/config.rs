@@ -9,6 +9,8 @@ use anyhow::Context;
 use runtime::Secret;
 use serde::{Deserialize, Serialize};
 
+pub use subscription_contract::api::{DisplayRules, JoinOption, PriceRange, RetentionDeal, TrialUpgrade, UpsellPrice};
+
 /// The queue profile events arrive on (account e-mails and tandem links).
 pub const PROFILES_QUEUE: &str = "subscription.profiles";
 /// Where the billing data lives, relative to the working directory.
@@ -90,35 +92,6 @@ pub struct Packages {
     pub packages: Vec<Package>,
 }
 
-/// A join option: what a join form offers, with its example price.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct JoinOption {
-    pub id: u32,
-    /// A brand key, or a multisite package name.
-    pub site: String,
-    /// `member` or `trial`.
-    pub kind: String,
-    #[serde(default)]
-    pub free_limited_trial: bool,
-    pub title: String,
-    pub price: String,
-    pub currency: String,
-    pub rebill_price: String,
-    pub rebill_period_days: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trial_days: Option<u32>,
-    pub payment_options: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TrialUpgrade {
-    pub price: String,
-    pub currency: String,
-    pub rebill_period_days: u32,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreditPack {
@@ -126,33 +99,6 @@ pub struct CreditPack {
     pub credits: u32,
     pub price: String,
     pub currency: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PriceRange {
-    pub min: String,
-    pub max: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DisplayRules {
-    pub price_range: PriceRange,
-    /// Days between rebills.
-    pub rebill_period: u32,
-    pub sites: Vec<String>,
-    pub subscription_type: String,
-    pub brands: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RetentionDeal {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new_price: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offered_gems: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,14 +132,6 @@ struct BillingFile {
     outgoing_upsells: Vec<OutgoingUpsell>,
     #[serde(default)]
     cams_oneclick_url: Option<String>,
-}
-
-/// An outgoing upsell's price: the first charge and the rebill.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct UpsellPrice {
-    pub initial: String,
-    pub recurring: String,
 }
 
 /// A partner's membership sold in one click to a member (outgoingUpsellOneclick), charged by
@@ -241,19 +179,19 @@ pub struct BillingConfig {
     pub cams_oneclick_url: String,
     /// The cost a join form's password is hashed at while the biller decides: the profile
     /// service's (`PROFILE_ARGON2_*`), whose account it becomes.
-    pub argon2: profile::config::Argon2Cost,
+    pub argon2: profile_contract::passwords::Argon2Cost,
 }
 
 /// `PROFILE_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`, else the profile's defaults.
-fn argon2_cost(lookup: &impl Fn(&str) -> Option<String>) -> anyhow::Result<profile::config::Argon2Cost> {
-    let d = profile::config::Argon2Cost::default();
+fn argon2_cost(lookup: &impl Fn(&str) -> Option<String>) -> anyhow::Result<profile_contract::passwords::Argon2Cost> {
+    let d = profile_contract::passwords::Argon2Cost::default();
     let number = |key: &str, default: u32| -> anyhow::Result<u32> {
         match lookup(key).filter(|v| !v.is_empty()) {
             Some(v) => v.trim().parse().with_context(|| format!("{key} must be a number")),
             None => Ok(default),
         }
     };
-    Ok(profile::config::Argon2Cost {
+    Ok(profile_contract::passwords::Argon2Cost {
         memory_kib: number("PROFILE_ARGON2_MEMORY_KIB", d.memory_kib)?,
         iterations: number("PROFILE_ARGON2_ITERATIONS", d.iterations)?,
         parallelism: number("PROFILE_ARGON2_PARALLELISM", d.parallelism)?,

@@ -2,15 +2,16 @@
 //! comes back: signup status, `welcomeCheck` and `/_signup-extern/{biller}`.
 
 use hmac::{Hmac, KeyInit, Mac};
-use profile::validation as v;
+use profile_contract::validation as v;
 use runtime::client::UpstreamError;
-use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use uuid::Uuid;
 
 use crate::billers::form_encode;
-use crate::config::{JoinOption, TrialUpgrade};
+use crate::config::JoinOption;
 use crate::{BillingConfig, State};
+
+pub use subscription_contract::api::{JoinOptions, JoinRequest, JoinStarted, SignupStatus, WelcomeData};
 
 /// §5 join form messages.
 pub const INVALID_JOIN_OPTION_MESSAGE: &str = "Invalid join option";
@@ -52,54 +53,6 @@ impl JoinError {
             JoinError::UsernameTaken => "USERNAME_TAKEN",
         }
     }
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JoinRequest {
-    /// The brand the form is on.
-    pub site: String,
-    pub email: String,
-    pub password: String,
-    #[serde(default)]
-    pub username: Option<String>,
-    pub join_option_id: u32,
-    /// The biller chosen.
-    pub payment_option: String,
-    #[serde(default, rename = "ref")]
-    pub page_ref: Option<String>,
-    #[serde(default)]
-    pub elm: Option<String>,
-    /// The stored affiliate (NATS) value.
-    #[serde(default)]
-    pub nats: Option<String>,
-    /// The affiliate code of a `ujc` landing for a single-site sale (cookie `aff_code_single`).
-    #[serde(default)]
-    pub aff_code_single: Option<String>,
-    /// The affiliate code of a `ujc` landing for a multisite sale (cookie `aff_code_multi`).
-    #[serde(default)]
-    pub aff_code_multi: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JoinStarted {
-    pub signup_id: Uuid,
-    /// The biller's payment page.
-    pub location: String,
-}
-
-/// A brand's join form: its options with their example prices (its own, then the default
-/// multisite package's), from config.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JoinOptions {
-    pub site: String,
-    pub site_id: Option<u32>,
-    pub default_multisite_package: String,
-    pub join_options: Vec<JoinOption>,
-    pub vixen_plus_yearly_join_option_id: u32,
-    pub trial_upgrade: TrialUpgrade,
 }
 
 /// The join options of `site`, or none for a site the platform does not have.
@@ -287,36 +240,6 @@ pub fn hashed_member_id(config: &BillingConfig, biller: &str, member_id: &str) -
 pub fn member_id_matches(state: &State, biller: &str, member_id: &str, hashed: &str) -> bool {
     let Some(expected) = hashed_member_id(&state.config, biller, member_id) else { return false };
     expected.len() == hashed.len() && expected.bytes().zip(hashed.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
-}
-
-/// The welcome data of §3, for the signup-success page.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WelcomeData {
-    pub memberid: Option<String>,
-    pub hashed_member_id: Option<String>,
-    pub username: Option<String>,
-    pub site_id: Option<u32>,
-    pub is_welcome: bool,
-    pub is_trial: bool,
-    pub autologin_id: Option<String>,
-    pub traffik_junky_transaction_id: Option<String>,
-    /// The join race: `username` was taken after the join form's check, so the account was
-    /// made without one; the new member chooses another after signing in.
-    #[serde(default)]
-    pub username_lost: bool,
-}
-
-/// Where a signup stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SignupStatus {
-    pub signup_id: Uuid,
-    /// pending, approved or denied.
-    pub status: String,
-    /// The biller's reason for a decline.
-    pub reason: Option<String>,
-    pub welcome: WelcomeData,
 }
 
 #[derive(sqlx::FromRow)]

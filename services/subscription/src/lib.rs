@@ -10,7 +10,6 @@
 pub mod batcher;
 pub mod bench;
 pub mod billers;
-pub mod client;
 pub use runtime::clock;
 pub mod commands;
 pub mod config;
@@ -26,10 +25,14 @@ pub mod retention;
 pub mod seed;
 pub mod view;
 
+/// The contract (wire types and typed client) lives in `subscription-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use subscription_contract::{api, client};
+
 use std::sync::Arc;
 
 use axum::extract::FromRef;
-use profile::client::ProfileClient;
+use profile_contract::client::ProfileClient;
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
@@ -47,7 +50,7 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/subscription"
 pub const NATIVE_BILLER: &str = "RGNATIVE";
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "subscription", port: 8102, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "subscription", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {
@@ -77,7 +80,7 @@ pub struct State {
     /// Group commit of postbacks (started with the state: call inside a Tokio runtime).
     pub batcher: batcher::Batcher,
     /// Hashes a join form's password (the profile service's hashing, at its cost).
-    pub passwords: profile::passwords::Passwords,
+    pub passwords: profile_contract::passwords::Passwords,
     /// Refused (forged or unknown) postbacks counted per sender address and per biller.
     pub forged_postbacks: Arc<postbacks::ForgedPostbacks>,
 }
@@ -91,7 +94,7 @@ impl State {
         verifier: Verifier,
     ) -> Self {
         let batcher = batcher::Batcher::start(store.clone());
-        let passwords = profile::passwords::Passwords::new(config.argon2);
+        let passwords = profile_contract::passwords::Passwords::new(config.argon2);
         State {
             pool,
             store,

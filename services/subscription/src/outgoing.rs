@@ -14,65 +14,14 @@
 //! partner hosts: the answer is a redirect, and must not become an open one.
 
 use chrono::Utc;
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::config::{OutgoingUpsell, UpsellPrice};
+use crate::config::OutgoingUpsell;
 use crate::{queries, State};
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OutgoingUpsellRequest {
-    #[serde(default)]
-    pub epoch_upsell_id: Option<String>,
-    #[serde(default)]
-    pub segpay_upsell_id: Option<String>,
-    #[serde(default)]
-    pub rg_upsell_id: Option<String>,
-    #[serde(default)]
-    pub fallback_url: Option<String>,
-    #[serde(default)]
-    pub member_link: Option<String>,
-    #[serde(default)]
-    pub click_id: Option<String>,
-    #[serde(default)]
-    pub confirmation_required: bool,
-    #[serde(default)]
-    pub site: Option<String>,
-}
-
-/// The ConfirmOutgoingUpsell modal's content.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConfirmationModal {
-    pub price: UpsellPrice,
-    pub title: String,
-    pub description: String,
-    pub component: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OutgoingUpsellAnswer {
-    pub success: bool,
-    pub redirect_url: Option<String>,
-    pub redirect_to_confirmation_step: bool,
-    pub confirmation_modal: Option<ConfirmationModal>,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TrackingRequest {
-    /// True on the success route (/_upsell_signupsuccess), false on the failure route.
-    pub status: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TrackingAnswer {
-    pub success: bool,
-    pub redirect_url: Option<String>,
-}
+pub use subscription_contract::api::{
+    ConfirmationModal, OutgoingUpsellAnswer, OutgoingUpsellRequest, TrackingAnswer, TrackingRequest,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OutgoingRefusal {

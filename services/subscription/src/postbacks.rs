@@ -5,7 +5,7 @@
 //! failure never makes two accounts; the signup then carries the welcome data.
 
 use chrono::Utc;
-use profile::api::CreateAccountRequest;
+use profile_contract::api::CreateAccountRequest;
 use runtime::client::UpstreamError;
 use runtime::StoreError;
 use uuid::Uuid;

@@ -9,7 +9,6 @@
 use chrono::Utc;
 use proto_events::subscription::MembershipKind;
 use runtime::StoreError;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
@@ -20,95 +19,9 @@ use crate::domain::{Identity, Step};
 use crate::view::SubscriptionRow;
 use crate::{State, NATIVE_BILLER};
 
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Tracking {
-    #[serde(default)]
-    pub external_conversion: Option<Value>,
-    #[serde(default)]
-    pub marketing: Option<Value>,
-}
-
-/// `internalUpsellOneclickMultisite`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MultisitePurchase {
-    pub option_id: u32,
-    #[serde(default, rename = "ref")]
-    pub page_ref: Option<String>,
-    #[serde(default)]
-    pub elm: Option<String>,
-    #[serde(default)]
-    pub multisite_nats_code: Option<String>,
-    #[serde(default)]
-    pub tracking: Option<Tracking>,
-    #[serde(default)]
-    pub consent: bool,
-    pub idempotency_key: String,
-}
-
-/// `internalUpsellOneclickSinglesite`: reactivate (or buy) one site.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SinglesitePurchase {
-    pub join_option_id: u32,
-    #[serde(default, rename = "ref")]
-    pub page_ref: Option<String>,
-    #[serde(default)]
-    pub elm: Option<String>,
-    pub site_name: String,
-    #[serde(default)]
-    pub nats_code: Option<String>,
-    #[serde(default)]
-    pub tracking: Option<Tracking>,
-    #[serde(default)]
-    pub consent: bool,
-    pub idempotency_key: String,
-}
-
-/// `internalUpsellTrialUpgrade` and `internalUpsellTrialUpgradeWelcomePage`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TrialUpgradePurchase {
-    #[serde(default)]
-    pub member_id: Option<String>,
-    #[serde(default)]
-    pub hashed_member_id: Option<String>,
-    #[serde(default, rename = "ref")]
-    pub page_ref: Option<String>,
-    #[serde(default)]
-    pub tracking: Option<Tracking>,
-    /// From the welcome page (right after signup).
-    #[serde(default)]
-    pub welcome_page: bool,
-    #[serde(default)]
-    pub consent: bool,
-    pub idempotency_key: String,
-}
-
-/// A pay-per-video credit pack for a porn-portal user.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CreditsPurchase {
-    pub pack_id: String,
-    #[serde(default)]
-    pub consent: bool,
-    pub idempotency_key: String,
-}
-
-/// What a purchase answers (§7: success, location, username, memberId, hashedMemberId).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PurchaseAnswer {
-    pub success: bool,
-    pub location: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub username: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub member_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hashed_member_id: Option<String>,
-}
+pub use subscription_contract::api::{
+    CreditsPurchase, MultisitePurchase, PurchaseAnswer, SinglesitePurchase, Tracking, TrialUpgradePurchase,
+};
 
 /// A purchase's refusal: an answer, stored under the key like a success.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

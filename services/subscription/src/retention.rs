@@ -4,38 +4,19 @@
 //! reactivate-cancelled-rebill modal for a cancelled RGNATIVE subscription only).
 
 use chrono::Utc;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
 use crate::commands::{self, native_fact, Recorded, Submission};
-use crate::config::{DisplayRules, JoinOption, RetentionDeal, RetentionOffer};
+use crate::config::{JoinOption, RetentionOffer};
 use crate::domain::Step;
 use crate::view::SubscriptionRow;
 use crate::{queries, State, NATIVE_BILLER};
 
+pub use subscription_contract::api::{ReactivateCancelledRebill, RetentionOfferView};
+
 /// The biller path that may update a card (§5).
 pub const CARD_UPDATE_BILLER_PATH: &str = "/vxnbill";
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RetentionOfferView {
-    pub name: String,
-    pub currencies: Vec<String>,
-    pub display_rules: DisplayRules,
-    pub deal: RetentionDeal,
-    pub current_rebill_amount: String,
-    pub current_rebill_currency: String,
-    pub subscription_id: Uuid,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReactivateCancelledRebill {
-    pub user_uuid: Uuid,
-    pub retention_offer_name: String,
-    pub deal: RetentionDeal,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RetentionRefusal {

@@ -1,4 +1,4 @@
-//! The demo users' memberships (profile's [`profile::DEMO_USERS`], `membership`), made the way
+//! The demo users' memberships (profile's [`profile_contract::demo::DEMO_USERS`], `membership`), made the way
 //! real ones are: biller postbacks through the decider. Transaction ids are stable per user, so
 //! running the seed again changes nothing.
 
@@ -98,7 +98,7 @@ pub fn demo_memberships() -> Vec<DemoMembership> {
 
 /// The postbacks of a demo membership, as a biller would have sent them.
 pub fn postbacks_of(demo: &DemoMembership, now: DateTime<Utc>) -> Vec<Postback> {
-    let user_id = profile::demo_user_id(demo.username);
+    let user_id = profile_contract::demo::demo_user_id(demo.username);
     demo.facts
         .iter()
         .enumerate()
@@ -124,7 +124,7 @@ pub fn seed(ctx: ServiceContext) -> BoxFuture<anyhow::Result<()>> {
     Box::pin(async move {
         let production = ctx.settings.environment == runtime::config::Environment::Production;
         let config = BillingConfig::from_env(production)?;
-        let profile = profile::client::ProfileClient::from_env();
+        let profile = profile_contract::client::ProfileClient::from_env();
         let verifier = Verifier::from_jwks_url(profile.jwks_url());
         let state = State::new(ctx.pool, ctx.store, config, profile, verifier);
         seed_demo_memberships(&state).await
@@ -157,7 +157,7 @@ mod tests {
     #[test]
     fn every_demo_user_that_needs_a_membership_has_one() {
         let demos = demo_memberships();
-        for user in profile::DEMO_USERS {
+        for user in profile_contract::demo::DEMO_USERS {
             let needs = !matches!(user.username, "admin" | "tandemchild");
             assert_eq!(demos.iter().any(|d| d.username == user.username), needs, "{}", user.username);
         }

@@ -14,9 +14,13 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use profile::badges::{months_between, seniority_months, Membership};
-use serde::{Deserialize, Serialize};
+use profile_contract::badges::{months_between, seniority_months, Membership};
 use uuid::Uuid;
+
+pub use subscription_contract::api::{
+    BillerView, FullRead, LightRead, SubscriptionEntry, SubscriptionInfo, SubscriptionStatus, TandemView,
+    UpgradeOptions, XSiteInfo,
+};
 
 /// One row of `member_subscription`.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -36,112 +40,6 @@ pub struct SubscriptionRow {
     pub ended_at: Option<DateTime<Utc>>,
     pub nats_code: Option<String>,
     pub updated_at: DateTime<Utc>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct XSiteInfo {
-    pub site: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradeOptions {
-    pub is_upgradeable_to_vixen_plus_yearly: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BillerView {
-    pub name: String,
-    pub url: String,
-}
-
-/// `subscription` of §3 (credits and unlocked videos are the wallet's and unlocks').
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SubscriptionInfo {
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub subscription_type: String,
-    pub biller: Option<String>,
-    pub porn_portal: bool,
-    pub active: bool,
-    pub is_active: bool,
-    pub active_since: Option<DateTime<Utc>>,
-    pub join_date: Option<DateTime<Utc>>,
-    pub seniority: Option<u32>,
-    pub x_site_info: Option<XSiteInfo>,
-    pub cancelled: bool,
-    pub is_free_limited_trial: bool,
-    pub upgrade_options: UpgradeOptions,
-}
-
-/// The light read (getUserSubscription).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LightRead {
-    pub site_access_array: Vec<String>,
-    pub tenants_subscription_state: BTreeMap<String, String>,
-    pub subscription: SubscriptionInfo,
-    pub biller_name: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SubscriptionStatus {
-    pub is_active: bool,
-    pub is_tandem_child_account: bool,
-    pub tenant: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TandemView {
-    pub is_tandem_child_account: bool,
-    pub tandem_parent_user_id: Option<Uuid>,
-}
-
-/// One subscription as listed in the full read.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SubscriptionEntry {
-    pub subscription_id: Uuid,
-    pub site: String,
-    pub sites: Vec<String>,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub biller: String,
-    pub active: bool,
-    pub cancelled: bool,
-    pub ended: Option<String>,
-    pub active_since: DateTime<Utc>,
-    pub ended_at: Option<DateTime<Utc>>,
-    pub is_free_limited_trial: bool,
-}
-
-/// The full read: the light one and what else the account, access and purchase screens use.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FullRead {
-    #[serde(flatten)]
-    pub light: LightRead,
-    pub user_id: Uuid,
-    pub biller: Option<BillerView>,
-    pub has_active_multisite_subscription: bool,
-    pub multisite_type: Option<String>,
-    pub site_type: String,
-    pub is_free_limited_trial: bool,
-    pub tandem_subscription: TandemView,
-    pub subscriptions_status: Vec<SubscriptionStatus>,
-    pub subscriptions: Vec<SubscriptionEntry>,
-    /// Whole months since the current subscription became active (0 when none is active):
-    /// the iterate profile's and the customer survey's `subscriptionLengthInMonths`.
-    pub subscription_length_in_months: u32,
-    /// Whole days since then: `subscriptionLengthInDays`.
-    pub subscription_length_in_days: u32,
 }
 
 /// The read of `user_id` (whose subscriptions, or its tandem parent's, are `subs`, most

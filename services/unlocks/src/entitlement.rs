@@ -26,26 +26,13 @@ use crate::error::ApiError;
 use crate::queries::{self, CatalogVideo};
 use crate::State;
 
+pub use unlocks_contract::api::Access;
+
 /// How the user holds a video they unlocked on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VideoUnlockKind {
     Credits,
-    FreeLimitedTrial,
-}
-
-/// What opened a video the rules let the user watch: the answer's `access`, and what a media
-/// token is bound to (so a revocation of that ground ends the token).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Access {
-    /// A subscription covering the video's site (the user's, or a tandem parent's).
-    Subscription,
-    /// The video's channel pack is unlocked.
-    ChannelPack,
-    /// Bought with pay-per-video credits: for good.
-    Credits,
-    /// One of the free limited trial's full videos, while the trial runs.
     FreeLimitedTrial,
 }
 
@@ -111,7 +98,7 @@ pub struct OwnersRead {
 
 /// The subscription service's answer, as the access rules and media grounds read it (the
 /// fields by their wire names, as the gateway reads the same answer).
-fn owners_read(read: &subscription::view::FullRead) -> OwnersRead {
+fn owners_read(read: &subscription_contract::api::FullRead) -> OwnersRead {
     serde_json::to_value(read).and_then(serde_json::from_value).expect("a subscription read reads as access facts")
 }
 

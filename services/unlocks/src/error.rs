@@ -10,11 +10,7 @@ use crate::domain::DomainError;
 use crate::entitlement::Denied;
 use crate::quota::DownloadQuotas;
 
-/// The spec's copy for a failed video unlock (video_unlock_modal.error).
-pub const VIDEO_UNLOCK_FAILED: &str = "Failed to unlock the video. Please try again later.";
-pub const PACK_UNLOCK_FAILED: &str = "Failed to unlock the channel pack. Please try again later.";
-/// The code of an unlock that could not be finished now (a 503 the gateway shows as it is).
-pub const UNLOCK_FAILED: &str = "UNLOCK_FAILED";
+pub use crate::api::{PACK_UNLOCK_FAILED, UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

@@ -7,10 +7,8 @@
 //! [`queries`]), the catalog and subscription consumers ([`consumer`]), the internal API
 //! ([`http`]) with its client ([`client`]) and the generated demo media ([`demo`]).
 
-pub mod api;
 #[cfg(feature = "bench")]
 pub mod bench;
-pub mod client;
 pub mod config;
 pub mod consumer;
 #[cfg(feature = "demo")]
@@ -28,6 +26,10 @@ pub mod store;
 pub mod token;
 pub mod unlock;
 pub mod wallet;
+
+/// The contract (wire types and typed client) lives in `unlocks-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use unlocks_contract::{api, client};
 
 use std::sync::Arc;
 
@@ -47,7 +49,7 @@ pub use http::router;
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/unlocks");
 
 /// The unlocks service as `paysite` runs it. Its seed generates the demo media (`demo` feature).
-pub static SERVICE: ServiceDef = ServiceDef { name: "unlocks", port: 8104, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef { name: "unlocks", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
 
 #[cfg(feature = "demo")]
 const SEED: Option<runtime::service::Seeder> = Some(seed);
@@ -102,7 +104,7 @@ pub struct State {
     pub config: Arc<UnlocksConfig>,
     pub wallet: wallet::WalletClient,
     /// The subscription read of a user, for the access rules.
-    pub subscriptions: subscription::client::SubscriptionClient,
+    pub subscriptions: subscription_contract::client::SubscriptionClient,
     pub signer: token::TokenSigner,
     pub verifier: Verifier,
     /// What the media endpoint remembers between range requests.
@@ -129,7 +131,7 @@ impl State {
     pub fn new(pool: PgPool, store: EventStore, config: UnlocksConfig, verifier: Verifier) -> Self {
         State {
             wallet: wallet::WalletClient::new(config.wallet_url.clone(), config.wallet_timeout),
-            subscriptions: subscription::client::SubscriptionClient::new(runtime::client::Upstream::new(
+            subscriptions: subscription_contract::client::SubscriptionClient::new(runtime::client::Upstream::new(
                 "subscription",
                 config.subscription_url.clone(),
                 std::time::Duration::from_secs(5),

@@ -12,6 +12,8 @@ use proto_events::catalog::{ChannelCategory, VideoQuality};
 use proto_events::unlocks::DownloadQuotaBucket;
 use serde::{Deserialize, Serialize};
 
+pub use unlocks_contract::api::{DownloadQuotas, DownloadResolution};
+
 /// `max` downloads per `days` days.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuotaRule {
@@ -88,24 +90,6 @@ pub fn window_start(rule: QuotaRule, now: DateTime<Utc>) -> DateTime<Utc> {
     now - Duration::days(rule.days as i64)
 }
 
-/// A bucket's standing: the spec's downloadQuotas.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DownloadQuotas {
-    pub threshold_reached: bool,
-    pub downloads_number: u32,
-    pub download_quota_max: u32,
-    pub download_days_period: u32,
-    pub quota_left: u32,
-    /// Whole days until a download may be made again: until the oldest download in the window
-    /// stops counting, or, over a lowered limit, until enough have (0 with none).
-    pub remaining_days: u32,
-    /// The quota allows no download at all.
-    pub zero_quota: bool,
-    /// The site of a site bucket, `channels` for the channel categories' bucket.
-    pub site: String,
-}
-
 /// The standing of a bucket with `granted` (download instants, any order) at `now`;
 /// downloads before the window are ignored. A download stamped after `now` counts: a
 /// concurrent request may read the clock before another one's grant commits.
@@ -149,16 +133,6 @@ pub fn standing(
 /// The message of ReachedDownloadQuotaError.
 pub fn reached_message(remaining_days: u32) -> String {
     format!("limit exceeded, try again in {remaining_days} days")
-}
-
-/// One downloadable resolution (spec §3).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DownloadResolution {
-    pub label: String,
-    /// The size to ask a download for (`p1080`).
-    pub size: String,
-    pub width: u32,
-    pub res: String,
 }
 
 /// Everything a quality is: its key, label, frame size and `res`.

@@ -101,15 +101,7 @@ pub enum TokenError {
     OtherFile,
 }
 
-/// The user a token names, read without checking it (the gateway compares it with the
-/// request's session before passing the request on; the signature is this service's to check).
-pub fn holder(token: &str) -> Option<Uuid> {
-    let payload = URL_SAFE_NO_PAD.decode(token.split_once('.')?.0).ok()?;
-    let payload = String::from_utf8(payload).ok()?;
-    let mut parts = payload.split(':');
-    (parts.next()? == "v2").then_some(())?;
-    parts.next()?.parse().ok()
-}
+pub use crate::api::token_holder as holder;
 
 /// Signs and checks media tokens with one secret.
 #[derive(Clone)]

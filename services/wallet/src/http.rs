@@ -11,18 +11,21 @@ use axum::{
     routing::{get, post},
     Extension, Json, Router,
 };
-use chrono::{DateTime, Utc};
 use proto_events::wallet::{Asset, CreditsDebitReason, GemsDebitReason};
 use proto_events::{Actor, EventMeta};
 use runtime::auth::{Access, Gate, Route};
 use runtime::http::CorrelationId;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
 use crate::domain::{may_show_gems_modal, Command, DomainError};
 use crate::ledger::Failure;
 use crate::{queries, State as WalletState};
+
+pub use crate::api::{
+    AcknowledgeResponse, Amount, DebitRequest, DebitResponse, GemsBalanceResponse, GemsState, TransactionView,
+    TransactionsQuery, TransactionsResponse, WalletBalance,
+};
 
 /// The brand a request is made on, when the caller knows it.
 pub const TENANT_HEADER: &str = "x-paysite-tenant";
@@ -181,27 +184,6 @@ fn user_meta(user_id: Uuid, correlation: Option<Extension<CorrelationId>>, heade
     meta
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-pub struct DebitRequest {
-    pub asset: Asset,
-    pub amount: u64,
-    #[serde(alias = "idempotencyKey")]
-    pub idempotency_key: String,
-    /// `pack_unlock` for gems, `video_unlock` for credits.
-    pub reason: String,
-}
-
-/// The answer to a debit, the same for the first call and every retry with its key.
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct DebitResponse {
-    pub idempotency_key: String,
-    pub asset: Asset,
-    pub amount: u64,
-    pub reason: String,
-    pub balance_after: u64,
-}
-
 #[tracing::instrument(name = "debit", skip_all)]
 async fn debit(
     State(state): State<WalletState>,
@@ -252,36 +234,6 @@ async fn debit(
     }))
 }
 
-/// The wallet's part of getGemsBalance (the unlocks service adds percentageOfUnlockedChannelPacks).
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct GemsBalanceResponse {
-    pub days_until_refresh_gems: u32,
-    pub gems: GemsState,
-    pub wallet: WalletBalance,
-    pub pay_per_video_credits: u64,
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct GemsState {
-    pub last_acknowledgement_date: Option<DateTime<Utc>>,
-    /// Gems arrived since the last acknowledgement.
-    pub has_new_gems: bool,
-    /// The gems modal may show: it shows at most once a day.
-    pub may_show_gems_modal: bool,
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct WalletBalance {
-    pub balance: Amount,
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Amount {
-    pub amount: u64,
-}
-
 #[tracing::instrument(name = "gems_balance", skip_all)]
 async fn gems_balance(
     State(state): State<WalletState>,
@@ -300,30 +252,6 @@ async fn gems_balance(
         wallet: WalletBalance { balance: Amount { amount: balances.gems as u64 } },
         pay_per_video_credits: balances.credits as u64,
     }))
-}
-
-#[derive(Debug, Deserialize)]
-pub struct TransactionsQuery {
-    pub since: Option<DateTime<Utc>>,
-    pub limit: Option<i64>,
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct TransactionView {
-    /// Always positive; `transactionType` says which way it went.
-    pub amount: u64,
-    pub currency: String,
-    pub created_at: DateTime<Utc>,
-    pub transaction_type: String,
-    pub transaction_reason: String,
-    pub reference: String,
-    pub balance_after: u64,
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct TransactionsResponse {
-    pub transactions: Vec<TransactionView>,
 }
 
 #[tracing::instrument(name = "transactions", skip_all)]
@@ -352,14 +280,6 @@ async fn transactions(
         })
         .collect();
     Ok(Json(TransactionsResponse { transactions }))
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct AcknowledgeResponse {
-    pub last_acknowledgement_date: Option<DateTime<Utc>>,
-    /// False when an acknowledgement within the last day already counted.
-    pub recorded: bool,
 }
 
 #[tracing::instrument(name = "acknowledge_new_gems_balance", skip_all)]

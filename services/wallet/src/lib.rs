@@ -7,7 +7,6 @@
 
 pub mod bench;
 pub mod calendar;
-pub mod client;
 pub use runtime::clock;
 pub mod config;
 pub mod consumer;
@@ -18,6 +17,10 @@ pub mod projections;
 pub mod queries;
 pub mod scheduler;
 pub mod subscriptions;
+
+/// The contract (wire types and typed client) lives in `wallet-contract`; these keep the
+/// service's own `crate::api` and `crate::client` paths.
+pub use wallet_contract::{api, client};
 
 use std::sync::Arc;
 
@@ -37,7 +40,8 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/wallet");
 
 /// The wallet as `paysite` runs it. It seeds nothing: its demo balances come from the
 /// subscription events and Fridays of the other services' seeds.
-pub static SERVICE: ServiceDef = ServiceDef { name: "wallet", port: 8103, migrations: &MIGRATIONS, build, seed: None };
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "wallet", port: api::PORT, migrations: &MIGRATIONS, build, seed: None };
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

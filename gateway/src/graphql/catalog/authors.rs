@@ -10,16 +10,17 @@
 use std::{collections::HashMap, sync::Arc};
 
 use async_graphql::{dataloader::Loader, ComplexObject, Context, SimpleObject};
-use catalog::api;
-use profile::api::{Badge, PublicProfile, UserType};
+use catalog_contract::api;
+use profile_contract::api::PublicProfile;
 use runtime::client::CallContext;
 use uuid::Uuid;
 
 use super::{loaders, types::Comment};
+use crate::graphql::profile_types::{Badge, UserType};
 use crate::graphql::{context::RequestCtx, errors, Upstreams};
 
 /// The profile service answers at most this many users in one call.
-pub const MAX_PUBLIC_PROFILES: usize = profile::http::MAX_PUBLIC_PROFILES;
+pub const MAX_PUBLIC_PROFILES: usize = profile_contract::api::MAX_PUBLIC_PROFILES;
 
 /// Who wrote a comment, as others see them.
 #[derive(SimpleObject, Clone, Debug, PartialEq, Eq)]
@@ -36,7 +37,11 @@ pub struct CommentAuthor {
 
 impl From<PublicProfile> for CommentAuthor {
     fn from(p: PublicProfile) -> Self {
-        CommentAuthor { display_name: p.display_name, badges: p.badges, user_type: p.user_type }
+        CommentAuthor {
+            display_name: p.display_name,
+            badges: p.badges.into_iter().map(Badge::from).collect(),
+            user_type: p.user_type.into(),
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! carries every brand's videos.
 
 use async_graphql::Context;
-use catalog::{api, client::Paging};
+use catalog_contract::{api, client::Paging};
 use uuid::Uuid;
 
 use super::{caller, loaders, not_found, refused};

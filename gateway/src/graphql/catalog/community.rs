@@ -4,7 +4,7 @@
 //! the token's groups), whose refusals keep the spec's messages.
 
 use async_graphql::{Context, Object, ID};
-use catalog::api;
+use catalog_contract::api;
 
 use access::abilities::{action, subject};
 
@@ -49,7 +49,8 @@ fn writing(ctx: &Context<'_>) -> async_graphql::Result<()> {
 /// anyone else, and checked again by the catalog.
 fn moderating(ctx: &Context<'_>) -> async_graphql::Result<()> {
     let viewer = request(ctx).viewer()?;
-    if !catalog::domain::is_moderator(&viewer.claims.groups) {
+    let groups: Vec<access::Group> = viewer.claims.groups.iter().filter_map(|g| access::Group::from_name(g)).collect();
+    if !access::is_moderator(&groups) {
         return Err(errors::forbidden());
     }
     limit(ctx, Bucket::Write)

@@ -2,7 +2,7 @@
 //! tenant-gated parts answer NOT_FOUND where the tenant's feature is off.
 
 use async_graphql::{Context, Object, ID};
-use catalog::client::{AwardedParams, PerformerListParams, VideoListParams};
+use catalog_contract::client::{AwardedParams, PerformerListParams, VideoListParams};
 
 use access::abilities::{action, subject};
 
@@ -44,8 +44,8 @@ async fn channel_shown(ctx: &Context<'_>, is_third_party: bool) -> async_graphql
 /// InternalChannels").
 async fn without_hidden_channels(
     ctx: &Context<'_>,
-    videos: Vec<catalog::api::Video>,
-) -> async_graphql::Result<(Vec<catalog::api::Video>, i64)> {
+    videos: Vec<catalog_contract::api::Video>,
+) -> async_graphql::Result<(Vec<catalog_contract::api::Video>, i64)> {
     if abilities::can(ctx, action::SEE, subject::INTERNAL_CHANNELS, None).await? {
         return Ok((videos, 0));
     }

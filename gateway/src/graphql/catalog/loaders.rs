@@ -14,7 +14,7 @@ use async_graphql::{
     dataloader::{DataLoader, HashMapCache, Loader},
     Context, Enum, Lookahead,
 };
-use catalog::api;
+use catalog_contract::api;
 use runtime::client::CallContext;
 use uuid::Uuid;
 

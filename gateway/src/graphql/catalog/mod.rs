@@ -18,7 +18,7 @@ pub mod rest;
 pub mod types;
 
 use async_graphql::{Context, MergedObject};
-use catalog::client::Paging;
+use catalog_contract::client::Paging;
 use runtime::client::{CallContext, UpstreamError};
 
 use super::{

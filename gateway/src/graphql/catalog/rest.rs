@@ -22,7 +22,7 @@ use axum::{
     routing::{get, post},
     Extension, Json, Router,
 };
-use catalog::{
+use catalog_contract::{
     api::{RecommendationTrackingRequest, ReelTrackingRequest},
     client::Paging,
 };
@@ -178,7 +178,7 @@ async fn reel_tracking(
     body: Bytes,
 ) -> Response {
     // The catalog owns the list of actions (catalog::api::reel_action).
-    if catalog::api::reel_action(&action).is_none() {
+    if catalog_contract::api::reel_action(&action).is_none() {
         return failure(StatusCode::NOT_FOUND, "NOT_FOUND", &format!("No reel action {action:?}")).into_response();
     }
     if !site.tenant.features.reels {

@@ -4,7 +4,7 @@
 //! same few internal calls whatever it holds.
 
 use async_graphql::{ComplexObject, Context, Enum, Object, SimpleObject, ID};
-use catalog::api;
+use catalog_contract::api;
 use chrono::{DateTime, Utc};
 
 use access::abilities::{action, subject};

@@ -5,7 +5,26 @@ use std::sync::{Arc, OnceLock};
 
 use argon2::{Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version};
 
-use crate::config::Argon2Cost;
+/// argon2id cost. The defaults are OWASP's minimum recommendation for argon2id
+/// (19 MiB, 2 passes, 1 lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Argon2Cost {
+    pub memory_kib: u32,
+    pub iterations: u32,
+    pub parallelism: u32,
+}
+
+impl Default for Argon2Cost {
+    fn default() -> Self {
+        Argon2Cost { memory_kib: 19_456, iterations: 2, parallelism: 1 }
+    }
+}
+
+impl std::fmt::Display for Argon2Cost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "argon2id m={} KiB, t={}, p={}", self.memory_kib, self.iterations, self.parallelism)
+    }
+}
 
 /// Hashes and checks passwords at one argon2id cost.
 #[derive(Clone, Debug)]

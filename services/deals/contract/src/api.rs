@@ -1,13 +1,69 @@
-//! The shapes of the internal API, shared by the handlers ([`crate::http`]) and the typed
-//! client ([`crate::client`]). Answers use the spec's names (camelCase).
+//! The shapes of the internal API, shared by the service's handlers and the typed client
+//! ([`crate::client`]). Answers use the spec's names (camelCase).
 
 use chrono::{DateTime, Utc};
 use proto_events::deals::{Deal, DealCarouselStep, DealType};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-pub use crate::confirmation::ConfirmOutgoingUpsellProps;
-pub use crate::input::{DealInput, ImageInput};
+/// The port the service listens on by default (`PAYSITE_DEALS_URL` overrides the address).
+pub const PORT: u16 = 8105;
+
+/// The ConfirmOutgoingUpsell modal's props.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmOutgoingUpsellProps {
+    pub component: Option<String>,
+    pub confirmation_link: String,
+    pub confirmation_title: Option<String>,
+    pub description: Option<String>,
+    pub price: Option<String>,
+}
+
+/// One size of a logo or thumbnail, as sent and as answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageInput {
+    pub src: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// A deal as an operator writes it (camelCase, the spec's names). Absent flags are false,
+/// absent ranks 0; `dealTextListing` defaults to `dealText`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DealInput {
+    /// Only on create, to choose the id (a seed); a new id otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<Uuid>,
+    pub name: Option<String>,
+    pub site: Option<String>,
+    pub partner_name: Option<String>,
+    pub deal_text: Option<String>,
+    pub deal_text_listing: Option<String>,
+    pub discount: Option<String>,
+    pub discount_prefix: Option<String>,
+    pub discount_text_post_prefix: Option<String>,
+    pub discount_literal: Option<String>,
+    pub exclusive: bool,
+    pub url: Option<String>,
+    pub one_click_url: Option<String>,
+    pub internal_one_click: bool,
+    pub initial_price: Option<String>,
+    pub logo: Vec<ImageInput>,
+    pub thumbnail: Vec<ImageInput>,
+    pub request_partner_consent: bool,
+    pub one_click_enabled: bool,
+    pub its_up_zone_id: Option<String>,
+    pub its_up_campaign_id: Option<String>,
+    pub rank: Option<i64>,
+    pub rank_listing: Option<i64>,
+    pub rank_interstitial: Option<i64>,
+    pub enabled: bool,
+    pub enabled_list: bool,
+    pub enabled_interstitial: bool,
+    pub special_offer: bool,
+}
 
 /// A deal with every field of spec §3, plus the props of its one-click consent modal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,6 +5,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+/// The port the service listens on by default (`PAYSITE_CATALOG_URL` overrides the address).
+pub const PORT: u16 = 8106;
+
 /// One image in the sizes the front end picks from (spec: src, placeholder, width, height,
 /// fileExtensions, highdpi double and triple).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

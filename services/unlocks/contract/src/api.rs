@@ -1,12 +1,75 @@
 //! Request and answer shapes of the internal API, shared by the handlers and the client.
 //! Answers use the spec's camelCase names so the gateway passes them through.
 
+use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::entitlement::{Access, Denied};
-use crate::quota::{DownloadQuotas, DownloadResolution};
+pub use access::Denied;
+
+/// The port the service listens on by default (`PAYSITE_UNLOCKS_URL` overrides the address).
+pub const PORT: u16 = 8104;
+
+/// The spec's copy for a failed video unlock (video_unlock_modal.error).
+pub const VIDEO_UNLOCK_FAILED: &str = "Failed to unlock the video. Please try again later.";
+pub const PACK_UNLOCK_FAILED: &str = "Failed to unlock the channel pack. Please try again later.";
+/// The code of an unlock that could not be finished now (a 503 the gateway shows as it is).
+pub const UNLOCK_FAILED: &str = "UNLOCK_FAILED";
+
+/// The user a media token (`/media/…?token=`) names, read without checking it (the gateway
+/// compares it with the request's session before passing the request on; the signature is
+/// this service's to check).
+pub fn token_holder(token: &str) -> Option<Uuid> {
+    let payload = URL_SAFE_NO_PAD.decode(token.split_once('.')?.0).ok()?;
+    let payload = String::from_utf8(payload).ok()?;
+    let mut parts = payload.split(':');
+    (parts.next()? == "v2").then_some(())?;
+    parts.next()?.parse().ok()
+}
+
+/// What opened a video the rules let the user watch: the answer's `access`, and what a media
+/// token is bound to (so a revocation of that ground ends the token).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    /// A subscription covering the video's site (the user's, or a tandem parent's).
+    Subscription,
+    /// The video's channel pack is unlocked.
+    ChannelPack,
+    /// Bought with pay-per-video credits: for good.
+    Credits,
+    /// One of the free limited trial's full videos, while the trial runs.
+    FreeLimitedTrial,
+}
+
+/// A bucket's standing: the spec's downloadQuotas.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadQuotas {
+    pub threshold_reached: bool,
+    pub downloads_number: u32,
+    pub download_quota_max: u32,
+    pub download_days_period: u32,
+    pub quota_left: u32,
+    /// Whole days until a download may be made again: until the oldest download in the window
+    /// stops counting, or, over a lowered limit, until enough have (0 with none).
+    pub remaining_days: u32,
+    /// The quota allows no download at all.
+    pub zero_quota: bool,
+    /// The site of a site bucket, `channels` for the channel categories' bucket.
+    pub site: String,
+}
+
+/// One downloadable resolution (spec §3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DownloadResolution {
+    pub label: String,
+    /// The size to ask a download for (`p1080`).
+    pub size: String,
+    pub width: u32,
+    pub res: String,
+}
 
 /// The outcome of a channel pack unlock that succeeded.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

@@ -33,7 +33,7 @@ impl ProfileClient {
 
     /// The service at `PAYSITE_PROFILE_URL`, else `http://127.0.0.1:8101`.
     pub fn from_env() -> Self {
-        Self::new(runtime::config::service_url("profile", 8101))
+        Self::new(runtime::config::service_url("profile", crate::api::PORT))
     }
 
     pub fn base(&self) -> &str {
@@ -161,7 +161,7 @@ impl ProfileClient {
     }
 
     /// `GET /internal/users/public?ids=…`: many users' badges and user type in one call (at most
-    /// [`crate::http::MAX_PUBLIC_PROFILES`]); unknown ids are left out of the answer.
+    /// [`crate::api::MAX_PUBLIC_PROFILES`]); unknown ids are left out of the answer.
     pub async fn public_profiles(&self, ctx: &CallContext, ids: &[Uuid]) -> Result<Vec<PublicProfile>, UpstreamError> {
         if ids.is_empty() {
             return Ok(vec![]);

@@ -3,9 +3,9 @@
 use runtime::client::{CallContext, Upstream, UpstreamError};
 use uuid::Uuid;
 
-use crate::http::{AcknowledgeResponse, DebitResponse, GemsBalanceResponse, TransactionsResponse};
+use crate::api::{AcknowledgeResponse, DebitResponse, GemsBalanceResponse, TransactionsResponse};
 
-pub use crate::http::DebitRequest;
+pub use crate::api::DebitRequest;
 
 #[derive(Clone, Debug)]
 pub struct WalletClient {
@@ -19,7 +19,7 @@ impl WalletClient {
 
     /// The wallet at `PAYSITE_WALLET_URL`, else port 8103 on this machine.
     pub fn from_env() -> Self {
-        Self::new(Upstream::from_env("wallet", crate::SERVICE.port))
+        Self::new(Upstream::from_env("wallet", crate::api::PORT))
     }
 
     pub async fn gems_balance(&self, user: Uuid, ctx: &CallContext) -> Result<GemsBalanceResponse, UpstreamError> {

@@ -1,12 +1,68 @@
-//! Request and answer shapes of the internal API, shared by the handlers ([`crate::http`]) and
-//! the typed client ([`crate::client`]). Answers use the spec's names (camelCase).
+//! Request and answer shapes of the internal API, shared by the service's handlers and the
+//! typed client ([`crate::client`]). Answers use the spec's names (camelCase).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+/// The port the service listens on by default (`PAYSITE_PROFILE_URL` overrides the address).
+pub const PORT: u16 = 8101;
+
+/// The most users one `GET /internal/users/public` answers for.
+pub const MAX_PUBLIC_PROFILES: usize = 200;
+
+/// The login pages' CSRF cookie (`/oidc/login`): set by the page, checked on its form's post;
+/// the brand host's gateway, which serves those pages on its origin, clears it after sign-in.
+pub const CSRF_COOKIE: &str = "paysite_login_csrf";
+
+/// How a value is put into the login pages' query strings (`/oidc/login?uri=…`,
+/// `/oidc/callback?code=…&uri=…`): everything but the unreserved characters percent-encoded.
+pub fn encode_component(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 pub use crate::badges::Badge;
-pub use crate::user_type::UserType;
+
+/// What kind of user someone is, for others to see. Only public facts: a role, or whether
+/// they are a member, a trial user, a pay-per-video (porn-portal) user, or a former member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UserType {
+    /// In the `admin` group.
+    Admin,
+    /// In the `commenteditor` group.
+    Moderator,
+    /// An active membership (their own, or their tandem parent's).
+    Member,
+    /// An active trial (the free limited trial included), and no active membership.
+    Trial,
+    /// Pay-per-video only, or nothing at all (the spec's default user type: porn-portal, inactive).
+    PornPortal,
+    /// A membership or trial that ended, and nothing active.
+    Expired,
+}
+
+impl UserType {
+    /// The name on the internal API (`porn-portal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UserType::Admin => "admin",
+            UserType::Moderator => "moderator",
+            UserType::Member => "member",
+            UserType::Trial => "trial",
+            UserType::PornPortal => "porn-portal",
+            UserType::Expired => "expired",
+        }
+    }
+}
 
 /// The profile service's part of findOneUserProfile (account-payments-gems.md §3): the facts
 /// it owns, named as the spec names them. The gateway puts the whole profile together from
@@ -44,7 +100,7 @@ pub struct OwnProfile {
     pub modals: ModalFlags,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RelationshipInfo {
     pub relationship_status: Option<String>,
@@ -55,7 +111,7 @@ pub struct RelationshipInfo {
     pub is_editable: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TandemSubscription {
     pub has_tandem_child_account: bool,
@@ -63,9 +119,8 @@ pub struct TandemSubscription {
     pub tandem_parent_display_name: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[graphql(name = "SpecialAttributes")]
 pub struct SpecialAttributesView {
     pub is_pornstar_user: bool,
     pub model_id: Option<Uuid>,
@@ -75,9 +130,8 @@ pub struct SpecialAttributesView {
     pub is_official_user: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[graphql(name = "ProfileConsent")]
 pub struct Consent {
     pub should_request_terms_consent: bool,
     pub should_request_email_consent: bool,
@@ -88,9 +142,8 @@ pub struct Consent {
     pub has_email_consent: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[graphql(name = "ProfileModals")]
 pub struct ModalFlags {
     pub gems_intro: bool,
     pub teaser_viewed: bool,
@@ -147,7 +200,7 @@ pub struct CreateAccountRequest {
     #[serde(default)]
     pub password: String,
     /// Instead of the password: its argon2id PHC string, hashed by the caller with this
-    /// service's [`crate::passwords::Passwords`] (the subscription service keeps only the hash
+    /// service's `passwords::Passwords` (the subscription service keeps only the hash
     /// of a join form's password while the biller decides).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password_hash: Option<String>,

@@ -7,11 +7,11 @@ use runtime::client::{CallContext, Upstream, UpstreamError};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::joins::{JoinOptions, JoinRequest, JoinStarted, WelcomeData};
-use crate::outgoing::{OutgoingUpsellAnswer, OutgoingUpsellRequest, TrackingAnswer, TrackingRequest};
-use crate::purchases::{MultisitePurchase, PurchaseAnswer, SinglesitePurchase, TrialUpgradePurchase};
-use crate::retention::{ReactivateCancelledRebill, RetentionOfferView};
-use crate::view::{FullRead, LightRead};
+use crate::api::{
+    FullRead, JoinOptions, JoinRequest, JoinStarted, LightRead, MultisitePurchase, OutgoingUpsellAnswer,
+    OutgoingUpsellRequest, PurchaseAnswer, ReactivateCancelledRebill, RetentionOfferView, SinglesitePurchase,
+    TrackingAnswer, TrackingRequest, TrialUpgradePurchase, WelcomeData,
+};
 
 /// `getRetentionOffer`'s answer: the offer, or none.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -53,7 +53,7 @@ impl SubscriptionClient {
 
     /// The service at `PAYSITE_SUBSCRIPTION_URL`, else port 8102 on this machine.
     pub fn from_env() -> Self {
-        Self::new(Upstream::from_env("subscription", crate::SERVICE.port))
+        Self::new(Upstream::from_env("subscription", crate::api::PORT))
     }
 
     /// `POST /billers/{biller}/postback`, passed on as the biller sent it (`path` names the

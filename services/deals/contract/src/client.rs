@@ -24,7 +24,7 @@ impl DealsClient {
 
     /// The service at `PAYSITE_DEALS_URL`, else port 8105 on this machine.
     pub fn from_env() -> Self {
-        DealsClient { upstream: Upstream::from_env("deals", crate::SERVICE.port) }
+        DealsClient { upstream: Upstream::from_env("deals", crate::api::PORT) }
     }
 
     pub fn base(&self) -> &str {

@@ -4,9 +4,8 @@ use chrono::{DateTime, Duration, Months, Utc};
 use serde::{Deserialize, Serialize};
 
 /// A badge, by the spec's names (`gold`, `silver`, …), in the order a user's badges are listed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, async_graphql::Enum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-#[graphql(rename_items = "lowercase")]
 pub enum Badge {
     Gold,
     Silver,

@@ -1,0 +1,92 @@
+//! Request and answer shapes of the wallet's internal API, shared by the service's handlers and
+//! the typed client ([`crate::client`]).
+
+use chrono::{DateTime, Utc};
+use proto_events::wallet::Asset;
+use serde::{Deserialize, Serialize};
+
+/// The port the service listens on by default (`PAYSITE_WALLET_URL` overrides the address).
+pub const PORT: u16 = 8103;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct DebitRequest {
+    pub asset: Asset,
+    pub amount: u64,
+    #[serde(alias = "idempotencyKey")]
+    pub idempotency_key: String,
+    /// `pack_unlock` for gems, `video_unlock` for credits.
+    pub reason: String,
+}
+
+/// The answer to a debit, the same for the first call and every retry with its key.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DebitResponse {
+    pub idempotency_key: String,
+    pub asset: Asset,
+    pub amount: u64,
+    pub reason: String,
+    pub balance_after: u64,
+}
+
+/// The wallet's part of getGemsBalance (the unlocks service adds percentageOfUnlockedChannelPacks).
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct GemsBalanceResponse {
+    pub days_until_refresh_gems: u32,
+    pub gems: GemsState,
+    pub wallet: WalletBalance,
+    pub pay_per_video_credits: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct GemsState {
+    pub last_acknowledgement_date: Option<DateTime<Utc>>,
+    /// Gems arrived since the last acknowledgement.
+    pub has_new_gems: bool,
+    /// The gems modal may show: it shows at most once a day.
+    pub may_show_gems_modal: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WalletBalance {
+    pub balance: Amount,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Amount {
+    pub amount: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TransactionsQuery {
+    pub since: Option<DateTime<Utc>>,
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionView {
+    /// Always positive; `transactionType` says which way it went.
+    pub amount: u64,
+    pub currency: String,
+    pub created_at: DateTime<Utc>,
+    pub transaction_type: String,
+    pub transaction_reason: String,
+    pub reference: String,
+    pub balance_after: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TransactionsResponse {
+    pub transactions: Vec<TransactionView>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct AcknowledgeResponse {
+    pub last_acknowledgement_date: Option<DateTime<Utc>>,
+    /// False when an acknowledgement within the last day already counted.
+    pub recorded: bool,
+}

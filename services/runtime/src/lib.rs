@@ -31,7 +31,6 @@ pub mod http;
 pub mod projection;
 #[cfg(feature = "store")]
 pub mod relay;
-#[cfg(feature = "store")]
 pub mod retry;
 #[cfg(feature = "store")]
 pub mod service;

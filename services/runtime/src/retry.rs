@@ -66,6 +66,7 @@ pub trait Retryable: std::fmt::Display {
     fn is_retryable(&self) -> bool;
 }
 
+#[cfg(feature = "store")]
 impl Retryable for crate::StoreError {
     fn is_retryable(&self) -> bool {
         crate::StoreError::is_retryable(self)
@@ -128,6 +129,7 @@ impl Retry {
 
 /// Runs a transaction (`attempt`) until it succeeds, fails for good, or has failed
 /// [`ATTEMPTS`] times.
+#[cfg(feature = "store")]
 pub async fn retrying<T, F, Fut>(attempt: F) -> Result<T, crate::StoreError>
 where
     F: FnMut() -> Fut,

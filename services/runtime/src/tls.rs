@@ -21,12 +21,12 @@
 
 use std::{
     path::{Path, PathBuf},
-    str::FromStr,
     sync::{Arc, OnceLock},
 };
 
 use anyhow::Context as _;
 use rustls::pki_types::{pem::PemObject, CertificateDer, PrivateKeyDer};
+#[cfg(feature = "store")]
 use sqlx::postgres::PgConnectOptions;
 
 /// Where this process finds its TLS material; paths only, read when a client or listener is built.
@@ -104,8 +104,9 @@ pub fn install_crypto_provider() {
 
 /// `DATABASE_URL` as connect options: its `sslmode` decides TLS; the CA file becomes the root
 /// certificate unless the URL names its own `sslrootcert`.
+#[cfg(feature = "store")]
 pub fn pg_options(database_url: &str, tls: &TlsSettings) -> anyhow::Result<PgConnectOptions> {
-    let options = PgConnectOptions::from_str(database_url)?;
+    let options = <PgConnectOptions as std::str::FromStr>::from_str(database_url)?;
     let names_root = url_param(database_url, "sslrootcert").is_some();
     Ok(match (&tls.ca_file, names_root) {
         (Some(ca), false) => options.ssl_root_cert(ca),
@@ -113,12 +114,14 @@ pub fn pg_options(database_url: &str, tls: &TlsSettings) -> anyhow::Result<PgCon
     })
 }
 
+#[cfg(feature = "store")]
 fn url_param<'a>(url: &'a str, key: &str) -> Option<&'a str> {
     let query = url.split_once('?')?.1;
     query.split('&').find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
 }
 
 /// The TLS configuration of an AMQP connection: the CA file's roots join the public ones.
+#[cfg(feature = "store")]
 pub fn amqp_tls(tls: &TlsSettings) -> anyhow::Result<lapin::tcp::OwnedTLSConfig> {
     Ok(lapin::tcp::OwnedTLSConfig { identity: None, cert_chain: tls.ca_pem()? })
 }
@@ -293,6 +296,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "store")]
     fn the_ca_file_is_the_database_root_unless_the_url_names_one() {
         let tls = TlsSettings { ca_file: Some("/etc/paysite/tls/ca.crt".into()), identity: None };
         let plain = pg_options("postgres://u@db:5432/paysite?sslmode=verify-full", &tls).unwrap();
@@ -303,6 +307,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "store")]
     fn url_params_are_read_exactly() {
         let url = "postgres://h/d?sslmode=require&sslrootcert=/a.pem";
         assert_eq!(url_param(url, "sslrootcert"), Some("/a.pem"));

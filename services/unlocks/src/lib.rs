@@ -49,7 +49,8 @@ pub use http::router;
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/unlocks");
 
 /// The unlocks service as `paysite` runs it. Its seed generates the demo media (`demo` feature).
-pub static SERVICE: ServiceDef = ServiceDef { name: "unlocks", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef =
+    ServiceDef { name: "unlocks", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
 
 #[cfg(feature = "demo")]
 const SEED: Option<runtime::service::Seeder> = Some(seed);

@@ -37,6 +37,17 @@ async function mediaStatus(p: Page, url: string): Promise<number> {
 }
 
 /** A GraphQL call from `p`'s page, as the app makes it; its error codes. */
+/**
+ * A page of `c` on the brand's origin that runs none of the app: the copy's own tab reacts to the ended session (it
+ * goes to the login), and a fetch inside a page that is navigating fails on its own. Same origin, same cookies.
+ */
+async function probePage(c: BrowserContext): Promise<Page> {
+  const probe = await c.newPage()
+  await probe.route('**/__probe', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>probe</title>' }))
+  await probe.goto(brandUrl(DEMO_BRAND, '/__probe'))
+  return probe
+}
+
 async function graphqlCodes(p: Page, query: string): Promise<string[]> {
   return p.evaluate(async (q) => {
     const response = await fetch('/graphql', {
@@ -155,11 +166,15 @@ describe('a logout', () => {
     await copy.goto(brandUrl(DEMO_BRAND, '/'), { waitUntil: 'domcontentloaded' })
     const whoami = '{ findOneUserProfile { email } }'
     expect(await graphqlCodes(copy, whoami)).toEqual([])
+    const probe = await probePage(copyContext)
+    expect(await graphqlCodes(probe, whoami)).toEqual([])
     await page.evaluate(async () => {
       await fetch('/logout', { method: 'POST', credentials: 'include', headers: { 'x-paysite-csrf': '1', 'content-type': 'application/json' }, body: '{}' })
     })
     const loggedOut = Date.now()
-    await expect.poll(() => graphqlCodes(copy, whoami), { timeout: 5_000, interval: 100 }).toEqual(['UNAUTHENTICATED'])
+    await expect
+      .poll(() => graphqlCodes(probe, whoami), { timeout: 5_000, interval: 100 })
+      .toEqual(['UNAUTHENTICATED'])
     expect(Date.now() - loggedOut).toBeLessThan(5_000)
     await copyContext.close()
   })

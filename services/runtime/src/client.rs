@@ -185,7 +185,7 @@ impl Upstream {
         params: &Q,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
-        self.retried(path, || self.request(Method::GET, path, ctx).query(params)).await
+        self.retried(|| self.request(Method::GET, path, ctx).query(params)).await
     }
 
     /// POST with a JSON body, once (a retry is the caller's decision: only with an idempotency key).
@@ -206,29 +206,13 @@ impl Upstream {
         body: &B,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
-        self.retried(path, || self.request(Method::POST, path, ctx).json(body)).await
+        self.retried(|| self.request(Method::POST, path, ctx).json(body)).await
     }
 
-    async fn retried<T: DeserializeOwned>(
-        &self,
-        path: &str,
-        request: impl Fn() -> RequestBuilder,
-    ) -> Result<T, UpstreamError> {
-        let mut retry = crate::retry::Retry::with(POLICY);
-        loop {
-            match self.send(request()).await {
-                Err(e) if retry.worth(&e) => {
-                    tracing::debug!(
-                        service = self.service,
-                        path,
-                        failures = retry.failures(),
-                        "retrying an idempotent call"
-                    );
-                    retry.wait().await;
-                }
-                other => return other,
-            }
-        }
+    /// An idempotent call under the one retry mechanism ([`POLICY`]); `Retry` logs each retry
+    /// with the error, which names the service.
+    async fn retried<T: DeserializeOwned>(&self, request: impl Fn() -> RequestBuilder) -> Result<T, UpstreamError> {
+        crate::retry::retrying_with(POLICY, || self.send(request())).await
     }
 
     /// Any method with an optional JSON body, once.

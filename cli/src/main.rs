@@ -96,6 +96,9 @@ async fn main() -> anyhow::Result<()> {
     // Commands that serve or call internal APIs need the service key: without a usable one
     // they stop here, saying why, rather than at their first call.
     if matches!(cli.command, Command::Up { .. } | Command::Serve { .. } | Command::Seed { .. }) {
+        // A release that still carries a placeholder address (the prod overlay's
+        // payments.example.com) stops here, naming it, not at its first payment.
+        runtime::config::check_production_urls(settings.environment)?;
         runtime::auth::ServiceKey::init_from_env()?;
         // The brands, once for the process (`PAYSITE_TENANTS_DIR`): a broken directory stops
         // it here, naming the file, instead of at the first request that needs a brand.

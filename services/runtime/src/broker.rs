@@ -107,6 +107,27 @@ pub fn delivery_count(table: Option<&FieldTable>) -> u32 {
     header(table, "x-delivery-count").and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
+/// The properties an event is published with: persistent JSON, its id and type, and the
+/// correlation id and trace context as headers. The relay publishes with them, and a consumer
+/// that sets aside an event it parked (and so no longer holds as a delivery) rebuilds them.
+pub fn event_properties(
+    event_id: uuid::Uuid,
+    event_type: &str,
+    correlation_id: uuid::Uuid,
+    traceparent: Option<&str>,
+) -> lapin::BasicProperties {
+    let mut map = HashMap::from([("x-correlation-id".to_owned(), correlation_id.to_string())]);
+    if let Some(tp) = traceparent {
+        map.insert("traceparent".to_owned(), tp.to_owned());
+    }
+    lapin::BasicProperties::default()
+        .with_delivery_mode(2)
+        .with_content_type("application/json".into())
+        .with_message_id(event_id.to_string().as_str().into())
+        .with_type(event_type.into())
+        .with_headers(headers(&map))
+}
+
 /// String headers as an AMQP field table.
 pub fn headers(map: &HashMap<String, String>) -> FieldTable {
     let mut table = FieldTable::default();

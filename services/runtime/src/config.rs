@@ -94,9 +94,90 @@ pub fn service_url_from(lookup: impl Fn(&str) -> Option<String>, name: &str, def
         .unwrap_or_else(|| format!("http://127.0.0.1:{default_port}"))
 }
 
+/// The configured URLs (`PAYSITE_*_URL`, `PAYSITE_*_ORIGIN`, `OTEL_EXPORTER_OTLP_ENDPOINT`)
+/// that name a reserved example domain (RFC 2606 and 6761: `example.com`, `.net`, `.org`,
+/// and the `.example`, `.invalid` and `.test` names), which only a placeholder does: a
+/// release that still carries one (the prod overlay's `https://payments.example.com`) would
+/// start and fail at the first payment. In production a process refuses to start with any;
+/// each problem names the variable and its value.
+pub fn placeholder_urls(vars: impl IntoIterator<Item = (String, String)>) -> Vec<String> {
+    let mut found: Vec<String> = vars
+        .into_iter()
+        .filter(|(key, _)| {
+            key == "OTEL_EXPORTER_OTLP_ENDPOINT"
+                || (key.starts_with("PAYSITE_") && (key.ends_with("_URL") || key.ends_with("_ORIGIN")))
+        })
+        .filter(|(_, value)| is_placeholder(value))
+        .map(|(key, value)| format!("{key}={value} names a placeholder domain: set the real address before a release"))
+        .collect();
+    found.sort();
+    found
+}
+
+fn is_placeholder(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = after_scheme.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit('@').next().unwrap_or_default();
+    let host = host_port.split(':').next().unwrap_or_default().trim_end_matches('.').to_ascii_lowercase();
+    ["example.com", "example.net", "example.org", "example", "invalid", "test"]
+        .iter()
+        .any(|reserved| host == *reserved || host.ends_with(&format!(".{reserved}")))
+}
+
+/// In production, refuses the process's environment if a URL in it is a placeholder
+/// ([`placeholder_urls`]); in development anything goes (`*.test` e-mail domains and the
+/// like are local data, not addresses).
+pub fn check_production_urls(environment: Environment) -> anyhow::Result<()> {
+    if environment != Environment::Production {
+        return Ok(());
+    }
+    let problems = placeholder_urls(std::env::vars());
+    anyhow::ensure!(problems.is_empty(), "not starting in production:\n  {}", problems.join("\n  "));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_placeholder_url_is_found_by_its_variable_and_a_real_one_is_not() {
+        let found = placeholder_urls(vars(&[
+            ("PAYSITE_PAYMENTS_URL", "https://payments.example.com"),
+            ("PAYSITE_SANDBOX_URL", "https://user@pay.example.org:8443/path"),
+            ("PAYSITE_MEMBERS_ORIGIN", "https://members.{brand}.com"),
+            ("PAYSITE_WALLET_URL", "https://wallet:8103"),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector.invalid:4318"),
+            ("PAYSITE_BRAND_ORIGIN", "https://www.examples.com"),
+            ("HOME_URL", "https://x.example.com"),
+        ]));
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("OTEL_EXPORTER_OTLP_ENDPOINT=https://collector.invalid:4318"), "{found:?}");
+        assert!(found[1].starts_with("PAYSITE_PAYMENTS_URL="), "{found:?}");
+        assert!(found[2].starts_with("PAYSITE_SANDBOX_URL="), "{found:?}");
+        assert!(found[1].contains("set the real address"), "{found:?}");
+    }
+
+    #[test]
+    fn reserved_names_are_placeholders_and_their_lookalikes_are_not() {
+        for url in [
+            "http://example.com",
+            "https://a.b.example.net/",
+            "http://pay.test",
+            "https://x.example.:1",
+            "HTTPS://PAY.EXAMPLE.COM",
+        ] {
+            assert!(is_placeholder(url), "{url}");
+        }
+        for url in ["https://payments.vixen.com", "https://example.com.evil.io", "https://mytest", "https://latest.io"]
+        {
+            assert!(!is_placeholder(url), "{url}");
+        }
+    }
 
     #[test]
     fn defaults_point_at_the_local_servers() {

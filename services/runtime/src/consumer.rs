@@ -125,6 +125,12 @@ async fn consume(
 /// prefetch attaches (standing by: the queue has a single active consumer), the careful
 /// one is cancelled, and only then is the held delivery acked. Whichever consumer the
 /// queue activates next starts after that delivery's effects committed: order holds.
+///
+/// A crashed delivery goes back behind the deliveries returned before it, so its stream's
+/// later events come back ahead of it. Each redelivery is therefore recorded as its stream's
+/// delivery in flight before it is applied: one that arrives while an earlier event of its
+/// stream is still in flight (its consumer died in it) is parked in the database and acked,
+/// and follows that event once it is applied, or follows it into the dead-letter queue.
 async fn consume_on(
     connection: &lapin::Connection,
     pool: &PgPool,
@@ -152,6 +158,8 @@ async fn consume_on(
     let schema: String = sqlx::query_scalar("select current_schema()").fetch_one(pool).await?;
     let applier =
         Applier { pool, spec, settings: s, dead_letters: &dead_letters, schema: &schema, deferred: Default::default() };
+    // Parked events whose blocker was settled just before the last session ended.
+    applier.release_parked(None).await?;
     let held = loop {
         let next = tokio::select! {
             _ = cancel.cancelled() => return Ok(()),
@@ -160,7 +168,7 @@ async fn consume_on(
         let Some(delivery) = next else { anyhow::bail!("the broker cancelled the consumer") };
         let delivery = delivery?;
         if delivery.redelivered {
-            applier.apply_batch(vec![delivery]).await?;
+            applier.apply_redelivered(delivery).await?;
         } else {
             // Applied, its ack held back: nothing else can reach the careful consumer, and
             // once it is cancelled the next one starts after this delivery's effects.
@@ -232,9 +240,53 @@ struct Applier<'a> {
 }
 
 struct Parsed {
-    delivery: Delivery,
+    origin: Origin,
     envelope: Envelope,
     traceparent: Option<String>,
+}
+
+/// Where an event being applied came from. (Unboxed: the common case is the delivery, on
+/// the hot path, and at most a batch of them lives at a time.)
+#[allow(clippy::large_enum_variant)]
+enum Origin {
+    /// A delivery this consumer holds: acked once applied or set aside.
+    Delivery(Delivery),
+    /// The consumer's parking (`parked_event`): its row goes with its effects.
+    Parked { data: Vec<u8> },
+}
+
+impl Parsed {
+    fn data(&self) -> &[u8] {
+        match &self.origin {
+            Origin::Delivery(d) => &d.data,
+            Origin::Parked { data } => data,
+        }
+    }
+
+    /// What it goes to the dead-letter queue with: the delivery's own properties, or for a
+    /// parked event the ones the relay published it with.
+    fn properties(&self) -> BasicProperties {
+        match &self.origin {
+            Origin::Delivery(d) => d.properties.clone(),
+            Origin::Parked { .. } => broker::event_properties(
+                self.envelope.event_id,
+                &self.envelope.event_type,
+                self.envelope.correlation_id,
+                self.traceparent.as_deref(),
+            ),
+        }
+    }
+
+    fn acker(&self) -> Option<&lapin::Acker> {
+        match &self.origin {
+            Origin::Delivery(d) => Some(&d.acker),
+            Origin::Parked { .. } => None,
+        }
+    }
+
+    fn is_parked(&self) -> bool {
+        matches!(self.origin, Origin::Parked { .. })
+    }
 }
 
 impl Applier<'_> {
@@ -263,7 +315,7 @@ impl Applier<'_> {
             match serde_json::from_slice::<Envelope>(&delivery.data) {
                 Ok(envelope) => {
                     let traceparent = broker::header(delivery.properties.headers().as_ref(), "traceparent");
-                    let p = Parsed { delivery, envelope, traceparent };
+                    let p = Parsed { origin: Origin::Delivery(delivery), envelope, traceparent };
                     if crashes >= self.settings.max_attempts {
                         let why = format!("delivered {crashes} times without an answer: it crashes its consumer");
                         metrics::counter!("paysite_consumer_poison_total", "queue" => self.spec.queue.clone())
@@ -273,19 +325,25 @@ impl Applier<'_> {
                         parsed.push(p);
                     }
                 }
-                Err(e) => self.set_aside(&delivery, &format!("unreadable envelope: {e}"), 1).await?,
+                Err(e) => {
+                    let why = format!("unreadable envelope: {e}");
+                    self.set_aside(&delivery.data, delivery.properties.clone(), Some(&delivery.acker), &why, 1).await?
+                }
             }
         }
         if parsed.is_empty() {
             return Ok(());
         }
         let streams: Vec<&str> = parsed.iter().map(|p| p.envelope.stream_id.as_str()).collect();
-        let any_held: bool =
-            sqlx::query_scalar("select exists (select 1 from held_event where consumer = $1 and stream_id = any($2))")
-                .bind(&self.spec.queue)
-                .bind(&streams)
-                .fetch_one(self.pool)
-                .await?;
+        // A stream with a dead-lettered or a parked event: its events wait behind that one.
+        let any_held: bool = sqlx::query_scalar(
+            "select exists (select 1 from held_event where consumer = $1 and stream_id = any($2))
+                 or exists (select 1 from parked_event where consumer = $1 and stream_id = any($2))",
+        )
+        .bind(&self.spec.queue)
+        .bind(&streams)
+        .fetch_one(self.pool)
+        .await?;
         if any_held {
             for p in &parsed {
                 self.apply_in_stream_order(p).await?;
@@ -294,8 +352,9 @@ impl Applier<'_> {
         }
         match self.apply_together(&parsed).await {
             Ok(applied) => {
-                let last = &parsed[parsed.len() - 1].delivery;
-                self.ack(&last.acker, true).await?;
+                if let Some(last) = parsed[parsed.len() - 1].acker() {
+                    self.ack(last, true).await?;
+                }
                 self.count(applied, parsed.len() - applied);
                 Ok(())
             }
@@ -371,7 +430,9 @@ impl Applier<'_> {
     }
 
     /// A delivery of a stream with a dead-lettered event: applied only if it is that
-    /// stream's oldest held event coming back (a replay); otherwise set aside behind it.
+    /// stream's oldest held event coming back (a replay); otherwise set aside behind it. A
+    /// delivery of a stream with parked events is parked behind the same event as they are
+    /// (unless it is that event).
     async fn apply_in_stream_order(&self, p: &Parsed) -> anyhow::Result<()> {
         let oldest: Option<(Uuid, i64)> = sqlx::query_as(
             "select event_id, stream_version from held_event where consumer = $1 and stream_id = $2
@@ -389,8 +450,144 @@ impl Applier<'_> {
                 );
                 self.dead_letter(p, &why, 0).await
             }
-            _ => self.apply_alone(p).await,
+            Some(_) => self.apply_alone(p).await,
+            None if p.is_parked() => self.apply_alone(p).await,
+            None => {
+                let behind: Option<Uuid> = sqlx::query_scalar(
+                    "select behind from parked_event where consumer = $1 and stream_id = $2 limit 1",
+                )
+                .bind(&self.spec.queue)
+                .bind(&p.envelope.stream_id)
+                .fetch_optional(self.pool)
+                .await?;
+                match behind {
+                    Some(behind) if behind != p.envelope.event_id => self.park(p, behind).await,
+                    Some(_) => {
+                        // The event they wait for (a replay of it, say): they follow it.
+                        self.apply_alone(p).await?;
+                        Box::pin(self.release_parked(Some(&p.envelope.stream_id))).await
+                    }
+                    None => self.apply_alone(p).await,
+                }
+            }
         }
+    }
+
+    /// A redelivery, in the careful phase: applied as its stream's delivery in flight,
+    /// unless an earlier event of its stream is still in flight, in which case it is parked.
+    async fn apply_redelivered(&self, delivery: Delivery) -> anyhow::Result<()> {
+        let Ok(envelope) = serde_json::from_slice::<Envelope>(&delivery.data) else {
+            // Unreadable: set aside as any other.
+            return self.apply_batch(vec![delivery]).await;
+        };
+        let stream = envelope.stream_id.clone();
+        // The stream's delivery in flight, if it is earlier, unsettled (neither applied nor
+        // dead-lettered) and not this one: the consumer died in it, and it is coming back.
+        let unsettled: Option<Uuid> = sqlx::query_scalar(
+            "select f.event_id from consumer_in_flight f
+             where f.consumer = $1 and f.stream_id = $2 and f.event_id <> $3 and f.stream_version < $4
+               and not exists (select 1 from inbox i where i.consumer = f.consumer and i.event_id = f.event_id)
+               and not exists (select 1 from held_event h where h.consumer = f.consumer and h.event_id = f.event_id)",
+        )
+        .bind(&self.spec.queue)
+        .bind(&stream)
+        .bind(envelope.event_id)
+        .bind(envelope.stream_version)
+        .fetch_optional(self.pool)
+        .await?;
+        let traceparent = broker::header(delivery.properties.headers().as_ref(), "traceparent");
+        if let Some(behind) = unsettled {
+            let p = Parsed { origin: Origin::Delivery(delivery), envelope, traceparent };
+            return self.park(&p, behind).await;
+        }
+        sqlx::query(
+            "insert into consumer_in_flight (consumer, stream_id, event_id, stream_version) values ($1, $2, $3, $4)
+             on conflict (consumer, stream_id)
+             do update set event_id = excluded.event_id, stream_version = excluded.stream_version",
+        )
+        .bind(&self.spec.queue)
+        .bind(&stream)
+        .bind(envelope.event_id)
+        .bind(envelope.stream_version)
+        .execute(self.pool)
+        .await?;
+        self.apply_batch(vec![delivery]).await?;
+        self.release_parked(Some(&stream)).await
+    }
+
+    /// Keeps `p` in the database behind `behind`, an earlier event of its stream that
+    /// crashed the consumer, and acks it.
+    async fn park(&self, p: &Parsed, behind: Uuid) -> anyhow::Result<()> {
+        sqlx::query(
+            "insert into parked_event (consumer, event_id, stream_id, stream_version, behind, data, traceparent)
+             values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing",
+        )
+        .bind(&self.spec.queue)
+        .bind(p.envelope.event_id)
+        .bind(&p.envelope.stream_id)
+        .bind(p.envelope.stream_version)
+        .bind(behind)
+        .bind(p.data())
+        .bind(&p.traceparent)
+        .execute(self.pool)
+        .await?;
+        if let Some(acker) = p.acker() {
+            self.ack(acker, false).await?;
+        }
+        tracing::warn!(
+            queue = %self.spec.queue,
+            event_id = %p.envelope.event_id,
+            stream_id = %p.envelope.stream_id,
+            %behind,
+            "came back ahead of an earlier event of its stream that crashed the consumer: parked behind it"
+        );
+        metrics::counter!("paysite_consumer_parked_total", "queue" => self.spec.queue.clone()).increment(1);
+        Ok(())
+    }
+
+    /// Lets parked events follow their blocker once it is settled: applied in stream order
+    /// after it, or dead-lettered behind it. Of one stream, or of every stream.
+    async fn release_parked(&self, stream: Option<&str>) -> anyhow::Result<()> {
+        let blockers: Vec<(String, Uuid, bool)> = sqlx::query_as(
+            "select distinct p.stream_id, p.behind,
+                    exists (select 1 from held_event h where h.consumer = p.consumer and h.event_id = p.behind)
+             from parked_event p
+             where p.consumer = $1 and ($2::text is null or p.stream_id = $2)
+               and (exists (select 1 from inbox i where i.consumer = p.consumer and i.event_id = p.behind)
+                    or exists (select 1 from held_event h where h.consumer = p.consumer and h.event_id = p.behind))",
+        )
+        .bind(&self.spec.queue)
+        .bind(stream)
+        .fetch_all(self.pool)
+        .await?;
+        for (stream, behind, dead_lettered) in blockers {
+            let parked: Vec<(Vec<u8>, Option<String>)> = sqlx::query_as(
+                "select data, traceparent from parked_event where consumer = $1 and stream_id = $2 and behind = $3
+                 order by stream_version",
+            )
+            .bind(&self.spec.queue)
+            .bind(&stream)
+            .bind(behind)
+            .fetch_all(self.pool)
+            .await?;
+            tracing::info!(
+                queue = %self.spec.queue, %stream, %behind, parked = parked.len(), dead_lettered,
+                "releasing the events parked behind a settled event"
+            );
+            for (data, traceparent) in parked {
+                let envelope: Envelope = serde_json::from_slice(&data)?;
+                let p = Parsed { origin: Origin::Parked { data }, envelope, traceparent };
+                // Held (its blocker was dead-lettered): set aside behind it; else applied.
+                self.apply_in_stream_order(&p).await?;
+            }
+            sqlx::query("delete from consumer_in_flight where consumer = $1 and stream_id = $2 and event_id = $3")
+                .bind(&self.spec.queue)
+                .bind(&stream)
+                .bind(behind)
+                .execute(self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
     /// One delivery in its own transaction, retried; dead-lettered when it keeps failing.
@@ -422,6 +619,13 @@ impl Applier<'_> {
                         .execute(&mut *tx)
                         .await?;
                 }
+                if p.is_parked() {
+                    sqlx::query("delete from parked_event where consumer = $1 and event_id = $2")
+                        .bind(&self.spec.queue)
+                        .bind(event_id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
                 tx.commit().await?;
                 crate::relay::wake(self.pool, self.schema);
                 Ok(fresh)
@@ -429,7 +633,9 @@ impl Applier<'_> {
             .await;
             match outcome {
                 Ok(fresh) => {
-                    self.ack(&p.delivery.acker, false).await?;
+                    if let Some(acker) = p.acker() {
+                        self.ack(acker, false).await?;
+                    }
                     self.count(fresh as usize, !fresh as usize);
                     return Ok(());
                 }
@@ -477,31 +683,49 @@ impl Applier<'_> {
         .bind(p.envelope.stream_version)
         .execute(self.pool)
         .await?;
-        self.set_aside(&p.delivery, error, attempts).await
+        self.set_aside(p.data(), p.properties(), p.acker(), error, attempts).await?;
+        if p.is_parked() {
+            sqlx::query("delete from parked_event where consumer = $1 and event_id = $2")
+                .bind(&self.spec.queue)
+                .bind(p.envelope.event_id)
+                .execute(self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
-    /// Moves a delivery to the queue's dead-letter queue, with why, then acks it.
-    async fn set_aside(&self, delivery: &Delivery, error: &str, attempts: u32) -> anyhow::Result<()> {
-        let mut headers = delivery.properties.headers().clone().unwrap_or_default();
+    /// Moves a message to the queue's dead-letter queue, with why, then acks it (if it is a
+    /// delivery this consumer holds).
+    async fn set_aside(
+        &self,
+        data: &[u8],
+        properties: BasicProperties,
+        acker: Option<&lapin::Acker>,
+        error: &str,
+        attempts: u32,
+    ) -> anyhow::Result<()> {
+        let mut headers = properties.headers().clone().unwrap_or_default();
         headers.insert("x-paysite-error".into(), AMQPValue::LongString(error.into()));
         headers.insert("x-paysite-attempts".into(), AMQPValue::LongUInt(attempts));
         headers.insert("x-paysite-queue".into(), AMQPValue::LongString(self.spec.queue.as_str().into()));
         headers
             .insert("x-paysite-dead-at".into(), AMQPValue::LongString(chrono::Utc::now().to_rfc3339().as_str().into()));
-        let properties: BasicProperties = delivery.properties.clone().with_headers(headers).with_delivery_mode(2);
+        let properties: BasicProperties = properties.with_headers(headers).with_delivery_mode(2);
         let confirm = self
             .dead_letters
             .basic_publish(
                 "".into(),
                 broker::dead_letter_queue(&self.spec.queue).as_str().into(),
                 BasicPublishOptions::default(),
-                &delivery.data,
+                data,
                 properties,
             )
             .await?
             .await?;
         anyhow::ensure!(confirm.is_ack(), "the broker refused a dead letter");
-        self.ack(&delivery.acker, false).await?;
+        if let Some(acker) = acker {
+            self.ack(acker, false).await?;
+        }
         tracing::error!(queue = %self.spec.queue, attempts, error, "delivery dead-lettered");
         metrics::counter!("paysite_consumer_dead_lettered_total", "queue" => self.spec.queue.clone()).increment(1);
         Ok(())

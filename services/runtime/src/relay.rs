@@ -18,7 +18,7 @@ use std::{
 
 use chrono::{DateTime, Utc};
 use futures::future::try_join_all;
-use lapin::{options::BasicPublishOptions, options::ConfirmSelectOptions, BasicProperties};
+use lapin::{options::BasicPublishOptions, options::ConfirmSelectOptions};
 use sqlx::{postgres::PgListener, PgPool};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
@@ -252,16 +252,12 @@ async fn publish_loop(
         }
         let mut confirms = Vec::with_capacity(rows.len());
         for row in &rows {
-            let mut headers = HashMap::from([("x-correlation-id".to_owned(), row.correlation_id.to_string())]);
-            if let Some(tp) = &row.trace_context {
-                headers.insert("traceparent".to_owned(), tp.clone());
-            }
-            let properties = BasicProperties::default()
-                .with_delivery_mode(2)
-                .with_content_type("application/json".into())
-                .with_message_id(row.event_id.to_string().as_str().into())
-                .with_type(row.event_type.as_str().into())
-                .with_headers(broker::headers(&headers));
+            let properties = broker::event_properties(
+                row.event_id,
+                &row.event_type,
+                row.correlation_id,
+                row.trace_context.as_deref(),
+            );
             let routing_key = proto_events::routing_key(&s.service, &row.event_type);
             confirms.push(
                 channel

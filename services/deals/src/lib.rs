@@ -8,6 +8,7 @@
 //! consumer, the internal API ([`http`], shapes in [`api`]), its typed client ([`client`]),
 //! the demo deals ([`seed`]) and generated deal images ([`media`]).
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub use runtime::clock;
 pub mod commands;
@@ -19,6 +20,7 @@ pub mod input;
 pub mod media;
 pub mod projections;
 pub mod queries;
+#[cfg(feature = "demo")]
 pub mod seed;
 
 /// The contract (wire types and typed client) lives in `deals-contract`; these keep the
@@ -45,7 +47,13 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/deals");
 pub const SUBSCRIPTION_BINDINGS: &[&str] = &["subscription.*"];
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "deals", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "deals", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo deals, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

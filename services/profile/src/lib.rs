@@ -6,6 +6,7 @@
 //! API ([`http`]), its typed client ([`client`]), the demo users ([`seed`]) and the benchmark
 //! ([`bench`]).
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod commands;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod keys;
 pub mod login_page;
 pub mod projections;
 pub mod queries;
+#[cfg(feature = "demo")]
 pub mod seed;
 pub mod sessions;
 pub mod tokens;
@@ -36,12 +38,18 @@ use sqlx::{migrate::Migrator, PgPool};
 
 pub use config::ProfileConfig;
 pub use http::router;
-pub use seed::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
+pub use profile_contract::demo::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/profile");
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "profile", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "profile", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo users' accounts, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

@@ -8,6 +8,7 @@
 //! the demo memberships ([`seed`]) and the postbacks benchmark ([`bench`]).
 
 pub mod batcher;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod billers;
 pub use runtime::clock;
@@ -22,6 +23,7 @@ pub mod projections;
 pub mod purchases;
 pub mod queries;
 pub mod retention;
+#[cfg(feature = "demo")]
 pub mod seed;
 pub mod view;
 
@@ -50,7 +52,13 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/subscription"
 pub const NATIVE_BILLER: &str = "RGNATIVE";
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "subscription", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "subscription", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo users' memberships, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

@@ -1,16 +1,21 @@
 //! Users, credentials, sessions and profile settings; the identity provider of every brand host.
 //!
-//! The pure part: the validation rules ([`validation`]), the user decider ([`domain`]), the
-//! badges ([`badges`]) and the user type others see ([`user_type`]). Around it: the write path ([`commands`]), sessions and sign-in
-//! ([`sessions`], [`login_page`]), the read models ([`projections`], [`queries`]), the internal
-//! API ([`http`]), its typed client ([`client`]), the demo users ([`seed`]) and the benchmark
-//! ([`bench`]).
+//! Read top-down: the pure rules are the validation rules ([`validation`]), the user decider
+//! ([`domain`]), the badges ([`badges`]) and the user type others see ([`user_type`]); the write
+//! path is [`commands`]; sign-in and sessions are [`sessions`] (the failed-password throttle in
+//! [`sessions::limiter`]), with the login form in [`login_page`], opaque tokens in [`tokens`] and
+//! the signing key in [`keys`]; the internal API is [`http`] (its shapes in [`api`], its typed
+//! client in [`client`], its one error type with the status of each refusal in [`error`]); the read
+//! models are [`projections`](mod@projections), their SQL [`queries`]. The demo users' accounts
+//! (`seed`, `demo` feature; their ids and password are the contract's [`profile_contract::demo`])
+//! and `paysite bench profile` (`bench`, `bench` feature) are left out of a production build.
 
 #[cfg(feature = "bench")]
 pub mod bench;
 pub mod commands;
 pub mod config;
 pub mod domain;
+pub mod error;
 pub mod http;
 pub mod keys;
 pub mod login_page;

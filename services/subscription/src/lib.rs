@@ -1,11 +1,19 @@
 //! Who has paid for what: subscriptions, billers and their postbacks, join and account creation,
 //! one-click purchases, retention.
 //!
-//! The pure part: the decider ([`domain`]: one normalised state machine for every biller), the
-//! billers' postback formats and signatures ([`billers`]) and the derived read ([`view`]).
-//! Around it: the write path ([`commands`], [`postbacks`], [`purchases`], [`joins`],
-//! [`retention`]), the read models ([`projections`], [`queries`]), the internal API ([`http`]),
-//! the demo memberships ([`seed`]) and the postbacks benchmark ([`bench`]).
+//! Read top-down: the pure rules are the decider ([`domain`]: one normalised state machine for
+//! every biller), the billers' postback formats and signatures ([`billers`]) and the subscription
+//! read of §3 derived from a user's subscriptions ([`view`]). The write path is [`commands`] (a
+//! biller fact stored once, then decided), fed by biller postbacks ([`postbacks`], committed in
+//! groups by [`batcher`]) and by the native biller's charges: one-click purchases ([`purchases`])
+//! and retention and cancel ([`retention`]). Beside it, one module per flow of its own: the join
+//! form and signups ([`joins`]) and outgoing one-click upsells ([`outgoing`], sales recorded once
+//! per member and offer). The internal API and the billers' postback door are [`http`] (shapes in
+//! [`api`], typed client in [`client`], its one error type with the status of each refusal in
+//! [`error`]); the read models are [`projections`](mod@projections), their SQL [`queries`];
+//! billers, prices and offers are configuration ([`config`]). The demo users' memberships (`seed`,
+//! `demo` feature) and `paysite bench postbacks` (`bench`, `bench` feature) are left out of a
+//! production build.
 
 pub mod batcher;
 #[cfg(feature = "bench")]
@@ -15,6 +23,7 @@ pub use runtime::clock;
 pub mod commands;
 pub mod config;
 pub mod domain;
+pub mod error;
 pub mod http;
 pub mod joins;
 pub mod outgoing;

@@ -2,23 +2,29 @@
 //! interstitial (/offers), porn-portal subscribers' special offers, each user's answer to the
 //! interstitial, the carousel's tracking and the /deals confirmation payload check.
 //!
-//! The pure part: the deciders and findDeals' rule ([`domain`]), the operators' input checks
-//! ([`input`]) and the confirmation payload ([`confirmation`]). Around it: the write path
-//! ([`commands`]), the read models ([`projections`], [`queries`]), the subscription-events
-//! consumer, the internal API ([`http`], shapes in [`api`]), its typed client ([`client`]),
-//! the demo deals ([`seed`]) and generated deal images ([`media`]).
+//! Read top-down: the pure rules are the deciders and findDeals' rule ([`domain`]), the operators'
+//! input checks ([`input`]) and the confirmation payload ([`confirmation`]); the write path is
+//! [`commands`]; the internal API is [`http`] (its shapes in [`api`], its typed client in
+//! [`client`], its one error type with the status of each refusal in [`error`]), and it serves the
+//! generated deal images of [`media`]; the read models, rebuilt from the event store, and the
+//! subscription-events consumer are [`projections`](mod@projections), their SQL [`queries`]. The
+//! demo deals (`seed`, `demo` feature) and `paysite bench deals` (`bench`, `bench` feature) are
+//! left out of a production build.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub use runtime::clock;
 pub mod commands;
 pub mod config;
 pub mod confirmation;
 pub mod domain;
+pub mod error;
 pub mod http;
 pub mod input;
 pub mod media;
 pub mod projections;
 pub mod queries;
+#[cfg(feature = "demo")]
 pub mod seed;
 
 /// The contract (wire types and typed client) lives in `deals-contract`; these keep the
@@ -45,7 +51,13 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/deals");
 pub const SUBSCRIPTION_BINDINGS: &[&str] = &["subscription.*"];
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "deals", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "deals", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo deals, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

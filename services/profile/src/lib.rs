@@ -1,20 +1,27 @@
 //! Users, credentials, sessions and profile settings; the identity provider of every brand host.
 //!
-//! The pure part: the validation rules ([`validation`]), the user decider ([`domain`]), the
-//! badges ([`badges`]) and the user type others see ([`user_type`]). Around it: the write path ([`commands`]), sessions and sign-in
-//! ([`sessions`], [`login_page`]), the read models ([`projections`], [`queries`]), the internal
-//! API ([`http`]), its typed client ([`client`]), the demo users ([`seed`]) and the benchmark
-//! ([`bench`]).
+//! Read top-down: the pure rules are the validation rules ([`validation`]), the user decider
+//! ([`domain`]), the badges ([`badges`]) and the user type others see ([`user_type`]); the write
+//! path is [`commands`]; sign-in and sessions are [`sessions`] (the failed-password throttle in
+//! [`sessions::limiter`]), with the login form in [`login_page`], opaque tokens in [`tokens`] and
+//! the signing key in [`keys`]; the internal API is [`http`] (its shapes in [`api`], its typed
+//! client in [`client`], its one error type with the status of each refusal in [`error`]); the read
+//! models are [`projections`](mod@projections), their SQL [`queries`]. The demo users' accounts
+//! (`seed`, `demo` feature; their ids and password are the contract's [`profile_contract::demo`])
+//! and `paysite bench profile` (`bench`, `bench` feature) are left out of a production build.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod commands;
 pub mod config;
 pub mod domain;
+pub mod error;
 pub mod http;
 pub mod keys;
 pub mod login_page;
 pub mod projections;
 pub mod queries;
+#[cfg(feature = "demo")]
 pub mod seed;
 pub mod sessions;
 pub mod tokens;
@@ -36,12 +43,18 @@ use sqlx::{migrate::Migrator, PgPool};
 
 pub use config::ProfileConfig;
 pub use http::router;
-pub use seed::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
+pub use profile_contract::demo::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/profile");
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "profile", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "profile", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo users' accounts, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

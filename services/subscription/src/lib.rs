@@ -1,19 +1,29 @@
 //! Who has paid for what: subscriptions, billers and their postbacks, join and account creation,
 //! one-click purchases, retention.
 //!
-//! The pure part: the decider ([`domain`]: one normalised state machine for every biller), the
-//! billers' postback formats and signatures ([`billers`]) and the derived read ([`view`]).
-//! Around it: the write path ([`commands`], [`postbacks`], [`purchases`], [`joins`],
-//! [`retention`]), the read models ([`projections`], [`queries`]), the internal API ([`http`]),
-//! the demo memberships ([`seed`]) and the postbacks benchmark ([`bench`]).
+//! Read top-down: the pure rules are the decider ([`domain`]: one normalised state machine for
+//! every biller), the billers' postback formats and signatures ([`billers`]) and the subscription
+//! read of §3 derived from a user's subscriptions ([`view`]). The write path is [`commands`] (a
+//! biller fact stored once, then decided), fed by biller postbacks ([`postbacks`], committed in
+//! groups by [`batcher`]) and by the native biller's charges: one-click purchases ([`purchases`])
+//! and retention and cancel ([`retention`]). Beside it, one module per flow of its own: the join
+//! form and signups ([`joins`]) and outgoing one-click upsells ([`outgoing`], sales recorded once
+//! per member and offer). The internal API and the billers' postback door are [`http`] (shapes in
+//! [`api`], typed client in [`client`], its one error type with the status of each refusal in
+//! [`error`]); the read models are [`projections`](mod@projections), their SQL [`queries`];
+//! billers, prices and offers are configuration ([`config`]). The demo users' memberships (`seed`,
+//! `demo` feature) and `paysite bench postbacks` (`bench`, `bench` feature) are left out of a
+//! production build.
 
 pub mod batcher;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod billers;
 pub use runtime::clock;
 pub mod commands;
 pub mod config;
 pub mod domain;
+pub mod error;
 pub mod http;
 pub mod joins;
 pub mod outgoing;
@@ -22,6 +32,7 @@ pub mod projections;
 pub mod purchases;
 pub mod queries;
 pub mod retention;
+#[cfg(feature = "demo")]
 pub mod seed;
 pub mod view;
 
@@ -50,7 +61,13 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/subscription"
 pub const NATIVE_BILLER: &str = "RGNATIVE";
 
 pub static SERVICE: ServiceDef =
-    ServiceDef { name: "subscription", port: api::PORT, migrations: &MIGRATIONS, build, seed: Some(seed::seed) };
+    ServiceDef { name: "subscription", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+
+/// The demo users' memberships, with the `demo` feature.
+#[cfg(feature = "demo")]
+const SEED: Option<runtime::service::Seeder> = Some(seed::seed);
+#[cfg(not(feature = "demo"))]
+const SEED: Option<runtime::service::Seeder> = None;
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

@@ -162,7 +162,7 @@ async fn consume_on(
     applier.release_parked(None).await?;
     let held = loop {
         let next = tokio::select! {
-            _ = cancel.cancelled() => return Ok(()),
+            _ = cancel.cancelled() => return applier.drain(&mut careful, 1).await,
             next = careful.next() => next,
         };
         let Some(delivery) = next else { anyhow::bail!("the broker cancelled the consumer") };
@@ -196,7 +196,7 @@ async fn consume_on(
             dlq_measured = Some(std::time::Instant::now());
         }
         let first = tokio::select! {
-            _ = cancel.cancelled() => return Ok(()),
+            _ = cancel.cancelled() => return applier.drain(&mut deliveries, s.prefetch as usize).await,
             _ = tokio::time::sleep(DLQ_DEPTH_EVERY) => continue,
             next = deliveries.next() => next,
         };
@@ -211,6 +211,9 @@ async fn consume_on(
         applier.apply_batch(batch).await?;
     }
 }
+
+/// How long a stopping consumer waits for more of what the broker may still send it.
+const DRAIN_IDLE: Duration = Duration::from_millis(250);
 
 /// How often an attached consumer measures its dead-letter queue.
 const DLQ_DEPTH_EVERY: Duration = Duration::from_secs(15);
@@ -296,6 +299,33 @@ impl Applier<'_> {
             return Ok(());
         }
         acker.ack(BasicAckOptions { multiple }).await?;
+        Ok(())
+    }
+
+    /// A graceful stop that lets no later event overtake an earlier one. When a consumer's
+    /// channel closes, RabbitMQ cancels its subscription (and activates the queue's next
+    /// consumer) before it returns what the consumer held, so the next consumer may be given
+    /// newer messages first (`tests/quorum.rs` saw streams out of order across a hand-over).
+    /// So the stopping consumer keeps its acks back from now on (the broker can then send it
+    /// at most `prefetch` more), applies whatever it is sent until it holds that many or
+    /// nothing has come for [`DRAIN_IDLE`], and only then lets go: what it held comes back
+    /// already applied, a duplicate the inbox drops, and the next consumer starts after it.
+    async fn drain(&self, deliveries: &mut lapin::Consumer, prefetch: usize) -> anyhow::Result<()> {
+        *self.deferred.lock().unwrap() = Some(Vec::new());
+        let mut held = 0;
+        while held < prefetch {
+            let Ok(Some(first)) = tokio::time::timeout(DRAIN_IDLE, deliveries.next()).await else { break };
+            let mut batch = vec![first?];
+            while batch.len() < prefetch - held {
+                match deliveries.next().now_or_never() {
+                    Some(Some(next)) => batch.push(next?),
+                    _ => break,
+                }
+            }
+            held += batch.len();
+            self.apply_batch(batch).await?;
+        }
+        tracing::info!(queue = %self.spec.queue, applied_unacked = held, "consumer stopping: what it holds is applied");
         Ok(())
     }
 

@@ -161,6 +161,23 @@ async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
 }
 
 #[tokio::test]
+async fn the_gems_balance_answers_the_configured_weekly_amount() {
+    let env = TestEnv::with(|c| wallet::WalletConfig { weekly_gems: 15, ..c }).await;
+    let base = serve(&env).await;
+    let balance: GemsBalanceResponse = runtime::tls::client()
+        .get(format!("{base}/internal/wallets/{}/gems-balance", Uuid::now_v7()))
+        .service_auth("wallet")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(balance.weekly_gems, 15);
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     let env = TestEnv::new().await;
     let base = serve(&env).await;
@@ -178,6 +195,7 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
         .unwrap();
     assert_eq!(empty.wallet.balance.amount, 0);
     assert_eq!(empty.days_until_refresh_gems, 2);
+    assert_eq!(empty.weekly_gems, 10, "the default weekly amount (spec §9)");
     assert!(empty.gems.may_show_gems_modal && !empty.gems.has_new_gems);
 
     env.fund(user, 30).await;

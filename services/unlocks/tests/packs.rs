@@ -23,15 +23,12 @@ async fn unlock(env: &TestEnv, client: &reqwest::Client, token: &str, pack: Uuid
 }
 
 async fn state(env: &TestEnv, token: &str) -> UnlockStateResponse {
-    env.http()
-        .get(format!("{}/internal/unlocks/state", env.base))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    state_at(env, token, "/internal/unlocks/state").await
+}
+
+/// The unlock state answered at `path` (the user's own, or `/internal/users/{id}/unlocks`).
+async fn state_at(env: &TestEnv, token: &str, path: &str) -> UnlockStateResponse {
+    env.http().get(format!("{}{path}", env.base)).bearer_auth(token).send().await.unwrap().json().await.unwrap()
 }
 
 /// Publishes `n` packs of one channel; returns their ids.
@@ -119,15 +116,7 @@ async fn the_configured_pack_price_is_the_one_the_state_answers_and_the_unlock_d
         (mine.channel_pack_cost_gems, mine.video_unlock_cost_credits, mine.free_limited_trial_videos),
         (12, 2, 4)
     );
-    let other: UnlockStateResponse = client
-        .get(format!("{}/internal/users/{user}/unlocks", env.base))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let other = state_at(&env, &token, &format!("/internal/users/{user}/unlocks")).await;
     assert_eq!(other.channel_pack_cost_gems, 12);
 
     let (status, body) = unlock(&env, &client, &token, ids[0]).await;

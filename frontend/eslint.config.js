@@ -10,19 +10,6 @@ import tseslint from 'typescript-eslint'
 
 const SRC = resolve(import.meta.dirname, 'src')
 
-// Imports that crossed into another feature's internals before the boundary rule came (issue 22); each is to move
-// behind that feature's index. No new one may be added here.
-const KNOWN_CROSSINGS = [
-  'features/deals/routes/UpsellScreens.tsx -> ../../signup/affiliate',
-  'features/videos/components/VideoPageView.tsx -> ../../recommendations/components/CrossNavigationShelf',
-  'features/quickies/routes/ReelActions.tsx -> ../../recommendations/tracking',
-  'features/signup/routes/screens.tsx -> ../../subscription/purchase',
-  'features/signup/routes/screens.tsx -> ../../account/routes/UsernameScreen',
-  'features/home/routes/screens.tsx -> ../../recommendations/components/RecommendationGrid',
-  'features/subscription/modals.tsx -> ../signup/affiliate',
-  'features/subscription/modals.tsx -> ../signup/prices',
-]
-
 /**
  * The front end's boundaries: a feature reaches another feature only through its index (features/<other> or
  * features/<other>/index), and the routing engine (app/routing) imports no feature at all: the features declare their
@@ -48,7 +35,7 @@ const boundaries = {
         context.report({ node, messageId: 'routing', data: { source } })
       } else if (from[0] === 'features' && to[1] !== from[1]) {
         const viaIndex = to.length === 2 || (to.length === 3 && to[2] === 'index')
-        if (!viaIndex && !KNOWN_CROSSINGS.includes(`${from.join('/')} -> ${source}`)) {
+        if (!viaIndex) {
           context.report({ node, messageId: 'internals', data: { source } })
         }
       }

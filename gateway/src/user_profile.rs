@@ -463,6 +463,9 @@ mod tests {
             "unlockedVideoIds": [video],
             "unlockedVideos": [{ "videoId": video, "newId": "abc", "paidWith": "credits", "unlockedAt": at(-3) }],
             "freeLimitedTrialVideosLeft": 0,
+            "channelPackCostGems": 10,
+            "videoUnlockCostCredits": 1,
+            "freeLimitedTrialVideos": 3,
         }))
         .unwrap();
         let wallet: GemsBalanceResponse = serde_json::from_value(serde_json::json!({
@@ -470,6 +473,7 @@ mod tests {
             "gems": { "lastAcknowledgementDate": at(-1), "hasNewGems": false, "mayShowGemsModal": false },
             "wallet": { "balance": { "amount": 30 } },
             "payPerVideoCredits": 4,
+            "weeklyGems": 10,
         }))
         .unwrap();
         let download_quotas: unlocks_wire::DownloadQuotas = serde_json::from_value(serde_json::json!({

@@ -202,8 +202,11 @@ async fn user_queries_need_a_session_for_this_host() {
 #[tokio::test]
 async fn the_wallet_answers_through_the_gateway() {
     let scratch = runtime::testing::Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 4).await;
-    let state =
-        wallet::State::new(scratch.pool.clone(), scratch.store.clone(), wallet::WalletConfig::from_env().unwrap());
+    let state = wallet::State::new(
+        scratch.pool.clone(),
+        scratch.store.clone(),
+        wallet::WalletConfig { weekly_gems: 15, ..wallet::WalletConfig::from_env().unwrap() },
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let upstreams = Upstreams::with_base(|name, _| match name {
@@ -216,11 +219,12 @@ async fn the_wallet_answers_through_the_gateway() {
     tokio::spawn(async move { axum::serve(listener, wallet::router(state)).await.unwrap() });
     let user = Uuid::now_v7();
     let token = gw.token(user, "vixen.localhost", "vixen");
-    let query = json!({"query": "{ getGemsBalance { daysUntilRefreshGems wallet { balance { amount } } } getTransactions { amount } }"});
+    let query = json!({"query": "{ getGemsBalance { daysUntilRefreshGems weeklyGems wallet { balance { amount } } } getTransactions { amount } }"});
     let (status, body) = gw.post("vixen.localhost:8080", query, Some(&token)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(body.get("errors").is_none(), "{body}");
     assert_eq!(body["data"]["getGemsBalance"]["wallet"]["balance"]["amount"], 0);
+    assert_eq!(body["data"]["getGemsBalance"]["weeklyGems"], 15, "the wallet's configured amount");
     let days = body["data"]["getGemsBalance"]["daysUntilRefreshGems"].as_u64().unwrap();
     assert!((1..=7).contains(&days), "{days}");
     assert_eq!(body["data"]["getTransactions"], json!([]));

@@ -93,7 +93,7 @@ impl Env {
 }
 
 const UNLOCK_PACK: &str = "mutation($id: ID!) { unlockChannelPack(channelPackId: $id) { status unlockId channelPackId unlockedAt gemsBalance } }";
-const STATE: &str = "{ unlockState { unlockedChannelPackIds percentageOfUnlockedChannelPacks lastChannelPackUnlockDate hasUnlockedChannelPackInLastTwoWeeks unlockedVideoIds unlockedVideos { videoId newId paidWith } freeLimitedTrialVideosLeft } }";
+const STATE: &str = "{ unlockState { unlockedChannelPackIds percentageOfUnlockedChannelPacks lastChannelPackUnlockDate hasUnlockedChannelPackInLastTwoWeeks unlockedVideoIds unlockedVideos { videoId newId paidWith } freeLimitedTrialVideosLeft channelPackCostGems videoUnlockCostCredits freeLimitedTrialVideos } }";
 const ACCESS: &str =
     "query($ids: [ID!]!) { videoAccess(videoIds: $ids) { videoId denied deniedReason access unlocked channelPackId } }";
 
@@ -144,6 +144,8 @@ async fn packs_unlock_with_gems_once_and_refusals_keep_their_codes_and_fields() 
     let state = &body["data"]["unlockState"];
     assert_eq!(state["unlockedChannelPackIds"], json!([pack.to_string()]), "{}", short(&body));
     assert_eq!(state["percentageOfUnlockedChannelPacks"], 100);
+    assert_eq!(state["channelPackCostGems"], 10, "the price the unlock debited: 10 gems funded, none left");
+    assert_eq!((&state["videoUnlockCostCredits"], &state["freeLimitedTrialVideos"]), (&json!(1), &json!(3)));
     assert_eq!(state["hasUnlockedChannelPackInLastTwoWeeks"], true);
     assert!(state["lastChannelPackUnlockDate"].is_string());
     let body = env.ask(Some(&token), ACCESS, ids).await;

@@ -61,8 +61,12 @@ function gateway(deniedReason: DeniedReason, credits = 0, freeVideosLeft = 0) {
                 },
               ],
               getGemsBalance: { __typename: 'GemsBalance', payPerVideoCredits: credits },
-              unlockState: { __typename: 'UnlockState', freeLimitedTrialVideosLeft: freeVideosLeft },
+              unlockState: { __typename: 'UnlockState', freeLimitedTrialVideosLeft: freeVideosLeft, freeLimitedTrialVideos: 3 },
             },
+          })
+        } else if (name === 'VideoUnlockTerms') {
+          observer.next({
+            data: { unlockState: { __typename: 'UnlockState', videoUnlockCostCredits: 1, freeLimitedTrialVideos: 3 } },
           })
         } else {
           observer.next({ data: null, errors: [{ message: `not scripted: ${name}` }] })

@@ -195,6 +195,15 @@ pub struct UnlockState {
     pub unlocked_video_ids: Vec<ID>,
     pub unlocked_videos: Vec<UnlockedVideo>,
     pub free_limited_trial_videos_left: u32,
+    /// What a channel pack unlock costs, in gems (spec §9): the unlocks service's configured
+    /// price, the one the unlock debits.
+    pub channel_pack_cost_gems: u32,
+    /// What a video unlock costs, in pay-per-video credits: the unlocks service's configured
+    /// price.
+    pub video_unlock_cost_credits: u32,
+    /// The full videos a free limited trial opens (spec §9), of which
+    /// `freeLimitedTrialVideosLeft` remain.
+    pub free_limited_trial_videos: u32,
 }
 
 /// Why the user may watch a video.
@@ -328,6 +337,9 @@ impl UnlocksQuery {
                 })
                 .collect(),
             free_limited_trial_videos_left: s.free_limited_trial_videos_left,
+            channel_pack_cost_gems: s.channel_pack_cost_gems,
+            video_unlock_cost_credits: s.video_unlock_cost_credits,
+            free_limited_trial_videos: s.free_limited_trial_videos,
         })
     }
 

@@ -22,6 +22,9 @@ pub struct GemsBalance {
     pub gems: GemsState,
     pub wallet: Wallet,
     pub pay_per_video_credits: u64,
+    /// The gems each earning site subscription receives a week (spec §9): the wallet's
+    /// configured amount.
+    pub weekly_gems: u64,
 }
 
 #[derive(SimpleObject)]
@@ -73,6 +76,7 @@ impl WalletQuery {
             },
             wallet: Wallet { balance: Balance { amount: b.wallet.balance.amount } },
             pay_per_video_credits: b.pay_per_video_credits,
+            weekly_gems: b.weekly_gems,
         })
     }
 

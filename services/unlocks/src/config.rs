@@ -184,6 +184,12 @@ mod tests {
     }
 
     #[test]
+    fn the_pack_price_is_configured() {
+        let c = UnlocksConfig::from_lookup(|k| (k == "UNLOCKS_PACK_GEMS").then(|| "12".to_owned())).unwrap();
+        assert_eq!(c.pack_gems, 12);
+    }
+
+    #[test]
     fn a_tenant_overrides_its_quotas_and_keeps_the_rest() {
         let c = UnlocksConfig::from_lookup(|k| match k {
             "UNLOCKS_DOWNLOAD_QUOTA_SITE" => Some("25/14".into()),

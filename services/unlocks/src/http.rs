@@ -145,6 +145,9 @@ pub async fn unlock_state(state: &State, user_id: Uuid) -> Result<UnlockStateRes
             })
             .collect(),
         free_limited_trial_videos_left: state.config.free_trial_videos.saturating_sub(rows.free_trial_videos_used),
+        channel_pack_cost_gems: state.config.pack_gems,
+        video_unlock_cost_credits: state.config.video_credits,
+        free_limited_trial_videos: state.config.free_trial_videos,
         download_quotas: None,
     })
 }

@@ -23,15 +23,12 @@ async fn unlock(env: &TestEnv, client: &reqwest::Client, token: &str, pack: Uuid
 }
 
 async fn state(env: &TestEnv, token: &str) -> UnlockStateResponse {
-    env.http()
-        .get(format!("{}/internal/unlocks/state", env.base))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    state_at(env, token, "/internal/unlocks/state").await
+}
+
+/// The unlock state answered at `path` (the user's own, or `/internal/users/{id}/unlocks`).
+async fn state_at(env: &TestEnv, token: &str, path: &str) -> UnlockStateResponse {
+    env.http().get(format!("{}{path}", env.base)).bearer_auth(token).send().await.unwrap().json().await.unwrap()
 }
 
 /// Publishes `n` packs of one channel; returns their ids.
@@ -77,6 +74,11 @@ async fn a_pack_unlock_debits_ten_gems_records_the_unlock_and_answers_every_outc
     let s = state(&env, &token).await;
     assert_eq!(s.unlocked_channel_pack_ids, vec![ids[0]]);
     assert_eq!(s.percentage_of_unlocked_channel_packs, 25, "1 of 4 packs");
+    assert_eq!(
+        (s.channel_pack_cost_gems, s.video_unlock_cost_credits, s.free_limited_trial_videos),
+        (10, 1, 3),
+        "the default prices and trial (spec §9, docs/decisions.md)"
+    );
     assert_eq!(s.last_channel_pack_unlock_date, Some(first.unlocked_at));
     assert!(s.has_unlocked_channel_pack_in_last_two_weeks);
     // Fifteen days on, the unlock is no longer recent.
@@ -89,6 +91,40 @@ async fn a_pack_unlock_debits_ten_gems_records_the_unlock_and_answers_every_outc
     assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0, "the refused unlock is not pending");
     let refused = env.scalar("select count(*) from event where event_type = 'UnlockRefused'").await;
     assert_eq!(refused, 1);
+    env.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_configured_pack_price_is_the_one_the_state_answers_and_the_unlock_debits() {
+    let env = TestEnv::with(|mut c| {
+        c.pack_gems = 12;
+        c.video_credits = 2;
+        c.free_trial_videos = 4;
+        c
+    })
+    .await;
+    let ids = packs(&env, 2).await;
+    let user = Uuid::now_v7();
+    let token = env.token(user);
+    let client = env.http();
+    env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 20).await;
+
+    // The prices the front end shows, before any unlock, on both the user's and another service's read.
+    let mine = state(&env, &token).await;
+    assert_eq!(
+        (mine.channel_pack_cost_gems, mine.video_unlock_cost_credits, mine.free_limited_trial_videos),
+        (12, 2, 4)
+    );
+    let other = state_at(&env, &token, &format!("/internal/users/{user}/unlocks")).await;
+    assert_eq!(other.channel_pack_cost_gems, 12);
+
+    let (status, body) = unlock(&env, &client, &token, ids[0]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["gemsBalance"], 8, "20 less the configured 12");
+    let (status, body) = unlock(&env, &client, &token, ids[1]).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("NOT_ENOUGH_GEMS")), "{body}");
+    assert_eq!((body["balance"].as_u64(), body["needed"].as_u64()), (Some(8), Some(12)));
     env.cleanup().await;
 }
 

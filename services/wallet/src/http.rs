@@ -251,6 +251,7 @@ async fn gems_balance(
         },
         wallet: WalletBalance { balance: Amount { amount: balances.gems as u64 } },
         pay_per_video_credits: balances.credits as u64,
+        weekly_gems: state.config.weekly_gems,
     }))
 }
 

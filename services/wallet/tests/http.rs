@@ -20,6 +20,19 @@ async fn serve(env: &TestEnv) -> String {
     format!("http://{addr}")
 }
 
+/// The wallet's gems balance of `user`, asked as a service.
+async fn gems_balance(base: &str, user: Uuid) -> GemsBalanceResponse {
+    runtime::tls::client()
+        .get(format!("{base}/internal/wallets/{user}/gems-balance"))
+        .service_auth("wallet")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 fn debit_body(key: &str, amount: u64) -> Value {
     json!({ "asset": "gems", "amount": amount, "idempotency_key": key, "reason": "pack_unlock" })
 }
@@ -161,23 +174,24 @@ async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
 }
 
 #[tokio::test]
+async fn the_gems_balance_answers_the_configured_weekly_amount() {
+    let env = TestEnv::with(|c| wallet::WalletConfig { weekly_gems: 15, ..c }).await;
+    let base = serve(&env).await;
+    assert_eq!(gems_balance(&base, Uuid::now_v7()).await.weekly_gems, 15);
+    env.cleanup().await;
+}
+
+#[tokio::test]
 async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     let env = TestEnv::new().await;
     let base = serve(&env).await;
     let client = runtime::tls::client();
     let user = Uuid::now_v7();
 
-    let empty: GemsBalanceResponse = client
-        .get(format!("{base}/internal/wallets/{user}/gems-balance"))
-        .service_auth("wallet")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let empty = gems_balance(&base, user).await;
     assert_eq!(empty.wallet.balance.amount, 0);
     assert_eq!(empty.days_until_refresh_gems, 2);
+    assert_eq!(empty.weekly_gems, 10, "the default weekly amount (spec §9)");
     assert!(empty.gems.may_show_gems_modal && !empty.gems.has_new_gems);
 
     env.fund(user, 30).await;
@@ -267,17 +281,7 @@ async fn acknowledging_the_new_gems_balance_counts_once_a_day() {
         assert_eq!(response.status(), StatusCode::OK);
         response.json::<AcknowledgeResponse>().await.unwrap()
     };
-    let balance = || async {
-        client
-            .get(format!("{base}/internal/wallets/{user}/gems-balance"))
-            .service_auth("wallet")
-            .send()
-            .await
-            .unwrap()
-            .json::<GemsBalanceResponse>()
-            .await
-            .unwrap()
-    };
+    let balance = || gems_balance(&base, user);
     env.clock.set(utc(2026, 1, 7, 12, 0));
     let first = acknowledge().await;
     assert_eq!(first, AcknowledgeResponse { last_acknowledgement_date: Some(utc(2026, 1, 7, 12, 0)), recorded: true });

@@ -11,6 +11,7 @@ const balance = {
     __typename: 'GemsBalance',
     daysUntilRefreshGems: 3,
     payPerVideoCredits: 0,
+    weeklyGems: 10,
     gems: { __typename: 'GemsState', lastAcknowledgementDate: null, hasNewGems: false, mayShowGemsModal: true },
     wallet: { __typename: 'Wallet', balance: { __typename: 'Balance', amount: 20 } },
   },

@@ -524,9 +524,11 @@ export const en = {
     free_videos_left: '{{count}} free videos left.',
     free_videos_left_one: '{{count}} free video left.',
     watch_free: 'Watch as a free video',
-    intro: 'Unlock {{title}} for good with {{cost}} credit, or upgrade to a membership and watch every video.',
+    intro: 'Unlock {{title}} for good with {{count}} credits, or upgrade to a membership and watch every video.',
+    intro_one: 'Unlock {{title}} for good with {{count}} credit, or upgrade to a membership and watch every video.',
     credits: 'You have {{count}} credits.',
-    unlock: 'Unlock for {{cost}} credit',
+    unlock: 'Unlock for {{count}} credits',
+    unlock_one: 'Unlock for {{count}} credit',
   },
   downloads: {
     heading: 'Download',

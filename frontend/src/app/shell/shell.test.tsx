@@ -22,11 +22,13 @@ const MODAL_ANSWERS = {
       __typename: 'GemsBalance',
       daysUntilRefreshGems: 3,
       payPerVideoCredits: 0,
+      weeklyGems: 10,
       gems: { __typename: 'GemsState', lastAcknowledgementDate: null, hasNewGems: false, mayShowGemsModal: true },
       wallet: { __typename: 'Wallet', balance: { __typename: 'Balance', amount: 20 } },
     },
   },
   Transactions: { getTransactions: [] },
+  ChannelPackCost: { unlockState: { __typename: 'UnlockState', channelPackCostGems: 10 } },
 }
 beforeEach(() => window.localStorage.clear())
 

@@ -2,12 +2,14 @@ import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client'
 import { ApolloProvider } from '@apollo/client/react'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { Observable } from 'rxjs'
+import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { member, tenantConfig } from '../../app/routing/testing'
 import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
-import { signedAmount, UnlockChannel } from './modals'
+import { PackUnlockButton } from './components/PackUnlockButton'
+import { signedAmount, UnlockChannel, UserGemsInfo } from './modals'
 
 afterEach(cleanup)
 
@@ -25,31 +27,44 @@ function client(answers: Record<string, Answer[]>) {
   return new ApolloClient({ link, cache: new InMemoryCache() })
 }
 
-const balance = (amount: number, days = 3) => ({
+// The wallet's answer; its weekly gems as the wallet is configured (10 by default, spec §9).
+const balance = (amount: number, days = 3, weeklyGems = 10) => ({
   data: {
     getGemsBalance: {
       __typename: 'GemsBalance',
       daysUntilRefreshGems: days,
       payPerVideoCredits: 0,
+      weeklyGems,
       gems: { __typename: 'GemsState', lastAcknowledgementDate: null, hasNewGems: false, mayShowGemsModal: false },
       wallet: { __typename: 'Wallet', balance: { __typename: 'Balance', amount } },
     },
   },
 })
 
-function renderModal(answers: Record<string, Answer[]>) {
-  const user = { ...member(), can: (action: string, subject: string) => action === 'see' && subject === 'GemAnimation' }
+// The unlocks service's pack price, as it is configured (10 by default, spec §9).
+const packCost = (channelPackCostGems = 10) => ({
+  data: { unlockState: { __typename: 'UnlockState', channelPackCostGems } },
+})
+
+function renderWith(answers: Record<string, Answer[]>, body: ReactNode) {
+  const user = {
+    ...member(),
+    can: (action: string, subject: string) =>
+      (action === 'see' && subject === 'GemAnimation') || (action === 'unlock' && subject === 'ChannelPack'),
+  }
   render(
-    <ApolloProvider client={client(answers)}>
+    <ApolloProvider client={client({ ChannelPackCost: [packCost()], ...answers })}>
       <SessionProvider session={{ tenant: tenantConfig(), user, isMembersArea: false }}>
         <FlashProvider>
-          <ModalProvider>
-            <UnlockChannel props={{ channelPackId: 'pack-1', packName: 'Pack One' }} close={() => undefined} />
-          </ModalProvider>
+          <ModalProvider>{body}</ModalProvider>
         </FlashProvider>
       </SessionProvider>
     </ApolloProvider>,
   )
+}
+
+function renderModal(answers: Record<string, Answer[]>) {
+  renderWith(answers, <UnlockChannel props={{ channelPackId: 'pack-1', packName: 'Pack One' }} close={() => undefined} />)
 }
 
 describe('the unlock-channel modal', () => {
@@ -100,6 +115,48 @@ describe('the unlock-channel modal', () => {
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Unlock for 10 gems' }))
     expect((await screen.findByRole('alert')).textContent).toBe('You have already unlocked this channel pack.')
+  })
+})
+
+describe("the pack price and the weekly gems are the server's", () => {
+  it('shows another configured price in the modal, its button and its affordability', async () => {
+    renderModal({ GemsBalance: [balance(11)], ChannelPackCost: [packCost(12)] })
+    await screen.findByTestId('gems-balance')
+    expect(screen.getByTestId('pack-cost').textContent).toBe('12 gems')
+    expect(screen.getByRole('button', { name: 'Unlock for 12 gems' })).toBeTruthy()
+    // 11 gems do not pay for a 12-gem pack.
+    expect(screen.getByRole('alert').textContent).toBe('Not enough gems. New gems arrive in 3 days.')
+  })
+
+  it("shows the configured price on a pack's unlock button", async () => {
+    renderWith(
+      {
+        UnlockedPacks: [
+          {
+            data: {
+              unlockState: {
+                __typename: 'UnlockState',
+                unlockedChannelPackIds: [],
+                percentageOfUnlockedChannelPacks: 0,
+                channelPackCostGems: 12,
+              },
+            },
+          },
+        ],
+      },
+      <PackUnlockButton channelPackId="pack-1" packName="Pack One" />,
+    )
+    expect(await screen.findByRole('button', { name: 'Unlock Pack One for 12 gems' })).toBeTruthy()
+  })
+
+  it('tells the configured weekly gems and price in the gems popup', async () => {
+    renderWith(
+      { GemsBalance: [balance(5, 3, 15)], ChannelPackCost: [packCost(12)], Transactions: [{ data: { getTransactions: [] } }] },
+      <UserGemsInfo props={{}} close={() => undefined} />,
+    )
+    const intro = await screen.findByTestId('gems-intro')
+    expect(intro.textContent).toContain('15 free gems arrive every Friday')
+    expect(intro.textContent).toContain('each channel pack costs 12 gems')
   })
 })
 

@@ -8,6 +8,7 @@ import { useSession } from '../../app/session/SessionContext'
 import {
   AcknowledgeGemsIntroMutation,
   AcknowledgeNewGemsBalanceMutation,
+  ChannelPackCostQuery,
   GemsBalanceQuery,
   TransactionsQuery,
   UnlockChannelPackMutation,
@@ -15,9 +16,7 @@ import {
 import {
   canAffordPack,
   gemFrames,
-  GEMS_PER_FRIDAY,
   notEnoughGemsMessage,
-  PACK_COST_GEMS,
   packUnlockMessage,
   refusedUnlock,
   type PackUnlockOutcome,
@@ -63,15 +62,19 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
   const flashes = useFlash()
   const { channelPackId, packName = t('unlock_channel_modal.this_pack'), onUnlocked } = props
   const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
+  const price = useQuery(ChannelPackCostQuery)
   const [unlock, { loading: unlocking }] = useMutation(UnlockChannelPackMutation)
   const [outcome, setOutcome] = useState<PackUnlockOutcome | null>(null)
+  const failed = Boolean(balance.error || price.error)
 
   useEffect(() => {
-    if (balance.error) flashes.add({ type: 'error', translation: 'unlock_channel_modal.failed_to_load_balance' })
-  }, [balance.error, flashes])
+    if (failed) flashes.add({ type: 'error', translation: 'unlock_channel_modal.failed_to_load_balance' })
+  }, [failed, flashes])
 
-  if (balance.loading && !balance.data) return <p className="muted" aria-busy="true">{t('gems.loading')}</p>
-  if (!balance.data) {
+  if (!failed && (!balance.data || !price.data)) {
+    return <p className="muted" aria-busy="true">{t('gems.loading')}</p>
+  }
+  if (!balance.data || !price.data) {
     return (
       <p role="alert" className="notice notice--error">
         {t('unlock_channel_modal.failed_to_load_balance')}
@@ -81,7 +84,8 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
   const gems = balance.data.getGemsBalance
   const amount = outcome?.kind === 'success' ? outcome.gemsBalance : gems.wallet.balance.amount
   const days = gems.daysUntilRefreshGems
-  const affordable = canAffordPack(amount)
+  const cost = price.data.unlockState.channelPackCostGems
+  const affordable = canAffordPack(amount, cost)
   const message = outcome ? packUnlockMessage(outcome) : affordable ? null : notEnoughGemsMessage(days)
 
   async function onUnlock() {
@@ -108,7 +112,7 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
           <GemBalance amount={amount} animated={user.can('see', 'GemAnimation')} />
         </dd>
         <dt>{t('gems.cost')}</dt>
-        <dd data-testid="pack-cost">{t('count.gems', { count: PACK_COST_GEMS })}</dd>
+        <dd data-testid="pack-cost">{t('count.gems', { count: cost })}</dd>
         <dt>{t('gems.new_gems_in')}</dt>
         <dd>{t('count.days', { count: days })}</dd>
       </dl>
@@ -135,7 +139,7 @@ export function UnlockChannel({ props, close }: ModalBodyProps<'UnlockChannel'>)
             disabled={unlocking || outcome?.kind === 'alreadyUnlocked'}
             aria-busy={unlocking}
           >
-            {unlocking ? t('common.unlocking') : t('unlock_channel_modal.unlock', { cost: PACK_COST_GEMS })}
+            {unlocking ? t('common.unlocking') : t('unlock_channel_modal.unlock', { cost })}
           </button>
         )}
       </div>
@@ -177,6 +181,7 @@ export function UserGemsInfo({ props, close }: ModalBodyProps<'UserGemsInfo'>) {
   const intro = props.intro ?? false
   const flashes = useFlash()
   const balance = useQuery(GemsBalanceQuery, { fetchPolicy: 'network-only' })
+  const price = useQuery(ChannelPackCostQuery)
   const [acknowledgeIntro] = useMutation(AcknowledgeGemsIntroMutation)
   const [acknowledgeBalance] = useMutation(AcknowledgeNewGemsBalanceMutation)
   const hasNewGems = balance.data?.getGemsBalance.gems.hasNewGems === true
@@ -198,11 +203,12 @@ export function UserGemsInfo({ props, close }: ModalBodyProps<'UserGemsInfo'>) {
   }
 
   const gems = balance.data?.getGemsBalance
+  const cost = price.data?.unlockState.channelPackCostGems
   return (
     <div className="gems-info">
-      <p>
-        {t('gems.intro', { perFriday: GEMS_PER_FRIDAY, cost: PACK_COST_GEMS })}
-      </p>
+      {gems && cost !== undefined ? (
+        <p data-testid="gems-intro">{t('gems.intro', { perFriday: gems.weeklyGems, cost })}</p>
+      ) : null}
       {balance.error ? (
         <p role="alert">{t('unlock_channel_modal.failed_to_load_balance')}</p>
       ) : gems ? (

@@ -1,16 +1,17 @@
 import { CombinedGraphQLErrors } from '@apollo/client'
 import { describe, expect, it } from 'vitest'
-import { canAffordPack, gemFrames, packUnlockMessage, PACK_COST_GEMS, refusedUnlock, hasWallet } from './packUnlock'
+import { canAffordPack, gemFrames, packUnlockMessage, refusedUnlock, hasWallet } from './packUnlock'
 
 const refused = (code: string, extensions: Record<string, unknown> = {}) =>
   new CombinedGraphQLErrors({ data: null, errors: [{ message: code, extensions: { code, ...extensions } }] })
 
 describe('a channel-pack unlock', () => {
-  it('costs 10 gems', () => {
-    expect(PACK_COST_GEMS).toBe(10)
-    expect(canAffordPack(10)).toBe(true)
-    expect(canAffordPack(9)).toBe(false)
-    expect(canAffordPack(0)).toBe(false)
+  it('is affordable when the balance covers the price the server gave', () => {
+    expect(canAffordPack(10, 10)).toBe(true)
+    expect(canAffordPack(9, 10)).toBe(false)
+    expect(canAffordPack(0, 10)).toBe(false)
+    expect(canAffordPack(11, 12)).toBe(false)
+    expect(canAffordPack(12, 12)).toBe(true)
   })
 
   it('reads not enough gems with the days until new gems', () => {

@@ -1,12 +1,8 @@
 // A channel-pack unlock with gems (account-payments-gems.md §4 "Pack unlock", §8, §9): its outcomes and their
-// messages, whether the balance covers the pack, and the frames of the gem animation.
+// messages, whether the balance covers the pack, and the frames of the gem animation. The pack's price and the weekly
+// gems are the server's (unlockState.channelPackCostGems, getGemsBalance.weeklyGems): nothing here repeats them.
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
-
-/** §9: each channel pack costs 10 gems. */
-export const PACK_COST_GEMS = 10
-/** §9: 10 free gems arrive every Friday per site subscription. */
-export const GEMS_PER_FRIDAY = 10
 
 export type PackUnlockOutcome =
   | { kind: 'success'; gemsBalance: number }
@@ -53,7 +49,8 @@ export function packUnlockMessage(outcome: PackUnlockOutcome): string | null {
   }
 }
 
-export function canAffordPack(balance: number, cost = PACK_COST_GEMS): boolean {
+/** Whether `balance` gems pay for a pack costing `cost` (the unlocks service's price). */
+export function canAffordPack(balance: number, cost: number): boolean {
   return balance >= cost
 }
 

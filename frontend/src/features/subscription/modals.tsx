@@ -13,8 +13,7 @@ import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { useModals } from '../../app/shell/ModalManager'
 import { useSession } from '../../app/session/SessionContext'
 import { isMultisiteSiteId } from '../../app/routing/table'
-import { documentCookies, storedNats } from '../signup/affiliate'
-import { optionPrice, singleSiteOptions } from '../signup/prices'
+import { documentCookies, optionPrice, singleSiteOptions, storedNats } from '../signup'
 import {
   AcknowledgePromotionalTeaserViewedDocument,
   InternalUpsellOneclickMultisiteDocument,

@@ -1,18 +1,12 @@
 // UnlockOrUpgradeMembership (§2.2, §4 "Video unlock"): spend a pay-per-video credit on this video, or upgrade to a
 // membership that plays every video.
-import { useMutation } from '@apollo/client/react'
+import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'
 import { useFlash } from '../../app/shell/Flash'
 import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { useModals } from '../../app/shell/ModalManager'
-import { UnlockVideoDocument } from '../../gql/graphql'
-import {
-  FREE_TRIAL_VIDEOS,
-  refusedVideoUnlock,
-  VIDEO_COST_CREDITS,
-  videoUnlockMessage,
-  type VideoUnlockOutcome,
-} from './videoUnlock'
+import { UnlockVideoDocument, VideoUnlockTermsDocument } from '../../gql/graphql'
+import { refusedVideoUnlock, videoUnlockMessage, type VideoUnlockOutcome } from './videoUnlock'
 import { t } from '../../app/i18n'
 import { translateRich } from '../../app/i18n/rich'
 
@@ -23,6 +17,8 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
   const freeVideosLeft = props.freeVideosLeft ?? null
   const flashes = useFlash()
   const modals = useModals()
+  // The price of a video and the trial's videos: the unlocks service's settings.
+  const terms = useQuery(VideoUnlockTermsDocument)
   const [unlock, { loading }] = useMutation(UnlockVideoDocument)
   const [outcome, setOutcome] = useState<VideoUnlockOutcome | null>(null)
 
@@ -65,6 +61,18 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
       </div>
     )
   }
+  if (!terms.data) {
+    return terms.error ? (
+      <p role="alert" className="notice notice--error">
+        {t('video_unlock_modal.error')}
+      </p>
+    ) : (
+      <p className="muted" aria-busy="true">
+        {t('common.loading')}
+      </p>
+    )
+  }
+  const { videoUnlockCostCredits: cost, freeLimitedTrialVideos } = terms.data.unlockState
   const message = outcome ? videoUnlockMessage(outcome) : null
   const upgrade = (
     <button
@@ -82,7 +90,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
     return (
       <div className="unlock-video" data-kind="free-trial">
         <p>
-          {translateRich('unlock_video.free_trial', { title: <strong>{title}</strong>, count: FREE_TRIAL_VIDEOS })}
+          {translateRich('unlock_video.free_trial', { title: <strong>{title}</strong>, count: freeLimitedTrialVideos })}
         </p>
         <p data-testid="free-videos-left">
           {t('unlock_video.free_videos_left', { count: freeVideosLeft })}
@@ -106,7 +114,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
   return (
     <div className="unlock-video">
       <p>
-        {translateRich('unlock_video.intro', { title: <strong>{title}</strong>, cost: VIDEO_COST_CREDITS })}
+        {translateRich('unlock_video.intro', { title: <strong>{title}</strong>, count: cost })}
       </p>
       {credits !== null ? <p data-testid="credits-balance">{t('unlock_video.credits', { count: credits })}</p> : null}
       {message ? (
@@ -122,7 +130,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
           disabled={loading || credits === 0 || outcome?.kind === 'alreadyUnlocked'}
           aria-busy={loading}
         >
-          {loading ? t('common.unlocking') : t('unlock_video.unlock', { cost: VIDEO_COST_CREDITS })}
+          {loading ? t('common.unlocking') : t('unlock_video.unlock', { count: cost })}
         </button>
         <button
           type="button"

@@ -87,8 +87,8 @@ describe('downloads and their quota', () => {
 })
 
 describe('the step a refused video offers', () => {
-  const step = (overrides: Partial<LockedVideoFacts> = {}, freeVideosLeft = 0) =>
-    refusalStep({ ...facts(overrides), freeVideosLeft, title: 'Easy Glow' })
+  const step = (overrides: Partial<LockedVideoFacts> = {}, freeVideosLeft = 0, freeTrialVideos = 3) =>
+    refusalStep({ ...facts(overrides), freeVideosLeft, freeTrialVideos, title: 'Easy Glow' })
 
   it('offers the free limited trial its free videos with what is left, then says it expired', () => {
     expect(step({ deniedReason: 'free_trial_video', subscriptionKind: 'trial' }, 2)).toMatchObject({
@@ -96,6 +96,10 @@ describe('the step a refused video offers', () => {
       left: 2,
       label: 'Watch as a free video (2 left)',
     })
+    // The trial's size is the server's (unlockState.freeLimitedTrialVideos).
+    expect(step({ deniedReason: 'free_trial_video', subscriptionKind: 'trial' }, 2, 5).note).toBe(
+      'Watch Easy Glow in full as one of your 5 free videos: 2 left.',
+    )
     const expired = step({ deniedReason: 'free_trial_expired', subscriptionKind: 'trial' })
     expect(expired.kind).toBe('upgrade')
     expect(expired.note).toContain('limited trial expired')

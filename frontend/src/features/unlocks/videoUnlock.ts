@@ -6,9 +6,6 @@ import { t } from '../../app/i18n'
 import type { ModalId } from '../../app/shell/modalIds'
 import { modalForDeniedAction } from '../../app/shell/autoModals'
 
-/** One credit opens one video for good (docs/decisions.md, unlocks). */
-export const VIDEO_COST_CREDITS = 1
-
 /** Why the server refused a video (services/access `denied_reason`, videoAccess's `deniedReason`). */
 export type DeniedReason =
   | 'channel_pack_locked'
@@ -17,9 +14,6 @@ export type DeniedReason =
   | 'reactivate'
   | 'support'
   | 'no_access'
-
-/** The free limited trial's full videos (§9). */
-export const FREE_TRIAL_VIDEOS = 3
 
 export interface LockedVideoFacts {
   /** The access answer's deniedReason. */
@@ -67,14 +61,20 @@ export type RefusalStep =
 
 export const LIMITED_TRIAL_EXPIRED = t('video_unlock_modal.trial_expired')
 
-export function refusalStep(facts: LockedVideoFacts & { freeVideosLeft: number; title: string }): RefusalStep {
+/**
+ * `freeTrialVideos` is how many full videos the free limited trial opens, as the unlocks service is configured
+ * (unlockState.freeLimitedTrialVideos).
+ */
+export function refusalStep(
+  facts: LockedVideoFacts & { freeVideosLeft: number; freeTrialVideos: number; title: string },
+): RefusalStep {
   switch (facts.deniedReason) {
     case 'free_trial_video':
       return {
         kind: 'freeVideo',
         left: facts.freeVideosLeft,
         label: t('video_unlock_modal.free_video_label', { left: facts.freeVideosLeft }),
-        note: t('video_unlock_modal.free_video_note', { title: facts.title, free: FREE_TRIAL_VIDEOS, left: facts.freeVideosLeft }),
+        note: t('video_unlock_modal.free_video_note', { title: facts.title, free: facts.freeTrialVideos, left: facts.freeVideosLeft }),
       }
     case 'free_trial_expired':
       return { kind: 'upgrade', label: t('unlock_video.upgrade'), note: LIMITED_TRIAL_EXPIRED }

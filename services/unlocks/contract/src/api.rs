@@ -135,6 +135,14 @@ pub struct UnlockStateResponse {
     pub unlocked_video_ids: Vec<Uuid>,
     pub unlocked_videos: Vec<UnlockedVideo>,
     pub free_limited_trial_videos_left: u32,
+    /// What a channel pack unlock costs, in gems (spec §9; the service's `UNLOCKS_PACK_GEMS`):
+    /// the front end shows this price and owns no copy of it.
+    pub channel_pack_cost_gems: u32,
+    /// What a video unlock costs, in pay-per-video credits (the service's `UNLOCKS_VIDEO_CREDITS`).
+    pub video_unlock_cost_credits: u32,
+    /// The full videos a free limited trial opens (spec §9: 3; `UNLOCKS_FREE_TRIAL_VIDEOS`), of
+    /// which `free_limited_trial_videos_left` remain.
+    pub free_limited_trial_videos: u32,
     /// The signed-in user's download quotas on the request's brand (its site bucket and the
     /// channel categories' one), so that findOneUserProfile asks this service once. Absent in
     /// the answer about another user.

@@ -64,11 +64,16 @@ impl std::ops::Deref for TestEnv {
 impl TestEnv {
     /// A fresh schema with the wallet's tables; the clock stands at Wednesday 2026-01-07 12:00 UTC.
     pub async fn new() -> TestEnv {
+        TestEnv::with(|c| c).await
+    }
+
+    /// As `new`, with the settings `tune` changes.
+    pub async fn with(tune: impl FnOnce(WalletConfig) -> WalletConfig) -> TestEnv {
         let scratch = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 8).await;
         let queue = format!("{}.subscriptions", scratch.schema);
         scratch.track_queue(&queue);
         let clock = TestClock::at(utc(2026, 1, 7, 12, 0));
-        let config = WalletConfig { subscriptions_queue: queue.clone(), ..WalletConfig::default() };
+        let config = tune(WalletConfig { subscriptions_queue: queue.clone(), ..WalletConfig::default() });
         let state = State::new(scratch.pool.clone(), scratch.store.clone(), config).with_clock(clock.as_clock());
         TestEnv { scratch, queue, state, clock, serial: Default::default() }
     }

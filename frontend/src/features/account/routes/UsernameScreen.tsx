@@ -20,7 +20,6 @@ import {
 } from '../../../gql/graphql'
 import { INVALID_USERNAME_MESSAGE, isValidUsername } from '../validation'
 
-export const USERNAME_PATH = '/account/username'
 export const USERNAME_TAKEN_MESSAGE = t('account.username.taken')
 
 const REFUSALS: Readonly<Record<string, string>> = {

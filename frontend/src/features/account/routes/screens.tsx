@@ -27,7 +27,7 @@ import { Link } from 'react-router'
 import { AccountGems } from '../../gems'
 import { emailConsentVariant } from '../validation'
 import { ChangePassword } from '../components/ChangePassword'
-import { USERNAME_PATH } from './UsernameScreen'
+import { USERNAME_PATH } from '../paths'
 import './account.css'
 
 const accountQuery = () => ({ query: AccountPageDocument, variables: {} })

@@ -3,6 +3,7 @@
 export {
   AcknowledgeGemsIntroDocument as AcknowledgeGemsIntroMutation,
   AcknowledgeNewGemsBalanceDocument as AcknowledgeNewGemsBalanceMutation,
+  ChannelPackCostDocument as ChannelPackCostQuery,
   GemsBalanceDocument as GemsBalanceQuery,
   TransactionsDocument as TransactionsQuery,
   UnlockChannelPackDocument as UnlockChannelPackMutation,

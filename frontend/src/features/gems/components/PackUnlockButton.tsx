@@ -4,7 +4,6 @@ import { useQuery } from '@apollo/client/react'
 import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { UnlockedPacksDocument } from '../../../gql/graphql'
-import { PACK_COST_GEMS } from '../packUnlock'
 import { t } from '../../../app/i18n'
 
 export function PackUnlockButton({ channelPackId, packName }: { channelPackId: string; packName: string }) {
@@ -28,7 +27,7 @@ export function PackUnlockButton({ channelPackId, packName }: { channelPackId: s
         open('UnlockChannel', { channelPackId, packName, onUnlocked: () => void refetch().catch(() => undefined) })
       }
     >
-      {t('gems.unlock_pack', { pack: packName, cost: PACK_COST_GEMS })}
+      {t('gems.unlock_pack', { pack: packName, cost: data.unlockState.channelPackCostGems })}
     </button>
   )
 }

@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useSession } from '../../../app/session/SessionContext'
 import { useModals } from '../../../app/shell/ModalManager'
 import { ReelVideoDocument, type Quickie_ReelFragment } from '../../../gql/graphql'
-import { trackerOf, trackReel } from '../../recommendations/tracking'
+import { trackerOf, trackReel } from '../../recommendations'
 import { t } from '../../../app/i18n'
 
 export const REEL_RATING_MAX = 10

@@ -23,8 +23,8 @@ import {
   WelcomePagePictureSetDocument,
   type JoinOptionsQuery,
 } from '../../../gql/graphql'
-import { newIdempotencyKey } from '../../subscription/purchase'
-import { USERNAME_PATH } from '../../account/routes/UsernameScreen'
+import { newIdempotencyKey } from '../../subscription'
+import { USERNAME_PATH } from '../../account'
 import { autologinHref, nextAccountCreationStep, signInWithAutologin } from '../accountCreation'
 import { documentCookies, joinFormImageVariant, storedAffiliateCodes } from '../affiliate'
 import { joinTracking } from '../joinTracking'

@@ -47,6 +47,7 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
   const access = data?.videoAccess[0]
   const credits = data?.getGemsBalance.payPerVideoCredits ?? 0
   const freeVideosLeft = data?.unlockState.freeLimitedTrialVideosLeft ?? 0
+  const freeTrialVideos = data?.unlockState.freeLimitedTrialVideos ?? 0
   const profile = user.profile
   const step = refusalStep({
     deniedReason: access?.deniedReason ?? null,
@@ -57,6 +58,7 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
     isThirdPartyChannel: video.isThirdPartyChannel === true,
     isFreeLimitedTrial: access?.isFreeLimitedTrial === true,
     freeVideosLeft,
+    freeTrialVideos,
     title: video.title,
   })
   // The access answer may open what the tokens did not (a grant that just arrived, a failure on the way): then

@@ -12,7 +12,7 @@ import { formatDuration, formatReleaseDate } from '../../../components/VideoCard
 import { FREE_TRIAL_MARK } from '../../../components/VideoCard/VideoCard'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
-import { CrossNavigationShelf } from '../../recommendations/components/CrossNavigationShelf'
+import { CrossNavigationShelf } from '../../recommendations'
 import { DownloadPanel } from '../../unlocks'
 import { Comments } from './Comments'
 import { FavoriteButton } from './FavoriteButton'

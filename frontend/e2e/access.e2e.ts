@@ -176,6 +176,18 @@ describe('a logout', () => {
       .poll(() => graphqlCodes(probe, whoami), { timeout: 5_000, interval: 100 })
       .toEqual(['UNAUTHENTICATED'])
     expect(Date.now() - loggedOut).toBeLessThan(5_000)
+    // The copy's own tab, left open on the home page, notices too: it settles on the sign-in page and stays there
+    // (no loop between the sign-in and the brand).
+    await expect.poll(() => copy.url(), { timeout: 15_000 }).toMatch(/\/oidc\/login/)
+    await copy.waitForLoadState('networkidle')
+    let navigations = 0
+    copy.on('framenavigated', (frame) => {
+      if (frame === copy.mainFrame()) navigations += 1
+    })
+    await copy.waitForTimeout(3_000)
+    expect(navigations).toBe(0)
+    expect(await copy.locator('form input[type="password"]').count()).toBeGreaterThan(0)
+    await screenshotAtBothWidths(copy, 'access-copied-cookie-after-logout')
     await copyContext.close()
   })
 })

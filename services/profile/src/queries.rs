@@ -89,9 +89,24 @@ pub fn site_access(subs: &[SubscriptionRow]) -> Vec<String> {
     sites
 }
 
-/// Whether the user (as a member of `brand`) has an active membership there.
-pub fn has_active_access(subs: &[SubscriptionRow], brand: &str) -> bool {
-    site_access(subs).iter().any(|s| s == brand)
+/// Full access to a brand whose configuration shows the relationship section (wifey): the
+/// fact the access rules call `has_active_wifey_subscription`.
+pub fn has_relationship_brand_access(subs: &[SubscriptionRow]) -> bool {
+    let tenants = tenants::global();
+    site_access(subs).iter().any(|s| tenants.get(s).is_some_and(|t| t.features.relationship_section))
+}
+
+/// What the relationship-section rules (the access crate's, their one owner) need to know.
+pub fn relationship_facts(
+    is_admin: bool,
+    subs: &[SubscriptionRow],
+    is_tandem_child: bool,
+) -> access::RelationshipFacts {
+    access::RelationshipFacts {
+        is_admin,
+        has_active_wifey_subscription: has_relationship_brand_access(subs),
+        is_tandem_child_account: is_tandem_child,
+    }
 }
 
 /// `a` or `b`, stable per user.
@@ -184,12 +199,12 @@ pub fn assemble(f: Facts, config: &ProfileConfig, now: DateTime<Utc>) -> OwnProf
     let is_tandem_child = row.tandem_parent_user_id.is_some();
     let attributes: SpecialAttributes = serde_json::from_value(row.special_attributes.clone()).unwrap_or_default();
 
-    let wifey_active = has_active_access(&f.subs, "wifey");
+    let relationship = relationship_facts(is_admin, &f.subs, is_tandem_child);
     let relationship_info = RelationshipInfo {
         relationship_status: row.relationship_status.clone(),
         relationship_role: row.relationship_role.clone(),
-        is_visible: is_admin || wifey_active,
-        is_editable: is_admin || (wifey_active && !is_tandem_child),
+        is_visible: access::may_see_relationship_section(relationship),
+        is_editable: access::may_edit_relationship(relationship),
     };
     // The e-mail consent prompt (account-payments-gems.md §5) is for the two kinds the spec gives
     // a text: guests (18+, terms, privacy, e-mail marketing) and tandem users, parent or child

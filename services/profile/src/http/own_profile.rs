@@ -117,9 +117,12 @@ pub(super) async fn set_relationship(
     let mut conn = state.pool.acquire().await?;
     let subs = queries::subscriptions(&mut conn, user.tandem_parent.unwrap_or(claims.sub)).await?;
     drop(conn);
-    // §6: admin, or an active non-tandem-child member of the wifey brand.
-    let may_edit =
-        user.in_group(Group::Admin) || (queries::has_active_access(&subs, "wifey") && !user.is_tandem_child());
+    // §6: admin, or an active non-tandem-child member of the wifey brand (the access rule).
+    let may_edit = access::may_edit_relationship(queries::relationship_facts(
+        user.in_group(Group::Admin),
+        &subs,
+        user.is_tandem_child(),
+    ));
     let command = Command::SetRelationship {
         relationship_status: request.relationship_status,
         relationship_role: request.relationship_role,

@@ -602,8 +602,8 @@ impl Stack {
     /// Runs a wallet command for `user`.
     pub async fn wallet(&self, user: Uuid, command: wallet::domain::Command) {
         let mut tx = self.wallet.pool.begin().await.unwrap();
-        let items = [wallet::ledger::Item::new(command, EventMeta::new(Actor::System("test".into())))];
-        let outcome = wallet::ledger::run_in(&mut tx, &self.wallet.store, user, &items).await.unwrap().remove(0);
+        let items = [wallet::commands::Item::new(command, EventMeta::new(Actor::System("test".into())))];
+        let outcome = wallet::commands::run_in(&mut tx, &self.wallet.store, user, &items).await.unwrap().remove(0);
         tx.commit().await.unwrap();
         outcome.expect("the wallet accepts");
     }

@@ -5,11 +5,14 @@
 //! Feature `store` (on by default) brings everything that needs PostgreSQL or RabbitMQ (sqlx,
 //! lapin). Without it only the parts a service's contract needs are left: the internal client
 //! ([`client`]), its caller identity ([`auth`]), configuration, telemetry and the HTTP helpers.
+//!
+//! Feature `bench` brings the benchmarks' closed-loop load (`bench`), feature `testing` what
+//! tests share (`testing`); production builds leave both off.
 
 pub mod auth;
 #[cfg(feature = "store")]
 pub mod batch;
-#[cfg(feature = "store")]
+#[cfg(feature = "bench")]
 pub mod bench;
 #[cfg(feature = "store")]
 pub mod broker;
@@ -35,7 +38,7 @@ pub mod retry;
 #[cfg(feature = "store")]
 pub mod service;
 pub mod telemetry;
-#[cfg(feature = "store")]
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod throttle;
 pub mod tls;

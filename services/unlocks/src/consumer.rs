@@ -10,9 +10,9 @@ use runtime::consumer::Handler;
 use runtime::EventStore;
 use sqlx::PgConnection;
 
+use crate::commands;
 use crate::domain::Command;
 use crate::projections::{apply_subscription_event, decode_foreign, Standing};
-use crate::store;
 
 /// Routing keys of the catalog consumer: the facts the rules need.
 pub const CATALOG_BINDINGS: &[&str] = &[
@@ -65,7 +65,7 @@ impl Handler for SubscriptionEvents {
         let command =
             Command::ForfeitPacks { subscription_id: event.subscription_id(), reason, now: chrono::Utc::now() };
         let meta = EventMeta::caused_by(envelope, Actor::System("unlocks.subscriptions".into()));
-        if let Err(refused) = store::run_in(tx, &self.store, event.user_id(), command, &meta).await? {
+        if let Err(refused) = commands::run_in(tx, &self.store, event.user_id(), command, &meta).await? {
             tracing::warn!(event_id = %envelope.event_id, error = %refused, "forfeit refused");
         }
         Ok(())

@@ -40,7 +40,7 @@ pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
     #[error("the service is busy, try again")]
-    Busy(#[source] crate::store::Failure),
+    Busy(#[source] crate::commands::Failure),
     /// The subscription service, whose read the access rules need, did not answer.
     #[error("the subscription service is unavailable, try again")]
     SubscriptionUnavailable(#[source] runtime::client::UpstreamError),
@@ -130,8 +130,8 @@ impl From<DomainError> for ApiError {
     }
 }
 
-impl From<crate::store::Failure> for ApiError {
-    fn from(e: crate::store::Failure) -> Self {
+impl From<crate::commands::Failure> for ApiError {
+    fn from(e: crate::commands::Failure) -> Self {
         if e.is_retryable() {
             ApiError::Busy(e)
         } else {
@@ -142,7 +142,7 @@ impl From<crate::store::Failure> for ApiError {
 
 impl From<runtime::StoreError> for ApiError {
     fn from(e: runtime::StoreError) -> Self {
-        crate::store::Failure::from(e).into()
+        crate::commands::Failure::from(e).into()
     }
 }
 

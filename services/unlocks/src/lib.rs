@@ -2,13 +2,14 @@
 //!
 //! The pure part: the unlocks decider ([`domain`]), the entitlement rules ([`entitlement`]),
 //! quotas and resolutions ([`quota`]) and media tokens ([`token`]). Around it: the write path
-//! ([`store`]), unlocks paid from the wallet and their reconciler ([`unlock`]), tokens,
+//! ([`commands`]), unlocks paid from the wallet and their reconciler ([`unlock`]), tokens,
 //! downloads and the media endpoint ([`media`]), the read models ([`projections`],
 //! [`queries`]), the catalog and subscription consumers ([`consumer`]), the internal API
 //! ([`http`]) with its client ([`client`]) and the generated demo media ([`demo`]).
 
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod commands;
 pub mod config;
 pub mod consumer;
 #[cfg(feature = "demo")]
@@ -22,10 +23,8 @@ pub mod media_checks;
 pub mod projections;
 pub mod queries;
 pub mod quota;
-pub mod store;
 pub mod token;
 pub mod unlock;
-pub mod wallet;
 
 /// The contract (wire types and typed client) lives in `unlocks-contract`; these keep the
 /// service's own `crate::api` and `crate::client` paths.
@@ -103,7 +102,7 @@ pub struct State {
     pub pool: PgPool,
     pub store: EventStore,
     pub config: Arc<UnlocksConfig>,
-    pub wallet: wallet::WalletClient,
+    pub wallet: wallet_contract::client::WalletClient,
     /// The subscription read of a user, for the access rules.
     pub subscriptions: subscription_contract::client::SubscriptionClient,
     pub signer: token::TokenSigner,
@@ -111,7 +110,7 @@ pub struct State {
     /// What the media endpoint remembers between range requests.
     pub media_checks: Arc<media_checks::MediaChecks>,
     /// Commands of one user, batched per transaction.
-    pub book: store::Book,
+    pub book: commands::Book,
     pub clock: Clock,
     /// Called between a debit's receipt and the unlock's record (the crash test stops there).
     /// A test hook: only built with the `test-hooks` feature.
@@ -131,7 +130,11 @@ impl FromRef<State> for Verifier {
 impl State {
     pub fn new(pool: PgPool, store: EventStore, config: UnlocksConfig, verifier: Verifier) -> Self {
         State {
-            wallet: wallet::WalletClient::new(config.wallet_url.clone(), config.wallet_timeout),
+            wallet: wallet_contract::client::WalletClient::new(runtime::client::Upstream::new(
+                "wallet",
+                config.wallet_url.clone(),
+                config.wallet_timeout,
+            )),
             subscriptions: subscription_contract::client::SubscriptionClient::new(runtime::client::Upstream::new(
                 "subscription",
                 config.subscription_url.clone(),
@@ -140,7 +143,7 @@ impl State {
             in_flight: Default::default(),
             signer: token::TokenSigner::new(config.media_secret.expose().as_bytes()),
             media_checks: Arc::default(),
-            book: store::Book::new(store.clone()),
+            book: commands::Book::new(store.clone()),
             pool,
             store,
             config: Arc::new(config),

@@ -12,16 +12,18 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use proto_events::unlocks::{UnlockEvent, UnlockRefusal, UnlockTarget};
+use proto_events::wallet::{Asset, CreditsDebitReason, GemsDebitReason};
 use proto_events::{Actor, EventMeta};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
+use wallet_contract::api::{DebitRequest, NotEnoughCredits, NotEnoughGems};
+use wallet_contract::client::DebitRefusal as Refusal;
 
 use crate::api::{PackUnlockResponse, UnlockVideoInput, UnlockVideoResponse};
 use crate::domain::{Command, Unlocks};
 use crate::entitlement::{self, may_take_free_trial_video, may_unlock_channel_pack, Asker};
 use crate::error::{ApiError, PACK_UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
-use crate::wallet::Refusal;
-use crate::{queries, store, State};
+use crate::{commands, queries, State};
 
 /// A finished pending unlock.
 pub struct Finished {
@@ -95,8 +97,8 @@ fn in_flight(state: &State, unlock_id: Uuid) -> bool {
 pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventMeta) -> Result<Finished, NotFinished> {
     let _flight = InFlight::enter(state, unlock_id);
     let (user_id, tenant) = (asker.user_id, Some(asker.tenant.as_str()).filter(|t| !t.is_empty()));
-    let pending = match store::unlock_standing(&state.pool, user_id, unlock_id).await? {
-        store::Standing::Pending(pending) => {
+    let pending = match commands::unlock_standing(&state.pool, user_id, unlock_id).await? {
+        commands::Standing::Pending(pending) => {
             if let UnlockTarget::ChannelPack { channel_pack_id, .. } = pending.target {
                 if !may_unlock_pack(state, asker, channel_pack_id).await? {
                     let command =
@@ -107,24 +109,34 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
             }
             pending
         }
-        store::Standing::Completed(mut paid) => {
+        commands::Standing::Completed(mut paid) => {
             if paid.amount == 0 {
                 paid.amount = state.config.video_credits;
             }
             paid
         }
-        store::Standing::GivenUp => return Err(NotFinished::GivenUp),
+        commands::Standing::GivenUp => return Err(NotFinished::GivenUp),
     };
     let call = runtime::client::CallContext {
         bearer: None,
         tenant: tenant.map(str::to_owned),
         correlation_id: Some(meta.correlation_id.to_string()),
     };
-    let answer = state.wallet.debit(user_id, pending.asset, pending.amount, unlock_id, &call).await;
+    let reason = match pending.asset {
+        Asset::Gems => GemsDebitReason::PackUnlock.as_str(),
+        Asset::Credits => CreditsDebitReason::VideoUnlock.as_str(),
+    };
+    let debit = DebitRequest {
+        asset: pending.asset,
+        amount: pending.amount as u64,
+        idempotency_key: unlock_id.to_string(),
+        reason: reason.to_owned(),
+    };
+    let answer = state.wallet.debit(user_id, &debit, &call).await;
     match answer {
         Err(unavailable) => {
             tracing::warn!(%unlock_id, error = %unavailable, "unlock debit unanswered, left to the reconciler");
-            Err(NotFinished::WalletUnavailable(unavailable.0))
+            Err(NotFinished::WalletUnavailable(unavailable.to_string()))
         }
         Ok(Ok(receipt)) => {
             #[cfg(any(test, feature = "test-hooks"))]
@@ -152,8 +164,8 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
         Ok(Err(refusal)) => {
             remember_refusal(state, user_id, unlock_id, &refusal).await?;
             let reason = match refusal {
-                Refusal::NotEnoughGems { .. } => UnlockRefusal::NotEnoughGems,
-                Refusal::NotEnoughCredits { .. } => UnlockRefusal::NotEnoughCredits,
+                Refusal::NotEnoughGems(_) => UnlockRefusal::NotEnoughGems,
+                Refusal::NotEnoughCredits(_) => UnlockRefusal::NotEnoughCredits,
                 Refusal::Other { .. } => UnlockRefusal::WalletRefused,
             };
             let command = Command::RefuseUnlock { unlock_id, reason, now: state.now() };
@@ -183,13 +195,12 @@ async fn state_orphaned(state: &State, unlock_id: Uuid) -> Result<bool, ApiError
 /// copy of the request that joined it and finds it given up answers the same (see
 /// [`given_up_answer`]).
 async fn remember_refusal(state: &State, user_id: Uuid, unlock_id: Uuid, refusal: &Refusal) -> Result<(), ApiError> {
-    let (code, message, balance, needed, days) = match refusal {
-        Refusal::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
-            ("NOT_ENOUGH_GEMS", "", *balance, *needed, *days_until_refresh_gems)
-        }
-        Refusal::NotEnoughCredits { balance, needed } => ("NOT_ENOUGH_CREDITS", "", *balance, *needed, 0),
-        Refusal::Other { code, message } => (code.as_str(), message.as_str(), 0, 0, 0),
+    let (message, balance, needed, days) = match refusal {
+        Refusal::NotEnoughGems(gems) => ("", gems.balance, gems.needed, gems.days_until_refresh_gems),
+        Refusal::NotEnoughCredits(credits) => ("", credits.balance, credits.needed, 0),
+        Refusal::Other { message, .. } => (message.as_str(), 0, 0, 0),
     };
+    let code = refusal.code();
     let now = state.now();
     sqlx::query("delete from refused_unlock where refused_at < $1")
         .bind(now - chrono::Duration::days(1))
@@ -229,14 +240,8 @@ async fn given_up_answer(state: &State, user_id: Uuid, unlock_id: Uuid, failed: 
     .await;
     match row {
         Ok(Some((code, message, balance, needed, days))) => {
-            let (balance, needed) = (balance.max(0) as u64, needed.max(0) as u64);
-            let refusal = match code.as_str() {
-                "NOT_ENOUGH_GEMS" => {
-                    Refusal::NotEnoughGems { balance, needed, days_until_refresh_gems: days.max(0) as u32 }
-                }
-                "NOT_ENOUGH_CREDITS" => Refusal::NotEnoughCredits { balance, needed },
-                _ => Refusal::Other { code, message },
-            };
+            let (balance, needed, days) = (balance.max(0) as u64, needed.max(0) as u64, days.max(0) as u32);
+            let refusal = Refusal::from_parts(code, message, balance, needed, days);
             refusal_error(refusal, failed)
         }
         Ok(None) => ApiError::UnlockFailed { message: failed },
@@ -246,10 +251,12 @@ async fn given_up_answer(state: &State, user_id: Uuid, unlock_id: Uuid, failed: 
 
 fn refusal_error(refusal: Refusal, failed: &'static str) -> ApiError {
     match refusal {
-        Refusal::NotEnoughGems { balance, needed, days_until_refresh_gems } => {
+        Refusal::NotEnoughGems(NotEnoughGems { balance, needed, days_until_refresh_gems }) => {
             ApiError::NotEnoughGems { balance, needed, days_until_refresh_gems }
         }
-        Refusal::NotEnoughCredits { balance, needed } => ApiError::NotEnoughCredits { balance, needed },
+        Refusal::NotEnoughCredits(NotEnoughCredits { balance, needed }) => {
+            ApiError::NotEnoughCredits { balance, needed }
+        }
         Refusal::Other { code, message } => {
             tracing::warn!(code, message, "wallet refused an unlock debit");
             ApiError::UnlockFailed { message: failed }

@@ -6,8 +6,8 @@ use proto_events::{Actor, EventMeta};
 use runtime::{db, EventStore};
 use uuid::Uuid;
 
+use crate::commands::{self, Item};
 use crate::domain::Command;
-use crate::ledger::{self, Item};
 use crate::{State, WalletConfig, MIGRATIONS};
 
 #[derive(Clone, Debug)]
@@ -147,7 +147,7 @@ async fn fund(state: &State, user_id: Uuid, gems: u64) -> anyhow::Result<()> {
         amount: gems.max(1),
     };
     let mut tx = state.pool.begin().await?;
-    ledger::run_in(&mut tx, &state.store, user_id, &[Item::new(command, meta())]).await?.remove(0)?;
+    commands::run_in(&mut tx, &state.store, user_id, &[Item::new(command, meta())]).await?.remove(0)?;
     tx.commit().await?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use runtime::consumer::Handler;
 use runtime::EventStore;
 use sqlx::PgConnection;
 
-use crate::ledger::{self, Item};
+use crate::commands::{self, Item};
 use crate::projections::{apply_subscription_event, decode_subscription_event};
 use crate::subscriptions::wallet_commands;
 
@@ -38,7 +38,7 @@ impl Handler for SubscriptionEvents {
         }
         let meta = EventMeta::caused_by(envelope, Actor::System("wallet.subscriptions".into()));
         let items: Vec<Item> = commands.into_iter().map(|c| Item::new(c, meta.clone())).collect();
-        let outcomes = ledger::run_in(tx, &self.store, event.user_id(), &items).await?;
+        let outcomes = commands::run_in(tx, &self.store, event.user_id(), &items).await?;
         for (item, outcome) in items.iter().zip(outcomes) {
             // A refusal is an answer that retrying would not change: note it and go on.
             if let Err(refused) = outcome {

@@ -6,8 +6,7 @@
 
 use axum::{
     extract::{rejection::JsonRejection, rejection::PathRejection, rejection::QueryRejection, Path, Query, State},
-    http::{HeaderMap, StatusCode},
-    response::{IntoResponse, Response},
+    http::HeaderMap,
     routing::{get, post},
     Extension, Json, Router,
 };
@@ -15,11 +14,10 @@ use proto_events::wallet::{Asset, CreditsDebitReason, GemsDebitReason};
 use proto_events::{Actor, EventMeta};
 use runtime::auth::{Access, Gate, Route};
 use runtime::http::CorrelationId;
-use serde_json::json;
 use uuid::Uuid;
 
-use crate::domain::{may_show_gems_modal, Command, DomainError};
-use crate::ledger::Failure;
+use crate::domain::{may_show_gems_modal, Command};
+use crate::error::ApiError;
 use crate::{queries, State as WalletState};
 
 pub use crate::api::{
@@ -56,122 +54,6 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::get("/internal/wallets/{user_id}/transactions", Access::OwnUser("user_id")),
     Route::post("/internal/wallets/{user_id}/acknowledge-new-gems-balance", Access::OwnUser("user_id")),
 ];
-
-/// Every answer of this API that is not a success.
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    /// The wallet's answer to a debit it refuses (not enough, or a key reused).
-    #[error("{0}")]
-    Refused(DomainError),
-    /// Well-formed but not acceptable.
-    #[error("{0}")]
-    Invalid(String),
-    /// Not even well-formed (body, path or query).
-    #[error("{0}")]
-    BadRequest(String),
-    /// A store failure that a retry with the same idempotency key may get past.
-    #[error("the wallet is busy, try again")]
-    Busy(Failure),
-    #[error("internal error")]
-    Internal(#[source] anyhow::Error),
-}
-
-impl ApiError {
-    pub fn status_code(&self) -> StatusCode {
-        match self {
-            ApiError::Refused(DomainError::NotEnoughGems { .. } | DomainError::NotEnoughCredits { .. }) => {
-                StatusCode::CONFLICT
-            }
-            ApiError::Refused(_) | ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    pub fn code(&self) -> &'static str {
-        match self {
-            ApiError::Refused(DomainError::NotEnoughGems { .. }) => "NOT_ENOUGH_GEMS",
-            ApiError::Refused(DomainError::NotEnoughCredits { .. }) => "NOT_ENOUGH_CREDITS",
-            ApiError::Refused(DomainError::IdempotencyKeyReused { .. }) => "IDEMPOTENCY_KEY_REUSED",
-            ApiError::Refused(_) | ApiError::Invalid(_) => "INVALID_REQUEST",
-            ApiError::BadRequest(_) => "BAD_REQUEST",
-            ApiError::Busy(_) => "RETRY",
-            ApiError::Internal(_) => "INTERNAL",
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut body = json!({ "code": self.code(), "message": self.to_string() });
-        match &self {
-            ApiError::Refused(DomainError::NotEnoughGems { balance, needed, days_until_refresh_gems }) => {
-                body["balance"] = json!(balance);
-                body["needed"] = json!(needed);
-                body["daysUntilRefreshGems"] = json!(days_until_refresh_gems);
-            }
-            ApiError::Refused(DomainError::NotEnoughCredits { balance, needed }) => {
-                body["balance"] = json!(balance);
-                body["needed"] = json!(needed);
-            }
-            ApiError::Busy(failure) => tracing::warn!(error = %failure, "wallet request failed, retryable"),
-            ApiError::Internal(e) => tracing::error!(error = %format!("{e:#}"), "wallet request failed"),
-            _ => {}
-        }
-        (self.status_code(), Json(body)).into_response()
-    }
-}
-
-impl From<DomainError> for ApiError {
-    fn from(e: DomainError) -> Self {
-        match e {
-            e @ (DomainError::NotEnoughGems { .. }
-            | DomainError::NotEnoughCredits { .. }
-            | DomainError::IdempotencyKeyReused { .. }) => ApiError::Refused(e),
-            DomainError::NothingToDebit => ApiError::Invalid("amount must be at least 1".into()),
-            other => ApiError::Internal(anyhow::Error::new(other)),
-        }
-    }
-}
-
-impl From<Failure> for ApiError {
-    fn from(e: Failure) -> Self {
-        if e.is_retryable() {
-            ApiError::Busy(e)
-        } else {
-            ApiError::Internal(e.into())
-        }
-    }
-}
-
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::Internal(e.into())
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> Self {
-        match e {
-            // Valid JSON of the wrong shape.
-            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
-            other => ApiError::BadRequest(other.body_text()),
-        }
-    }
-}
-
-impl From<PathRejection> for ApiError {
-    fn from(e: PathRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
 
 fn user_meta(user_id: Uuid, correlation: Option<Extension<CorrelationId>>, headers: &HeaderMap) -> EventMeta {
     let mut meta = EventMeta::new(Actor::User(user_id));

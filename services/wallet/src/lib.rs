@@ -2,17 +2,21 @@
 //!
 //! The pure part: the wallet decider ([`domain`]), the gems calendar ([`calendar`]) and what
 //! the wallet knows of subscriptions ([`subscriptions`]). Around it: the write path
-//! ([`ledger`]), the read models ([`projections`], [`queries`]), the subscription-events
-//! consumer ([`consumer`]), the weekly gems job ([`scheduler`]) and the internal API ([`http`]).
+//! ([`commands`]), the read models ([`projections`], [`queries`]), the subscription-events
+//! consumer ([`consumer`]), the weekly gems job ([`scheduler`]), the internal API ([`http`])
+//! with its answers that are not a success ([`error`]) and the debit benchmark (`bench`
+//! feature).
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod calendar;
 pub use runtime::clock;
+pub mod commands;
 pub mod config;
 pub mod consumer;
 pub mod domain;
+pub mod error;
 pub mod http;
-pub mod ledger;
 pub mod projections;
 pub mod queries;
 pub mod scheduler;
@@ -32,9 +36,9 @@ use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
 
 pub use clock::Clock;
+pub use commands::Ledger;
 pub use config::WalletConfig;
 pub use http::router;
-pub use ledger::Ledger;
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/wallet");
 

@@ -147,7 +147,7 @@ struct LedgerColumns {
     created_at: Vec<DateTime<Utc>>,
 }
 
-/// The `lookup` column of a ledger entry: what [`crate::ledger`] finds a grant or debit by.
+/// The `lookup` column of a ledger entry: what [`crate::commands`] finds a grant or debit by.
 pub fn lookup_key(user_id: Uuid, reference: &str) -> String {
     format!("{user_id} {reference}")
 }

@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::calendar::{GemsWeek, WeekKey};
+use crate::commands::{self, retrying, Item};
 use crate::domain::{Command, DomainError, Earning};
-use crate::ledger::{self, retrying, Item};
 use crate::projections::{subscription, Lock};
 use crate::State;
 
@@ -147,7 +147,7 @@ impl Scheduler {
             let command = Command::GrantFridayGems { subscription_id, week, amount: state.config.weekly_gems, earning };
             let meta = EventMeta::new(Actor::System("wallet.friday-gems".into()));
             let mut outcomes =
-                ledger::run_in(&mut tx, &state.store, subscription.user_id, &[Item::new(command, meta)]).await?;
+                commands::run_in(&mut tx, &state.store, subscription.user_id, &[Item::new(command, meta)]).await?;
             let outcome = match outcomes.remove(0) {
                 Ok(done) if done.events.is_empty() => GrantOutcome::AlreadyGranted,
                 Ok(_) => GrantOutcome::Granted,

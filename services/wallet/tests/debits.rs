@@ -8,8 +8,8 @@ use proto_events::wallet::{stream_id, CreditsDebitReason, GemsDebitReason, Walle
 use proto_events::{Actor, EventMeta};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use uuid::Uuid;
+use wallet::commands::{self, retrying, Item, WalletStream};
 use wallet::domain::{Command, DomainError};
-use wallet::ledger::{self, retrying, Item, WalletStream};
 use wallet::State;
 
 use support::TestEnv;
@@ -42,7 +42,7 @@ async fn debit(
     path: Path,
     user_id: Uuid,
     command: Command,
-) -> Result<ledger::Outcome, DomainError> {
+) -> Result<commands::Outcome, DomainError> {
     match path {
         Path::LedgerA => a.ledger.submit(user_id, command, meta(user_id)).await.expect("no store failure"),
         Path::LedgerB => b.ledger.submit(user_id, command, meta(user_id)).await.expect("no store failure"),
@@ -51,7 +51,7 @@ async fn debit(
             let items = &items;
             let mut outcomes = retrying(|| async move {
                 let mut tx = b.pool.begin().await?;
-                let outcomes = ledger::run_in(&mut tx, &b.store, user_id, items).await?;
+                let outcomes = commands::run_in(&mut tx, &b.store, user_id, items).await?;
                 tx.commit().await?;
                 Ok(outcomes)
             })

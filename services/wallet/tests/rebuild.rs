@@ -6,8 +6,8 @@ use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::wallet::{stream_id, CreditsDebitReason, GemsDebitReason};
 use proto_events::{Actor, EventMeta};
 use uuid::Uuid;
+use wallet::commands::WalletStream;
 use wallet::domain::Command;
-use wallet::ledger::WalletStream;
 use wallet::scheduler::Scheduler;
 
 use support::{cancelled, credits_purchased, reactivated, started, utc, TestEnv};

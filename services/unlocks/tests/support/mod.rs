@@ -244,9 +244,9 @@ impl TestEnv {
 
     async fn wallet_command(&self, user: Uuid, command: wallet::domain::Command) {
         let mut tx = self.wallet_scratch.pool.begin().await.unwrap();
-        let items = [wallet::ledger::Item::new(command, EventMeta::new(Actor::System("test".into())))];
+        let items = [wallet::commands::Item::new(command, EventMeta::new(Actor::System("test".into())))];
         let outcome =
-            wallet::ledger::run_in(&mut tx, &self.wallet_scratch.store, user, &items).await.unwrap().remove(0);
+            wallet::commands::run_in(&mut tx, &self.wallet_scratch.store, user, &items).await.unwrap().remove(0);
         tx.commit().await.unwrap();
         outcome.expect("the wallet accepts");
     }

@@ -29,6 +29,28 @@ pub struct DebitResponse {
     pub balance_after: u64,
 }
 
+/// The code of a debit refused for want of gems (409); the body carries [`NotEnoughGems`].
+pub const NOT_ENOUGH_GEMS: &str = "NOT_ENOUGH_GEMS";
+/// The code of a debit refused for want of credits (409); the body carries [`NotEnoughCredits`].
+pub const NOT_ENOUGH_CREDITS: &str = "NOT_ENOUGH_CREDITS";
+
+/// What a `NOT_ENOUGH_GEMS` refusal says next to its `code` and `message`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NotEnoughGems {
+    pub balance: u64,
+    pub needed: u64,
+    pub days_until_refresh_gems: u32,
+}
+
+/// What a `NOT_ENOUGH_CREDITS` refusal says next to its `code` and `message`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NotEnoughCredits {
+    pub balance: u64,
+    pub needed: u64,
+}
+
 /// The wallet's part of getGemsBalance (the unlocks service adds percentageOfUnlockedChannelPacks).
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]

@@ -12,8 +12,8 @@ use runtime::consumer::{self, ConsumerSettings, Handler};
 use runtime::{db, testing::Scratch, EventStore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
+use wallet::commands::{self, Item};
 use wallet::domain::Command;
-use wallet::ledger::{self, Item};
 use wallet::{State, WalletConfig};
 
 pub use runtime::testing::database_url;
@@ -145,11 +145,11 @@ impl TestEnv {
     }
 
     /// Runs one command on a wallet in a transaction of its own; panics on a refusal.
-    pub async fn run(&self, user_id: Uuid, command: Command) -> ledger::Outcome {
+    pub async fn run(&self, user_id: Uuid, command: Command) -> commands::Outcome {
         let mut tx = self.pool.begin().await.unwrap();
         let meta = EventMeta::new(Actor::System("test".into()));
         let outcome =
-            ledger::run_in(&mut tx, &self.store, user_id, &[Item::new(command, meta)]).await.unwrap().remove(0);
+            commands::run_in(&mut tx, &self.store, user_id, &[Item::new(command, meta)]).await.unwrap().remove(0);
         tx.commit().await.unwrap();
         outcome.expect("the command is accepted")
     }

@@ -486,7 +486,8 @@ async fn the_welcome_check_follows_a_signup_from_pending_to_welcome() {
 }
 
 const JOIN_OPTIONS: &str = "{ joinOptions { site siteId joinOptions { id site kind title price currency
-    rebillPrice rebillPeriodDays trialDays paymentOptions } trialUpgrade { price currency rebillPeriodDays } } }";
+    rebillPrice rebillPeriodDays trialDays paymentOptions } trialUpgrade { price currency rebillPeriodDays }
+    multisiteUpsellJoinOptionId } }";
 
 const JOIN: &str = "mutation($input: JoinInput!) { join(input: $input) { signupId location } }";
 
@@ -507,6 +508,8 @@ async fn a_visitor_joins_through_the_gateway_and_the_sandbox_and_is_welcomed() {
     assert!(ids.contains(&2901), "the default multisite package's options follow: {ids:?}");
     assert!(o["joinOptions"][0]["paymentOptions"].as_array().unwrap().contains(&json!("EPOCH")));
     assert!(o["trialUpgrade"]["price"].as_str().is_some_and(|p| !p.is_empty()));
+    // The purchase modal's multisite package is the service's configured one.
+    assert_eq!(o["multisiteUpsellJoinOptionId"], env.state.config.multisite_upsell_join_option_id);
 
     // Every §5 rule answers its message, and records nothing.
     for (input, code, message) in [

@@ -57,6 +57,9 @@ pub struct JoinOptions {
     pub trial_upgrade: TrialUpgradePrice,
     /// The VP yearly plan's join option (UpgradeToYearlyMembership offers it).
     pub vixen_plus_yearly_join_option_id: u32,
+    /// The multisite package the purchase modal sells a member in one click
+    /// (internalUpsellOneclickMultisite's optionId).
+    pub multisite_upsell_join_option_id: u32,
 }
 
 /// The trial upgrade's fixed price.
@@ -131,6 +134,7 @@ impl JoinQuery {
                 })
                 .collect(),
             vixen_plus_yearly_join_option_id: options.vixen_plus_yearly_join_option_id,
+            multisite_upsell_join_option_id: options.multisite_upsell_join_option_id,
             trial_upgrade: TrialUpgradePrice {
                 price: options.trial_upgrade.price,
                 currency: options.trial_upgrade.currency,

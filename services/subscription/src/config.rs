@@ -125,6 +125,7 @@ struct BillingFile {
     join_options: Vec<JoinOption>,
     trial_upgrade: TrialUpgrade,
     vixen_plus_yearly_join_option_id: u32,
+    multisite_upsell_join_option_id: u32,
     credit_packs: Vec<CreditPack>,
     retention_offers: Vec<RetentionOffer>,
     retention_price_experiment: Experiment,
@@ -161,6 +162,9 @@ pub struct BillingConfig {
     pub join_options: Vec<JoinOption>,
     pub trial_upgrade: TrialUpgrade,
     pub vixen_plus_yearly_join_option_id: u32,
+    /// The multisite package the purchase modal sells a member in one click
+    /// (internalUpsellOneclickMultisite): a join option of a multisite package.
+    pub multisite_upsell_join_option_id: u32,
     pub credit_packs: Vec<CreditPack>,
     pub retention_offers: Vec<RetentionOffer>,
     pub retention_price_experiment: Experiment,
@@ -256,6 +260,7 @@ impl BillingConfig {
             join_options: file.join_options,
             trial_upgrade: file.trial_upgrade,
             vixen_plus_yearly_join_option_id: file.vixen_plus_yearly_join_option_id,
+            multisite_upsell_join_option_id: file.multisite_upsell_join_option_id,
             credit_packs: file.credit_packs,
             retention_offers: file.retention_offers,
             retention_price_experiment: file.retention_price_experiment,
@@ -276,7 +281,8 @@ impl BillingConfig {
     }
 
     /// The data is consistent: every package's options exist and name it, every option's
-    /// payment options are billers, the default package exists.
+    /// payment options are billers, the default package exists, the purchase modal's multisite
+    /// upsell is a package's option.
     fn check(&self) -> anyhow::Result<()> {
         for p in &self.packages.packages {
             for id in &p.join_option_ids {
@@ -288,6 +294,11 @@ impl BillingConfig {
             }
         }
         anyhow::ensure!(self.package(&self.packages.default).is_some(), "no default package");
+        let upsell = self.multisite_upsell_join_option_id;
+        anyhow::ensure!(
+            self.packages.packages.iter().any(|p| p.join_option_ids.contains(&upsell)),
+            "multisiteUpsellJoinOptionId {upsell} is no join option of a multisite package"
+        );
         for o in &self.join_options {
             anyhow::ensure!(
                 self.site_ids.contains_key(&o.site) || self.package(&o.site).is_some(),
@@ -369,6 +380,20 @@ mod tests {
         assert_eq!(c.packages.default, "multisiteVP");
         assert!(c.package("multisiteVP").unwrap().sites.contains(&"vixenplus".to_owned()));
         assert!(c.package("multisite2020").is_some());
+    }
+
+    #[test]
+    fn the_multisite_upsell_must_be_a_join_option_of_a_multisite_package() {
+        let mut c = config();
+        assert!(c.package("multisite2025").unwrap().join_option_ids.contains(&c.multisite_upsell_join_option_id));
+        // A brand's own option (vixen's month) and an id no option has are both refused.
+        for id in [10301, 999_999] {
+            c.multisite_upsell_join_option_id = id;
+            let refused = c.check().unwrap_err().to_string();
+            assert_eq!(refused, format!("multisiteUpsellJoinOptionId {id} is no join option of a multisite package"));
+        }
+        c.multisite_upsell_join_option_id = 2566;
+        c.check().unwrap();
     }
 
     #[test]

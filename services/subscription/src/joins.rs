@@ -63,6 +63,7 @@ pub fn options(config: &BillingConfig, site: &str) -> Option<JoinOptions> {
         default_multisite_package: config.packages.default.clone(),
         join_options: config.join_options_for(site).into_iter().cloned().collect(),
         vixen_plus_yearly_join_option_id: config.vixen_plus_yearly_join_option_id,
+        multisite_upsell_join_option_id: config.multisite_upsell_join_option_id,
         trial_upgrade: config.trial_upgrade.clone(),
     })
 }

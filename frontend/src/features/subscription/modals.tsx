@@ -20,13 +20,13 @@ import {
   InternalUpsellOneclickSinglesiteDocument,
   InternalUpsellTrialUpgradeDocument,
   JoinOptionsDocument,
+  MultisiteUpsellOptionDocument,
   ReactivateCancelledRebillDocument,
   RetentionOfferDocument,
   SubscriptionActiveDocument,
   YearlyUpgradeOptionDocument,
 } from '../../gql/graphql'
 import {
-  MULTISITE_2025_JOIN_OPTION_IDS,
   newIdempotencyKey,
   purchaseKind,
   purchaseStep,
@@ -195,6 +195,45 @@ function ReactivateSingleSite({
   )
 }
 
+/** The multisite package (sixSite) for an active member: the subscription service's configured option, in one click. */
+function MultisiteUpsell({ elm, onAnswer, onError }: { elm: string } & ReturnType<typeof usePurchaseAnswer>) {
+  const ref = useCurrentScreen() ?? 'home'
+  const { data, loading, error } = useQuery(MultisiteUpsellOptionDocument)
+  const [buy, buying] = useMutation(InternalUpsellOneclickMultisiteDocument)
+  const [idempotencyKey] = useState(newIdempotencyKey)
+  if (loading) return <p className="muted">{t('purchase_membership_modal.loading_options')}</p>
+  const optionId = data?.joinOptions.multisiteUpsellJoinOptionId
+  if (error || optionId === undefined) return <p role="alert">{t('purchase_membership_modal.options_failed')}</p>
+  return (
+    <div className="purchase-membership" data-kind="multisite">
+      <p>{t('purchase_membership_modal.multisite')}</p>
+      <ConsentedPurchase
+        text={t('purchase_membership_modal.charge_consent')}
+        action={t('purchase_membership_modal.buy_multisite')}
+        busy={buying.loading}
+        onBuy={async () => {
+          try {
+            const { data: answer } = await buy({
+              variables: {
+                optionId,
+                ref,
+                elm,
+                multisiteNatsCode: storedNats(documentCookies()),
+                consent: true,
+                idempotencyKey,
+              },
+            })
+            if (!answer?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
+            onAnswer(answer.internalUpsellOneclickMultisite)
+          } catch {
+            onError()
+          }
+        }}
+      />
+    </div>
+  )
+}
+
 export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMembership'>) {
   const { tenant, user } = useSession()
   const ref = useCurrentScreen() ?? 'home'
@@ -206,7 +245,6 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
   const campaign = props.campaign ?? null
   const { onAnswer, onError } = usePurchaseAnswer(kind, close)
   const [upgradeTrial, trial] = useMutation(InternalUpsellTrialUpgradeDocument)
-  const [buyMultisite, multisite] = useMutation(InternalUpsellOneclickMultisiteDocument)
   const [idempotencyKey] = useState(newIdempotencyKey)
 
   if (user.isAuthenticated && kind === 'trialUpgrade') {
@@ -231,34 +269,7 @@ export function PurchaseMembership({ props, close }: ModalBodyProps<'PurchaseMem
     )
   }
   if (user.isAuthenticated && kind === 'multisite' && !props.singleSiteOnly) {
-    return (
-      <div className="purchase-membership" data-kind={kind}>
-        <p>{t('purchase_membership_modal.multisite')}</p>
-        <ConsentedPurchase
-          text={t('purchase_membership_modal.charge_consent')}
-          action={t('purchase_membership_modal.buy_multisite')}
-          busy={multisite.loading}
-          onBuy={async () => {
-            try {
-              const { data } = await buyMultisite({
-                variables: {
-                  optionId: MULTISITE_2025_JOIN_OPTION_IDS[0],
-                  ref,
-                  elm: openedBy ?? 'purchase-modal',
-                  multisiteNatsCode: storedNats(documentCookies()),
-                  consent: true,
-                  idempotencyKey,
-                },
-              })
-              if (!data?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
-              onAnswer(data.internalUpsellOneclickMultisite)
-            } catch {
-              onError()
-            }
-          }}
-        />
-      </div>
-    )
+    return <MultisiteUpsell elm={openedBy ?? 'purchase-modal'} onAnswer={onAnswer} onError={onError} />
   }
   if (user.isAuthenticated && kind === 'reactivate' && profile?.subscriptionKind === 'expired') {
     return (

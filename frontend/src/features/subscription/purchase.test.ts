@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MULTISITE_2025_JOIN_OPTION_IDS, purchaseKind, purchaseStep } from './purchase'
+import { purchaseKind, purchaseStep } from './purchase'
 
 describe('the purchase kinds', () => {
   it('offers a trial its upgrade, a lapsed user a reactivation and an active member the multisite package', () => {
@@ -8,7 +8,6 @@ describe('the purchase kinds', () => {
     expect(purchaseKind({ subscriptionKind: 'member', isActive: false })).toBe('reactivate')
     expect(purchaseKind(null)).toBe('reactivate')
     expect(purchaseKind({ subscriptionKind: 'member', isActive: true })).toBe('multisite')
-    expect(MULTISITE_2025_JOIN_OPTION_IDS[0]).toBe(3045)
   })
 })
 

@@ -1,9 +1,6 @@
 // The purchase flow (account-payments-gems.md §4 "Purchase flow"): which of the three kinds a user is offered, and
 // what happens after the answer.
 
-/** §9: the multisite2025 join option ids; the first is the package the modal offers. */
-export const MULTISITE_2025_JOIN_OPTION_IDS = [3045, 3046, 3047, 2566, 2567, 2568] as const
-
 /** multisite (sixSite), trial upgrade (fixed pricing), reactivate (single site). */
 export type PurchaseKind = 'multisite' | 'trialUpgrade' | 'reactivate'
 

@@ -3,14 +3,17 @@ import { ApolloProvider } from '@apollo/client/react'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { Observable } from 'rxjs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { member, tenantConfig } from '../../app/routing/testing'
 import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
 import { PurchaseMembership } from './modals'
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
 
 type Answer = { data?: Record<string, unknown> | null; errors?: Array<{ message: string }> }
 const calls: Array<{ operationName: string; variables: Record<string, unknown> }> = []
@@ -61,7 +64,8 @@ const JOIN_OPTIONS = {
 
 function renderModal(subscriptionKind: string, answers: Record<string, Answer>, props: Record<string, unknown> = { reason: 'expired' }) {
   calls.length = 0
-  const user = member({ profile: { subscriptionKind, isActive: false } as never })
+  // A member's membership is active; an expired or porn-portal one is not.
+  const user = member({ profile: { subscriptionKind, isActive: subscriptionKind === 'member' } as never })
   const closed: boolean[] = []
   const router = createMemoryRouter(
     [
@@ -135,5 +139,45 @@ describe('the purchase modal for an expired member', () => {
     renderModal('porn-portal', {})
     expect(await screen.findByRole('link', { name: 'See membership options' })).toBeTruthy()
     expect(calls).toEqual([])
+  })
+})
+
+describe('the purchase modal for an active member', () => {
+  const multisiteAnswers = (optionId: number): Record<string, Answer> => ({
+    MultisiteUpsellOption: {
+      data: { joinOptions: { __typename: 'JoinOptions', multisiteUpsellJoinOptionId: optionId } },
+    },
+    InternalUpsellOneclickMultisite: {
+      data: {
+        internalUpsellOneclickMultisite: {
+          __typename: 'OneclickPurchase',
+          success: true,
+          location: null,
+          username: 'neo',
+          memberId: 'M-1',
+          hashedMemberId: 'h',
+        },
+      },
+    },
+  })
+
+  it('buys the multisite package the server names, after consent', async () => {
+    const assign = vi.fn()
+    vi.stubGlobal('location', { ...window.location, assign })
+    renderModal('member', multisiteAnswers(2566), { reason: 'upgrade' })
+    const buy = (await screen.findByRole('button', { name: 'Buy the multisite package' })) as HTMLButtonElement
+    expect(buy.disabled).toBe(true)
+    fireEvent.click(screen.getByRole('checkbox'))
+    fireEvent.click(buy)
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1))
+    const bought = calls.find((c) => c.operationName === 'InternalUpsellOneclickMultisite')?.variables
+    expect(bought).toMatchObject({ optionId: 2566, elm: 'purchase-modal', consent: true })
+    expect(assign.mock.calls[0]?.[0]).toMatch(/^\/_signupsuccess\?fatr=true&memberid=M-1/)
+  })
+
+  it('says the options could not be loaded when the server does not name the package', async () => {
+    renderModal('member', {}, { reason: 'upgrade' })
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load the membership options. Please try again later.')
+    expect(calls.some((c) => c.operationName === 'InternalUpsellOneclickMultisite')).toBe(false)
   })
 })

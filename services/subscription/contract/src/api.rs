@@ -125,6 +125,8 @@ pub struct JoinOptions {
     pub default_multisite_package: String,
     pub join_options: Vec<JoinOption>,
     pub vixen_plus_yearly_join_option_id: u32,
+    /// The multisite package the purchase modal sells a member in one click.
+    pub multisite_upsell_join_option_id: u32,
     pub trial_upgrade: TrialUpgrade,
 }
 

@@ -174,6 +174,7 @@ export const en = {
     failed_to_load_balance: 'Failed to load your gems balance. Please try again later.',
     failed: 'Failed to unlock the channel pack. Please try again later.',
     this_pack: 'this channel pack',
+    named_pack: 'the {{name}} pack',
     intro: 'Unlock {{pack}} for good with your gems.',
     unlocked: '{{pack}} is unlocked.',
     unlock: 'Unlock for {{cost}} gems',

@@ -96,7 +96,9 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
         if (step.modal === 'UnlockChannel') {
           open('UnlockChannel', {
             channelPackId: access?.channelPackId ?? '',
-            packName: video.channel?.name ? `the ${video.channel.name} pack` : 'this channel pack',
+            packName: video.channel?.name
+              ? t('unlock_channel_modal.named_pack', { name: video.channel.name })
+              : t('unlock_channel_modal.this_pack'),
             onUnlocked: unlocked,
           })
         } else if (step.modal === 'UnlockOrUpgradeMembership') {

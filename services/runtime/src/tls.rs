@@ -106,7 +106,13 @@ pub fn install_crypto_provider() {
 /// certificate unless the URL names its own `sslrootcert`.
 #[cfg(feature = "store")]
 pub fn pg_options(database_url: &str, tls: &TlsSettings) -> anyhow::Result<PgConnectOptions> {
-    let options = <PgConnectOptions as std::str::FromStr>::from_str(database_url)?;
+    let mut options = <PgConnectOptions as std::str::FromStr>::from_str(database_url)?;
+    // The URL turns TLS on. Without an `sslmode` sqlx would `prefer` it, which (now that TLS is
+    // compiled in) quietly wraps every local connection in an unverified TLS session: no
+    // protection, and a fifth of the wallet's and unlocks' throughput (docs/benchmarks.md).
+    if url_param(database_url, "sslmode").is_none() {
+        options = options.ssl_mode(sqlx::postgres::PgSslMode::Disable);
+    }
     let names_root = url_param(database_url, "sslrootcert").is_some();
     Ok(match (&tls.ca_file, names_root) {
         (Some(ca), false) => options.ssl_root_cert(ca),
@@ -304,6 +310,17 @@ mod tests {
         let own = pg_options("postgres://u@db/paysite?sslmode=verify-full&sslrootcert=/own/ca.pem", &tls).unwrap();
         let own = format!("{own:?}");
         assert!(own.contains("/own/ca.pem") && !own.contains("/etc/paysite/tls/ca.crt"), "{own}");
+    }
+
+    #[test]
+    #[cfg(feature = "store")]
+    fn a_url_without_sslmode_is_plain_and_one_with_it_keeps_it() {
+        use sqlx::postgres::PgSslMode;
+        let none = TlsSettings { ca_file: None, identity: None };
+        let mode = |url: &str| pg_options(url, &none).unwrap().get_ssl_mode();
+        assert!(matches!(mode("postgres://u@db/paysite"), PgSslMode::Disable));
+        assert!(matches!(mode("postgres://u@db/paysite?sslmode=prefer"), PgSslMode::Prefer));
+        assert!(matches!(mode("postgres://u@db/paysite?sslmode=verify-full"), PgSslMode::VerifyFull));
     }
 
     #[test]

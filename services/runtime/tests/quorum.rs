@@ -163,15 +163,6 @@ async fn crash_in_the_poison(env: &TestEnv, queue: &str, poison: &Envelope, max_
     crashes
 }
 
-fn counter(name: &str, queue: &str) -> f64 {
-    let text = runtime::telemetry::install_metrics().render();
-    text.lines()
-        .find(|l| l.starts_with(name) && l.contains(&format!("queue=\"{queue}\"")))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_message_that_kills_its_consumer_ends_in_the_dead_letter_queue_with_its_stream_held_behind_it() {
     let env = TestEnv::new().await;
@@ -232,7 +223,10 @@ async fn an_event_that_crashed_its_consumer_is_still_applied_before_its_streams_
     .unwrap();
     assert_eq!(order, vec![poison.event_id, behind.event_id]);
     // It did come back ahead (so the order above was kept, not luck), and waits no more.
-    assert!(counter("paysite_consumer_parked_total", &queue) >= 1.0, "the event behind was parked");
+    assert!(
+        metric("paysite_consumer_parked_total", "queue", &queue).unwrap_or(0.0) >= 1.0,
+        "the event behind was parked"
+    );
     assert_eq!(env.scalar("select count(*) from parked_event").await, 0);
     assert!(dlq::list(&support::amqp_url(), &queue).await.unwrap().is_empty());
     cancel.cancel();
@@ -316,10 +310,11 @@ async fn load(env: &TestEnv, n: i64) {
     env.ping(&format!("load-{}", n % 25), 0).await;
 }
 
-fn gauge(name: &str, service: &str) -> Option<f64> {
+/// A metric's value in this process's recorder, by its name and one label.
+fn metric(name: &str, label: &str, value: &str) -> Option<f64> {
     let text = runtime::telemetry::install_metrics().render();
     text.lines()
-        .find(|l| l.starts_with(name) && l.contains(&format!("service=\"{service}\"")))
+        .find(|l| l.starts_with(name) && l.contains(&format!("{label}=\"{value}\"")))
         .and_then(|l| l.rsplit(' ').next())
         .and_then(|v| v.parse().ok())
 }
@@ -359,9 +354,9 @@ async fn a_broker_outage_of_30_seconds_under_load_keeps_the_service_ready_and_lo
     }
     assert!(checks >= 10, "readiness was checked through the outage ({checks} times)");
     // The outage shows as relay lag and a lost broker, not as unreadiness.
-    let lag = gauge("paysite_relay_oldest_unpublished_seconds", "probe").unwrap_or(0.0);
+    let lag = metric("paysite_relay_oldest_unpublished_seconds", "service", "probe").unwrap_or(0.0);
     assert!(lag >= 20.0, "the relay lag shows the outage: {lag} s");
-    assert_eq!(gauge("paysite_broker_connected", "probe"), Some(0.0));
+    assert_eq!(metric("paysite_broker_connected", "service", "probe"), Some(0.0));
     let waiting = env.scalar("select count(*) from outbox").await;
     assert!(waiting > 500, "the outbox took the writes: {waiting}");
 
@@ -377,7 +372,7 @@ async fn a_broker_outage_of_30_seconds_under_load_keeps_the_service_ready_and_lo
     assert_eq!(env.scalar("select count(*) from probe_effect").await, written, "none twice");
     assert_eq!(env.scalar("select count(*) from probe_violation").await, 0, "in stream order");
     assert_eq!(env.scalar("select count(*) from outbox").await, 0);
-    assert_eq!(gauge("paysite_broker_connected", "probe"), Some(1.0));
+    assert_eq!(metric("paysite_broker_connected", "service", "probe"), Some(1.0));
     cancel.cancel();
     let _ = tokio::join!(relay, consumer);
     env.cleanup().await;

@@ -37,6 +37,12 @@ describe('splitDocumentImports', () => {
     )
   })
 
+  it('gives each re-exported document its own module too, keeping the exported names', () => {
+    expect(split(`export {\n  GemsBalanceDocument as GemsBalanceQuery,\n  somethingElse,\n} from '../../../gql/graphql'`)).toBe(
+      [`export { GemsBalanceDocument as GemsBalanceQuery } from 'virtual:GemsBalanceDocument';`, `export { somethingElse } from '../../../gql/graphql';`].join('\n'),
+    )
+  })
+
   it('changes nothing in modules that import other modules or no document', () => {
     expect(split(`import { HomePageDocument } from './graphql'`)).toBeNull()
     expect(split(`import { somethingElse } from '../gql/graphql'`)).toBeNull()

@@ -3,7 +3,8 @@
 // a document or two (the gems balance of the automatic modals), so every document of every screen — 74 kB of
 // minified AST literals — landed in the entry and was parsed and evaluated before the first page could start
 // (Lighthouse's TBT and LCP on a 4× slowed phone). This plugin rewrites `import { XDocument } from '…/gql/graphql'`
-// into an import of a virtual module holding that one document, so each chunk carries the operations it runs.
+// into an import of a virtual module holding that one document, so each chunk carries the operations it runs; a
+// re-export (`export { XDocument as XQuery } from '…/gql/graphql'`, as a feature's api module writes) likewise.
 // Types are untouched (they are erased before this runs); tests and the dev server use graphql.ts as it is.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -24,11 +25,12 @@ export function documentLiterals(source: string): Map<string, string> {
   return documents
 }
 
-const IMPORT = /import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2;?/g
+const IMPORT_OR_EXPORT = /\b(import|export)\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\3;?/g
 
 /**
- * Rewrites the named imports of `isGenerated(specifier)` modules that name documents into one import per document
- * from `moduleFor(name)`; names that are not documents stay on the original import. Answers null when nothing changed.
+ * Rewrites the named imports (and re-exports) of `isGenerated(specifier)` modules that name documents into one import
+ * (or re-export) per document from `moduleFor(name)`; names that are not documents stay on the original statement.
+ * Answers null when nothing changed.
  */
 export function splitDocumentImports(
   code: string,
@@ -37,7 +39,7 @@ export function splitDocumentImports(
   moduleFor: (name: string) => string,
 ): string | null {
   let changed = false
-  const rewritten = code.replace(IMPORT, (statement, names: string, quote: string, specifier: string) => {
+  const rewritten = code.replace(IMPORT_OR_EXPORT, (statement, keyword: string, names: string, quote: string, specifier: string) => {
     if (!isGenerated(specifier)) return statement
     const kept: string[] = []
     const split: string[] = []
@@ -46,14 +48,14 @@ export function splitDocumentImports(
       if (binding === '') continue
       const [imported, local = imported] = binding.split(/\s+as\s+/).map((part) => part.trim())
       if (documents.has(imported)) {
-        split.push(`import { ${imported}${local === imported ? '' : ` as ${local}`} } from ${quote}${moduleFor(imported)}${quote};`)
+        split.push(`${keyword} { ${imported}${local === imported ? '' : ` as ${local}`} } from ${quote}${moduleFor(imported)}${quote};`)
       } else {
         kept.push(binding)
       }
     }
     if (split.length === 0) return statement
     changed = true
-    const rest = kept.length > 0 ? `import { ${kept.join(', ')} } from ${quote}${specifier}${quote};` : ''
+    const rest = kept.length > 0 ? `${keyword} { ${kept.join(', ')} } from ${quote}${specifier}${quote};` : ''
     return [...split, rest].filter(Boolean).join('\n')
   })
   return changed ? rewritten : null

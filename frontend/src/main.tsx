@@ -11,7 +11,7 @@ import { httpServices } from './app/services'
 import { readBootstrap } from './app/session/bootstrap'
 import { applyFavicon, applyTheme } from './app/theme/theme'
 import { ErrorScreen } from './components/ErrorScreen'
-import { GemsBalanceQuery } from './features/gems/api/gems'
+import { GemsBalanceQuery } from './features/gems/api/balance'
 import { captureAffiliate, documentCookies } from './features/signup/affiliate'
 
 /** Blocked storage (privacy modes) throws on access; the shell then runs without the cross-tab timer. */

@@ -4,7 +4,7 @@ export {
   AcknowledgeGemsIntroDocument as AcknowledgeGemsIntroMutation,
   AcknowledgeNewGemsBalanceDocument as AcknowledgeNewGemsBalanceMutation,
   ChannelPackCostDocument as ChannelPackCostQuery,
-  GemsBalanceDocument as GemsBalanceQuery,
   TransactionsDocument as TransactionsQuery,
   UnlockChannelPackDocument as UnlockChannelPackMutation,
 } from '../../../gql/graphql'
+export { GemsBalanceQuery } from './balance'

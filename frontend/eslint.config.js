@@ -71,7 +71,7 @@ export default tseslint.config(
     },
   },
   {
-    // Every user-facing string in JSX goes through i18n (src/app/i18n/en.ts; issue 22, docs/decisions.md): text
+    // Every user-facing string in JSX goes through i18n (src/app/i18n; issue 22, docs/decisions.md): text
     // children, literals rendered as children, and the props that carry words. Literals without a letter
     // (punctuation, symbols, digits: "·", "▲", "/", "×") and paths ("/videos") are allowed; tests are not checked.
     files: ['src/**/*.tsx'],

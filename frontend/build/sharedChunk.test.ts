@@ -43,4 +43,39 @@ describe('sharedScreenCode', () => {
     expect(chunk('/app/src/features/home/routes/screens.tsx', graph)).toBeNull()
     expect(chunk('/app/node_modules/some-lib/index.js', graph)).toBeNull()
   })
+
+  describe('with the landing screen', () => {
+    const landing = meta({
+      '/app/index.html': ['/app/src/main.tsx'],
+      '/app/src/main.tsx': ['/app/node_modules/@apollo/client/react/index.js'],
+      '/app/node_modules/@apollo/client/react/index.js': [
+        '/app/node_modules/@apollo/client/react/hooks/useQuery.js',
+        '/app/node_modules/@apollo/client/react/hooks/useMutation.js',
+      ],
+      '/app/node_modules/@apollo/client/react/hooks/useQuery.js': [],
+      '/app/node_modules/@apollo/client/react/hooks/useMutation.js': [],
+      '/app/src/features/home/routes/screens.tsx': ['/app/src/components/Shelf/Shelf.tsx'],
+      '/app/src/components/Shelf/Shelf.tsx': [],
+      '/app/src/features/videos/routes/screens.tsx': ['/app/src/components/Shelf/Shelf.tsx', '/app/src/components/Listing/Listing.tsx'],
+      '/app/src/components/Listing/Listing.tsx': ['/app/src/app/i18n/copy/shared.ts'],
+      '/app/src/app/i18n/copy/shared.ts': [],
+      '/app/src/app/i18n/copy/videos.ts': [],
+    })
+    const chunk = () => sharedScreenCode('/app/src/features/home/routes/screens')
+
+    it('keeps in `shared` what the landing screen imports, and puts the rest of the shared code in `shared-screens`', () => {
+      const named = chunk()
+      expect(named('/app/src/components/Shelf/Shelf.tsx', landing)).toBe('shared')
+      expect(named('/app/src/components/Listing/Listing.tsx', landing)).toBe('shared-screens')
+      expect(named('/app/src/app/i18n/copy/shared.ts', landing)).toBe('shared-screens')
+    })
+
+    it("leaves a feature's copy with its readers", () => {
+      expect(chunk()('/app/src/app/i18n/copy/videos.ts', landing)).toBeNull()
+    })
+
+    it('refuses a landing screen the build does not have', () => {
+      expect(() => sharedScreenCode('/app/src/features/nowhere/screens')('/app/src/main.tsx', landing)).toThrow(/no module/)
+    })
+  })
 })

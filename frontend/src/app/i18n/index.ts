@@ -1,12 +1,57 @@
 // Translations by the spec's keys. The resources use i18next's format (nested keys, {{name}} interpolation, plural
 // suffixes _one/_other chosen by `count`), and `t` answers as i18next's t does for those features. i18next itself
 // is not used: its 16 kB gzip alone would take the home route's whole budget (docs/decisions.md). Going
-// back to it changes this file only.
-import { en } from './en'
+// back to it changes this file and resources.ts only.
+//
+// The copy is split (docs/decisions.md): ./en.ts is the shell's (what the entry, the screen code every route shares
+// and the home page read), ./copy/<reader>.ts the rest, by the screens and modals that read it. A module that reads a
+// key of a copy module imports that module itself (`import '…/app/i18n/copy/deals'`), so the words arrive with the
+// code that shows them; copy.test.ts checks every source file for it.
+import { loaded, type Resources } from './resources'
+import type { en } from './en'
+import type { accountCopy } from './copy/account'
+import type { angelsCopy } from './copy/angels'
+import type { channelsCopy } from './copy/channels'
+import type { dealsCopy } from './copy/deals'
+import type { favoritesCopy } from './copy/favorites'
+import type { gemsCopy } from './copy/gems'
+import type { legalCopy } from './copy/legal'
+import type { performersCopy } from './copy/performers'
+import type { quickiesCopy } from './copy/quickies'
+import type { recommendationsCopy } from './copy/recommendations'
+import type { reviewsCopy } from './copy/reviews'
+import type { searchCopy } from './copy/search'
+import type { sharedCopy } from './copy/shared'
+import type { signupCopy } from './copy/signup'
+import type { sitesCopy } from './copy/sites'
+import type { subscriptionCopy } from './copy/subscription'
+import type { unlocksCopy } from './copy/unlocks'
+import type { upgradeCopy } from './copy/upgrade'
+import type { videosCopy } from './copy/videos'
+import type { wallCopy } from './copy/wall'
 
-type Resources = { readonly [key: string]: string | Resources }
-
-export type TranslationKey = Leaves<typeof en>
+export type TranslationKey =
+  | Leaves<typeof en>
+  | Leaves<typeof accountCopy>
+  | Leaves<typeof angelsCopy>
+  | Leaves<typeof channelsCopy>
+  | Leaves<typeof dealsCopy>
+  | Leaves<typeof favoritesCopy>
+  | Leaves<typeof gemsCopy>
+  | Leaves<typeof legalCopy>
+  | Leaves<typeof performersCopy>
+  | Leaves<typeof quickiesCopy>
+  | Leaves<typeof recommendationsCopy>
+  | Leaves<typeof reviewsCopy>
+  | Leaves<typeof searchCopy>
+  | Leaves<typeof sharedCopy>
+  | Leaves<typeof signupCopy>
+  | Leaves<typeof sitesCopy>
+  | Leaves<typeof subscriptionCopy>
+  | Leaves<typeof unlocksCopy>
+  | Leaves<typeof upgradeCopy>
+  | Leaves<typeof videosCopy>
+  | Leaves<typeof wallCopy>
 
 type Leaves<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>
@@ -48,7 +93,7 @@ export function createTranslator(resources: Resources, language: string): Transl
   }
 }
 
-const english = createTranslator(en, 'en')
+const english = createTranslator(loaded, 'en')
 
 export const translate = english.translate
 

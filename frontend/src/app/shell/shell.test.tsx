@@ -10,6 +10,8 @@ import type { RoutingSession } from '../session/bootstrap'
 import { SessionProvider } from '../session/SessionContext'
 import { EMPTY_CATALOG, scriptedGraphql, WithGraphql } from '../../testing/graphql'
 import { AppShell } from './AppShell'
+// The flash below names an unlock's key: the unlock modules that add it bring their copy (copy.test.ts).
+import '../i18n/copy/unlocks'
 import { useFlash } from './Flash'
 import { useModals } from './ModalManager'
 

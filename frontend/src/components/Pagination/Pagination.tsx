@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { useTranslation } from '../../app/i18n'
+import '../../app/i18n/copy/shared'
 import { isMobileViewport, useViewportType } from '../../app/theme/useViewport'
 import { maxPageLinks, pageCount, pageWindow } from './pagination'
 import './Pagination.css'

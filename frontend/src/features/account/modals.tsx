@@ -23,6 +23,8 @@ import {
   type EmailConsentVariant,
 } from './validation'
 import { t, type TranslationKey } from '../../app/i18n'
+import '../../app/i18n/copy/account'
+import '../../app/i18n/copy/shared'
 import { translateRich } from '../../app/i18n/rich'
 
 export function EmailConsent({ props, close }: ModalBodyProps<'EmailConsent'>) {

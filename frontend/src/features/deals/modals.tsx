@@ -3,6 +3,7 @@
 import type { ModalBodyProps, UpsellPrice } from '../../app/shell/modalIds'
 import { leavePage } from './leavePage'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/deals'
 import { translateRich } from '../../app/i18n/rich'
 
 /** A text worth showing: not absent, not blank. */

@@ -23,6 +23,8 @@ import {
 } from './packUnlock'
 import './gems.css'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/gems'
+import '../../app/i18n/copy/shared'
 import { translateRich } from '../../app/i18n/rich'
 
 

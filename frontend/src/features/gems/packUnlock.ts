@@ -3,6 +3,7 @@
 // gems are the server's (unlockState.channelPackCostGems, getGemsBalance.weeklyGems): nothing here repeats them.
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/gems'
 
 export type PackUnlockOutcome =
   | { kind: 'success'; gemsBalance: number }

@@ -1,6 +1,7 @@
-// The legal pages: their copy is in en.ts (legal_pages), plain, neutral text the brand's name is put into; the
-// operator's lawyers own the real wording.
+// The legal pages: their copy is in app/i18n/copy/legal.ts (legal_pages), plain, neutral text the brand's name is
+// put into; the operator's lawyers own the real wording.
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/legal'
 
 export interface LegalSection {
   heading: string

@@ -4,6 +4,8 @@ import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/reviews'
+import '../../app/i18n/copy/shared'
 import type { ModalBodyProps } from '../../app/shell/modalIds'
 import { getFragmentData } from '../../gql/fragment-masking'
 import {

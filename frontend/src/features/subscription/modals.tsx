@@ -35,6 +35,8 @@ import {
 } from './purchase'
 import { MEMBERSHIP_UPDATE_WAIT_MINUTES, nextPollStep, withFatr } from './statusPolling'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/shared'
+import '../../app/i18n/copy/subscription'
 
 export function SubscriptionStatus({ close }: ModalBodyProps<'SubscriptionStatus'>) {
   const client = useApolloClient()

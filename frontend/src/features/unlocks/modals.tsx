@@ -8,6 +8,8 @@ import { useModals } from '../../app/shell/ModalManager'
 import { UnlockVideoDocument, VideoUnlockTermsDocument } from '../../gql/graphql'
 import { refusedVideoUnlock, videoUnlockMessage, type VideoUnlockOutcome } from './videoUnlock'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/shared'
+import '../../app/i18n/copy/unlocks'
 import { translateRich } from '../../app/i18n/rich'
 
 export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'UnlockOrUpgradeMembership'>) {

@@ -7,6 +7,8 @@ import { campaignFor, type CampaignPlacement, type ProfileRoutingView, type Scre
 import { HEALTH_WARNING_EXCLUDED_SCREENS } from '../../app/shell/autoModals'
 import type { ModalProps, ModalRequest } from '../../app/shell/modalIds'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/shared'
+import '../../app/i18n/copy/upgrade'
 
 export const PROMPT_ABILITIES = {
   upgradeBar: ['see', 'UpgradeBar'],

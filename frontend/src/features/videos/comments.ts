@@ -1,6 +1,8 @@
 // The messages a failed comment or rating shows (account-payments-gems.md §8): the server's code decides.
 import { CombinedGraphQLErrors } from '@apollo/client'
 import { t } from '../../app/i18n'
+import '../../app/i18n/copy/shared'
+import '../../app/i18n/copy/videos'
 
 const COMMENT_MESSAGES: Readonly<Record<string, string>> = {
   DUPLICATE_COMMENT: t('comments.duplicate'),

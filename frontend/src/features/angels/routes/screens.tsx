@@ -7,6 +7,7 @@ import { Picture } from '../../../components/Picture/Picture'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { AngelListDocument, AngelPageDocument } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/angels'
 
 const listQuery = () => ({ query: AngelListDocument, variables: {} })
 

@@ -6,6 +6,7 @@ import { Page } from '../../../components/Page'
 import { Picture } from '../../../components/Picture/Picture'
 import { CategoryListDocument } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
 
 // The route's precondition (the tenant's category list is loaded) is met by this query: its fallback loads the
 // list, and the page renders once it is there.

@@ -19,6 +19,8 @@ import { getFragmentData, type FragmentType } from '../../../gql/fragment-maskin
 import { PackUnlockButton } from '../../gems'
 import { PictureSetPage, TrailerPage, VideoPage } from '../../videos'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/channels'
+import '../../../app/i18n/copy/shared'
 
 const channelVideoHref = (channelSlug: string) => (video: { slug: string }) => `/channels/${channelSlug}/videos/${video.slug}`
 

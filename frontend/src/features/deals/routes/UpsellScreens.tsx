@@ -17,6 +17,8 @@ import { documentCookies } from '../../signup'
 import { leavePage } from '../leavePage'
 import { confirmationLinkFor, outgoingUpsellStep, outgoingUpsellVariables, upsellResultStep } from '../outgoingUpsell'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/deals'
+import '../../../app/i18n/copy/shared'
 
 function SignInFirst({ what }: { what: string }) {
   const { tenant } = useSession()

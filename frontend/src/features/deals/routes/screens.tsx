@@ -12,6 +12,7 @@ import { DealCard } from '../components/DealCard'
 import { DEALS_CAROUSEL_LIMIT, DEALS_GRID_SIZE } from '../dealText'
 import './deals.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/deals'
 
 const dealsQuery = () => ({
   query: DealsPageDocument,

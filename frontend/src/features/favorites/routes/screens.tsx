@@ -15,6 +15,8 @@ import {
   type FavoritesOverviewQuery,
 } from '../../../gql/graphql'
 import { t, type TranslationKey } from '../../../app/i18n'
+import '../../../app/i18n/copy/favorites'
+import '../../../app/i18n/copy/shared'
 
 /** Each kind's row on the overview. */
 const OVERVIEW_SIZE = 4

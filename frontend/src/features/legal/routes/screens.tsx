@@ -9,6 +9,7 @@ import { Page } from '../../../components/Page'
 import { legalDocument } from '../content'
 import './legal.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/legal'
 import { translateRich } from '../../../app/i18n/rich'
 
 /** The error-report id "Fill a report" brings along, to quote to support. */

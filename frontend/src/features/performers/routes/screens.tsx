@@ -14,6 +14,8 @@ import { VisitorJoin } from '../../../components/VisitorJoin'
 import { PerformerListingDocument, PerformerPageDocument } from '../../../gql/graphql'
 import './performers.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/performers'
+import '../../../app/i18n/copy/shared'
 
 const listQuery = (data: PerformersData) => ({
   query: PerformerListingDocument,

@@ -19,6 +19,7 @@ import {
   type Quickie_ReelFragment,
 } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/quickies'
 
 function currentPage(search: string): number {
   const page = Number(new URLSearchParams(search).get('page') ?? 1)

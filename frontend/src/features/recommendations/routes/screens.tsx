@@ -6,6 +6,7 @@ import { Page } from '../../../components/Page'
 import { RecommendationGrid } from '../components/RecommendationGrid'
 import { RecommendedVideosDocument } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/recommendations'
 
 /** Two pages' worth: the shelf has no pages of its own. */
 const recommendedQuery = () => ({ query: RecommendedVideosDocument, variables: { limit: 2 * PAGE_SIZE } })

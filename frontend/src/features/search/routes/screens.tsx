@@ -11,6 +11,8 @@ import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { SearchPageDocument } from '../../../gql/graphql'
 import { searchText } from '../searchText'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/search'
+import '../../../app/i18n/copy/shared'
 
 const searchQuery = (data: SearchData, _session: unknown, location: ScreenLocation) => ({
   query: SearchPageDocument,

@@ -11,6 +11,8 @@ import { joinUrl, signInUrl, withQuery, type WelcomeData } from '../../../app/ro
 import type { SignupSuccessData } from './rules'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { t, useTranslation } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/signup'
 import { usePageData, useScreenQuery } from '../../../app/useScreenQuery'
 import { useAdoptSession, useSession } from '../../../app/session/SessionContext'
 import { Page } from '../../../components/Page'

@@ -15,6 +15,8 @@ import {
   type SisterSiteVideosQuery,
 } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/sites'
 
 interface SitesData {
   brand: string

@@ -12,6 +12,8 @@ import { LockedVideoDocument, type LockedVideoQuery } from '../../../gql/graphql
 import { useWayIn, WayInButton, type WayIn } from './LockedVideo'
 import './unlocks.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/unlocks'
 
 /** The screens of a video's content, by what of the video each shows. */
 const VIDEO_CONTENT: Partial<Record<ScreenId, 'pictures' | 'trailer' | 'video'>> = {

@@ -9,6 +9,8 @@ import { useSession } from '../../../app/session/SessionContext'
 import { VideoAccessOneDocument } from '../../../gql/graphql'
 import { refusalStep, type RefusalStep } from '../videoUnlock'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/unlocks'
 
 export interface LockedVideoFactsOf {
   uuid: string

@@ -10,6 +10,7 @@ import { campaignSource } from '../../../app/routing'
 import { PROMPT_ABILITIES, promptModal, upgradeOverlayAction } from '../prompts'
 import '../upgrade.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/upgrade'
 
 export function UpgradeOverlay({ video }: { video: { uuid: string } }) {
   const { abilityRules, user, tenant } = useSession()

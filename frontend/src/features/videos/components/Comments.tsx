@@ -6,6 +6,7 @@
 import { useMutation, useQuery } from '@apollo/client/react'
 import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/videos'
 import { useFlash } from '../../../app/shell/Flash'
 import { buildAbility, subject } from '../../../app/session/ability'
 import { useSession } from '../../../app/session/SessionContext'

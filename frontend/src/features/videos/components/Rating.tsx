@@ -7,6 +7,8 @@ import { formatRating } from '../../../components/VideoCard/format'
 import { RateVideoDocument } from '../../../gql/graphql'
 import { ratingErrorMessage } from '../comments'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/videos'
 
 export const MAX_RATING = 10
 

@@ -8,6 +8,8 @@ import { Page } from '../../../components/Page'
 import { videoPageQuery } from './VideoPageView'
 import { Trailer } from './VideoPlayer'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/videos'
 
 function TrailerPageView() {
   const { page, result } = useScreenQuery(videoPageQuery)

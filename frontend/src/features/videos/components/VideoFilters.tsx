@@ -3,6 +3,8 @@
 import { Form, useSubmit } from 'react-router'
 import { useId } from 'react'
 import { t, type TranslationKey } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/videos'
 
 export const VIDEO_ORDERS = [
   { value: 'newest', label: 'videos.order.newest' },

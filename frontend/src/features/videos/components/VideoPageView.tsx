@@ -20,6 +20,7 @@ import { Rating } from './Rating'
 import { VideoPlayer } from './VideoPlayer'
 import './VideoPage.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/videos'
 
 /** Related videos on the video page: whole shelf rows (two of 3 on large screens, three of 2 on medium ones). */
 export const RELATED_COUNT = 6

@@ -15,6 +15,8 @@ import { VideoFilters } from '../components/VideoFilters'
 import { PictureSetPage, TrailerPage, VideoPage } from '../index'
 import '../components/VideoPage.css'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/shared'
+import '../../../app/i18n/copy/videos'
 
 const listingQuery = (data: VideosData) => ({
   query: VideoListingDocument,

@@ -6,6 +6,7 @@ import { formatReleaseDate } from '../../../components/VideoCard/format'
 import { VideoCard } from '../../../components/VideoCard/VideoCard'
 import { CuratorWallDocument } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
+import '../../../app/i18n/copy/wall'
 
 const wallQuery = () => ({ query: CuratorWallDocument, variables: {} })
 

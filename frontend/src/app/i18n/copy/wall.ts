@@ -1,0 +1,10 @@
+// The wall screen.
+import { addTranslations } from '../resources'
+
+export const wallCopy = {
+  wall: {
+    posts: 'Posts',
+  },
+} as const
+
+addTranslations(wallCopy)

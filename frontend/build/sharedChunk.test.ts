@@ -74,6 +74,13 @@ describe('sharedScreenCode', () => {
       expect(chunk()('/app/src/app/i18n/copy/videos.ts', landing)).toBeNull()
     })
 
+    it("puts Apollo's useQuery and useMutation, which the entry reaches through Apollo's index only, with the screens", () => {
+      const named = chunk()
+      expect(named('/app/node_modules/@apollo/client/react/hooks/useQuery.js', landing)).toBe('shared-screens')
+      expect(named('/app/node_modules/@apollo/client/react/hooks/useMutation.js', landing)).toBe('shared-screens')
+      expect(named('/app/node_modules/@apollo/client/react/index.js', landing)).toBe('index')
+    })
+
     it('refuses a landing screen the build does not have', () => {
       expect(() => sharedScreenCode('/app/src/features/nowhere/screens')('/app/src/main.tsx', landing)).toThrow(/no module/)
     })

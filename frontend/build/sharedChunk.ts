@@ -19,6 +19,12 @@ const SHARED = /\/src\/(components|app)\//
 // features read (copy/shared.ts) is shared code.
 const NOT_SHARED = /\/src\/app\/(session\/ability\.ts|i18n\/copy\/(?!shared\.ts$)[^/]+)$/
 
+// Library modules the walk below finds from the entry only because the entry imports a library's index, which
+// re-exports them: Apollo's useQuery (with its store hook) and useMutation, behind @apollo/client/react, which the
+// entry imports for ApolloProvider. Screens and modals use them, the shell and the home page do not (the page reads
+// with useSuspenseQuery), so they go with the shared screen code beyond the landing page instead of into the entry.
+const SCREEN_LIBRARY = /\/node_modules\/@apollo\/client\/react\/hooks\/(useQuery|useSyncExternalStore|useMutation)\.js$/
+
 /** The modules `roots` import statically (transitively), the roots included. */
 function staticallyFrom(meta: ManualChunkMeta, roots: readonly string[]): Set<string> {
   const reached = new Set<string>()
@@ -47,6 +53,7 @@ export function sharedScreenCode(landingScreen?: string): GetManualChunk {
       if (landing.length === 0) throw new Error(`sharedScreenCode: no module ${landingScreen} in the build`)
       landingModules = staticallyFrom(meta, landing)
     }
+    if (SCREEN_LIBRARY.test(id)) return landingModules === undefined ? 'shared' : 'shared-screens'
     // Rollup pulls the static imports of a manual chunk's modules into it unless they sit in a manual chunk too, so
     // the entry's own modules are named as well (same chunk as before: the entry, named `index`).
     if (entryModules.has(id)) return 'index'

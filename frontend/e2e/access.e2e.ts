@@ -168,6 +168,8 @@ describe('a logout', () => {
     expect(await graphqlCodes(copy, whoami)).toEqual([])
     const probe = await probePage(copyContext)
     expect(await graphqlCodes(probe, whoami)).toEqual([])
+    // The copy's tab is left open once its page has finished loading: nothing of it is in flight at the logout.
+    await copy.waitForLoadState('networkidle')
     await page.evaluate(async () => {
       await fetch('/logout', { method: 'POST', credentials: 'include', headers: { 'x-paysite-csrf': '1', 'content-type': 'application/json' }, body: '{}' })
     })
@@ -176,8 +178,10 @@ describe('a logout', () => {
       .poll(() => graphqlCodes(probe, whoami), { timeout: 5_000, interval: 100 })
       .toEqual(['UNAUTHENTICATED'])
     expect(Date.now() - loggedOut).toBeLessThan(5_000)
-    // The copy's own tab, left open on the home page, notices too: it settles on the sign-in page and stays there
-    // (no loop between the sign-in and the brand).
+    // Back at the copy's own tab, left open on the home page, its user opens their account: the tab notices the
+    // session has ended, settles on the sign-in page and stays there (no loop between the sign-in and the brand).
+    await copy.locator('header button', { hasText: 'My account' }).click()
+    await copy.locator('header').getByRole('link', { name: 'Account', exact: true }).click()
     await expect.poll(() => copy.url(), { timeout: 15_000 }).toMatch(/\/oidc\/login/)
     await copy.waitForLoadState('networkidle')
     let navigations = 0

@@ -36,6 +36,37 @@ impl MembershipKind {
     }
 }
 
+/// Where a subscription stands, as the readers of these events keep it (deals, wallet,
+/// unlocks), and the name they store it under. Each reader folds the events with its own rule
+/// (what a renewal after a cancel means to gems is the wallet's); the standings and their
+/// names are one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubscriptionStatus {
+    Active,
+    /// Cancelled by the member or the biller: access runs on until the paid period ends.
+    Cancelled,
+    /// Expired, charged back or refunded.
+    Ended,
+}
+
+impl SubscriptionStatus {
+    pub const ALL: [SubscriptionStatus; 3] =
+        [SubscriptionStatus::Active, SubscriptionStatus::Cancelled, SubscriptionStatus::Ended];
+
+    /// The stored name (`active`, `cancelled`, `ended`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubscriptionStatus::Active => "active",
+            SubscriptionStatus::Cancelled => "cancelled",
+            SubscriptionStatus::Ended => "ended",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SubscriptionStatus> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
 /// Events of the subscription service.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "payload")]
@@ -169,7 +200,15 @@ impl EventFamily for SubscriptionEvent {
 
 #[cfg(test)]
 mod kind_tests {
-    use super::MembershipKind;
+    use super::{MembershipKind, SubscriptionStatus};
+
+    #[test]
+    fn statuses_read_back_from_their_stored_names() {
+        for status in SubscriptionStatus::ALL {
+            assert_eq!(SubscriptionStatus::from_name(status.as_str()), Some(status));
+        }
+        assert_eq!(SubscriptionStatus::from_name("expired"), None);
+    }
 
     #[test]
     fn kind_names_are_the_wire_names() {

@@ -52,7 +52,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
             runtime::config::service_url("subscription", 8102),
             std::env::var("PAYSITE_BRAND_ORIGIN").unwrap_or_else(|_| DEFAULT_BRAND_ORIGIN.to_owned()),
         );
-        Ok(Service { router: router(state), consumers: vec![], projections: vec![], jobs: vec![] })
+        Ok(Service::new(router(state), vec![], vec![]))
     })
 }
 

@@ -56,7 +56,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
         let verifier =
             Verifier::from_jwks_url(format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101)));
         let state = AppState::new(ctx.pool, ctx.store, verifier, CatalogConfig::from_env());
-        Ok(Service { router: router(state.clone()), consumers: vec![], projections: projections(), jobs: vec![] })
+        Ok(Service::new(router(state.clone()), vec![], projections()))
     })
 }
 
@@ -80,5 +80,5 @@ impl AppState {
 
 /// The read models `paysite rebuild-projections catalog` rebuilds.
 pub fn projections() -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(projections::CatalogProjection)]
+    vec![Arc::new(projections::READ_MODELS)]
 }

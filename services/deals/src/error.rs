@@ -2,7 +2,6 @@
 //! status (an invalid deal also names its `field`).
 
 use axum::{
-    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
     http::StatusCode,
     response::{IntoResponse, Response},
     Json,
@@ -89,21 +88,9 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        if e.is_retryable() {
-            ApiError::Busy(e)
-        } else {
-            ApiError::Internal(e.into())
-        }
-    }
-}
-
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::Internal(e.into())
-    }
-}
+runtime::api_error_from!(failures for ApiError: busy Busy, internal Internal; StoreError);
+runtime::api_error_from!(internal for ApiError: Internal; sqlx::Error);
+runtime::api_error_from!(rejections for ApiError: malformed BadRequest, unacceptable Invalid);
 
 impl From<DealError> for ApiError {
     fn from(e: DealError) -> Self {
@@ -118,27 +105,5 @@ impl From<DealError> for ApiError {
 impl From<InvalidDeal> for ApiError {
     fn from(e: InvalidDeal) -> Self {
         ApiError::InvalidDeal(e)
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> Self {
-        match e {
-            // Valid JSON of the wrong shape.
-            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
-            other => ApiError::BadRequest(other.body_text()),
-        }
-    }
-}
-
-impl From<PathRejection> for ApiError {
-    fn from(e: PathRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
     }
 }

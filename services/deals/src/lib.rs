@@ -33,10 +33,9 @@ pub use deals_contract::{api, client};
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
-use runtime::projection::{Projection, ProjectionHandler};
+use runtime::projection::Projection;
 use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
@@ -65,12 +64,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
         let sites = Sites::load(&config.tenants_dir)?;
         let jwks = format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101));
         let state = State::new(ctx.pool, ctx.store, config, sites, Verifier::from_jwks_url(jwks));
-        Ok(Service {
-            router: router(state.clone()),
-            consumers: consumers(&state),
-            projections: projections(&state),
-            jobs: vec![],
-        })
+        Ok(Service::new(router(state.clone()), consumers(&state), projections(&state)))
     })
 }
 
@@ -97,27 +91,18 @@ impl State {
     }
 }
 
-impl FromRef<State> for Verifier {
-    fn from_ref(state: &State) -> Verifier {
-        state.verifier.clone()
-    }
-}
+runtime::verifier_in_state!(State);
 
 /// The subscription-events consumer: keeps who is a porn-portal subscriber.
 pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
-    let projection: Arc<dyn Projection> =
-        Arc::new(projections::PortalProjection::new(state.config.subscriptions_queue.clone()));
-    vec![ConsumerSpec {
-        queue: state.config.subscriptions_queue.clone(),
-        bindings: SUBSCRIPTION_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
-        handler: Arc::new(ProjectionHandler(projection)),
-    }]
+    let queue = &state.config.subscriptions_queue;
+    vec![ConsumerSpec::projection(queue, SUBSCRIPTION_BINDINGS, Arc::new(projections::portal_subscriptions(queue)))]
 }
 
 /// The read models `paysite rebuild-projections deals` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
     vec![
-        Arc::new(projections::DealsProjection),
-        Arc::new(projections::PortalProjection::new(state.config.subscriptions_queue.clone())),
+        Arc::new(projections::DEALS),
+        Arc::new(projections::portal_subscriptions(state.config.subscriptions_queue.clone())),
     ]
 }

@@ -2,7 +2,6 @@
 //! status; a refused grant also carries `{error: "invalid_grant"}`.
 
 use axum::{
-    extract::rejection::JsonRejection,
     http::StatusCode,
     response::{IntoResponse, Response},
     Json,
@@ -95,23 +94,9 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::Internal(e.into())
-    }
-}
-
-impl From<anyhow::Error> for ApiError {
-    fn from(e: anyhow::Error) -> Self {
-        ApiError::Internal(e)
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
+runtime::api_error_from!(internal for ApiError: Internal; sqlx::Error, anyhow::Error);
+// Profile's answers have no 422 of their own: a body of the wrong shape is a bad request too.
+runtime::api_error_from!(rejections for ApiError: malformed BadRequest, unacceptable BadRequest);
 
 impl From<GrantError> for ApiError {
     fn from(e: GrantError) -> Self {

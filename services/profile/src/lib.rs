@@ -33,7 +33,6 @@ pub use profile_contract::{api, badges, client, passwords, validation};
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
 use runtime::auth::{Signer, Verifier};
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
@@ -60,12 +59,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {
         let config = ProfileConfig::from_env()?;
         let state = State::load(ctx.pool, ctx.store, config).await?;
-        Ok(Service {
-            router: router(state.clone()),
-            consumers: consumers(&state),
-            projections: projections(&state),
-            jobs: vec![],
-        })
+        Ok(Service::new(router(state.clone()), consumers(&state), projections(&state)))
     })
 }
 
@@ -90,25 +84,15 @@ impl State {
     }
 }
 
-impl FromRef<State> for Verifier {
-    fn from_ref(state: &State) -> Verifier {
-        state.verifier.clone()
-    }
-}
+runtime::verifier_in_state!(State);
 
 /// The consumer of the subscription service's events (the memberships badges read).
 pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
-    vec![ConsumerSpec {
-        queue: state.config.projections_queue.clone(),
-        bindings: projections::BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
-        handler: Arc::new(projections::MemberEvents),
-    }]
+    let queue = &state.config.projections_queue;
+    vec![ConsumerSpec::projection(queue, projections::BINDINGS, Arc::new(projections::members(queue)))]
 }
 
 /// The read models `paysite rebuild-projections profile` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![
-        Arc::new(projections::ProfileProjection),
-        Arc::new(projections::MemberProjection::new(state.config.projections_queue.clone())),
-    ]
+    vec![Arc::new(projections::USER_PROFILES), Arc::new(projections::members(state.config.projections_queue.clone()))]
 }

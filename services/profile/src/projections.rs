@@ -5,36 +5,17 @@
 //! model equals the live one. Credits, gems, unlocks and download quotas are not kept here:
 //! the gateway asks their owners (docs/decisions.md, "One owner per fact").
 
-use async_trait::async_trait;
 use proto_events::profile::{HealthWarningState, ProfileEvent};
 use proto_events::subscription::SubscriptionEvent;
-use proto_events::{DecodeError, Envelope};
-use runtime::consumer::Handler;
-use runtime::projection::{Projection, Source};
+use proto_events::Envelope;
+use runtime::projection::{decode_known, ReadModel};
 use sqlx::PgConnection;
 
 /// `user_profile` and `user_group`, from the profile's own events.
-pub struct ProfileProjection;
-
-#[async_trait]
-impl Projection for ProfileProjection {
-    fn name(&self) -> &str {
-        "profile.user_profile"
-    }
-
-    fn source(&self) -> Source {
-        Source::OwnEvents
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["user_profile", "user_group"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_profile_event(tx, event).await?;
-        Ok(())
-    }
-}
+pub const USER_PROFILES: ReadModel =
+    ReadModel::own_events("profile.user_profile", &["user_profile", "user_group"], |tx, event| {
+        Box::pin(async move { Ok(apply_profile_event(tx, event).await?) })
+    });
 
 /// Applies one of the profile's own events to its read models.
 pub async fn apply_profile_event(tx: &mut PgConnection, envelope: &Envelope) -> Result<(), sqlx::Error> {
@@ -193,57 +174,21 @@ pub async fn apply_profile_event(tx: &mut PgConnection, envelope: &Envelope) -> 
 }
 
 /// What the subscription service tells the profile: the memberships badges and the
-/// relationship section read. Fed by the `profile.projections` consumer.
-pub struct MemberProjection {
-    queue: String,
-}
-
-impl MemberProjection {
-    pub fn new(queue: impl Into<String>) -> Self {
-        MemberProjection { queue: queue.into() }
-    }
+/// relationship section read. Fed by the `profile.projections` consumer reading `queue`.
+pub fn members(queue: impl Into<String>) -> ReadModel {
+    ReadModel::inbox("profile.members", queue, &["member_subscription"], |tx, envelope| {
+        Box::pin(apply_member_event(tx, envelope))
+    })
 }
 
 /// Routing keys the consumer binds. (A queue declared by an older build keeps its other
 /// bindings until it is deleted; their events are of no interest and are acknowledged.)
 pub const BINDINGS: &[&str] = &["subscription.*"];
 
-#[async_trait]
-impl Projection for MemberProjection {
-    fn name(&self) -> &str {
-        "profile.members"
-    }
-
-    fn source(&self) -> Source {
-        Source::Inbox(self.queue.clone())
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["member_subscription"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_member_event(tx, event).await
-    }
-}
-
-/// The consumer's handler: the same function as the rebuild.
-pub struct MemberEvents;
-
-#[async_trait]
-impl Handler for MemberEvents {
-    async fn handle(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_member_event(tx, event).await
-    }
-}
-
+/// Applies one subscription event (a type of no interest to the profile is passed over).
 pub async fn apply_member_event(tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-    match proto_events::decode::<SubscriptionEvent>(envelope) {
-        Ok(event) => apply_subscription(tx, &event).await?,
-        Err(DecodeError::UnknownType { event_type, .. }) => {
-            tracing::debug!(event_type, "event of no interest to the profile");
-        }
-        Err(e) => return Err(e.into()),
+    if let Some(event) = decode_known::<SubscriptionEvent>(envelope)? {
+        apply_subscription(tx, &event).await?;
     }
     Ok(())
 }

@@ -448,6 +448,13 @@ impl<D: Decider> Executed<D> {
     }
 }
 
+/// Decodes a stored event of family `E`; an event that does not decode is corrupt (the one
+/// answer of every replay, fold and projection to an undecodable event).
+pub fn decode<E: EventFamily>(envelope: &Envelope) -> Result<E, StoreError> {
+    proto_events::decode(envelope)
+        .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })
+}
+
 impl EventStore {
     /// Folds a stream into the decider's state, at the stream's version.
     pub async fn state_of<D: Decider>(
@@ -458,8 +465,7 @@ impl EventStore {
         let mut state = D::State::default();
         let mut version = 0;
         for envelope in self.load_in(conn, stream_id).await? {
-            let event: D::Event = proto_events::decode(&envelope)
-                .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })?;
+            let event: D::Event = decode(&envelope)?;
             state = D::evolve(state, &event);
             version = envelope.stream_version;
         }

@@ -9,6 +9,7 @@
 //! Feature `bench` brings the benchmarks' closed-loop load (`bench`), feature `testing` what
 //! tests share (`testing`); production builds leave both off.
 
+pub mod api_error;
 pub mod auth;
 #[cfg(feature = "store")]
 pub mod batch;

@@ -10,7 +10,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use proto_events::Envelope;
+use futures::future::BoxFuture;
+use proto_events::{DecodeError, Envelope, EventFamily};
 use sqlx::{PgConnection, PgPool};
 
 use crate::consumer::Handler;
@@ -32,6 +33,69 @@ pub trait Projection: Send + Sync + 'static {
     fn tables(&self) -> &[&'static str];
     /// Applies one event. Must only write the projection's own tables: it is replayed.
     async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()>;
+}
+
+/// Applies one event to a projection's tables, inside the caller's transaction: the one
+/// function the live writer (the append's transaction, or the consumer) and a rebuild both
+/// call, so that a rebuilt model equals the live one.
+pub type ApplyEvent = for<'a> fn(&'a mut PgConnection, &'a Envelope) -> BoxFuture<'a, anyhow::Result<()>>;
+
+/// A read model: its name, where its events come from, the tables it alone writes, and the
+/// function that applies one event. Every service's projections are one of these.
+pub struct ReadModel {
+    name: &'static str,
+    source: Source,
+    tables: &'static [&'static str],
+    apply: ApplyEvent,
+}
+
+impl ReadModel {
+    /// Kept from the service's own events; `name` as `paysite rebuild-projections` lists it.
+    pub const fn own_events(name: &'static str, tables: &'static [&'static str], apply: ApplyEvent) -> Self {
+        ReadModel { name, source: Source::OwnEvents, tables, apply }
+    }
+
+    /// Fed by, and rebuilt from the inbox of, the consumer reading `queue`.
+    pub fn inbox(
+        name: &'static str,
+        queue: impl Into<String>,
+        tables: &'static [&'static str],
+        apply: ApplyEvent,
+    ) -> Self {
+        ReadModel { name, source: Source::Inbox(queue.into()), tables, apply }
+    }
+}
+
+#[async_trait]
+impl Projection for ReadModel {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn source(&self) -> Source {
+        self.source.clone()
+    }
+
+    fn tables(&self) -> &[&'static str] {
+        self.tables
+    }
+
+    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
+        (self.apply)(tx, event).await
+    }
+}
+
+/// Decodes an event another service published; `None` for a type this reader does not know (a
+/// newer producer's event, none of its business), which is acknowledged and passed over.
+pub fn decode_known<E: EventFamily>(envelope: &Envelope) -> Result<Option<E>, DecodeError> {
+    match proto_events::decode(envelope) {
+        Ok(event) => Ok(Some(event)),
+        Err(DecodeError::UnknownType { event_type, .. }) => {
+            tracing::debug!(event_id = %envelope.event_id, event_type, "event type of no interest passed over");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Feeds a consumer-fed projection from its queue.

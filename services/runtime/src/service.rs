@@ -38,6 +38,20 @@ pub struct Service {
     pub jobs: Vec<Job>,
 }
 
+impl Service {
+    /// A service of an internal HTTP API, the consumers it runs and the read models it keeps,
+    /// with no periodic job.
+    pub fn new(router: Router, consumers: Vec<ConsumerSpec>, projections: Vec<Arc<dyn Projection>>) -> Self {
+        Service { router, consumers, projections, jobs: Vec::new() }
+    }
+
+    /// The same service running `jobs` as well.
+    pub fn with_jobs(mut self, jobs: Vec<Job>) -> Self {
+        self.jobs = jobs;
+        self
+    }
+}
+
 /// What the service gets to build itself.
 #[derive(Clone)]
 pub struct ServiceContext {

@@ -41,15 +41,7 @@ pub enum ApiError {
     Internal(#[source] anyhow::Error),
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        if e.is_retryable() {
-            ApiError::Busy(e)
-        } else {
-            ApiError::Internal(e.into())
-        }
-    }
-}
+runtime::api_error_from!(failures for ApiError: busy Busy, internal Internal; StoreError);
 
 impl From<joins::StartError> for ApiError {
     fn from(e: joins::StartError) -> Self {

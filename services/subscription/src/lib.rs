@@ -42,7 +42,6 @@ pub use subscription_contract::{api, client};
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
 use profile_contract::client::ProfileClient;
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
@@ -76,12 +75,8 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
         let profile = ProfileClient::from_env();
         let verifier = Verifier::from_jwks_url(profile.jwks_url());
         let state = State::new(ctx.pool, ctx.store, config, profile, verifier);
-        Ok(Service {
-            router: router(state.clone()),
-            consumers: consumers(&state),
-            projections: projections(&state),
-            jobs: vec![joins::sweeper(state.clone())],
-        })
+        let service = Service::new(router(state.clone()), consumers(&state), projections(&state));
+        Ok(service.with_jobs(vec![joins::sweeper(state.clone())]))
     })
 }
 
@@ -132,25 +127,15 @@ impl State {
     }
 }
 
-impl FromRef<State> for Verifier {
-    fn from_ref(state: &State) -> Verifier {
-        state.verifier.clone()
-    }
-}
+runtime::verifier_in_state!(State);
 
 /// The profile-events consumer: account e-mails and tandem links.
 pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
-    vec![ConsumerSpec {
-        queue: state.config.profiles_queue.clone(),
-        bindings: projections::PROFILE_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
-        handler: Arc::new(projections::ProfileEvents),
-    }]
+    let queue = &state.config.profiles_queue;
+    vec![ConsumerSpec::projection(queue, projections::PROFILE_BINDINGS, Arc::new(projections::accounts(queue)))]
 }
 
 /// The read models `paysite rebuild-projections subscription` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![
-        Arc::new(projections::SubscriptionProjection),
-        Arc::new(projections::AccountProjection::new(state.config.profiles_queue.clone())),
-    ]
+    vec![Arc::new(projections::MEMBERS), Arc::new(projections::accounts(state.config.profiles_queue.clone()))]
 }

@@ -2,13 +2,11 @@
 //! transaction, rebuilt from the event store), and `account` from the profile's events (account
 //! e-mails for the join form's "log in instead", tandem links for the child's read).
 
-use async_trait::async_trait;
 use chrono::{DateTime, SubsecRound, Utc};
 use proto_events::profile::ProfileEvent;
 use proto_events::subscription::SubscriptionEvent as E;
-use proto_events::{DecodeError, Envelope};
-use runtime::consumer::Handler;
-use runtime::projection::{Projection, Source};
+use proto_events::Envelope;
+use runtime::projection::{decode_known, ReadModel};
 use serde::Serialize;
 use sqlx::types::Json;
 use sqlx::PgConnection;
@@ -270,48 +268,20 @@ impl MemberChanges {
 }
 
 /// `member_subscription`, rebuilt from the event store.
-pub struct SubscriptionProjection;
+pub const MEMBERS: ReadModel = ReadModel::own_events("subscription.members", &["member_subscription"], |tx, event| {
+    Box::pin(async move { Ok(apply_subscription_event(tx, &runtime::event_store::decode(event)?).await?) })
+});
 
-#[async_trait]
-impl Projection for SubscriptionProjection {
-    fn name(&self) -> &str {
-        "subscription.members"
-    }
-
-    fn source(&self) -> Source {
-        Source::OwnEvents
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["member_subscription"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_subscription_event(tx, &proto_events::decode(event)?).await?;
-        Ok(())
-    }
+/// `account`, fed by the profile-events consumer reading `queue` and rebuilt from its inbox.
+pub fn accounts(queue: impl Into<String>) -> ReadModel {
+    ReadModel::inbox("subscription.accounts", queue, &["account"], |tx, envelope| {
+        Box::pin(apply_profile_event(tx, envelope))
+    })
 }
 
-/// `account`, fed by the profile-events consumer and rebuilt from its inbox.
-pub struct AccountProjection {
-    queue: String,
-}
-
-impl AccountProjection {
-    pub fn new(queue: impl Into<String>) -> Self {
-        AccountProjection { queue: queue.into() }
-    }
-}
-
+/// Applies one profile event to `account` (a type of no interest here is passed over).
 pub async fn apply_profile_event(tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-    let event = match proto_events::decode::<ProfileEvent>(envelope) {
-        Ok(event) => event,
-        Err(DecodeError::UnknownType { event_type, .. }) => {
-            tracing::debug!(event_id = %envelope.event_id, event_type, "profile event type ignored");
-            return Ok(());
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let Some(event) = decode_known::<ProfileEvent>(envelope)? else { return Ok(()) };
     match event {
         ProfileEvent::UserRegistered { user_id, email, tandem_parent_user_id, .. } => {
             sqlx::query(
@@ -345,33 +315,4 @@ pub async fn apply_profile_event(tx: &mut PgConnection, envelope: &Envelope) -> 
         _ => {}
     }
     Ok(())
-}
-
-#[async_trait]
-impl Projection for AccountProjection {
-    fn name(&self) -> &str {
-        "subscription.accounts"
-    }
-
-    fn source(&self) -> Source {
-        Source::Inbox(self.queue.clone())
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["account"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_profile_event(tx, event).await
-    }
-}
-
-/// The profile-events consumer's handler: the same function as the rebuild.
-pub struct ProfileEvents;
-
-#[async_trait]
-impl Handler for ProfileEvents {
-    async fn handle(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_profile_event(tx, event).await
-    }
 }

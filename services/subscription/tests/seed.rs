@@ -4,7 +4,7 @@
 mod support;
 
 use runtime::projection::rebuild;
-use subscription::projections::SubscriptionProjection;
+use subscription::projections::MEMBERS;
 use support::TestEnv;
 
 async fn read(env: &TestEnv, username: &str) -> serde_json::Value {
@@ -93,7 +93,7 @@ async fn the_rebuilt_read_model_equals_the_live_one() {
     subscription::seed::seed_demo_memberships(&env.state).await.unwrap();
     let snapshot = "select coalesce(jsonb_agg(to_jsonb(m) order by subscription_id), '[]') from member_subscription m";
     let live: serde_json::Value = sqlx::query_scalar(snapshot).fetch_one(&env.pool).await.unwrap();
-    let replayed = rebuild(&env.pool, &SubscriptionProjection).await.unwrap();
+    let replayed = rebuild(&env.pool, &MEMBERS).await.unwrap();
     assert!(replayed > 20);
     let rebuilt: serde_json::Value = sqlx::query_scalar(snapshot).fetch_one(&env.pool).await.unwrap();
     assert_eq!(live, rebuilt);

@@ -7,12 +7,13 @@ use proto_events::subscription::SubscriptionEvent;
 use proto_events::unlocks::ForfeitReason;
 use proto_events::{Actor, Envelope, EventMeta};
 use runtime::consumer::Handler;
+use runtime::projection::decode_known;
 use runtime::EventStore;
 use sqlx::PgConnection;
 
 use crate::commands;
 use crate::domain::Command;
-use crate::projections::{apply_subscription_event, decode_foreign, Standing};
+use crate::projections::{apply_subscription_event, Standing};
 
 /// Routing keys of the catalog consumer: the facts the rules need.
 pub const CATALOG_BINDINGS: &[&str] = &[
@@ -59,7 +60,7 @@ impl SubscriptionEvents {
 #[async_trait]
 impl Handler for SubscriptionEvents {
     async fn handle(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-        let Some(event) = decode_foreign::<SubscriptionEvent>(envelope)? else { return Ok(()) };
+        let Some(event) = decode_known::<SubscriptionEvent>(envelope)? else { return Ok(()) };
         let before = apply_subscription_event(tx, &event, envelope.occurred_at).await?;
         let Some(reason) = forfeit_reason(&event, before) else { return Ok(()) };
         let command =

@@ -1,6 +1,5 @@
 //! The one error type of the HTTP surface: `{code, message, ...}` with SCREAMING_SNAKE codes.
 
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -130,45 +129,6 @@ impl From<DomainError> for ApiError {
     }
 }
 
-impl From<crate::commands::Failure> for ApiError {
-    fn from(e: crate::commands::Failure) -> Self {
-        if e.is_retryable() {
-            ApiError::Busy(e)
-        } else {
-            ApiError::Internal(e.into())
-        }
-    }
-}
-
-impl From<runtime::StoreError> for ApiError {
-    fn from(e: runtime::StoreError) -> Self {
-        crate::commands::Failure::from(e).into()
-    }
-}
-
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::Internal(e.into())
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> Self {
-        match e {
-            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
-            other => ApiError::BadRequest(other.body_text()),
-        }
-    }
-}
-
-impl From<PathRejection> for ApiError {
-    fn from(e: PathRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
+runtime::api_error_from!(failures for ApiError: busy Busy, internal Internal; crate::commands::Failure, runtime::StoreError);
+runtime::api_error_from!(internal for ApiError: Internal; sqlx::Error);
+runtime::api_error_from!(rejections for ApiError: malformed BadRequest, unacceptable Invalid);

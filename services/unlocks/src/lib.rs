@@ -32,11 +32,10 @@ pub use unlocks_contract::{api, client};
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
 use chrono::{DateTime, Utc};
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
-use runtime::projection::{Projection, ProjectionHandler};
+use runtime::projection::Projection;
 use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
@@ -72,12 +71,8 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
             });
         }
         let state = State::new(ctx.pool, ctx.store, config, verifier);
-        Ok(Service {
-            router: router(state.clone()),
-            consumers: consumers(&state),
-            projections: projections(&state),
-            jobs: vec![unlock::Reconciler::new(state).job()],
-        })
+        let service = Service::new(router(state.clone()), consumers(&state), projections(&state));
+        Ok(service.with_jobs(vec![unlock::Reconciler::new(state).job()]))
     })
 }
 
@@ -121,11 +116,7 @@ pub struct State {
     pub in_flight: Arc<std::sync::Mutex<std::collections::HashMap<Uuid, usize>>>,
 }
 
-impl FromRef<State> for Verifier {
-    fn from_ref(state: &State) -> Verifier {
-        state.verifier.clone()
-    }
-}
+runtime::verifier_in_state!(State);
 
 impl State {
     pub fn new(pool: PgPool, store: EventStore, config: UnlocksConfig, verifier: Verifier) -> Self {
@@ -173,27 +164,22 @@ impl State {
 
 /// The catalog and subscription consumers.
 pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
-    let catalog: Arc<dyn Projection> =
-        Arc::new(projections::CatalogProjection { queue: state.config.catalog_queue.clone() });
+    let (catalog, subscriptions) = (&state.config.catalog_queue, &state.config.subscriptions_queue);
     vec![
-        ConsumerSpec {
-            queue: state.config.catalog_queue.clone(),
-            bindings: consumer::CATALOG_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
-            handler: Arc::new(ProjectionHandler(catalog)),
-        },
-        ConsumerSpec {
-            queue: state.config.subscriptions_queue.clone(),
-            bindings: consumer::SUBSCRIPTION_BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
-            handler: Arc::new(consumer::SubscriptionEvents::new(state.store.clone())),
-        },
+        ConsumerSpec::projection(catalog, consumer::CATALOG_BINDINGS, Arc::new(projections::catalog(catalog))),
+        ConsumerSpec::new(
+            subscriptions,
+            consumer::SUBSCRIPTION_BINDINGS,
+            Arc::new(consumer::SubscriptionEvents::new(state.store.clone())),
+        ),
     ]
 }
 
 /// The read models `paysite rebuild-projections unlocks` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
     vec![
-        Arc::new(projections::UnlocksProjection),
-        Arc::new(projections::CatalogProjection { queue: state.config.catalog_queue.clone() }),
-        Arc::new(projections::SubscriptionProjection { queue: state.config.subscriptions_queue.clone() }),
+        Arc::new(projections::UNLOCKS),
+        Arc::new(projections::catalog(state.config.catalog_queue.clone())),
+        Arc::new(projections::subscriptions(state.config.subscriptions_queue.clone())),
     ]
 }

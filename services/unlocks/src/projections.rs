@@ -3,39 +3,22 @@
 //! subscriptions; written by the consumers). Live writers call the same functions as a
 //! rebuild, so a rebuilt model equals the live one.
 
-use async_trait::async_trait;
 use proto_events::catalog::{CatalogEvent, Video};
 use proto_events::subscription::SubscriptionEvent;
 use proto_events::unlocks::{UnlockEvent, UnlockTarget, VideoUnlockPayment};
-use proto_events::{DecodeError, Envelope, EventFamily};
-use runtime::projection::{Projection, Source};
+use proto_events::{Envelope, EventFamily};
+use runtime::projection::{decode_known, ReadModel};
 use runtime::StoreError;
 use sqlx::PgConnection;
 
 use crate::quota;
 
 /// The read models of the service's own events.
-pub struct UnlocksProjection;
-
-#[async_trait]
-impl Projection for UnlocksProjection {
-    fn name(&self) -> &str {
-        "unlocks.unlocks"
-    }
-
-    fn source(&self) -> Source {
-        Source::OwnEvents
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["unlocker", "pending_unlock", "channel_pack_unlock", "video_unlock", "download", "orphaned_debit"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_unlock_events(tx, std::slice::from_ref(event)).await?;
-        Ok(())
-    }
-}
+pub const UNLOCKS: ReadModel = ReadModel::own_events(
+    "unlocks.unlocks",
+    &["unlocker", "pending_unlock", "channel_pack_unlock", "video_unlock", "download", "orphaned_debit"],
+    |tx, event| Box::pin(async move { Ok(apply_unlock_events(tx, std::slice::from_ref(event)).await?) }),
+);
 
 /// Decodes an envelope of this service's family, or `None` for another family's (a test
 /// schema may hold another service's events beside these).
@@ -43,9 +26,7 @@ fn decode_own<E: EventFamily>(envelope: &Envelope, prefix: &str) -> Result<Optio
     if !envelope.stream_id.starts_with(prefix) {
         return Ok(None);
     }
-    proto_events::decode(envelope)
-        .map(Some)
-        .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })
+    runtime::event_store::decode(envelope).map(Some)
 }
 
 /// Writes the read models of unlocks events.
@@ -207,43 +188,19 @@ pub async fn apply_unlock_events(conn: &mut PgConnection, envelopes: &[Envelope]
     Ok(())
 }
 
-/// Decodes an event of another service's family; `None` for a type this reader does not
-/// know (a newer producer's event that is none of its business).
-pub fn decode_foreign<E: EventFamily>(envelope: &Envelope) -> Result<Option<E>, DecodeError> {
-    match proto_events::decode(envelope) {
-        Ok(event) => Ok(Some(event)),
-        Err(DecodeError::UnknownType { event_type, .. }) => {
-            tracing::debug!(event_id = %envelope.event_id, event_type, "event type ignored");
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Videos, channels and packs, from catalog events.
-pub struct CatalogProjection {
-    pub queue: String,
-}
-
-#[async_trait]
-impl Projection for CatalogProjection {
-    fn name(&self) -> &str {
-        "unlocks.catalog"
-    }
-
-    fn source(&self) -> Source {
-        Source::Inbox(self.queue.clone())
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["catalog_video", "catalog_channel", "catalog_channel_pack", "catalog_channel_pack_video"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-        let Some(event) = decode_foreign::<CatalogEvent>(envelope)? else { return Ok(()) };
-        apply_catalog_event(tx, &event).await?;
-        Ok(())
-    }
+/// Videos, channels and packs, from the catalog events the consumer reading `queue` received.
+pub fn catalog(queue: impl Into<String>) -> ReadModel {
+    ReadModel::inbox(
+        "unlocks.catalog",
+        queue,
+        &["catalog_video", "catalog_channel", "catalog_channel_pack", "catalog_channel_pack_video"],
+        |tx, envelope| {
+            Box::pin(async move {
+                let Some(event) = decode_known::<CatalogEvent>(envelope)? else { return Ok(()) };
+                Ok(apply_catalog_event(tx, &event).await?)
+            })
+        },
+    )
 }
 
 fn wire<T: serde::Serialize>(value: &T) -> String {
@@ -336,54 +293,23 @@ pub async fn apply_catalog_event(conn: &mut PgConnection, event: &CatalogEvent) 
 /// forfeits the packs (a cancel, or an end not preceded by a cancel) and since when media
 /// tokens resting on it are void (`ended_at`). Whether it opens a video is not decided here:
 /// the subscription service's read answers that (see [`crate::entitlement`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Standing {
-    Active,
-    Cancelled,
-    /// Expired, charged back or refunded.
-    Ended,
+pub use proto_events::subscription::SubscriptionStatus as Standing;
+
+/// Subscriptions' standings and ends, from the subscription events the consumer reading
+/// `queue` received.
+pub fn subscriptions(queue: impl Into<String>) -> ReadModel {
+    ReadModel::inbox("unlocks.subscriptions", queue, &["member_subscription"], |tx, envelope| {
+        Box::pin(async move {
+            let Some(event) = decode_known::<SubscriptionEvent>(envelope)? else { return Ok(()) };
+            apply_subscription_event(tx, &event, envelope.occurred_at).await?;
+            Ok(())
+        })
+    })
 }
 
-/// Subscriptions' standings and ends, from subscription events.
-pub struct SubscriptionProjection {
-    pub queue: String,
-}
-
-#[async_trait]
-impl Projection for SubscriptionProjection {
-    fn name(&self) -> &str {
-        "unlocks.subscriptions"
-    }
-
-    fn source(&self) -> Source {
-        Source::Inbox(self.queue.clone())
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["member_subscription"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-        let Some(event) = decode_foreign::<SubscriptionEvent>(envelope)? else { return Ok(()) };
-        apply_subscription_event(tx, &event, envelope.occurred_at).await?;
-        Ok(())
-    }
-}
-
-fn standing_name(s: Standing) -> &'static str {
-    match s {
-        Standing::Active => "active",
-        Standing::Cancelled => "cancelled",
-        Standing::Ended => "ended",
-    }
-}
-
+/// A stored standing; a name this build does not know reads as ended (the cautious side).
 pub fn parse_standing(s: &str) -> Standing {
-    match s {
-        "active" => Standing::Active,
-        "cancelled" => Standing::Cancelled,
-        _ => Standing::Ended,
-    }
+    Standing::from_name(s).unwrap_or(Standing::Ended)
 }
 
 /// Folds `event`, which its owner recorded at `recorded`, into its subscription's row (locked
@@ -403,7 +329,7 @@ pub async fn apply_subscription_event(
     let set_standing = |standing: Standing| {
         sqlx::query("update member_subscription set standing = $2 where subscription_id = $1")
             .bind(id)
-            .bind(standing_name(standing))
+            .bind(standing.as_str())
     };
     match event {
         SubscriptionEvent::SubscriptionStarted { user_id, sites, kind, is_free_limited_trial, .. } => {

@@ -3,13 +3,15 @@
 //! all in the consumer's transaction with its inbox row.
 
 use async_trait::async_trait;
+use proto_events::subscription::SubscriptionEvent;
 use proto_events::{Actor, Envelope, EventMeta};
 use runtime::consumer::Handler;
+use runtime::projection::decode_known;
 use runtime::EventStore;
 use sqlx::PgConnection;
 
 use crate::commands::{self, Item};
-use crate::projections::{apply_subscription_event, decode_subscription_event};
+use crate::projections::apply_subscription_event;
 use crate::subscriptions::wallet_commands;
 
 /// Routing keys the consumer binds.
@@ -28,7 +30,7 @@ impl SubscriptionEvents {
 #[async_trait]
 impl Handler for SubscriptionEvents {
     async fn handle(&self, tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
-        let Some(event) = decode_subscription_event(envelope)? else { return Ok(()) };
+        let Some(event) = decode_known::<SubscriptionEvent>(envelope)? else { return Ok(()) };
         // The row is locked from here to the commit: a Friday grant of this subscription
         // (which reads it `for share`) runs wholly before or wholly after this event.
         let before = apply_subscription_event(tx, &event).await?;

@@ -2,7 +2,6 @@
 //! `{code, message, ...}` with a SCREAMING_SNAKE code.
 
 use axum::{
-    extract::{rejection::JsonRejection, rejection::PathRejection, rejection::QueryRejection},
     http::StatusCode,
     response::{IntoResponse, Response},
     Json,
@@ -95,40 +94,6 @@ impl From<DomainError> for ApiError {
     }
 }
 
-impl From<Failure> for ApiError {
-    fn from(e: Failure) -> Self {
-        if e.is_retryable() {
-            ApiError::Busy(e)
-        } else {
-            ApiError::Internal(e.into())
-        }
-    }
-}
-
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::Internal(e.into())
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> Self {
-        match e {
-            // Valid JSON of the wrong shape.
-            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
-            other => ApiError::BadRequest(other.body_text()),
-        }
-    }
-}
-
-impl From<PathRejection> for ApiError {
-    fn from(e: PathRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
+runtime::api_error_from!(failures for ApiError: busy Busy, internal Internal; Failure);
+runtime::api_error_from!(internal for ApiError: Internal; sqlx::Error);
+runtime::api_error_from!(rejections for ApiError: malformed BadRequest, unacceptable Invalid);

@@ -51,12 +51,8 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {
         let config = WalletConfig::from_env()?;
         let state = State::new(ctx.pool, ctx.store, config);
-        Ok(Service {
-            router: router(state.clone()),
-            consumers: consumers(&state),
-            projections: projections(&state),
-            jobs: vec![scheduler::Scheduler::new(state).job()],
-        })
+        let service = Service::new(router(state.clone()), consumers(&state), projections(&state));
+        Ok(service.with_jobs(vec![scheduler::Scheduler::new(state).job()]))
     })
 }
 
@@ -102,17 +98,11 @@ impl State {
 
 /// The subscription-events consumer.
 pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
-    vec![ConsumerSpec {
-        queue: state.config.subscriptions_queue.clone(),
-        bindings: consumer::BINDINGS.iter().map(|b| (*b).to_owned()).collect(),
-        handler: Arc::new(consumer::SubscriptionEvents::new(state.store.clone())),
-    }]
+    let handler = Arc::new(consumer::SubscriptionEvents::new(state.store.clone()));
+    vec![ConsumerSpec::new(&state.config.subscriptions_queue, consumer::BINDINGS, handler)]
 }
 
 /// The read models `paysite rebuild-projections wallet` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![
-        Arc::new(projections::WalletProjection),
-        Arc::new(projections::SubscriptionProjection::new(state.config.subscriptions_queue.clone())),
-    ]
+    vec![Arc::new(projections::LEDGER), Arc::new(projections::subscriptions(state.config.subscriptions_queue.clone()))]
 }

@@ -5,12 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::wallet::WalletEvent;
-use proto_events::{DecodeError, Envelope};
-use runtime::projection::{Projection, Source};
+use proto_events::Envelope;
+use runtime::projection::{decode_known, ReadModel};
 use runtime::StoreError;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -18,31 +17,12 @@ use uuid::Uuid;
 use crate::subscriptions::{self, Status, Subscription};
 
 /// Balances (`wallet`) and the ledger (`ledger_entry`), from the wallet's own events.
-pub struct WalletProjection;
-
-#[async_trait]
-impl Projection for WalletProjection {
-    fn name(&self) -> &str {
-        "wallet.ledger"
-    }
-
-    fn source(&self) -> Source {
-        Source::OwnEvents
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["wallet", "ledger_entry"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        apply_wallet_events(tx, std::slice::from_ref(event)).await?;
-        Ok(())
-    }
-}
+pub const LEDGER: ReadModel = ReadModel::own_events("wallet.ledger", &["wallet", "ledger_entry"], |tx, event| {
+    Box::pin(async move { Ok(apply_wallet_events(tx, std::slice::from_ref(event)).await?) })
+});
 
 fn decode_wallet_event(envelope: &Envelope) -> Result<WalletEvent, StoreError> {
-    proto_events::decode(envelope)
-        .map_err(|e| StoreError::Corrupt { event_id: envelope.event_id, reason: e.to_string() })
+    runtime::event_store::decode(envelope)
 }
 
 fn to_i64(envelope: &Envelope, n: u64) -> Result<i64, StoreError> {
@@ -162,50 +142,17 @@ pub fn movement_name(movement: proto_events::wallet::Movement) -> &'static str {
     }
 }
 
-/// The subscriptions read model (`subscription`), from what the consumer received.
-pub struct SubscriptionProjection {
-    queue: String,
-}
-
-impl SubscriptionProjection {
-    /// Rebuilt from the inbox of the consumer reading `queue`.
-    pub fn new(queue: impl Into<String>) -> Self {
-        SubscriptionProjection { queue: queue.into() }
-    }
-}
-
-#[async_trait]
-impl Projection for SubscriptionProjection {
-    fn name(&self) -> &str {
-        "wallet.subscriptions"
-    }
-
-    fn source(&self) -> Source {
-        Source::Inbox(self.queue.clone())
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        &["subscription"]
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        if let Some(event) = decode_subscription_event(event)? {
-            apply_subscription_event(tx, &event).await?;
-        }
-        Ok(())
-    }
-}
-
-/// A subscription event, or `None` for a type this wallet does not know (added after it was built).
-pub fn decode_subscription_event(envelope: &Envelope) -> Result<Option<SubscriptionEvent>, DecodeError> {
-    match proto_events::decode(envelope) {
-        Ok(event) => Ok(Some(event)),
-        Err(DecodeError::UnknownType { event_type, .. }) => {
-            tracing::debug!(event_id = %envelope.event_id, event_type, "subscription event type ignored");
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
+/// The subscriptions read model (`subscription`), rebuilt from the inbox of the consumer
+/// reading `queue` (a type added after this wallet was built is passed over).
+pub fn subscriptions(queue: impl Into<String>) -> ReadModel {
+    ReadModel::inbox("wallet.subscriptions", queue, &["subscription"], |tx, envelope| {
+        Box::pin(async move {
+            if let Some(event) = decode_known::<SubscriptionEvent>(envelope)? {
+                apply_subscription_event(tx, &event).await?;
+            }
+            Ok(())
+        })
+    })
 }
 
 /// Folds `event` into its subscription's row, which it locks first (`for update`), and
@@ -227,7 +174,7 @@ pub async fn apply_subscription_event(
         .bind(id)
         .bind(after.user_id)
         .bind(after.kind.as_str())
-        .bind(status_name(after.status))
+        .bind(after.status.as_str())
         .bind(after.member_since)
         .execute(&mut *conn)
         .await?;
@@ -260,33 +207,9 @@ pub async fn subscription(conn: &mut PgConnection, id: Uuid, lock: Lock) -> Resu
         Ok(Subscription {
             user_id,
             kind: MembershipKind::from_name(&kind).ok_or_else(|| decode("kind", &kind))?,
-            status: parse_status(&status).ok_or_else(|| decode("status", &status))?,
+            status: Status::from_name(&status).ok_or_else(|| decode("status", &status))?,
             member_since,
         })
     })
     .transpose()
-}
-
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Active => "active",
-        Status::Cancelled => "cancelled",
-        Status::Ended => "ended",
-    }
-}
-
-fn parse_status(name: &str) -> Option<Status> {
-    [Status::Active, Status::Cancelled, Status::Ended].into_iter().find(|s| status_name(*s) == name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn statuses_are_stored_in_their_wire_spelling() {
-        for status in [Status::Active, Status::Cancelled, Status::Ended] {
-            assert_eq!(parse_status(status_name(status)), Some(status));
-        }
-    }
 }

@@ -14,15 +14,8 @@ use uuid::Uuid;
 
 use crate::domain::{Command, Earning};
 
-/// Where a subscription stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Active,
-    /// Cancelled by the member or the biller; access may run on, gems do not.
-    Cancelled,
-    /// Expired, charged back or refunded.
-    Ended,
-}
+/// Where a subscription stands (a cancelled one's gems do not run on, whatever its access does).
+pub use proto_events::subscription::SubscriptionStatus as Status;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Subscription {

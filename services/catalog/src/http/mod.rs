@@ -11,7 +11,10 @@ use std::sync::Arc;
 
 use axum::{
     body::Bytes,
-    extract::{rejection::JsonRejection, rejection::QueryRejection, FromRef, Path, Query, State},
+    extract::{
+        rejection::{JsonRejection, QueryRejection},
+        Path, Query, State,
+    },
     http::{header, HeaderMap, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -19,7 +22,7 @@ use axum::{
 };
 use proto_events::catalog::{CatalogEvent, CommentVote, ExpertReviewItem, FavouriteTarget, ReelAction};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route, Verifier, TENANT_HEADER};
+use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route, TENANT_HEADER};
 use runtime::http::CorrelationId;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -59,11 +62,7 @@ pub const FAVOURITE_BATCH: i64 = 100;
 pub const CHANNEL_WIDGET: i64 = 6;
 pub const MAX_BATCH_IDS: usize = 200;
 
-impl FromRef<AppState> for Verifier {
-    fn from_ref(state: &AppState) -> Verifier {
-        state.verifier.clone()
-    }
-}
+runtime::verifier_in_state!(AppState);
 
 pub fn router(state: AppState) -> Router {
     let router = Router::new()
@@ -183,32 +182,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::Internal(e.into())
-    }
-}
-
-impl From<anyhow::Error> for ApiError {
-    fn from(e: anyhow::Error) -> Self {
-        ApiError::Internal(e)
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> Self {
-        match e {
-            JsonRejection::JsonDataError(e) => ApiError::Invalid(e.body_text()),
-            other => ApiError::BadRequest(other.body_text()),
-        }
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> Self {
-        ApiError::BadRequest(e.body_text())
-    }
-}
+runtime::api_error_from!(internal for ApiError: Internal; sqlx::Error, anyhow::Error);
+runtime::api_error_from!(rejections for ApiError: malformed BadRequest, unacceptable Invalid);
 
 impl From<ViewerError> for ApiError {
     fn from(e: ViewerError) -> Self {

@@ -11,12 +11,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use async_trait::async_trait;
 use proto_events::catalog::{
     CatalogEvent, ChannelCategory, ChannelKind, CommentVote, ExpertReviewItem, FavouriteTarget, ReelAction, Video,
 };
-use proto_events::Envelope;
-use runtime::projection::{Projection, Source};
+use runtime::projection::ReadModel;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -30,9 +28,7 @@ mod favourites;
 
 pub use bulk::apply_bulk;
 
-/// Every catalog read model.
-pub struct CatalogProjection;
-
+/// The tables of every catalog read model.
 pub const TABLES: &[&str] = &[
     // Videos first: a rebuild empties the tables in this order, and emptying performers or
     // categories while videos name them would rewrite those videos' card names first.
@@ -60,25 +56,10 @@ pub const TABLES: &[&str] = &[
     "curator_post",
 ];
 
-#[async_trait]
-impl Projection for CatalogProjection {
-    fn name(&self) -> &str {
-        "catalog.read-models"
-    }
-
-    fn source(&self) -> Source {
-        Source::OwnEvents
-    }
-
-    fn tables(&self) -> &[&'static str] {
-        TABLES
-    }
-
-    async fn apply(&self, tx: &mut PgConnection, event: &Envelope) -> anyhow::Result<()> {
-        let decoded: CatalogEvent = proto_events::decode(event)?;
-        apply(tx, &decoded).await
-    }
-}
+/// Every read model of the catalog, from its own events.
+pub const READ_MODELS: ReadModel = ReadModel::own_events("catalog.read-models", TABLES, |tx, event| {
+    Box::pin(async move { apply(tx, &runtime::event_store::decode(event)?).await })
+});
 
 /// The spec's spelling of a channel category.
 pub fn channel_category_name(c: ChannelCategory) -> &'static str {

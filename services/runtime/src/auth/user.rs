@@ -219,6 +219,19 @@ pub struct Authenticated(pub Claims);
 /// The audience prefix of the profile service's id tokens (`id_token:<host>`).
 const ID_TOKEN_AUDIENCE_PREFIX: &str = "id_token:";
 
+/// Lets the user-token extractors of this module find a service's [`Verifier`] in its state
+/// (`runtime::verifier_in_state!(State)`, for a state with a `verifier` field).
+#[macro_export]
+macro_rules! verifier_in_state {
+    ($state:ty) => {
+        impl $crate::api_error::__axum::extract::FromRef<$state> for $crate::auth::Verifier {
+            fn from_ref(state: &$state) -> Self {
+                state.verifier.clone()
+            }
+        }
+    };
+}
+
 impl<S> FromRequestParts<S> for Authenticated
 where
     Verifier: FromRef<S>,

@@ -49,6 +49,24 @@ pub struct ConsumerSpec {
     pub handler: Arc<dyn Handler>,
 }
 
+impl ConsumerSpec {
+    /// A consumer of `queue`, bound to the routing keys `bindings`, that hands every event to
+    /// `handler`.
+    pub fn new(queue: impl Into<String>, bindings: &[&str], handler: Arc<dyn Handler>) -> Self {
+        ConsumerSpec { queue: queue.into(), bindings: bindings.iter().map(|b| (*b).to_owned()).collect(), handler }
+    }
+
+    /// A consumer that keeps one read model: each event goes through the function a rebuild of
+    /// the projection calls (the projection is rebuilt from this consumer's inbox).
+    pub fn projection(
+        queue: impl Into<String>,
+        bindings: &[&str],
+        projection: Arc<dyn crate::projection::Projection>,
+    ) -> Self {
+        Self::new(queue, bindings, Arc::new(crate::projection::ProjectionHandler(projection)))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ConsumerSettings {
     pub amqp_url: String,

@@ -12,17 +12,11 @@ pub async fn run(settings: &Settings, name: &str) -> anyhow::Result<()> {
     crate::preflight::check(settings, crate::preflight::Needs::BOTH).await?;
     match name {
         "events" => events::run(settings).await,
-        "wallet" => {
-            let options = wallet::bench::BenchOptions {
-                database_url: settings.database_url.expose().to_owned(),
-                ..Default::default()
-            };
-            wallet::bench::bench(&options).await.map(|_| ())
-        }
+        "wallet" => wallet::bench::run(settings).await,
         "profile" => profile::bench::run(settings).await,
         "deals" => deals::bench::run(settings).await,
         "catalog" => catalog::bench::run(settings).await,
-        "unlocks" => unlocks::bench::run_default(settings.database_url.expose()).await,
+        "unlocks" => unlocks::bench::run(settings).await,
         "gateway" => gateway::run(settings).await,
         "postbacks" => postbacks::run(settings).await,
         "refusals" => refusals::run(settings).await,

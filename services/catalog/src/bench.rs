@@ -11,14 +11,12 @@
 //! catalog's commands on the first run (a few minutes) and reused afterwards.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use hdrhistogram::Histogram;
 use runtime::auth::Signer;
+use runtime::bench::{closed_loop_turns, LoadOptions, LoadStats, ScratchSchema};
 use runtime::service::ServiceContext;
-use runtime::{db, EventStore, Settings};
+use runtime::{EventStore, Settings};
 use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 
@@ -28,52 +26,59 @@ use crate::read_cache::Limits;
 use crate::{AppState, CatalogConfig, MIGRATIONS};
 use runtime::client::CallContext;
 
+/// What `paysite bench catalog` runs: the load of each scenario (over HTTP, then the same
+/// asks on SQL), on a catalog of `videos`.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
-    pub database_url: String,
+    /// Clients, requests per scenario and connections of the service under test.
+    pub load: LoadOptions,
     /// Videos in the catalog.
     pub videos: usize,
-    pub concurrency: usize,
-    /// Requests per scenario.
-    pub requests: usize,
-    pub pool_size: u32,
     /// Drop the schema afterwards (tests); the command keeps it for the next run.
     pub drop_schema: bool,
     /// The service's read cache (`max_bytes: 0` measures without it).
     pub read_cache: Limits,
 }
 
-impl Default for BenchOptions {
-    fn default() -> Self {
-        BenchOptions {
-            database_url: runtime::config::DEFAULT_DATABASE_URL.to_owned(),
-            videos: 100_000,
-            concurrency: 50,
-            requests: 5_000,
-            pool_size: 20,
-            drop_schema: false,
-            read_cache: Limits::default(),
-        }
+/// The defaults of `paysite bench catalog`: 100,000 videos, 50 clients, 5,000 requests per
+/// scenario, 20 connections, the schema kept, the default read cache.
+pub fn options(database_url: &str) -> BenchOptions {
+    BenchOptions {
+        load: LoadOptions { database_url: database_url.to_owned(), concurrency: 50, total: 5_000, pool_size: 20 },
+        videos: 100_000,
+        drop_schema: false,
+        read_cache: Limits::default(),
     }
 }
 
+/// One scenario's figures: over HTTP, and the same asks straight on SQL.
 #[derive(Clone, Debug)]
 pub struct BenchRow {
     pub scenario: &'static str,
-    pub requests: u64,
-    pub failed: u64,
     /// Distinct keys (brand, page, category or words) the run asked.
     pub keys: usize,
     /// Answered from the read cache, or by waiting for the same key's computation.
     pub hit_rate: f64,
-    pub per_second: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub sql_p50_ms: f64,
-    pub sql_p95_ms: f64,
+    /// The requests over HTTP.
+    pub http: LoadStats,
+    /// The same asks on the pool.
+    pub sql: LoadStats,
+}
+
+impl BenchRow {
+    /// Requests that failed, over HTTP or on SQL.
+    pub fn failed(&self) -> u64 {
+        self.http.failed + self.sql.failed
+    }
+
     /// HTTP p95 / SQL p95.
-    pub ratio: f64,
+    pub fn ratio(&self) -> f64 {
+        if self.sql.p95_ms > 0.0 {
+            self.http.p95_ms / self.sql.p95_ms
+        } else {
+            0.0
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,55 +334,34 @@ async fn sql_once(pool: &PgPool, ask: &Ask) -> bool {
     }
 }
 
-struct Measured {
-    latencies: Histogram<u64>,
-    failed: u64,
-    elapsed: Duration,
+/// Each of `asks[..total]` once over HTTP, from `concurrency` clients.
+async fn over_http(
+    client: &CatalogClient,
+    asks: &Arc<Vec<Ask>>,
+    concurrency: usize,
+    total: usize,
+) -> anyhow::Result<LoadStats> {
+    let (client, asks) = (client.clone(), asks.clone());
+    closed_loop_turns(concurrency, total, move |turn| {
+        let (client, asks) = (client.clone(), asks.clone());
+        async move { http_once(&client, &asks[turn.index]).await }
+    })
+    .await
 }
 
-async fn drive<F, Fut>(concurrency: usize, requests: usize, f: F) -> anyhow::Result<Measured>
-where
-    F: Fn(usize) -> Fut + Clone + Send + 'static,
-    Fut: std::future::Future<Output = bool> + Send,
-{
-    let next = Arc::new(AtomicUsize::new(0));
-    let started = Instant::now();
-    let mut clients = tokio::task::JoinSet::new();
-    for _ in 0..concurrency {
-        let (next, f) = (next.clone(), f.clone());
-        clients.spawn(async move {
-            let mut latencies = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds");
-            let mut failed = 0u64;
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= requests {
-                    break;
-                }
-                let t = Instant::now();
-                if !f(i).await {
-                    failed += 1;
-                }
-                latencies.saturating_record(t.elapsed().as_micros() as u64);
-            }
-            (latencies, failed)
-        });
-    }
-    let mut latencies = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)?;
-    let mut failed = 0;
-    while let Some(done) = clients.join_next().await {
-        let (h, f) = done?;
-        latencies.add(h)?;
-        failed += f;
-    }
-    Ok(Measured { latencies, failed, elapsed: started.elapsed() })
-}
-
-fn ms(h: &Histogram<u64>, q: f64) -> f64 {
-    h.value_at_quantile(q) as f64 / 1e3
+/// Each of `asks[..total]` once straight on the pool, from `concurrency` clients.
+async fn on_sql(pool: &PgPool, asks: &Arc<Vec<Ask>>, concurrency: usize, total: usize) -> anyhow::Result<LoadStats> {
+    let (pool, asks) = (pool.clone(), asks.clone());
+    closed_loop_turns(concurrency, total, move |turn| {
+        let (pool, asks) = (pool.clone(), asks.clone());
+        async move { sql_once(&pool, &asks[turn.index]).await }
+    })
+    .await
 }
 
 /// Seeds the bench schema if it holds fewer videos than asked.
-async fn ensure_catalog(pool: &PgPool, store: &EventStore, settings: &Settings, videos: usize) -> anyhow::Result<()> {
+async fn ensure_catalog(store: &EventStore, settings: &Settings, videos: usize) -> anyhow::Result<()> {
+    let pool = store.pool();
     let have: i64 = sqlx::query_scalar("select count(*) from video").fetch_one(pool).await?;
     if have as usize >= videos {
         println!("catalog: reusing {have} videos");
@@ -387,108 +371,86 @@ async fn ensure_catalog(pool: &PgPool, store: &EventStore, settings: &Settings, 
     crate::seed::seed_scale(ctx, videos).await
 }
 
-/// Runs the scenarios and prints the table.
+/// Runs the scenarios in the catalog's bench schema and prints the table.
 pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
+    let load = &options.load;
     let schema = format!("bench_catalog_{}", options.videos);
-    db::ensure_database(&options.database_url).await?;
-    let pool = db::connect(&options.database_url, &schema, options.pool_size).await?;
-    let result = async {
-        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("catalog", &MIGRATIONS)]).await?;
-        let store = EventStore::new(pool.clone(), &schema);
-        ensure_catalog(&pool, &store, settings, options.videos).await?;
-        let verifier = Signer::generate("bench").verifier();
-        let config = CatalogConfig { read_cache: options.read_cache, ..CatalogConfig::default() };
-        let state = AppState::new(pool.clone(), store, verifier, config);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let base = format!("http://{}", listener.local_addr()?);
-        let cancel = CancellationToken::new();
-        let app = crate::router(state.clone());
-        let stop = cancel.clone();
-        let server =
-            tokio::spawn(
-                async move { axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await },
-            );
-        let client = CatalogClient::new(&base);
-        let mix = Mix::load(&pool).await?;
-        let mut rows = Vec::new();
-        for scenario in [Scenario::Listing, Scenario::CategoryListing, Scenario::Search] {
-            // Warm the plans, and the cache to a steady state: as many requests as measured,
-            // other draws from the same mix (a running service has seen traffic before).
-            let warm = options.requests.max(options.concurrency);
-            let warm_asks: Arc<Vec<Ask>> = Arc::new((0..warm).map(|i| mix.ask(scenario, (1 << 40) + i as u64)).collect());
-            let asks: Arc<Vec<Ask>> = Arc::new((0..options.requests).map(|i| mix.ask(scenario, i as u64)).collect());
-            let keys = asks.iter().collect::<HashSet<_>>().len();
-            let (c, a) = (client.clone(), warm_asks.clone());
-            drive(options.concurrency, warm, move |i| {
-                let (c, a) = (c.clone(), a.clone());
-                async move { http_once(&c, &a[i]).await }
-            })
-            .await?;
-            let (p, a) = (pool.clone(), warm_asks.clone());
-            drive(options.concurrency, (warm / 10).max(options.concurrency).min(warm), move |i| {
-                let (p, a) = (p.clone(), a.clone());
-                async move { sql_once(&p, &a[i]).await }
-            })
-            .await?;
-            let before = state.read_cache.stats();
-            let (c, a) = (client.clone(), asks.clone());
-            let http = drive(options.concurrency, options.requests, move |i| {
-                let (c, a) = (c.clone(), a.clone());
-                async move { http_once(&c, &a[i]).await }
-            })
-            .await?;
-            let cache = state.read_cache.stats().since(&before);
-            let (p, a) = (pool.clone(), asks.clone());
-            let sql = drive(options.concurrency, options.requests, move |i| {
-                let (p, a) = (p.clone(), a.clone());
-                async move { sql_once(&p, &a[i]).await }
-            })
-            .await?;
-            let p95 = ms(&http.latencies, 0.95);
-            let sql_p95 = ms(&sql.latencies, 0.95);
-            rows.push(BenchRow {
-                scenario: scenario.name(),
-                requests: http.latencies.len(),
-                failed: http.failed + sql.failed,
-                keys,
-                hit_rate: cache.hit_rate(),
-                per_second: http.latencies.len() as f64 / http.elapsed.as_secs_f64(),
-                p50_ms: ms(&http.latencies, 0.5),
-                p95_ms: p95,
-                p99_ms: ms(&http.latencies, 0.99),
-                sql_p50_ms: ms(&sql.latencies, 0.5),
-                sql_p95_ms: sql_p95,
-                ratio: if sql_p95 > 0.0 { p95 / sql_p95 } else { 0.0 },
-            });
-            println!(
-                "{}: {} distinct keys; cache {} hits, {} coalesced, {} misses, {} evictions, {} generation checks, {} entries, {} KiB",
-                scenario.name(),
-                keys,
-                cache.hits,
-                cache.coalesced,
-                cache.misses,
-                cache.evictions,
-                cache.checks,
-                cache.entries,
-                cache.bytes / 1024
-            );
-        }
-        cancel.cancel();
-        let _ = server.await;
-        anyhow::Ok(rows)
+    let migrations = [("catalog", &MIGRATIONS)];
+    let keep = !options.drop_schema;
+    let scratch = ScratchSchema::open(&load.database_url, schema, load.pool_size, &migrations, keep).await?;
+    let rows = scratch.run(|store| scenarios(settings, store, options)).await?;
+    print_rows(options, &rows);
+    Ok(rows)
+}
+
+/// The service under test on loopback, its client, and the mix its keys are drawn from.
+struct Served {
+    state: AppState,
+    client: CatalogClient,
+    mix: Mix,
+    pool: PgPool,
+}
+
+async fn scenarios(settings: &Settings, store: EventStore, options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
+    let pool = store.pool().clone();
+    ensure_catalog(&store, settings, options.videos).await?;
+    let verifier = Signer::generate("bench").verifier();
+    let config = CatalogConfig { read_cache: options.read_cache, ..CatalogConfig::default() };
+    let state = AppState::new(pool.clone(), store, verifier, config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://{}", listener.local_addr()?);
+    let cancel = CancellationToken::new();
+    let app = crate::router(state.clone());
+    let stop = cancel.clone();
+    let server =
+        tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await });
+    let served = Served { state, client: CatalogClient::new(&base), mix: Mix::load(&pool).await?, pool };
+    let mut rows = Vec::new();
+    for scenario in [Scenario::Listing, Scenario::CategoryListing, Scenario::Search] {
+        rows.push(scenario_row(&served, &options.load, scenario).await?);
     }
-    .await;
-    if options.drop_schema {
-        let _ = sqlx::query(&format!("drop schema {schema} cascade")).execute(&pool).await;
-    }
-    pool.close().await;
-    let rows = result?;
+    cancel.cancel();
+    let _ = server.await;
+    Ok(rows)
+}
+
+async fn scenario_row(served: &Served, load: &LoadOptions, scenario: Scenario) -> anyhow::Result<BenchRow> {
+    let (mix, client, pool, clients) = (&served.mix, &served.client, &served.pool, load.concurrency);
+    // Warm the plans, and the cache to a steady state: as many requests as measured,
+    // other draws from the same mix (a running service has seen traffic before).
+    let warm = load.total.max(clients);
+    let warm_asks: Arc<Vec<Ask>> = Arc::new((0..warm).map(|i| mix.ask(scenario, (1 << 40) + i as u64)).collect());
+    let asks: Arc<Vec<Ask>> = Arc::new((0..load.total).map(|i| mix.ask(scenario, i as u64)).collect());
+    let keys = asks.iter().collect::<HashSet<_>>().len();
+    over_http(client, &warm_asks, clients, warm).await?;
+    on_sql(pool, &warm_asks, clients, (warm / 10).max(clients).min(warm)).await?;
+    let before = served.state.read_cache.stats();
+    let http = over_http(client, &asks, clients, load.total).await?;
+    let cache = served.state.read_cache.stats().since(&before);
+    let sql = on_sql(pool, &asks, clients, load.total).await?;
+    println!(
+        "{}: {} distinct keys; cache {} hits, {} coalesced, {} misses, {} evictions, {} generation checks, {} entries, {} KiB",
+        scenario.name(),
+        keys,
+        cache.hits,
+        cache.coalesced,
+        cache.misses,
+        cache.evictions,
+        cache.checks,
+        cache.entries,
+        cache.bytes / 1024
+    );
+    Ok(BenchRow { scenario: scenario.name(), keys, hit_rate: cache.hit_rate(), http, sql })
+}
+
+fn print_rows(options: &BenchOptions, rows: &[BenchRow]) {
+    let load = &options.load;
     println!(
         "catalog reads: {} videos, {} clients, {} requests per scenario, {} connections, read cache {} MiB",
         options.videos,
-        options.concurrency,
-        options.requests,
-        options.pool_size,
+        load.concurrency,
+        load.total,
+        load.pool_size,
         options.read_cache.max_bytes >> 20
     );
     println!(
@@ -506,36 +468,41 @@ pub async fn bench(settings: &Settings, options: &BenchOptions) -> anyhow::Resul
         "sql p95",
         "ratio"
     );
-    for r in &rows {
+    for r in rows {
         println!(
             "{:<34} {:>7} {:>6} {:>6} {:>6.1} {:>8.0} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2} {:>6.2}",
             r.scenario,
-            r.requests,
-            r.failed,
+            r.http.requests,
+            r.failed(),
             r.keys,
             r.hit_rate * 100.0,
-            r.per_second,
-            r.p50_ms,
-            r.p95_ms,
-            r.p99_ms,
-            r.sql_p50_ms,
-            r.sql_p95_ms,
-            r.ratio
+            r.http.per_second,
+            r.http.p50_ms,
+            r.http.p95_ms,
+            r.http.p99_ms,
+            r.sql.p50_ms,
+            r.sql.p95_ms,
+            r.ratio()
         );
     }
-    Ok(rows)
 }
 
-/// `paysite bench catalog`: the 100k-video catalog, 50 clients.
+/// `paysite bench catalog`: the 100k-video catalog, 50 clients, unless the environment says
+/// otherwise (`CATALOG_BENCH_VIDEOS`, `CATALOG_BENCH_CONCURRENCY`, `CATALOG_BENCH_REQUESTS`,
+/// `CATALOG_READ_CACHE_MB`).
 pub async fn run(settings: &Settings) -> anyhow::Result<()> {
-    let number = |key: &str, default: usize| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-    let options = BenchOptions {
-        database_url: settings.database_url.expose().to_owned(),
-        videos: number("CATALOG_BENCH_VIDEOS", 100_000),
-        concurrency: number("CATALOG_BENCH_CONCURRENCY", 50),
-        requests: number("CATALOG_BENCH_REQUESTS", 5_000),
+    bench(settings, &options_from_env(settings.database_url.expose())).await.map(|_| ())
+}
+
+/// [`options`] with what the environment overrides (the `catalog-bench` binary's and the full
+/// bench test's knobs).
+pub fn options_from_env(database_url: &str) -> BenchOptions {
+    let defaults = options(database_url);
+    let videos = std::env::var("CATALOG_BENCH_VIDEOS").ok().and_then(|v| v.parse().ok());
+    BenchOptions {
+        load: defaults.load.with_env("CATALOG_BENCH_CONCURRENCY", "CATALOG_BENCH_REQUESTS"),
+        videos: videos.unwrap_or(defaults.videos),
         read_cache: CatalogConfig::from_env().read_cache,
-        ..BenchOptions::default()
-    };
-    bench(settings, &options).await.map(|_| ())
+        ..defaults
+    }
 }

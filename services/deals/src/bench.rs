@@ -7,10 +7,10 @@
 //! the interstitial by distinct users (a write: event, outbox and read model per request).
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use runtime::auth::{Claims, Signer};
-use runtime::{db, EventStore, Settings};
+use runtime::auth::Signer;
+use runtime::bench::{signed_in, LoadOptions, Row, Table};
+use runtime::{EventStore, Settings};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -18,38 +18,12 @@ use crate::input::validate;
 use crate::seed::demo_deals;
 use crate::{DealsConfig, Sites, State, MIGRATIONS};
 
-#[derive(Clone, Debug)]
-pub struct BenchOptions {
-    pub database_url: String,
-    /// Clients at once, each one request after another.
-    pub concurrency: usize,
-    /// Requests per scenario.
-    pub requests: usize,
-    /// Database connections of the service under test.
-    pub pool_size: u32,
-}
+/// How `paysite bench deals` prints its rows.
+const TABLE: Table = Table::new("deals over HTTP", "requests", "req/s");
 
-impl Default for BenchOptions {
-    fn default() -> Self {
-        BenchOptions {
-            database_url: runtime::config::DEFAULT_DATABASE_URL.to_owned(),
-            concurrency: 32,
-            requests: 5_000,
-            pool_size: 20,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct BenchRow {
-    pub scenario: &'static str,
-    pub requests: u64,
-    pub failed: u64,
-    pub per_second: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub max_ms: f64,
+/// The defaults of `paysite bench deals`: 32 clients, 5,000 requests per scenario, 20 connections.
+pub fn options(database_url: &str) -> LoadOptions {
+    LoadOptions { database_url: database_url.to_owned(), concurrency: 32, total: 5_000, pool_size: 20 }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,67 +47,37 @@ impl Scenario {
 
 /// `paysite bench deals` with the defaults and the database of `settings`.
 pub async fn run(settings: &Settings) -> anyhow::Result<()> {
-    let options = BenchOptions { database_url: settings.database_url.expose().to_owned(), ..BenchOptions::default() };
-    bench(&options).await.map(|_| ())
+    bench(&options(settings.database_url.expose())).await.map(|_| ())
 }
 
-/// Runs the scenarios, prints a table, and returns its rows.
-pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
-    let schema = format!("bench_deals_{}", &Uuid::new_v4().simple().to_string()[..12]);
-    db::ensure_database(&options.database_url).await?;
-    let pool = db::connect(&options.database_url, &schema, options.pool_size).await?;
-    let result = async {
-        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("deals", &MIGRATIONS)]).await?;
-        let config = DealsConfig::default();
-        let sites = Sites::load(&config.tenants_dir)?;
-        let signer = Signer::generate("bench");
-        let state = State::new(pool.clone(), EventStore::new(pool.clone(), &schema), config, sites, signer.verifier());
-        fill(&state).await?;
-        let app = crate::router(state.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let base = format!("http://{}", listener.local_addr()?);
-        let server = tokio::spawn(async move { axum::serve(listener, app).await });
-        let http = runtime::tls::client_builder().pool_max_idle_per_host(options.concurrency).build()?;
-        let token = signer.sign(&Claims::new(
-            Uuid::now_v7(),
-            "tushy.localhost:8080",
-            "tushy",
-            Uuid::now_v7(),
-            vec![],
-            Duration::from_secs(3600),
-        ));
-        let target = Arc::new(Target { http, base, token, signer });
-        // Warm the connections and the plans.
-        let warm = BenchOptions { requests: 500, ..options.clone() };
-        measure(&target, &warm, Scenario::CarouselVisitor).await?;
-        sqlx::query("analyze event, outbox, deal, interstitial_snooze, portal_subscription").execute(&pool).await?;
-        let mut rows = Vec::new();
-        for scenario in
-            [Scenario::CarouselVisitor, Scenario::CarouselSignedIn, Scenario::ListingVisitor, Scenario::Snooze]
-        {
-            rows.push(measure(&target, options, scenario).await?);
-        }
-        server.abort();
-        anyhow::Ok(rows)
+/// Runs the scenarios in a scratch schema, prints a table, and returns its rows.
+pub async fn bench(options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
+    TABLE.run_in_scratch(options, "deals", &[("deals", &MIGRATIONS)], |store| scenarios(store, options)).await
+}
+
+async fn scenarios(store: EventStore, options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
+    let pool = store.pool().clone();
+    let config = DealsConfig::default();
+    let sites = Sites::load(&config.tenants_dir)?;
+    let signer = Signer::generate("bench");
+    let state = State::new(pool.clone(), store, config, sites, signer.verifier());
+    fill(&state).await?;
+    let app = crate::router(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://{}", listener.local_addr()?);
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let http = runtime::tls::client_builder().pool_max_idle_per_host(options.concurrency).build()?;
+    let token = signer.sign(&signed_in(Uuid::now_v7(), "tushy"));
+    let target = Arc::new(Target { http, base, token, signer });
+    // Warm the connections and the plans.
+    measure(&target, &options.with_total(500), Scenario::CarouselVisitor).await?;
+    sqlx::query("analyze event, outbox, deal, interstitial_snooze, portal_subscription").execute(&pool).await?;
+    let mut rows = Vec::new();
+    for scenario in [Scenario::CarouselVisitor, Scenario::CarouselSignedIn, Scenario::ListingVisitor, Scenario::Snooze]
+    {
+        rows.push(measure(&target, options, scenario).await?);
     }
-    .await;
-    let _ = sqlx::query(&format!("drop schema {schema} cascade")).execute(&pool).await;
-    pool.close().await;
-    let rows = result?;
-    println!(
-        "deals over HTTP: {} clients, {} requests per scenario, {} connections",
-        options.concurrency, options.requests, options.pool_size
-    );
-    println!(
-        "{:<38} {:>8} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8}",
-        "scenario", "requests", "failed", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms"
-    );
-    for r in &rows {
-        println!(
-            "{:<38} {:>8} {:>6} {:>8.0} {:>8.2} {:>8.2} {:>8.2} {:>8.2}",
-            r.scenario, r.requests, r.failed, r.per_second, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms
-        );
-    }
+    server.abort();
     Ok(rows)
 }
 
@@ -184,20 +128,11 @@ impl Target {
                 None,
                 "deals",
             ),
-            Scenario::Snooze => {
-                let claims = Claims::new(
-                    Uuid::now_v7(),
-                    "tushy.localhost:8080",
-                    "tushy",
-                    Uuid::now_v7(),
-                    vec![],
-                    Duration::from_secs(3600),
-                );
-                self.http
-                    .post(format!("{}/internal/interstitial/snooze", self.base))
-                    .bearer_auth(self.signer.sign(&claims))
-                    .json(&json!({ "site": "tushy" }))
-            }
+            Scenario::Snooze => self
+                .http
+                .post(format!("{}/internal/interstitial/snooze", self.base))
+                .bearer_auth(self.signer.sign(&signed_in(Uuid::now_v7(), "tushy")))
+                .json(&json!({ "site": "tushy" })),
         };
         match request.send().await {
             Ok(response) if response.status().is_success() => response.bytes().await.is_ok(),
@@ -206,21 +141,12 @@ impl Target {
     }
 }
 
-async fn measure(target: &Arc<Target>, options: &BenchOptions, scenario: Scenario) -> anyhow::Result<BenchRow> {
+async fn measure(target: &Arc<Target>, options: &LoadOptions, scenario: Scenario) -> anyhow::Result<Row> {
     let target = target.clone();
-    let stats = runtime::bench::closed_loop(options.concurrency, options.requests, move |_| {
-        let target = target.clone();
-        async move { target.once(scenario).await }
-    })
-    .await?;
-    Ok(BenchRow {
-        scenario: scenario.name(),
-        requests: stats.requests,
-        failed: stats.failed,
-        per_second: stats.per_second,
-        p50_ms: stats.p50_ms,
-        p95_ms: stats.p95_ms,
-        p99_ms: stats.p99_ms,
-        max_ms: stats.max_ms,
-    })
+    options
+        .measure(scenario.name(), move |_| {
+            let target = target.clone();
+            async move { target.once(scenario).await }
+        })
+        .await
 }

@@ -1,15 +1,16 @@
 //! The benchmark runs end to end (a short run, against the test database).
 
-use deals::bench::{bench, BenchOptions};
+use deals::bench::{bench, options};
+use runtime::bench::LoadOptions;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_benchmark_runs_every_scenario_without_failures() {
     let options =
-        BenchOptions { database_url: runtime::testing::database_url(), concurrency: 4, requests: 40, pool_size: 4 };
+        LoadOptions { database_url: runtime::testing::database_url(), concurrency: 4, total: 40, pool_size: 4 };
     let rows = bench(&options).await.unwrap();
     assert_eq!(rows.len(), 4);
     for row in rows {
-        assert_eq!((row.requests, row.failed), (40, 0), "{}", row.scenario);
+        assert_eq!((row.stats.requests, row.stats.failed), (40, 0), "{}", row.scenario);
     }
 }
 
@@ -18,6 +19,5 @@ async fn the_benchmark_runs_every_scenario_without_failures() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a benchmark, not a test: minutes of load"]
 async fn full_benchmark() {
-    let options = BenchOptions { database_url: runtime::testing::database_url(), ..BenchOptions::default() };
-    bench(&options).await.unwrap();
+    bench(&options(&runtime::testing::database_url())).await.unwrap();
 }

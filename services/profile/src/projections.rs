@@ -193,7 +193,9 @@ pub async fn apply_member_event(tx: &mut PgConnection, envelope: &Envelope) -> a
     Ok(())
 }
 
-async fn apply_subscription(tx: &mut PgConnection, event: &SubscriptionEvent) -> Result<(), sqlx::Error> {
+/// The member read model's change for one subscription event, once decoded (the benchmark's
+/// members are written through it too).
+pub(crate) async fn apply_subscription(tx: &mut PgConnection, event: &SubscriptionEvent) -> Result<(), sqlx::Error> {
     let set = |sql: &'static str| sqlx::query(sql).bind(event.subscription_id());
     match event {
         SubscriptionEvent::SubscriptionStarted {

@@ -6,7 +6,7 @@
 //! lapin). Without it only the parts a service's contract needs are left: the internal client
 //! ([`client`]), its caller identity ([`auth`]), configuration, telemetry and the HTTP helpers.
 //!
-//! Feature `bench` brings the benchmarks' closed-loop load (`bench`), feature `testing` what
+//! Feature `bench` brings what the service benchmarks share (`bench`), feature `testing` what
 //! tests share (`testing`); production builds leave both off.
 
 pub mod api_error;

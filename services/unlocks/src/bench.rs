@@ -8,8 +8,9 @@ use chrono::Utc;
 use proto_events::catalog::{CatalogEvent, Video};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Claims, Signer};
-use runtime::{db, EventStore};
+use runtime::auth::Signer;
+use runtime::bench::{signed_in, LoadOptions, Row, ScratchSchema, Table};
+use runtime::{EventStore, Settings};
 use uuid::Uuid;
 
 use crate::entitlement::Asker;
@@ -17,63 +18,36 @@ use crate::projections::{apply_catalog_event, apply_subscription_event};
 use crate::quota::{QuotaRule, QuotaRules};
 use crate::{media, State, UnlocksConfig, MIGRATIONS};
 
+/// How `paysite bench unlocks` prints its rows.
+const TABLE: Table = Table::new("unlocks", "requests", "per s");
+
+/// The defaults of `paysite bench unlocks`: 50 clients, 5,000 requests per scenario, 20 connections.
+pub fn options(database_url: &str) -> LoadOptions {
+    LoadOptions { database_url: database_url.to_owned(), concurrency: 50, total: 5_000, pool_size: 20 }
+}
+
 /// The subscription service, served on a free port of this machine in its own schema.
 struct Owner {
     pool: sqlx::PgPool,
-    schema: String,
     url: String,
 }
 
-async fn subscription_owner(database_url: &str, signer: &Signer) -> anyhow::Result<Owner> {
-    let schema = format!("bench_subscription_{}", &Uuid::new_v4().simple().to_string()[..12]);
-    let pool = db::connect(database_url, &schema, 8).await?;
-    db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("subscription", &subscription::MIGRATIONS)])
-        .await?;
-    let state = subscription::State::new(
-        pool.clone(),
-        EventStore::new(pool.clone(), &schema),
-        subscription::BillingConfig::from_lookup(|_| None, false)?,
-        profile::client::ProfileClient::new("http://127.0.0.1:9"),
-        signer.verifier(),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}", listener.local_addr()?);
-    let app = subscription::http::router(state);
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    Ok(Owner { pool, schema, url })
-}
-
-#[derive(Clone, Debug)]
-pub struct BenchOptions {
-    pub database_url: String,
-    /// Clients at once, each one request after another.
-    pub concurrency: usize,
-    /// Requests per scenario.
-    pub requests: usize,
-    pub pool_size: u32,
-}
-
-impl Default for BenchOptions {
-    fn default() -> Self {
-        BenchOptions {
-            database_url: runtime::config::DEFAULT_DATABASE_URL.to_owned(),
-            concurrency: 50,
-            requests: 5_000,
-            pool_size: 20,
-        }
+impl Owner {
+    async fn serve(store: EventStore, signer: &Signer) -> anyhow::Result<Owner> {
+        let pool = store.pool().clone();
+        let state = subscription::State::new(
+            pool.clone(),
+            store,
+            subscription::BillingConfig::from_lookup(|_| None, false)?,
+            profile::client::ProfileClient::new("http://127.0.0.1:9"),
+            signer.verifier(),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let app = subscription::http::router(state);
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Ok(Owner { pool, url })
     }
-}
-
-#[derive(Clone, Debug)]
-pub struct BenchRow {
-    pub scenario: &'static str,
-    pub requests: u64,
-    pub failed: u64,
-    pub per_second: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub max_ms: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,65 +78,57 @@ impl Scenario {
     }
 }
 
-/// `paysite bench unlocks`.
-pub async fn run_default(database_url: &str) -> anyhow::Result<()> {
-    bench(&BenchOptions { database_url: database_url.to_owned(), ..BenchOptions::default() }).await.map(|_| ())
+/// `paysite bench unlocks` with the defaults and the database of `settings`.
+pub async fn run(settings: &Settings) -> anyhow::Result<()> {
+    bench(&options(settings.database_url.expose())).await.map(|_| ())
 }
 
-/// Runs the scenarios, prints a table, and returns its rows.
-pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
-    let schema = format!("bench_unlocks_{}", &Uuid::new_v4().simple().to_string()[..12]);
-    db::ensure_database(&options.database_url).await?;
-    let pool = db::connect(&options.database_url, &schema, options.pool_size).await?;
+/// Runs the scenarios in scratch schemas (this service's and the subscription service's),
+/// prints a table, and returns its rows.
+pub async fn bench(options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
+    let url = &options.database_url;
+    let scratch = ScratchSchema::fresh(url, "unlocks", options.pool_size, &[("unlocks", &MIGRATIONS)]).await?;
+    let rows = scratch
+        .run(|store| async move {
+            let migrations = [("subscription", &subscription::MIGRATIONS)];
+            let owner = ScratchSchema::fresh(url, "subscription", 8, &migrations).await?;
+            owner.run(|owner| scenarios(store, owner, options)).await
+        })
+        .await?;
+    TABLE.print(options, &rows);
+    print_media_check(&rows);
+    Ok(rows)
+}
+
+async fn scenarios(store: EventStore, owner: EventStore, options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
     let signer = Signer::generate("bench");
-    let owner = subscription_owner(&options.database_url, &signer).await?;
-    let result = async {
-        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("unlocks", &MIGRATIONS)]).await?;
-        // Quotas large enough never to refuse: the bench measures the counted write.
-        let big = QuotaRule { max: u32::MAX, days: 7 };
-        let config = UnlocksConfig {
-            quotas: QuotaRules { site: big, channels: big, ..QuotaRules::default() },
-            subscription_url: owner.url.clone(),
-            ..UnlocksConfig::default()
-        };
-        let state = State::new(pool.clone(), EventStore::new(pool.clone(), &schema), config, signer.verifier());
-        let video = setup(&state).await?;
-        let mut rows = Vec::new();
-        for scenario in [Scenario::DownloadsDistinctUsers, Scenario::DownloadsOneUser, Scenario::PlaybackTokens] {
-            rows.push(run(&state, &owner, &signer, options, scenario, video).await?);
-        }
-        // The media check's cost: the two side by side, interleaved twice, in one run.
-        let media = MediaBench::start(&state, &owner, &signer, video).await?;
-        for scenario in
-            [Scenario::MediaUnchecked, Scenario::MediaChecked, Scenario::MediaUnchecked, Scenario::MediaChecked]
-        {
-            rows.push(media.run(options, scenario).await?);
-        }
-        anyhow::Ok(rows)
+    let owner = Owner::serve(owner, &signer).await?;
+    // Quotas large enough never to refuse: the bench measures the counted write.
+    let big = QuotaRule { max: u32::MAX, days: 7 };
+    let config = UnlocksConfig {
+        quotas: QuotaRules { site: big, channels: big, ..QuotaRules::default() },
+        subscription_url: owner.url.clone(),
+        ..UnlocksConfig::default()
+    };
+    let state = State::new(store.pool().clone(), store, config, signer.verifier());
+    let video = setup(&state).await?;
+    let mut rows = Vec::new();
+    for scenario in [Scenario::DownloadsDistinctUsers, Scenario::DownloadsOneUser, Scenario::PlaybackTokens] {
+        rows.push(measure(&state, &owner, &signer, options, scenario, video).await?);
     }
-    .await;
-    let _ = sqlx::query(&format!("drop schema {schema} cascade")).execute(&pool).await;
-    pool.close().await;
-    let _ = sqlx::query(&format!("drop schema {} cascade", owner.schema)).execute(&owner.pool).await;
-    owner.pool.close().await;
-    let rows = result?;
-    println!(
-        "unlocks: {} clients, {} requests per scenario, {} connections",
-        options.concurrency, options.requests, options.pool_size
-    );
-    println!(
-        "{:<32} {:>8} {:>6} {:>10} {:>8} {:>8} {:>8} {:>8}",
-        "scenario", "requests", "failed", "per s", "p50 ms", "p95 ms", "p99 ms", "max ms"
-    );
-    for r in &rows {
-        println!(
-            "{:<32} {:>8} {:>6} {:>10.0} {:>8.2} {:>8.2} {:>8.2} {:>8.2}",
-            r.scenario, r.requests, r.failed, r.per_second, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms
-        );
+    // The media check's cost: the two side by side, interleaved twice, in one run.
+    let media = MediaBench::start(&state, &owner, &signer, video).await?;
+    for scenario in [Scenario::MediaUnchecked, Scenario::MediaChecked, Scenario::MediaUnchecked, Scenario::MediaChecked]
+    {
+        rows.push(media.measure(options, scenario).await?);
     }
-    let pick = |name: &str| rows.iter().filter(|r| r.scenario == name).collect::<Vec<_>>();
-    let (checked, unchecked) = (pick("media range, checked"), pick("media range, unchecked"));
-    if let (Some(c), Some(u)) = (checked.last(), unchecked.last()) {
+    Ok(rows)
+}
+
+/// The media check's cost, from the last checked and unchecked rows.
+fn print_media_check(rows: &[Row]) {
+    let last = |scenario: Scenario| rows.iter().rfind(|r| r.scenario == scenario.name()).map(|r| &r.stats);
+    if let (Some(c), Some(u)) = (last(Scenario::MediaChecked), last(Scenario::MediaUnchecked)) {
         println!(
             "media check: p50 +{:.2} ms, p99 +{:.2} ms per range request (last pair; target: p99 +1 ms at most); throughput checked/unchecked {:.2}",
             c.p50_ms - u.p50_ms,
@@ -170,7 +136,6 @@ pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
             c.per_second / u.per_second
         );
     }
-    Ok(rows)
 }
 
 /// The media endpoint and a plain file server of the same file, both on loopback.
@@ -185,14 +150,7 @@ impl MediaBench {
     async fn start(state: &State, owner: &Owner, signer: &Signer, video: Uuid) -> anyhow::Result<MediaBench> {
         crate::demo::ensure(&state.config.media_dir)?;
         let user_id = member(state, owner).await?;
-        let claims = Claims::new(
-            user_id,
-            "vixen.localhost:8080",
-            "vixen",
-            Uuid::now_v7(),
-            vec![],
-            std::time::Duration::from_secs(3600),
-        );
+        let claims = signed_in(user_id, "vixen");
         let bearer = signer.sign(&claims);
         let asker = Asker::of(&claims, "vixen", Some(&bearer));
         let meta = EventMeta::new(Actor::User(user_id));
@@ -219,29 +177,20 @@ impl MediaBench {
         })
     }
 
-    async fn run(&self, options: &BenchOptions, scenario: Scenario) -> anyhow::Result<BenchRow> {
+    async fn measure(&self, options: &LoadOptions, scenario: Scenario) -> anyhow::Result<Row> {
         let url = if scenario == Scenario::MediaChecked { &self.checked_url } else { &self.unchecked_url };
         let (http, url, bearer) = (self.http.clone(), url.clone(), self.bearer.clone());
-        let stats = runtime::bench::closed_loop(options.concurrency, options.requests, move |_| {
-            let request = http.get(&url).bearer_auth(&bearer).header("range", "bytes=0-65535");
-            async move {
-                match request.send().await {
-                    Ok(r) if r.status() == reqwest::StatusCode::PARTIAL_CONTENT => r.bytes().await.is_ok(),
-                    _ => false,
+        options
+            .measure(scenario.name(), move |_| {
+                let request = http.get(&url).bearer_auth(&bearer).header("range", "bytes=0-65535");
+                async move {
+                    match request.send().await {
+                        Ok(r) if r.status() == reqwest::StatusCode::PARTIAL_CONTENT => r.bytes().await.is_ok(),
+                        _ => false,
+                    }
                 }
-            }
-        })
-        .await?;
-        Ok(BenchRow {
-            scenario: scenario.name(),
-            requests: stats.requests,
-            failed: stats.failed,
-            per_second: stats.per_second,
-            p50_ms: stats.p50_ms,
-            p95_ms: stats.p95_ms,
-            p99_ms: stats.p99_ms,
-            max_ms: stats.max_ms,
-        })
+            })
+            .await
     }
 }
 
@@ -296,48 +245,33 @@ async fn member(state: &State, owner: &Owner) -> anyhow::Result<Uuid> {
     Ok(user_id)
 }
 
-async fn run(
+async fn measure(
     state: &State,
     owner: &Owner,
     signer: &Signer,
-    options: &BenchOptions,
+    options: &LoadOptions,
     scenario: Scenario,
     video: Uuid,
-) -> anyhow::Result<BenchRow> {
+) -> anyhow::Result<Row> {
     let count = if scenario == Scenario::DownloadsOneUser { 1 } else { options.concurrency };
     let mut askers = Vec::new();
     for _ in 0..count {
-        let user_id = member(state, owner).await?;
-        let claims = Claims::new(
-            user_id,
-            "vixen.localhost:8080",
-            "vixen",
-            Uuid::now_v7(),
-            vec![],
-            std::time::Duration::from_secs(3600),
-        );
+        let claims = signed_in(member(state, owner).await?, "vixen");
         askers.push(Asker::of(&claims, "vixen", Some(&signer.sign(&claims))));
     }
     let shared = state.clone();
-    let stats = runtime::bench::closed_loop(options.concurrency, options.requests, move |client| {
-        let (state, asker) = (shared.clone(), askers[client % askers.len()].clone());
-        async move {
-            let meta = EventMeta::new(Actor::User(asker.user_id));
-            match scenario {
-                Scenario::PlaybackTokens => media::video_tokens(&state, &asker, video, "desktop", &meta).await.is_ok(),
-                _ => media::download(&state, &asker, video, "p1080", &meta).await.is_ok(),
+    options
+        .measure(scenario.name(), move |turn| {
+            let (state, asker) = (shared.clone(), askers[turn.client % askers.len()].clone());
+            async move {
+                let meta = EventMeta::new(Actor::User(asker.user_id));
+                match scenario {
+                    Scenario::PlaybackTokens => {
+                        media::video_tokens(&state, &asker, video, "desktop", &meta).await.is_ok()
+                    }
+                    _ => media::download(&state, &asker, video, "p1080", &meta).await.is_ok(),
+                }
             }
-        }
-    })
-    .await?;
-    Ok(BenchRow {
-        scenario: scenario.name(),
-        requests: stats.requests,
-        failed: stats.failed,
-        per_second: stats.per_second,
-        p50_ms: stats.p50_ms,
-        p95_ms: stats.p95_ms,
-        p99_ms: stats.p99_ms,
-        max_ms: stats.max_ms,
-    })
+        })
+        .await
 }

@@ -3,45 +3,20 @@
 
 use proto_events::wallet::GemsDebitReason;
 use proto_events::{Actor, EventMeta};
-use runtime::{db, EventStore};
+use runtime::bench::{LoadOptions, Row, Table};
+use runtime::{EventStore, Settings};
 use uuid::Uuid;
 
 use crate::commands::{self, Item};
 use crate::domain::Command;
 use crate::{State, WalletConfig, MIGRATIONS};
 
-#[derive(Clone, Debug)]
-pub struct BenchOptions {
-    pub database_url: String,
-    /// Clients debiting at once, each one debit after another.
-    pub concurrency: usize,
-    /// Debits per scenario.
-    pub debits: usize,
-    /// Database connections of the service under test.
-    pub pool_size: u32,
-}
+/// How `paysite bench wallet` prints its rows.
+const TABLE: Table = Table::new("wallet debits", "debits", "debits/s");
 
-impl Default for BenchOptions {
-    fn default() -> Self {
-        BenchOptions {
-            database_url: runtime::config::DEFAULT_DATABASE_URL.to_owned(),
-            concurrency: 50,
-            debits: 5_000,
-            pool_size: 20,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct BenchRow {
-    pub scenario: &'static str,
-    pub debits: u64,
-    pub failed: u64,
-    pub per_second: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub max_ms: f64,
+/// The defaults of `paysite bench wallet`: 50 clients, 5,000 debits per scenario, 20 connections.
+pub fn options(database_url: &str) -> LoadOptions {
+    LoadOptions { database_url: database_url.to_owned(), concurrency: 50, total: 5_000, pool_size: 20 }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,74 +39,49 @@ impl Scenario {
     }
 }
 
-/// Runs the scenarios, prints a table, and returns its rows.
-pub async fn bench(options: &BenchOptions) -> anyhow::Result<Vec<BenchRow>> {
-    let schema = format!("bench_wallet_{}", &Uuid::new_v4().simple().to_string()[..12]);
-    db::ensure_database(&options.database_url).await?;
-    let pool = db::connect(&options.database_url, &schema, options.pool_size).await?;
-    let result = async {
-        db::migrate(&pool, &schema, &[("runtime", &db::RUNTIME_MIGRATIONS), ("wallet", &MIGRATIONS)]).await?;
-        let state = State::new(pool.clone(), EventStore::new(pool.clone(), &schema), WalletConfig::default());
-        warm_up(&state, options).await?;
-        let mut rows = Vec::new();
-        for scenario in [Scenario::DistinctWallets, Scenario::HotWallet, Scenario::HotWalletUnbatched] {
-            rows.push(run(&state, options, scenario).await?);
-        }
-        anyhow::Ok(rows)
-    }
-    .await;
-    let _ = sqlx::query(&format!("drop schema {schema} cascade")).execute(&pool).await;
-    pool.close().await;
-    let rows = result?;
-    println!(
-        "wallet debits: {} clients, {} debits per scenario, {} connections",
-        options.concurrency, options.debits, options.pool_size
-    );
-    println!(
-        "{:<36} {:>7} {:>6} {:>10} {:>8} {:>8} {:>8} {:>8}",
-        "scenario", "debits", "failed", "debits/s", "p50 ms", "p95 ms", "p99 ms", "max ms"
-    );
-    for r in &rows {
-        println!(
-            "{:<36} {:>7} {:>6} {:>10.0} {:>8.2} {:>8.2} {:>8.2} {:>8.2}",
-            r.scenario, r.debits, r.failed, r.per_second, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms
-        );
+/// `paysite bench wallet` with the defaults and the database of `settings`.
+pub async fn run(settings: &Settings) -> anyhow::Result<()> {
+    bench(&options(settings.database_url.expose())).await.map(|_| ())
+}
+
+/// Runs the scenarios in a scratch schema, prints a table, and returns its rows.
+pub async fn bench(options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
+    TABLE.run_in_scratch(options, "wallet", &[("wallet", &MIGRATIONS)], |store| scenarios(store, options)).await
+}
+
+async fn scenarios(store: EventStore, options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
+    let state = State::new(store.pool().clone(), store, WalletConfig::default());
+    warm_up(&state, options).await?;
+    let mut rows = Vec::new();
+    for scenario in [Scenario::DistinctWallets, Scenario::HotWallet, Scenario::HotWalletUnbatched] {
+        rows.push(measure(&state, options, scenario).await?);
     }
     Ok(rows)
 }
 
-async fn run(state: &State, options: &BenchOptions, scenario: Scenario) -> anyhow::Result<BenchRow> {
+async fn measure(state: &State, options: &LoadOptions, scenario: Scenario) -> anyhow::Result<Row> {
     let wallets: Vec<Uuid> = match scenario {
         Scenario::DistinctWallets => (0..options.concurrency).map(|_| Uuid::now_v7()).collect(),
         Scenario::HotWallet | Scenario::HotWalletUnbatched => vec![Uuid::now_v7()],
     };
     for user_id in &wallets {
-        fund(state, *user_id, options.debits as u64).await?;
+        fund(state, *user_id, options.total as u64).await?;
     }
     let shared = state.clone();
-    let stats = runtime::bench::closed_loop(options.concurrency, options.debits, move |client| {
-        let (state, user_id) = (shared.clone(), wallets[client % wallets.len()]);
-        async move { debit(&state, user_id, scenario).await }
-    })
-    .await?;
-    Ok(BenchRow {
-        scenario: scenario.name(),
-        debits: stats.requests,
-        failed: stats.failed,
-        per_second: stats.per_second,
-        p50_ms: stats.p50_ms,
-        p95_ms: stats.p95_ms,
-        p99_ms: stats.p99_ms,
-        max_ms: stats.max_ms,
-    })
+    options
+        .measure(scenario.name(), move |turn| {
+            let (state, user_id) = (shared.clone(), wallets[turn.client % wallets.len()]);
+            async move { debit(&state, user_id, scenario).await }
+        })
+        .await
 }
 
 /// A service's tables have statistics: a few debits, then what autovacuum would do, so that
 /// the plans the connections cache are those of a live database, not of empty tables.
-async fn warm_up(state: &State, options: &BenchOptions) -> anyhow::Result<()> {
-    let warm = BenchOptions { debits: 1_000, ..options.clone() };
-    run(state, &warm, Scenario::DistinctWallets).await?;
-    run(state, &warm, Scenario::HotWallet).await?;
+async fn warm_up(state: &State, options: &LoadOptions) -> anyhow::Result<()> {
+    let warm = options.with_total(1_000);
+    measure(state, &warm, Scenario::DistinctWallets).await?;
+    measure(state, &warm, Scenario::HotWallet).await?;
     sqlx::query("analyze event, outbox, wallet, ledger_entry").execute(&state.pool).await?;
     Ok(())
 }

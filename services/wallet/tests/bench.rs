@@ -2,16 +2,17 @@
 
 mod support;
 
-use wallet::bench::{bench, BenchOptions};
+use runtime::bench::LoadOptions;
+use wallet::bench::{bench, options};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_benchmark_reports_every_scenario() {
-    let options = BenchOptions { database_url: support::database_url(), concurrency: 4, debits: 60, pool_size: 4 };
+    let options = LoadOptions { database_url: support::database_url(), concurrency: 4, total: 60, pool_size: 4 };
     let rows = bench(&options).await.unwrap();
     assert_eq!(rows.len(), 3);
     for row in rows {
-        assert_eq!((row.debits, row.failed), (60, 0), "{}", row.scenario);
-        assert!(row.p99_ms >= row.p50_ms && row.per_second > 0.0);
+        assert_eq!((row.stats.requests, row.stats.failed), (60, 0), "{}", row.scenario);
+        assert!(row.stats.p99_ms >= row.stats.p50_ms && row.stats.per_second > 0.0);
     }
 }
 
@@ -19,8 +20,6 @@ async fn the_benchmark_reports_every_scenario() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a benchmark: run on purpose"]
 async fn bench_wallet_debits() {
-    let concurrency = std::env::var("WALLET_BENCH_CONCURRENCY").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
-    let debits = std::env::var("WALLET_BENCH_DEBITS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
-    let options = BenchOptions { database_url: support::database_url(), concurrency, debits, pool_size: 20 };
+    let options = options(&support::database_url()).with_env("WALLET_BENCH_CONCURRENCY", "WALLET_BENCH_DEBITS");
     bench(&options).await.unwrap();
 }

@@ -28,6 +28,25 @@ pub struct Outgoing {
     pub nats_code: Option<String>,
 }
 
+impl Outgoing {
+    /// A postback of `step` for `user` on vixen (join option 10301), at the biller's subscription
+    /// `reference`, brought by the affiliate `nats_code`; no email, username or signup.
+    pub fn vixen(reference: &str, transaction_id: &str, step: Step, user: Uuid, nats_code: &str) -> Outgoing {
+        Outgoing {
+            subscription_ref: reference.to_owned(),
+            transaction_id: transaction_id.to_owned(),
+            step: Ok(step),
+            site: Some("vixen".into()),
+            join_option_id: Some(10301),
+            email: None,
+            username: None,
+            user_id: Some(user),
+            signup_id: None,
+            nats_code: Some(nats_code.to_owned()),
+        }
+    }
+}
+
 /// A signed request: its body, content type and signature header (None for Epoch-style).
 #[derive(Clone, Debug)]
 pub struct SignedRequest {

@@ -171,16 +171,5 @@ impl TestEnv {
 
 /// A postback of `step` for `user` on vixen at the biller's subscription `reference`.
 pub fn out(reference: &str, tx: &str, step: Step, user: Uuid) -> Outgoing {
-    Outgoing {
-        subscription_ref: reference.to_owned(),
-        transaction_id: tx.to_owned(),
-        step: Ok(step),
-        site: Some("vixen".into()),
-        join_option_id: Some(10301),
-        email: None,
-        username: None,
-        user_id: Some(user),
-        signup_id: None,
-        nats_code: Some("NATS-AFF-42".into()),
-    }
+    Outgoing::vixen(reference, tx, step, user, "NATS-AFF-42")
 }

@@ -399,18 +399,8 @@ impl Stack {
         active_since: chrono::DateTime<Utc>,
     ) {
         self.account(user, sites[0]).await;
-        let started = SubscriptionEvent::SubscriptionStarted {
-            subscription_id: Uuid::now_v7(),
-            user_id: user,
-            site: sites[0].into(),
-            sites: sites.iter().map(|s| (*s).to_owned()).collect(),
-            kind,
-            is_free_limited_trial: free_limited_trial,
-            biller: "EPOCH".into(),
-            transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-            active_since,
-            nats_code: None,
-        };
+        let started =
+            runtime::testing::subscription_started(Uuid::now_v7(), user, kind, sites, free_limited_trial, active_since);
         self.subscription_event(&started).await;
     }
 

@@ -4,25 +4,15 @@
 mod support;
 
 use proto_events::subscription::MembershipKind;
+use runtime::testing;
 use serde_json::json;
 use uuid::Uuid;
 
 use support::{expired, started, utc, TestEnv};
 
-async fn dump(env: &TestEnv, table: &str, order: &str) -> Vec<String> {
-    sqlx::query_scalar(&format!("select row_to_json(t)::text from (select * from {table} order by {order}) t"))
-        .fetch_all(&env.pool)
-        .await
-        .unwrap()
-}
-
-async fn dump_all(env: &TestEnv) -> [Vec<String>; 3] {
-    [
-        dump(env, "deal", "deal_id").await,
-        dump(env, "interstitial_snooze", "user_id, site").await,
-        dump(env, "portal_subscription", "subscription_id").await,
-    ]
-}
+/// The read models' tables, each with the columns its rows are compared in the order of.
+const TABLES: [(&str, &str); 3] =
+    [("deal", "deal_id"), ("interstitial_snooze", "user_id, site"), ("portal_subscription", "subscription_id")];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rebuilt_read_models_equal_the_live_ones() {
@@ -61,18 +51,9 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     env.feed(&env.envelope(&started(Uuid::now_v7(), Uuid::now_v7(), MembershipKind::Trial))).await;
     env.feed(&env.envelope(&expired(sub, portal))).await;
 
-    let live = dump_all(&env).await;
+    let live = testing::rows(&env.pool, &TABLES).await;
     assert!(live.iter().all(|rows| !rows.is_empty()));
-    for projection in deals::projections(&env.state) {
-        let replayed = runtime::projection::rebuild(&env.pool, projection.as_ref()).await.unwrap();
-        assert!(replayed > 0, "{} replayed nothing", projection.name());
-    }
-    let rebuilt = dump_all(&env).await;
-    for (table, (live, rebuilt)) in
-        ["deal", "interstitial_snooze", "portal_subscription"].iter().zip(live.iter().zip(&rebuilt))
-    {
-        assert_eq!(live, rebuilt, "{table}");
-    }
+    testing::assert_rebuild_restores(&env.pool, deals::projections(&env.state), &TABLES, &live).await;
     // The deal rows agree with their streams folded.
     let mut conn = env.pool.acquire().await.unwrap();
     for id in [first, second] {

@@ -1,6 +1,23 @@
 //! Scratch namespaces on the real PostgreSQL and RabbitMQ, for the integration tests of
 //! the runtime and of every service: a fresh schema in the `paysite_test` database and a
 //! fresh exchange per test, so tests run side by side and never see each other.
+//!
+//! And what the services' test harnesses share: a service's router on a free port and calls
+//! to it ([`serve`], [`call`], [`member_claims`]), a hand-set clock ([`TestClock`]), other
+//! services' events and feeding them to a consumer's handler ([`envelope`], [`feed`]), the
+//! rebuild check of the read models ([`rows`], [`assert_rebuild_restores`]), a consumer run
+//! against the scratch ([`Scratch::spawn_consumer`]), [`deref_scratch!`](crate::deref_scratch)
+//! and [`kill9`]. Each service's `tests/support` keeps only what is its own.
+
+mod clock;
+mod events;
+mod http;
+mod rebuild;
+
+pub use clock::{utc, TestClock};
+pub use events::{envelope, feed, record_in_inbox, subscription_cancelled, subscription_started, Versions};
+pub use http::{call, member_claims, serve, serve_on, Served};
+pub use rebuild::{assert_rebuild_restores, rows};
 
 use std::{
     sync::Mutex,
@@ -9,9 +26,32 @@ use std::{
 
 use lapin::options::{ExchangeDeleteOptions, QueueDeleteOptions};
 use sqlx::{migrate::Migrator, PgPool};
+use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use crate::consumer::{self, ConsumerSettings, ConsumerSpec};
 use crate::{broker, db, EventStore, Settings};
+
+/// `impl Deref<Target = Scratch>` for a test's environment that keeps its scratch namespace
+/// in `field`: `runtime::deref_scratch!(TestEnv, scratch);`, and `env.pool`, `env.scalar(..)`
+/// reach the scratch.
+#[macro_export]
+macro_rules! deref_scratch {
+    ($env:ty, $field:ident) => {
+        impl ::std::ops::Deref for $env {
+            type Target = $crate::testing::Scratch;
+            fn deref(&self) -> &$crate::testing::Scratch {
+                &self.$field
+            }
+        }
+    };
+}
+
+/// Kills a child process with SIGKILL and reaps it.
+pub fn kill9(child: &mut std::process::Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
 
 /// A service token for `audience` from this process (`paysite` unless named), as a
 /// consumer, a scheduler or another service sends it: how a test calls an internal route on
@@ -132,6 +172,14 @@ impl Scratch {
         broker::declare_consumer_queue(&channel, &self.exchange, queue, bindings).await.unwrap();
         connection.close(200, "ok".into()).await.unwrap();
         self.track_queue(queue);
+    }
+
+    /// Runs `spec`'s consumer on the test's exchange until `cancel`, its retries starting at
+    /// 20 ms (a test's failures are retried quickly).
+    pub fn spawn_consumer(&self, spec: ConsumerSpec, cancel: &CancellationToken) -> tokio::task::JoinHandle<()> {
+        let mut settings = ConsumerSettings::new(&self.settings);
+        settings.retry_base = Duration::from_millis(20);
+        tokio::spawn(consumer::run(self.pool.clone(), spec, settings, cancel.clone()))
     }
 
     /// Publishes `domain`'s envelopes on the test's exchange as a relay does: persistent,

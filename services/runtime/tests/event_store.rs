@@ -6,6 +6,33 @@ use futures::TryStreamExt;
 use runtime::StoreError;
 use support::{probe::ProbeEvent, TestEnv};
 
+/// Commits `tx` when the append made in it went through; answers the append's error otherwise.
+async fn commit_if_appended<T>(
+    tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    appended: Result<T, StoreError>,
+) -> Result<(), StoreError> {
+    match appended {
+        Ok(_) => tx.commit().await.map_err(StoreError::from),
+        Err(e) => Err(e),
+    }
+}
+
+/// Waits for every writer of a race: how many won, and the errors of those that lost, each
+/// asserted to be a clean conflict.
+async fn race_outcome(mut writers: tokio::task::JoinSet<Result<(), StoreError>>) -> (usize, Vec<StoreError>) {
+    let (mut won, mut conflicts) = (0, Vec::new());
+    while let Some(result) = writers.join_next().await {
+        match result.unwrap() {
+            Ok(()) => won += 1,
+            Err(e) => {
+                assert!(matches!(e, StoreError::Conflict { .. }), "not a clean conflict: {e}");
+                conflicts.push(e);
+            }
+        }
+    }
+    (won, conflicts)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn of_100_concurrent_appends_at_one_version_exactly_one_wins() {
     let env = TestEnv::new().await;
@@ -15,24 +42,14 @@ async fn of_100_concurrent_appends_at_one_version_exactly_one_wins() {
         writers.spawn(async move {
             let mut tx = pool.begin().await.unwrap();
             let result = store.append(&mut tx, "race-1", 0, &[ProbeEvent::Pinged { n }], &TestEnv::meta()).await;
-            match result {
-                Ok(_) => tx.commit().await.map_err(StoreError::from),
-                Err(e) => Err(e),
-            }
+            commit_if_appended(tx, result).await
         });
     }
-    let (mut won, mut conflicts) = (0, 0);
-    while let Some(result) = writers.join_next().await {
-        match result.unwrap() {
-            Ok(()) => won += 1,
-            Err(e) => {
-                assert!(matches!(e, StoreError::Conflict { .. }), "not a clean conflict: {e}");
-                assert!(e.is_retryable());
-                conflicts += 1;
-            }
-        }
+    let (won, conflicts) = race_outcome(writers).await;
+    for e in &conflicts {
+        assert!(e.is_retryable());
     }
-    assert_eq!((won, conflicts), (1, 99));
+    assert_eq!((won, conflicts.len()), (1, 99));
     let (count, max): (i64, Option<i64>) =
         sqlx::query_as("select count(*), max(stream_version) from event where stream_id = 'race-1'")
             .fetch_one(&env.pool)
@@ -196,23 +213,12 @@ async fn of_concurrent_multi_stream_appends_at_one_version_exactly_one_wins() {
                 })
                 .collect();
             let mut tx = pool.begin().await.unwrap();
-            match store.append_streams(&mut tx, &appends).await {
-                Ok(_) => tx.commit().await.map_err(StoreError::from),
-                Err(e) => Err(e),
-            }
+            let result = store.append_streams(&mut tx, &appends).await;
+            commit_if_appended(tx, result).await
         });
     }
-    let (mut won, mut conflicts) = (0, 0);
-    while let Some(result) = writers.join_next().await {
-        match result.unwrap() {
-            Ok(()) => won += 1,
-            Err(e) => {
-                assert!(matches!(e, StoreError::Conflict { .. }), "not a clean conflict: {e}");
-                conflicts += 1;
-            }
-        }
-    }
-    assert_eq!((won, conflicts), (1, 29));
+    let (won, conflicts) = race_outcome(writers).await;
+    assert_eq!((won, conflicts.len()), (1, 29));
     assert_eq!(env.scalar("select count(*) from event").await, 3, "the winner's three events, no more");
     assert_eq!(env.scalar("select count(*) from outbox").await, 3);
     env.cleanup().await;

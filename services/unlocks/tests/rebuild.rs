@@ -6,19 +6,14 @@ mod support;
 use proto_events::catalog::{CatalogEvent, ChannelCategory, ChannelKind};
 use proto_events::subscription::MembershipKind;
 use proto_events::unlocks::stream_id;
+use runtime::testing;
 use serde_json::json;
 use unlocks::domain::UnlocksStream;
 use uuid::Uuid;
 
 use support::{cancelled, pack_event, published, video, TestEnv};
 
-async fn dump(env: &TestEnv, table: &str, order: &str) -> Vec<String> {
-    sqlx::query_scalar(&format!("select row_to_json(t)::text from (select * from {table} order by {order}) t"))
-        .fetch_all(&env.pool)
-        .await
-        .unwrap()
-}
-
+/// The read models' tables, each with the columns its rows are compared in the order of.
 const TABLES: [(&str, &str); 11] = [
     ("unlocker", "user_id"),
     ("pending_unlock", "unlock_id"),
@@ -32,14 +27,6 @@ const TABLES: [(&str, &str); 11] = [
     ("catalog_channel_pack_video", "video_id, channel_pack_id"),
     ("member_subscription", "subscription_id"),
 ];
-
-async fn dump_all(env: &TestEnv) -> Vec<Vec<String>> {
-    let mut all = vec![];
-    for (table, order) in TABLES {
-        all.push(dump(env, table, order).await);
-    }
-    all
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn rebuilt_read_models_equal_the_live_ones() {
@@ -125,18 +112,11 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     };
     live.book.submit(member, late, &meta).await.unwrap().unwrap();
 
-    let before = dump_all(&env).await;
+    let before = testing::rows(&env.pool, &TABLES).await;
     for (i, (table, _)) in TABLES.iter().enumerate() {
         assert!(!before[i].is_empty() || *table == "channel_pack_unlock", "{table} is empty");
     }
-    for projection in unlocks::projections(&env.state) {
-        let replayed = runtime::projection::rebuild(&env.pool, projection.as_ref()).await.unwrap();
-        assert!(replayed > 0, "{} replayed nothing", projection.name());
-    }
-    let after = dump_all(&env).await;
-    for (i, (table, _)) in TABLES.iter().enumerate() {
-        assert_eq!(before[i], after[i], "{table}");
-    }
+    testing::assert_rebuild_restores(&env.pool, unlocks::projections(&env.state), &TABLES, &before).await;
 
     // The read models agree with each stream folded whole.
     for user in [member, trial_user] {

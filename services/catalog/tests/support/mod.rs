@@ -2,13 +2,11 @@
 //! catalog's router on an ephemeral port, a typed client, and signed member tokens.
 #![allow(dead_code)]
 
-use std::time::Duration;
-
 use catalog::client::CatalogClient;
 use catalog::{AppState, CatalogConfig};
-use runtime::auth::{Claims, Signer};
+use runtime::auth::Signer;
 use runtime::client::CallContext;
-use runtime::testing::Scratch;
+use runtime::testing::{self, Scratch};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
@@ -21,12 +19,7 @@ pub struct TestEnv {
     cancel: CancellationToken,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 impl TestEnv {
     /// A fresh schema with the catalog's tables and the service listening on port 0.
@@ -66,14 +59,7 @@ impl TestEnv {
 
     /// A signed-in member on `tenant` with `groups`.
     pub fn member(&self, tenant: &str, user: Uuid, groups: &[&str]) -> CallContext {
-        let mut claims = Claims::new(
-            user,
-            &format!("{tenant}.localhost:8080"),
-            tenant,
-            Uuid::now_v7(),
-            groups.iter().map(|g| (*g).to_owned()).collect(),
-            Duration::from_secs(600),
-        );
+        let mut claims = testing::member_claims(user, tenant, groups);
         claims.username = Some(format!("member{}", &user.simple().to_string()[..6]));
         CallContext::user(self.signer.sign(&claims), tenant)
     }
@@ -85,15 +71,8 @@ impl TestEnv {
 }
 
 async fn serve(state: AppState) -> (String, CancellationToken) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let cancel = CancellationToken::new();
-    let app = catalog::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
-    let stop = cancel.clone();
-    tokio::spawn(async move {
-        axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await.unwrap();
-    });
-    (format!("http://{addr}"), cancel)
+    let served = testing::serve(catalog::router(state)).await;
+    (served.base, served.stop)
 }
 
 /// Another instance of the service on the same schema (a second replica), with its own

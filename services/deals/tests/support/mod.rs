@@ -3,43 +3,20 @@
 //! a free port; a hand-set clock; access tokens signed by a test key.
 #![allow(dead_code)]
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::Utc;
 use deals::{DealsConfig, Sites, State};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope};
-use runtime::auth::{Claims, Signer};
-use runtime::consumer::{self, ConsumerSettings, Handler};
+use runtime::auth::Signer;
 use runtime::projection::ProjectionHandler;
-use runtime::testing::Scratch;
+use runtime::testing::{self, Scratch, Versions};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-/// A clock the test sets by hand.
-#[derive(Clone)]
-pub struct TestClock(Arc<Mutex<DateTime<Utc>>>);
-
-impl TestClock {
-    pub fn at(now: DateTime<Utc>) -> Self {
-        TestClock(Arc::new(Mutex::new(now)))
-    }
-
-    pub fn set(&self, now: DateTime<Utc>) {
-        *self.0.lock().unwrap() = now;
-    }
-
-    pub fn as_clock(&self) -> Arc<dyn deals::Clock> {
-        let inner = self.0.clone();
-        Arc::new(move || *inner.lock().unwrap())
-    }
-}
-
-pub fn utc(y: i32, m: u32, d: u32, h: u32, min: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(y, m, d, h, min, 0).unwrap()
-}
+// Not every test binary takes each of them.
+#[allow(unused_imports)]
+pub use runtime::testing::{utc, TestClock};
 
 /// A scratch namespace with the deals tables, the service state and its HTTP address.
 pub struct TestEnv {
@@ -50,15 +27,10 @@ pub struct TestEnv {
     pub signer: Signer,
     pub base: String,
     pub http: reqwest::Client,
-    serial: std::sync::atomic::AtomicI64,
+    versions: Versions,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 impl TestEnv {
     /// A fresh schema and the service on a free port; the clock stands at 2026-01-31 09:30 UTC.
@@ -72,34 +44,22 @@ impl TestEnv {
         let sites = Sites::load(&config.tenants_dir).unwrap();
         let state = State::new(scratch.pool.clone(), scratch.store.clone(), config, sites, signer.verifier())
             .with_clock(clock.as_clock());
-        let app = deals::router(state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let base = testing::serve(deals::router(state.clone())).await.base;
         TestEnv {
             scratch,
             queue,
             state,
             clock,
             signer,
-            base: format!("http://{addr}"),
+            base,
             http: runtime::tls::client(),
-            serial: Default::default(),
+            versions: Versions::default(),
         }
     }
 
     /// An access token of `user` on `tenant`, in `groups`.
     pub fn token(&self, user: Uuid, tenant: &str, groups: &[&str]) -> String {
-        let groups = groups.iter().map(|g| (*g).to_owned()).collect();
-        let claims = Claims::new(
-            user,
-            &format!("{tenant}.localhost:8080"),
-            tenant,
-            Uuid::now_v7(),
-            groups,
-            Duration::from_secs(600),
-        );
-        self.signer.sign(&claims)
+        self.signer.sign(&testing::member_claims(user, tenant, groups))
     }
 
     pub fn admin(&self) -> String {
@@ -112,20 +72,12 @@ impl TestEnv {
 
     /// GET with an optional bearer token; the status and the JSON body.
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
-        let request = self.http.get(self.url(path));
-        // No user's token: the call a service (the gateway, for a visitor) makes.
-        let request = runtime::client::with_caller(request, token, "deals");
-        let response = request.send().await.unwrap();
-        (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+        testing::call(self.http.get(self.url(path)), token, "deals").await
     }
 
     /// Any method with a JSON body and an optional bearer token.
     pub async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
-        let request = self.http.request(method, self.url(path)).json(body);
-        // No user's token: the call a service (the gateway, for a visitor) makes.
-        let request = runtime::client::with_caller(request, token, "deals");
-        let response = request.send().await.unwrap();
-        (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+        testing::call(self.http.request(method, self.url(path)).json(body), token, "deals").await
     }
 
     pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
@@ -156,28 +108,13 @@ impl TestEnv {
 
     /// Runs the subscription-events consumer until `cancel`.
     pub fn consumer_task(&self, cancel: &CancellationToken) -> tokio::task::JoinHandle<()> {
-        let spec = deals::consumers(&self.state).remove(0);
-        let mut settings = ConsumerSettings::new(&self.settings);
-        settings.retry_base = Duration::from_millis(20);
-        tokio::spawn(consumer::run(self.pool.clone(), spec, settings, cancel.clone()))
+        self.spawn_consumer(deals::consumers(&self.state).remove(0), cancel)
     }
 
     /// A subscription event as the subscription service would publish it.
     pub fn envelope(&self, event: &SubscriptionEvent) -> Envelope {
-        let encoded = proto_events::encode(event);
-        Envelope {
-            event_id: Uuid::now_v7(),
-            stream_id: format!("subscription-{}", event.subscription_id()),
-            stream_version: self.serial.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-            event_type: encoded.event_type,
-            schema_version: encoded.schema_version,
-            occurred_at: Utc::now(),
-            tenant: Some("tushy".into()),
-            correlation_id: Uuid::now_v7(),
-            causation_id: None,
-            actor: Actor::Biller("EPOCH".into()),
-            payload: encoded.payload,
-        }
+        let stream_id = format!("subscription-{}", event.subscription_id());
+        testing::envelope(event, stream_id, self.versions.next(), "tushy", Actor::Biller("EPOCH".into()))
     }
 
     /// Publishes envelopes on the test's exchange, with publisher confirms.
@@ -189,21 +126,7 @@ impl TestEnv {
     /// transaction), without the broker.
     pub async fn feed(&self, envelope: &Envelope) {
         let handler = ProjectionHandler(deals::projections(&self.state).remove(1));
-        let mut tx = self.pool.begin().await.unwrap();
-        let fresh =
-            sqlx::query("insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing")
-                .bind(&self.queue)
-                .bind(envelope.event_id)
-                .bind(serde_json::to_value(envelope).unwrap())
-                .execute(&mut *tx)
-                .await
-                .unwrap()
-                .rows_affected()
-                == 1;
-        if fresh {
-            handler.handle(&mut tx, envelope).await.unwrap();
-        }
-        tx.commit().await.unwrap();
+        testing::feed(&self.pool, &self.queue, &handler, std::slice::from_ref(envelope)).await;
     }
 
     pub async fn cleanup(self) {
@@ -211,19 +134,9 @@ impl TestEnv {
     }
 }
 
+/// A subscription of `kind` on tushy, started now.
 pub fn started(subscription_id: Uuid, user_id: Uuid, kind: MembershipKind) -> SubscriptionEvent {
-    SubscriptionEvent::SubscriptionStarted {
-        subscription_id,
-        user_id,
-        site: "tushy".into(),
-        sites: vec!["tushy".into()],
-        kind,
-        is_free_limited_trial: false,
-        biller: "EPOCH".into(),
-        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-        active_since: Utc::now(),
-        nats_code: None,
-    }
+    testing::subscription_started(subscription_id, user_id, kind, &["tushy"], false, Utc::now())
 }
 
 pub fn expired(subscription_id: Uuid, user_id: Uuid) -> SubscriptionEvent {

@@ -11,8 +11,7 @@ use profile::config::{Argon2Cost, ProfileConfig};
 use profile::State;
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope};
-use runtime::testing::Scratch;
-use runtime::testing::ServiceAuth;
+use runtime::testing::{self, Scratch, Served, ServiceAuth};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
@@ -28,12 +27,7 @@ pub struct TestEnv {
     cancel: CancellationToken,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 /// A cheap argon2id cost: the tests check behaviour, not cost.
 pub fn test_config(brand_origin: &str, queue: &str) -> ProfileConfig {
@@ -61,14 +55,9 @@ impl TestEnv {
         let mut config = test_config(brand_origin, &queue);
         tweak(&mut config);
         let state = State::load(scratch.pool.clone(), scratch.store.clone(), config).await.unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let cancel = CancellationToken::new();
-        let app = profile::router(state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
-        let stop = cancel.clone();
-        tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await });
+        let Served { addr, base, stop } = testing::serve(profile::router(state.clone())).await;
         let http = runtime::tls::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        TestEnv { scratch, state, addr, base: format!("http://{addr}"), http, cancel }
+        TestEnv { scratch, state, addr, base, http, cancel: stop }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -155,22 +144,9 @@ impl TestEnv {
     /// Applies another service's event the way the consumer does (inbox row and projection in
     /// one transaction).
     pub async fn feed(&self, envelope: &Envelope) {
-        let queue = self.state.config.projections_queue.clone();
-        let mut tx = self.pool.begin().await.unwrap();
-        let fresh =
-            sqlx::query("insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing")
-                .bind(&queue)
-                .bind(envelope.event_id)
-                .bind(serde_json::to_value(envelope).unwrap())
-                .execute(&mut *tx)
-                .await
-                .unwrap()
-                .rows_affected()
-                == 1;
-        if fresh {
-            profile::projections::apply_member_event(&mut tx, envelope).await.unwrap();
-        }
-        tx.commit().await.unwrap();
+        let queue = &self.state.config.projections_queue;
+        let handler = profile::projections::MemberEvents;
+        testing::feed(&self.pool, queue, &handler, std::slice::from_ref(envelope)).await;
     }
 
     pub async fn subscribe(&self, user_id: Uuid, site: &str, kind: MembershipKind) -> Uuid {
@@ -187,6 +163,7 @@ impl TestEnv {
     }
 }
 
+/// A subscription of `kind` on `site`, active since `at`.
 pub fn started(
     subscription_id: Uuid,
     user_id: Uuid,
@@ -194,35 +171,12 @@ pub fn started(
     kind: MembershipKind,
     at: chrono::DateTime<Utc>,
 ) -> SubscriptionEvent {
-    SubscriptionEvent::SubscriptionStarted {
-        subscription_id,
-        user_id,
-        site: site.into(),
-        sites: vec![site.into()],
-        kind,
-        is_free_limited_trial: false,
-        biller: "EPOCH".into(),
-        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-        active_since: at,
-        nats_code: None,
-    }
+    testing::subscription_started(subscription_id, user_id, kind, &[site], false, at)
 }
 
+/// `event` as the first of `stream_id`, of vixen, as the platform itself publishes it.
 pub fn envelope<E: proto_events::EventFamily>(_domain: &str, event: &E, stream_id: &str) -> Envelope {
-    let encoded = proto_events::encode(event);
-    Envelope {
-        event_id: Uuid::now_v7(),
-        stream_id: stream_id.to_owned(),
-        stream_version: 1,
-        event_type: encoded.event_type,
-        schema_version: encoded.schema_version,
-        occurred_at: Utc::now(),
-        tenant: Some("vixen".into()),
-        correlation_id: Uuid::now_v7(),
-        causation_id: None,
-        actor: Actor::System("test".into()),
-        payload: encoded.payload,
-    }
+    testing::envelope(event, stream_id.to_owned(), 1, "vixen", Actor::System("test".into()))
 }
 
 /// The `code` of a callback location.

@@ -15,19 +15,16 @@ use tokio_util::sync::CancellationToken;
 
 use probe::ProbeEvent;
 
-pub use runtime::testing::{amqp_url, database_url};
+// Not every test binary takes each of them.
+#[allow(unused_imports)]
+pub use runtime::testing::{amqp_url, database_url, kill9};
 
 /// A scratch namespace (see `runtime::testing`) with the probe's tables.
 pub struct TestEnv {
     scratch: Scratch,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 impl std::ops::DerefMut for TestEnv {
     fn deref_mut(&mut self) -> &mut Scratch {
@@ -128,10 +125,4 @@ impl TestEnv {
     pub async fn cleanup(self) {
         self.scratch.cleanup().await;
     }
-}
-
-/// Kills a child process with SIGKILL and reaps it.
-pub fn kill9(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
 }

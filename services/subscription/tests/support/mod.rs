@@ -9,7 +9,7 @@ use chrono::Utc;
 use profile::config::{Argon2Cost, ProfileConfig};
 use proto_events::subscription::SubscriptionEvent;
 use runtime::auth::{Claims, Signer};
-use runtime::testing::Scratch;
+use runtime::testing::{self, Scratch};
 use serde_json::Value;
 use subscription::billers::{self, Outgoing, SignedRequest};
 use subscription::domain::Step;
@@ -26,12 +26,7 @@ pub struct TestEnv {
     pub profile: Option<(Scratch, String)>,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 impl TestEnv {
     /// The service, with no profile service behind it (postbacks name their user).
@@ -54,10 +49,7 @@ impl TestEnv {
             ..ProfileConfig::default()
         };
         let state = profile::State::load(scratch.pool.clone(), scratch.store.clone(), config).await.unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let app = profile::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let base = testing::serve(profile::router(state)).await.base;
         Self::build(Some((scratch, base)), &[]).await
     }
 
@@ -70,10 +62,7 @@ impl TestEnv {
         let profile_base = profile.as_ref().map(|p| p.1.clone()).unwrap_or_else(|| "http://127.0.0.1:9".into());
         let client = profile::client::ProfileClient::new(profile_base);
         let state = State::new(scratch.pool.clone(), scratch.store.clone(), config, client, signer.verifier());
-        let app = subscription::router(state.clone()).layer(axum::middleware::from_fn(runtime::http::correlate));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let base = testing::serve(subscription::router(state.clone())).await.base;
         TestEnv { scratch, state, signer, base, http: runtime::tls::client(), profile }
     }
 
@@ -87,20 +76,14 @@ impl TestEnv {
         self.signer.sign(&claims)
     }
 
+    /// GET with an optional bearer token; the status and the JSON body.
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
-        let request = self.http.get(self.url(path));
-        // No user's token: the call a service (the gateway, for a visitor) makes.
-        let request = runtime::client::with_caller(request, token, "subscription");
-        let response = request.send().await.unwrap();
-        (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+        testing::call(self.http.get(self.url(path)), token, "subscription").await
     }
 
+    /// POST of a JSON body with an optional bearer token; the status and the JSON body.
     pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
-        let request = self.http.post(self.url(path)).json(body);
-        // No user's token: the call a service (the gateway, for a visitor) makes.
-        let request = runtime::client::with_caller(request, token, "subscription");
-        let response = request.send().await.unwrap();
-        (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+        testing::call(self.http.post(self.url(path)).json(body), token, "subscription").await
     }
 
     /// A postback signed by `biller` now.

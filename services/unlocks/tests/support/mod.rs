@@ -3,7 +3,6 @@
 //! HTTP on free ports.
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -12,16 +11,15 @@ use proto_events::catalog::{CatalogEvent, ChannelCategory, Video, VideoChannel, 
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope, EventFamily, EventMeta};
 use runtime::auth::{Claims, Signer};
-use runtime::consumer;
 use runtime::consumer::Handler;
-use runtime::testing::Scratch;
+use runtime::testing::{self, Scratch, Versions};
 use tokio_util::sync::CancellationToken;
 use unlocks::entitlement::Asker;
 use unlocks::{State, UnlocksConfig};
 use uuid::Uuid;
 
 #[allow(unused_imports)]
-pub use runtime::testing::{amqp_url, database_url};
+pub use runtime::testing::{amqp_url, database_url, kill9};
 
 /// Where the tests' demo media is generated (once, shared by every test).
 pub fn media_dir() -> std::path::PathBuf {
@@ -42,26 +40,10 @@ pub struct TestEnv {
     /// The seed of `signer`, for a process of its own that must trust the same tokens.
     pub signer_seed: [u8; 32],
     pub clock: Arc<Mutex<Option<DateTime<Utc>>>>,
-    serial: AtomicI64,
+    versions: Versions,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
-
-async fn serve(app: axum::Router) -> String {
-    serve_on(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(), app)
-}
-
-fn serve_on(listener: tokio::net::TcpListener, app: axum::Router) -> String {
-    let app = app.layer(axum::middleware::from_fn(runtime::http::correlate));
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    format!("http://{addr}")
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 pub fn test_config(schema: &str, wallet_url: &str, subscription_url: &str) -> UnlocksConfig {
     UnlocksConfig {
@@ -94,7 +76,7 @@ impl TestEnv {
                 ..Default::default()
             },
         );
-        let wallet_url = serve(wallet::router(wallet.clone())).await;
+        let wallet_url = testing::serve(wallet::router(wallet.clone())).await.base;
         let signer_seed: [u8; 32] = rand::random();
         let signer = Signer::from_seed("test", signer_seed);
         let subscription_scratch = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 8).await;
@@ -105,7 +87,7 @@ impl TestEnv {
             profile::client::ProfileClient::new("http://127.0.0.1:9"),
             signer.verifier(),
         );
-        let subscription_url = serve(subscription::router(subscription_state)).await;
+        let subscription_url = testing::serve(subscription::router(subscription_state)).await.base;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let mut config = test_config(&scratch.schema, &wallet_url, &subscription_url);
         config.media_base_url = format!("http://{}/media/videos", listener.local_addr().unwrap());
@@ -116,7 +98,7 @@ impl TestEnv {
         let c = clock.clone();
         let state = State::new(scratch.pool.clone(), scratch.store.clone(), config, signer.verifier())
             .with_clock(move || c.lock().unwrap().unwrap_or_else(Utc::now));
-        let base = serve_on(listener, unlocks::router(state.clone()));
+        let base = testing::serve_on(listener, unlocks::router(state.clone())).base;
         unlocks::demo::ensure(&media_dir()).unwrap();
         TestEnv {
             scratch,
@@ -130,7 +112,7 @@ impl TestEnv {
             signer,
             signer_seed,
             clock,
-            serial: AtomicI64::new(0),
+            versions: Versions::default(),
         }
     }
 
@@ -158,44 +140,15 @@ impl TestEnv {
         runtime::tls::client_builder().timeout(Duration::from_secs(60)).build().unwrap()
     }
 
+    /// `event` on `stream_id` of vixen, as the platform itself publishes it.
     pub fn envelope<E: EventFamily>(&self, event: &E, stream_id: String) -> Envelope {
-        let encoded = proto_events::encode(event);
-        Envelope {
-            event_id: Uuid::now_v7(),
-            stream_id,
-            stream_version: self.serial.fetch_add(1, Ordering::Relaxed) + 1,
-            event_type: encoded.event_type,
-            schema_version: encoded.schema_version,
-            occurred_at: Utc::now(),
-            tenant: Some("vixen".into()),
-            correlation_id: Uuid::now_v7(),
-            causation_id: None,
-            actor: Actor::System("test".into()),
-            payload: encoded.payload,
-        }
+        testing::envelope(event, stream_id, self.versions.next(), "vixen", Actor::System("test".into()))
     }
 
     /// Applies envelopes as a consumer does (inbox row and handler in one transaction per
     /// envelope), without the broker.
     pub async fn feed(&self, queue: &str, handler: &dyn Handler, envelopes: &[Envelope]) {
-        let mut tx = self.pool.begin().await.unwrap();
-        for envelope in envelopes {
-            let fresh = sqlx::query(
-                "insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing",
-            )
-            .bind(queue)
-            .bind(envelope.event_id)
-            .bind(serde_json::to_value(envelope).unwrap())
-            .execute(&mut *tx)
-            .await
-            .unwrap()
-            .rows_affected()
-                == 1;
-            if fresh {
-                handler.handle(&mut tx, envelope).await.unwrap();
-            }
-        }
-        tx.commit().await.unwrap();
+        testing::feed(&self.pool, queue, handler, envelopes).await;
     }
 
     pub async fn catalog(&self, events: &[CatalogEvent]) {
@@ -235,9 +188,7 @@ impl TestEnv {
         let mut tasks = vec![];
         for spec in unlocks::consumers(&self.state) {
             self.scratch.declare_queue(&spec.queue, &spec.bindings).await;
-            let mut settings = consumer::ConsumerSettings::new(&self.settings);
-            settings.retry_base = Duration::from_millis(20);
-            tasks.push(tokio::spawn(consumer::run(self.pool.clone(), spec, settings, cancel.clone())));
+            tasks.push(self.spawn_consumer(spec, cancel));
         }
         tasks
     }
@@ -305,6 +256,7 @@ impl TestEnv {
     }
 }
 
+/// A subscription of `kind` on `sites` (the first is the site joined), started now.
 pub fn started(
     subscription_id: Uuid,
     user_id: Uuid,
@@ -312,27 +264,12 @@ pub fn started(
     sites: &[&str],
     free: bool,
 ) -> SubscriptionEvent {
-    SubscriptionEvent::SubscriptionStarted {
-        subscription_id,
-        user_id,
-        site: sites[0].into(),
-        sites: sites.iter().map(|s| s.to_string()).collect(),
-        kind,
-        is_free_limited_trial: free,
-        biller: "EPOCH".into(),
-        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-        active_since: Utc::now(),
-        nats_code: None,
-    }
+    testing::subscription_started(subscription_id, user_id, kind, sites, free, Utc::now())
 }
 
+/// A subscription cancelled now.
 pub fn cancelled(subscription_id: Uuid, user_id: Uuid) -> SubscriptionEvent {
-    SubscriptionEvent::SubscriptionCancelled {
-        subscription_id,
-        user_id,
-        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-        cancelled_at: Utc::now(),
-    }
+    testing::subscription_cancelled(subscription_id, user_id, Utc::now())
 }
 
 pub const ALL_QUALITIES: [VideoQuality; 8] = [
@@ -396,12 +333,6 @@ pub fn pack_event(pack: Uuid, channel: Uuid, videos: Vec<Uuid>) -> CatalogEvent 
         video_ids: videos,
         published_at: Utc::now(),
     }
-}
-
-/// Kills a child process with SIGKILL and reaps it.
-pub fn kill9(child: &mut std::process::Child) {
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 pub fn cancel_token() -> CancellationToken {

@@ -2,48 +2,20 @@
 //! exchange and queue per test, on the real PostgreSQL and RabbitMQ.
 #![allow(dead_code)]
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope, EventMeta};
-use runtime::consumer::{self, ConsumerSettings, Handler};
-use runtime::{db, testing::Scratch, EventStore};
+use runtime::testing::{self, Scratch, Versions};
+use runtime::{db, EventStore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 use wallet::commands::{self, Item};
 use wallet::domain::Command;
 use wallet::{State, WalletConfig};
 
-pub use runtime::testing::database_url;
-
-/// A clock the test sets by hand.
-#[derive(Clone)]
-pub struct TestClock(Arc<Mutex<DateTime<Utc>>>);
-
-impl TestClock {
-    pub fn at(now: DateTime<Utc>) -> Self {
-        TestClock(Arc::new(Mutex::new(now)))
-    }
-
-    pub fn set(&self, now: DateTime<Utc>) {
-        *self.0.lock().unwrap() = now;
-    }
-
-    pub fn now(&self) -> DateTime<Utc> {
-        *self.0.lock().unwrap()
-    }
-
-    pub fn as_clock(&self) -> Arc<dyn wallet::Clock> {
-        let inner = self.0.clone();
-        Arc::new(move || *inner.lock().unwrap())
-    }
-}
-
-pub fn utc(y: i32, m: u32, d: u32, h: u32, min: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(y, m, d, h, min, 0).unwrap()
-}
+// Not every test binary takes each of them.
+#[allow(unused_imports)]
+pub use runtime::testing::{database_url, kill9, subscription_cancelled as cancelled, utc, TestClock};
 
 /// A scratch namespace (see `runtime::testing`) with the wallet's tables and its state.
 pub struct TestEnv {
@@ -51,15 +23,10 @@ pub struct TestEnv {
     pub queue: String,
     pub state: State,
     pub clock: TestClock,
-    serial: std::sync::atomic::AtomicI64,
+    versions: Versions,
 }
 
-impl std::ops::Deref for TestEnv {
-    type Target = Scratch;
-    fn deref(&self) -> &Scratch {
-        &self.scratch
-    }
-}
+runtime::deref_scratch!(TestEnv, scratch);
 
 impl TestEnv {
     /// A fresh schema with the wallet's tables; the clock stands at Wednesday 2026-01-07 12:00 UTC.
@@ -75,7 +42,7 @@ impl TestEnv {
         let clock = TestClock::at(utc(2026, 1, 7, 12, 0));
         let config = tune(WalletConfig { subscriptions_queue: queue.clone(), ..WalletConfig::default() });
         let state = State::new(scratch.pool.clone(), scratch.store.clone(), config).with_clock(clock.as_clock());
-        TestEnv { scratch, queue, state, clock, serial: Default::default() }
+        TestEnv { scratch, queue, state, clock, versions: Versions::default() }
     }
 
     /// The wallet as another process sees it: its own pool and its own ledger.
@@ -93,28 +60,13 @@ impl TestEnv {
 
     /// Runs the wallet's subscription consumer until `cancel`.
     pub fn consumer_task(&self, cancel: &CancellationToken) -> tokio::task::JoinHandle<()> {
-        let spec = wallet::consumers(&self.state).remove(0);
-        let mut settings = ConsumerSettings::new(&self.settings);
-        settings.retry_base = Duration::from_millis(20);
-        tokio::spawn(consumer::run(self.pool.clone(), spec, settings, cancel.clone()))
+        self.spawn_consumer(wallet::consumers(&self.state).remove(0), cancel)
     }
 
     /// A subscription event as the subscription service would publish it.
     pub fn envelope(&self, event: &SubscriptionEvent) -> Envelope {
-        let encoded = proto_events::encode(event);
-        Envelope {
-            event_id: Uuid::now_v7(),
-            stream_id: format!("subscription-{}", event.subscription_id()),
-            stream_version: self.serial.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
-            event_type: encoded.event_type,
-            schema_version: encoded.schema_version,
-            occurred_at: Utc::now(),
-            tenant: Some("vixen".into()),
-            correlation_id: Uuid::now_v7(),
-            causation_id: None,
-            actor: Actor::Biller("EPOCH".into()),
-            payload: encoded.payload,
-        }
+        let stream_id = format!("subscription-{}", event.subscription_id());
+        testing::envelope(event, stream_id, self.versions.next(), "vixen", Actor::Biller("EPOCH".into()))
     }
 
     /// Publishes envelopes on the test's exchange, with publisher confirms.
@@ -126,22 +78,7 @@ impl TestEnv {
     /// transaction), without the broker. Returns false for one already applied.
     pub async fn feed(&self, envelope: &Envelope) -> bool {
         let handler = wallet::consumer::SubscriptionEvents::new(self.store.clone());
-        let mut tx = self.pool.begin().await.unwrap();
-        let fresh =
-            sqlx::query("insert into inbox (consumer, event_id, envelope) values ($1, $2, $3) on conflict do nothing")
-                .bind(&self.queue)
-                .bind(envelope.event_id)
-                .bind(serde_json::to_value(envelope).unwrap())
-                .execute(&mut *tx)
-                .await
-                .unwrap()
-                .rows_affected()
-                == 1;
-        if fresh {
-            handler.handle(&mut tx, envelope).await.unwrap();
-        }
-        tx.commit().await.unwrap();
-        fresh
+        testing::feed(&self.pool, &self.queue, &handler, std::slice::from_ref(envelope)).await == 1
     }
 
     /// Runs one command on a wallet in a transaction of its own; panics on a refusal.
@@ -169,28 +106,9 @@ impl TestEnv {
     }
 }
 
+/// A subscription of `kind` on vixen, active since `at`.
 pub fn started(subscription_id: Uuid, user_id: Uuid, kind: MembershipKind, at: DateTime<Utc>) -> SubscriptionEvent {
-    SubscriptionEvent::SubscriptionStarted {
-        subscription_id,
-        user_id,
-        site: "vixen".into(),
-        sites: vec!["vixen".into()],
-        kind,
-        is_free_limited_trial: false,
-        biller: "EPOCH".into(),
-        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-        active_since: at,
-        nats_code: None,
-    }
-}
-
-pub fn cancelled(subscription_id: Uuid, user_id: Uuid, at: DateTime<Utc>) -> SubscriptionEvent {
-    SubscriptionEvent::SubscriptionCancelled {
-        subscription_id,
-        user_id,
-        transaction_id: format!("EPOCH-{}", Uuid::now_v7()),
-        cancelled_at: at,
-    }
+    testing::subscription_started(subscription_id, user_id, kind, &["vixen"], false, at)
 }
 
 pub fn reactivated(subscription_id: Uuid, user_id: Uuid, at: DateTime<Utc>, offered_gems: u32) -> SubscriptionEvent {
@@ -217,10 +135,4 @@ pub fn credits_purchased(
         transaction_id: transaction_id.into(),
         purchased_at: Utc::now(),
     }
-}
-
-/// Kills a child process with SIGKILL and reaps it.
-pub fn kill9(child: &mut std::process::Child) {
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -145,7 +145,8 @@ impl TestEnv {
     /// one transaction).
     pub async fn feed(&self, envelope: &Envelope) {
         let queue = &self.state.config.projections_queue;
-        let handler = profile::projections::MemberEvents;
+        // The consumer's handler: the members read model, through the function its rebuild calls.
+        let handler = runtime::projection::ProjectionHandler(std::sync::Arc::new(profile::projections::members(queue)));
         testing::feed(&self.pool, queue, &handler, std::slice::from_ref(envelope)).await;
     }
 

@@ -14,15 +14,38 @@ pub async fn connect(amqp_url: &str, name: &str) -> lapin::Result<Connection> {
     connect_with(amqp_url, name, crate::tls::settings()).await
 }
 
-/// [`connect`] with explicit TLS settings.
+/// The longest a connection attempt may take. A broker in the middle of a restart can take the
+/// TCP connection and never finish the handshake; without a bound the relay or consumer that
+/// asked would wait for it for good instead of trying again.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest closing a connection may take: closing one the broker already dropped must not
+/// hold up the reconnect that follows.
+pub const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// [`connect`] with explicit TLS settings, within [`CONNECT_TIMEOUT`].
 pub async fn connect_with(amqp_url: &str, name: &str, tls: &crate::tls::TlsSettings) -> lapin::Result<Connection> {
     let properties = ConnectionProperties::default().with_connection_name(name.into());
-    if !amqp_url.starts_with("amqps://") {
-        return Connection::connect(amqp_url, properties).await;
+    let attempt = async {
+        if !amqp_url.starts_with("amqps://") {
+            return Connection::connect(amqp_url, properties).await;
+        }
+        crate::tls::install_crypto_provider();
+        let config = crate::tls::amqp_tls(tls).map_err(std::io::Error::other)?;
+        Connection::connect_with_config(amqp_url, properties, config, lapin::runtime::default_runtime()?).await
+    };
+    match tokio::time::timeout(CONNECT_TIMEOUT, attempt).await {
+        Ok(connected) => connected,
+        Err(_) => {
+            Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the broker did not finish the handshake").into())
+        }
     }
-    crate::tls::install_crypto_provider();
-    let config = crate::tls::amqp_tls(tls).map_err(std::io::Error::other)?;
-    Connection::connect_with_config(amqp_url, properties, config, lapin::runtime::default_runtime()?).await
+}
+
+/// Closes `connection` (unacked deliveries go back to their queues), giving up after
+/// [`CLOSE_TIMEOUT`]: a connection the broker has dropped is gone either way.
+pub async fn close(connection: &Connection, reason: &str) {
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, connection.close(200, reason.into())).await;
 }
 
 /// Declares the durable topic exchange events are published to.

@@ -149,7 +149,7 @@ async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &Cancel
         amqp_failures = 0;
         crate::health::set_broker_up(&s.service, true);
         let result = publish_loop(pool, s, &connection, &mut listener, &mut lock_conn, cancel).await;
-        let _ = connection.close(200, "relay stopping".into()).await;
+        broker::close(&connection, "relay stopping").await;
         match result {
             Ok(()) => return Ok(()),
             Err(e @ (RelayError::Broker(_) | RelayError::Refused(_))) => {

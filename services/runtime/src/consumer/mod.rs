@@ -122,7 +122,7 @@ async fn consume(
     let connection = broker::connect(&s.amqp_url, &spec.queue).await?;
     let result = consume_on(&connection, pool, spec, s, cancel).await;
     // Unacked deliveries go back to the queue when the channel closes.
-    let _ = connection.close(200, "consumer stopping".into()).await;
+    broker::close(&connection, "consumer stopping").await;
     result
 }
 

@@ -5,7 +5,7 @@ use std::{collections::HashMap, time::Duration};
 use lapin::{
     options::{ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions},
     types::{AMQPValue, FieldTable, LongString, ShortString},
-    Channel, Connection, ConnectionProperties, ExchangeKind,
+    Channel, Connection, ConnectionProperties, ConnectionState, ExchangeKind,
 };
 
 /// Opens a connection, naming it for the management UI. An `amqps://` URL speaks TLS, trusting
@@ -46,6 +46,48 @@ pub async fn connect_with(amqp_url: &str, name: &str, tls: &crate::tls::TlsSetti
 /// [`CLOSE_TIMEOUT`]: a connection the broker has dropped is gone either way.
 pub async fn close(connection: &Connection, reason: &str) {
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, connection.close(200, reason.into())).await;
+}
+
+/// How often [`lost`] looks at a connection's state.
+pub const LOST_CHECK_EVERY: Duration = Duration::from_millis(250);
+
+/// Resolves once `connection` is no longer open (the broker closed it, the socket broke, or
+/// it is being closed), with the error to reconnect on.
+///
+/// A session (the relay's publishing, a consumer's deliveries) runs beside it and is dropped
+/// when it resolves, so a session never outlives its connection: an await on the connection
+/// (a publisher confirm, an ack, the next delivery) that the connection's loss left pending
+/// cannot hold the session, and an idle session notices the loss without touching the
+/// connection. Dropping a session is what a crash does, which the relay and the consumers
+/// survive by design (outbox rows go only once confirmed; effects and the inbox commit together).
+pub async fn lost(connection: &Connection) -> lapin::Error {
+    loop {
+        let status = connection.status();
+        if !status.connected() {
+            let state = if status.errored() { ConnectionState::Error } else { ConnectionState::Closed };
+            return lapin::ErrorKind::InvalidConnectionState(state).into();
+        }
+        tokio::time::sleep(LOST_CHECK_EVERY).await;
+    }
+}
+
+/// Runs one session of a relay or a consumer, a panic in it turned into an error: the loop
+/// around it reconnects, as after any failure, instead of the task ending in silence while
+/// the service stays up and answers its health checks.
+pub async fn supervised<T>(session: impl std::future::Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+    use futures::FutureExt;
+    match std::panic::AssertUnwindSafe(session).catch_unwind().await {
+        Ok(result) => result,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            tracing::error!(panic = %what, "a broker session panicked");
+            Err(anyhow::anyhow!("the session panicked: {what}"))
+        }
+    }
 }
 
 /// Declares the durable topic exchange events are published to.
@@ -176,4 +218,24 @@ pub fn header(table: Option<&FieldTable>, key: &str) -> Option<String> {
 /// Reconnection delay: 100 ms doubling to 5 s.
 pub fn reconnect_delay(failures: u32) -> Duration {
     Duration::from_millis((100u64 << failures.min(6)).min(5_000))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_session_that_panics_ends_in_an_error_the_loop_reconnects_on() {
+        let panicked = supervised(async {
+            if delivery_count(None) == 0 {
+                panic!("out of order");
+            }
+            Ok(())
+        })
+        .await;
+        assert_eq!(panicked.unwrap_err().to_string(), "the session panicked: out of order");
+        let owned = supervised::<()>(async { panic!("{} left", 3) }).await;
+        assert_eq!(owned.unwrap_err().to_string(), "the session panicked: 3 left");
+        assert_eq!(supervised(async { Ok(7) }).await.unwrap(), 7);
+    }
 }

@@ -87,7 +87,8 @@ impl RelaySettings {
 pub async fn run(pool: PgPool, settings: RelaySettings, cancel: CancellationToken) {
     let mut failures = 0;
     while !cancel.is_cancelled() {
-        match hold_lock_and_publish(&pool, &settings, &cancel).await {
+        // A panic is a bug, but it must not leave the service up with its relay gone.
+        match broker::supervised(hold_lock_and_publish(&pool, &settings, &cancel)).await {
             Ok(()) => failures = 0,
             Err(e) => {
                 failures += 1;
@@ -148,6 +149,8 @@ async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &Cancel
         };
         amqp_failures = 0;
         crate::health::set_broker_up(&s.service, true);
+        // The session ends with its connection (`broker::lost`), even while it waits for
+        // confirms the lost connection will never send, or idles with nothing to publish.
         let result = publish_loop(pool, s, &connection, &mut listener, &mut lock_conn, cancel).await;
         broker::close(&connection, "relay stopping").await;
         match result {

@@ -226,6 +226,31 @@ impl Scratch {
         }
     }
 
+    /// [`Self::wait_for`], failing as soon as one of `running` (a relay's or a consumer's task)
+    /// has ended: a task that returned or panicked will not bring the count up, and the test
+    /// says so rather than waiting out `timeout`.
+    pub async fn wait_for_while_running(
+        &self,
+        sql: &str,
+        expected: i64,
+        timeout: Duration,
+        running: &[&tokio::task::JoinHandle<()>],
+    ) -> i64 {
+        let start = Instant::now();
+        loop {
+            let got = self.scalar(sql).await;
+            if got >= expected {
+                return got;
+            }
+            assert!(
+                running.iter().all(|task| !task.is_finished()),
+                "a relay or consumer task ended while `{sql}` was at {got} of {expected}"
+            );
+            assert!(start.elapsed() < timeout, "timed out waiting for `{sql}`: {got} of {expected}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Drops the schema, the queues and the exchange.
     pub async fn cleanup(self) {
         if let Ok(connection) = broker::connect(&amqp_url(), "test-cleanup").await {

@@ -7,6 +7,7 @@ use std::{process::Child, sync::Arc, time::Duration};
 
 use rand::Rng;
 use support::{kill9, probe, TestEnv};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 const STREAMS: usize = 100;
@@ -14,8 +15,9 @@ const PER_STREAM: u64 = 200;
 const TOTAL: i64 = STREAMS as i64 * PER_STREAM as i64;
 const DRAIN: Duration = Duration::from_secs(240);
 
-async fn assert_exactly_once_in_order(env: &TestEnv) {
-    env.wait_for("select count(*) from probe_effect", TOTAL, DRAIN).await;
+/// `running`: the test's in-process relay and consumer tasks, which must not end before it does.
+async fn assert_exactly_once_in_order(env: &TestEnv, running: &[&JoinHandle<()>]) {
+    env.wait_for_while_running("select count(*) from probe_effect", TOTAL, DRAIN, running).await;
     // Give stray redeliveries a moment to (not) add effects.
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(env.scalar("select count(*) from probe_effect").await, TOTAL, "an effect was doubled");
@@ -52,11 +54,12 @@ async fn killing_the_relay_repeatedly_loses_and_doubles_nothing() {
     let (kills, ()) = tokio::join!(chaos(&env, &mut relays, "relay", &queue, &done), async {
         env.produce(STREAMS, PER_STREAM, 8).await;
         // Keep killing while the outbox drains.
-        env.wait_for("select (select count(*) from event) - (select count(*) from outbox)", TOTAL, DRAIN).await;
+        let published = "select (select count(*) from event) - (select count(*) from outbox)";
+        env.wait_for_while_running(published, TOTAL, DRAIN, &[&consumer]).await;
         done.cancel();
     });
     assert!(kills >= 3, "the relay was killed {kills} times");
-    assert_exactly_once_in_order(&env).await;
+    assert_exactly_once_in_order(&env, &[&consumer]).await;
     eprintln!("relay killed {kills} times; {}", duplicates_absorbed());
     relays.iter_mut().for_each(kill9);
     cancel.cancel();
@@ -75,11 +78,11 @@ async fn killing_the_consumers_repeatedly_loses_and_doubles_nothing() {
     let done = CancellationToken::new();
     let (kills, ()) = tokio::join!(chaos(&env, &mut consumers, "consume", &queue, &done), async {
         env.produce(STREAMS, PER_STREAM, 8).await;
-        env.wait_for("select count(*) from probe_effect", TOTAL, DRAIN).await;
+        env.wait_for_while_running("select count(*) from probe_effect", TOTAL, DRAIN, &[&relay]).await;
         done.cancel();
     });
     assert!(kills >= 3, "a consumer was killed {kills} times");
-    assert_exactly_once_in_order(&env).await;
+    assert_exactly_once_in_order(&env, &[&relay]).await;
     let redelivered = env.scalar("select count(*) from inbox").await;
     assert_eq!(redelivered, TOTAL, "the inbox holds each event once");
     consumers.iter_mut().for_each(kill9);
@@ -103,13 +106,17 @@ fn rabbitmqctl(args: &[&str]) {
 #[ignore = "restarts the machine's RabbitMQ; run alone with --run-ignored only"]
 async fn a_broker_restart_mid_stream_loses_nothing() {
     runtime::telemetry::install_metrics();
+    // Should it fail, the output nextest shows says what the relay and the consumer went through.
+    let logs = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,lapin=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(logs).with_test_writer().try_init();
     let env = TestEnv::new().await;
     let queue = env.queue("probe").await;
     let cancel = CancellationToken::new();
     let relay = env.relay_task(&cancel);
     let consumer = env.consumer_task(&queue, Arc::new(probe::ProbeHandler), &cancel, |_| {});
     let ((), ()) = tokio::join!(env.produce(STREAMS, PER_STREAM, 8), async {
-        env.wait_for("select count(*) from probe_effect", TOTAL / 4, DRAIN).await;
+        env.wait_for_while_running("select count(*) from probe_effect", TOTAL / 4, DRAIN, &[&relay, &consumer]).await;
         tokio::task::spawn_blocking(|| {
             rabbitmqctl(&["stop_app"]);
             std::thread::sleep(Duration::from_secs(2));
@@ -119,8 +126,10 @@ async fn a_broker_restart_mid_stream_loses_nothing() {
         .await
         .unwrap();
     });
-    assert_exactly_once_in_order(&env).await;
+    assert_exactly_once_in_order(&env, &[&relay, &consumer]).await;
     cancel.cancel();
-    let _ = tokio::join!(relay, consumer);
+    let (relay, consumer) = tokio::join!(relay, consumer);
+    relay.expect("the relay ends when cancelled");
+    consumer.expect("the consumer ends when cancelled");
     env.cleanup().await;
 }

@@ -250,6 +250,60 @@ fn close_connections_named(name: &str) {
     }
 }
 
+/// The broker's pids of the connections named `name`.
+fn connections_named(name: &str) -> Vec<String> {
+    let out = std::process::Command::new("rabbitmqctl")
+        .args(["list_connections", "-q", "--no-table-headers", "pid", "client_properties"])
+        .output()
+        .expect("rabbitmqctl runs (as root)");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|line| line.contains(&format!("{{\"connection_name\",\"{name}\"}}")))
+        .map(|line| line.split('\t').next().unwrap_or_default().trim().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_idle_relay_whose_connection_the_broker_closed_connects_again_at_once() {
+    let env = TestEnv::new().await;
+    let cancel = CancellationToken::new();
+    // A service name of this test's own, so that the relay's connection is its alone.
+    let service = format!("idle-{}", env.schema);
+    let relay = tokio::spawn(runtime::relay::run(
+        env.pool.clone(),
+        runtime::relay::RelaySettings::new(&service, &env.schema, &env.settings),
+        cancel.clone(),
+    ));
+    let name = format!("{service}-relay");
+    let started = Instant::now();
+    let first = loop {
+        let pids = connections_named(&name);
+        if !pids.is_empty() {
+            break pids;
+        }
+        assert!(started.elapsed() < WAIT, "the relay never connected");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    // The outbox is empty: the relay waits for a wake-up, touching no broker method.
+    close_connections_named(&name);
+    let closed = Instant::now();
+    loop {
+        let pids = connections_named(&name);
+        if !pids.is_empty() && pids.iter().all(|pid| !first.contains(pid)) {
+            break;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(15),
+            "the idle relay did not notice its closed connection: connections named {name}: {pids:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(!relay.is_finished(), "the relay runs on");
+    cancel.cancel();
+    relay.await.expect("the relay ends when cancelled");
+    env.cleanup().await;
+}
+
 async fn wait_until_dead_lettered(queue: &str, event: uuid::Uuid) {
     loop {
         let letters = dlq::list(&support::amqp_url(), queue).await.unwrap_or_default();

@@ -98,7 +98,8 @@ impl ConsumerSettings {
 pub async fn run(pool: PgPool, spec: ConsumerSpec, settings: ConsumerSettings, cancel: CancellationToken) {
     let mut failures = 0u32;
     while !cancel.is_cancelled() {
-        match consume(&pool, &spec, &settings, &cancel).await {
+        // A panic is a bug, but it must not leave the service up with its consumer gone.
+        match broker::supervised(consume(&pool, &spec, &settings, &cancel)).await {
             Ok(()) => break,
             Err(e) => {
                 failures += 1;
@@ -120,7 +121,12 @@ async fn consume(
     cancel: &CancellationToken,
 ) -> anyhow::Result<()> {
     let connection = broker::connect(&s.amqp_url, &spec.queue).await?;
-    let result = consume_on(&connection, pool, spec, s, cancel).await;
+    // The session ends with its connection (`broker::lost`), even while an ack or the next
+    // delivery the lost connection will never answer is awaited.
+    let result = tokio::select! {
+        result = consume_on(&connection, pool, spec, s, cancel) => result,
+        lost = broker::lost(&connection) => Err(lost.into()),
+    };
     // Unacked deliveries go back to the queue when the channel closes.
     broker::close(&connection, "consumer stopping").await;
     result

@@ -242,16 +242,53 @@ impl<'a> Expansion<'a> {
     }
 }
 
-/// The schema extension running both checks around the parser.
-pub struct CostGuard;
+/// Documents that passed the checks, remembered at most, by their text (the front end sends a
+/// few dozen; an attacker's stream of new texts only pushes out the least recently used).
+pub const CHECKED_DOCUMENTS_KEPT: usize = 512;
 
-impl ExtensionFactory for CostGuard {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(CostGuardExtension)
+/// The schema extension running both checks around the parser, and remembering the
+/// documents that passed them: a page's query is the same text on every request, and parsing
+/// it again each time was a twentieth of the gateway's time. A refused text is not kept, so it
+/// is checked (and refused) every time.
+#[derive(Clone)]
+pub struct CostGuard {
+    checked: Arc<std::sync::Mutex<lru::LruCache<String, ExecutableDocument>>>,
+}
+
+impl Default for CostGuard {
+    fn default() -> Self {
+        let kept = std::num::NonZeroUsize::new(CHECKED_DOCUMENTS_KEPT).expect("not zero");
+        CostGuard { checked: Arc::new(std::sync::Mutex::new(lru::LruCache::new(kept))) }
     }
 }
 
-struct CostGuardExtension;
+impl CostGuard {
+    /// `query` parsed, once it passed [`check_text`] and [`check_document`]; from memory when
+    /// the same text passed before.
+    pub fn checked(&self, query: &str) -> ServerResult<ExecutableDocument> {
+        if let Some(document) = self.checked.lock().expect("checked documents lock").get(query) {
+            return Ok(document.clone());
+        }
+        check_text(query).map_err(Refusal::into_server_error)?;
+        let document = async_graphql::parser::parse_query(query).map_err(super::errors::parse_failed)?;
+        check_document(&document).map_err(Refusal::into_server_error)?;
+        self.checked.lock().expect("checked documents lock").put(query.to_owned(), document.clone());
+        Ok(document)
+    }
+
+    #[cfg(test)]
+    fn remembers(&self, query: &str) -> bool {
+        self.checked.lock().unwrap().contains(query)
+    }
+}
+
+impl ExtensionFactory for CostGuard {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(CostGuardExtension(self.clone()))
+    }
+}
+
+struct CostGuardExtension(CostGuard);
 
 /// Runs at `prepare_request`, after the persisted-query lookup has filled the text and before
 /// the engine's own parse-time checks (recursion depth, directives), which walk fragments
@@ -265,9 +302,7 @@ impl Extension for CostGuardExtension {
         next: NextPrepareRequest<'_>,
     ) -> ServerResult<Request> {
         let mut request = next.run(ctx, request).await?;
-        check_text(&request.query).map_err(Refusal::into_server_error)?;
-        let document = async_graphql::parser::parse_query(&request.query).map_err(super::errors::parse_failed)?;
-        check_document(&document).map_err(Refusal::into_server_error)?;
+        let document = self.0.checked(&request.query)?;
         request.set_parsed_query(document);
         Ok(request)
     }
@@ -301,6 +336,29 @@ mod tests {
             assert_eq!(refusal.code, "QUERY_TOO_COMPLEX", "2^{levels}");
             assert!(started.elapsed() < std::time::Duration::from_millis(50), "{:?}", started.elapsed());
         }
+    }
+
+    #[test]
+    fn a_document_that_passed_is_remembered_and_a_refused_one_is_checked_every_time() {
+        let guard = CostGuard::default();
+        let page = "query Page { tenantConfig { key } }";
+        let first = guard.checked(page).unwrap();
+        assert!(guard.remembers(page));
+        assert_eq!(format!("{:?}", guard.checked(page).unwrap()), format!("{first:?}"));
+        let bomb = explosion(20);
+        for _ in 0..2 {
+            let refused = guard.checked(&bomb).unwrap_err();
+            assert_eq!(refused.extensions.unwrap().get("code"), Some(&async_graphql::Value::from("QUERY_TOO_COMPLEX")));
+            assert!(!guard.remembers(&bomb));
+        }
+        assert!(guard.checked("query {").is_err());
+        assert!(!guard.remembers("query {"));
+        // New texts push out the least recently used, never past the bound.
+        for i in 0..CHECKED_DOCUMENTS_KEPT {
+            guard.checked(&format!("query Q{i} {{ __typename }}")).unwrap();
+        }
+        assert!(!guard.remembers(page));
+        assert_eq!(guard.checked.lock().unwrap().len(), CHECKED_DOCUMENTS_KEPT);
     }
 
     #[test]

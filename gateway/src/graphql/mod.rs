@@ -140,7 +140,7 @@ fn build(upstreams: Option<Arc<Upstreams>>, development: bool, cost_guard: bool)
         .limit_recursive_depth(usize::MAX)
         .extension(stages::Stages);
     if cost_guard {
-        builder = builder.extension(cost::CostGuard);
+        builder = builder.extension(cost::CostGuard::default());
     }
     builder =
         builder.extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024))).data(limits::RateLimiter::default());

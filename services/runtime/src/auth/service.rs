@@ -36,7 +36,21 @@ pub struct ServiceKey {
     seed: [u8; 32],
     signer: Signer,
     decoding: DecodingKey,
+    /// Tokens whose signature and issuer this key has checked, with what they say. A service
+    /// token is reused by its issuer for most of its minute, so a service receives the same
+    /// few tokens again and again; an Ed25519 check each time was the largest single cost of
+    /// an internal call. Keyed by the whole token (its signature included): only a string
+    /// byte-for-byte equal to one that verified is answered from here, and its expiry and
+    /// audience are still checked on every call.
+    pub(super) verified: Arc<std::sync::Mutex<HashMap<String, ServiceClaims>>>,
 }
+
+/// Verified service tokens remembered at most; past it the expired ones go, and if that frees
+/// nothing, all of them (a deployment sends a few tokens per caller and audience a minute).
+pub(super) const VERIFIED_TOKENS_KEPT: usize = 1024;
+
+/// The leeway on a service token's expiry, for clocks a little apart.
+const SERVICE_TOKEN_LEEWAY: i64 = 5;
 
 impl std::fmt::Debug for ServiceKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -51,7 +65,7 @@ impl ServiceKey {
         let signer = Signer::from_seed(SERVICE_KID, seed);
         let decoding = DecodingKey::from_ed_components(&URL_SAFE_NO_PAD.encode(signer.public))
             .expect("an Ed25519 public key decodes");
-        ServiceKey { seed, signer, decoding }
+        ServiceKey { seed, signer, decoding, verified: Arc::default() }
     }
 
     /// The key as `PAYSITE_SERVICE_KEY` holds it, for a process this one starts.
@@ -140,22 +154,47 @@ impl ServiceKey {
     /// Checks signature, issuer, expiry and that the token is for `audience` (the receiving
     /// service's own name).
     pub fn verify(&self, token: &str, audience: &str) -> Result<ServiceClaims, AuthError> {
-        let mut validation = Validation::new(Algorithm::EdDSA);
-        validation.set_issuer(&[SERVICE_ISSUER]);
-        validation.validate_aud = false;
-        validation.leeway = 5;
-        validation.set_required_spec_claims(&["exp", "iss", "sub", "aud"]);
-        let claims = match jsonwebtoken::decode::<ServiceClaims>(token, &self.decoding, &validation) {
-            Ok(data) => data.claims,
-            Err(e) if matches!(e.kind(), jsonwebtoken::errors::ErrorKind::ExpiredSignature) => {
-                return Err(AuthError::Expired)
+        self.verify_at(token, audience, chrono::Utc::now().timestamp())
+    }
+
+    /// [`Self::verify`] at `now` (Unix seconds). The signature is checked once per token
+    /// ([`ServiceKey::verified`]); expiry and audience every time.
+    pub(super) fn verify_at(&self, token: &str, audience: &str, now: i64) -> Result<ServiceClaims, AuthError> {
+        let known = self.verified.lock().expect("verified tokens lock").get(token).cloned();
+        let claims = match known {
+            Some(claims) => claims,
+            None => {
+                let claims = self.check_signature(token)?;
+                let mut verified = self.verified.lock().expect("verified tokens lock");
+                if verified.len() >= VERIFIED_TOKENS_KEPT {
+                    verified.retain(|_, c| c.exp + SERVICE_TOKEN_LEEWAY >= now);
+                    if verified.len() >= VERIFIED_TOKENS_KEPT {
+                        verified.clear();
+                    }
+                }
+                verified.insert(token.to_owned(), claims.clone());
+                claims
             }
-            Err(_) => return Err(AuthError::Invalid),
         };
+        if claims.exp + SERVICE_TOKEN_LEEWAY < now {
+            return Err(AuthError::Expired);
+        }
         if claims.aud != audience {
             return Err(AuthError::OtherService);
         }
         Ok(claims)
+    }
+
+    /// The signature, issuer and required claims of `token`; not its expiry or audience.
+    fn check_signature(&self, token: &str) -> Result<ServiceClaims, AuthError> {
+        let mut validation = Validation::new(Algorithm::EdDSA);
+        validation.set_issuer(&[SERVICE_ISSUER]);
+        validation.validate_aud = false;
+        validation.validate_exp = false;
+        validation.set_required_spec_claims(&["exp", "iss", "sub", "aud"]);
+        jsonwebtoken::decode::<ServiceClaims>(token, &self.decoding, &validation)
+            .map(|data| data.claims)
+            .map_err(|_| AuthError::Invalid)
     }
 }
 

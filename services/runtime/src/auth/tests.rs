@@ -100,6 +100,31 @@ async fn a_service_token_is_good_for_its_audience_only_and_not_for_long() {
 }
 
 #[test]
+fn a_verified_service_token_is_remembered_yet_still_expires_and_stays_for_its_audience() {
+    let key = ServiceKey::from_seed([6; 32]);
+    let (token, issued) = key.issue("gateway", "catalog", SERVICE_TOKEN_TTL);
+    assert_eq!(key.verify(&token, "catalog").unwrap(), issued);
+    assert!(key.verified.lock().unwrap().contains_key(&token));
+    // Each gate holds a clone of the process's key: they share what it verified.
+    assert!(key.clone().verified.lock().unwrap().contains_key(&token));
+    assert_eq!(key.verify_at(&token, "wallet", issued.iat), Err(AuthError::OtherService));
+    assert_eq!(key.verify_at(&token, "catalog", issued.exp + 5).unwrap(), issued);
+    assert_eq!(key.verify_at(&token, "catalog", issued.exp + 6), Err(AuthError::Expired));
+    // A token that differs from a remembered one by a byte of its signature is checked, and fails.
+    let at = token.len() - 10;
+    let swapped = if &token[at..=at] == "A" { "B" } else { "A" };
+    let tampered = format!("{}{swapped}{}", &token[..at], &token[at + 1..]);
+    assert_eq!(key.verify(&tampered, "catalog"), Err(AuthError::Invalid));
+    assert!(!key.verified.lock().unwrap().contains_key(&tampered));
+    // What it remembers stays bounded.
+    for _ in 0..VERIFIED_TOKENS_KEPT + 10 {
+        let (token, _) = key.issue("gateway", "catalog", SERVICE_TOKEN_TTL);
+        key.verify(&token, "catalog").unwrap();
+    }
+    assert!(key.verified.lock().unwrap().len() <= VERIFIED_TOKENS_KEPT);
+}
+
+#[test]
 fn the_issuer_reuses_a_token_per_audience_until_near_its_expiry() {
     let tokens = ServiceTokens::new(ServiceKey::from_seed([5; 32]), "gateway");
     let a = tokens.token("wallet");

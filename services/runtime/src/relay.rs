@@ -149,9 +149,14 @@ async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &Cancel
         };
         amqp_failures = 0;
         crate::health::set_broker_up(&s.service, true);
+        // How often the relay (re)connected: a count that climbs is a broker that keeps dropping it.
+        metrics::counter!("paysite_relay_sessions_total", "service" => s.service.clone()).increment(1);
         // The session ends with its connection (`broker::lost`), even while it waits for
         // confirms the lost connection will never send, or idles with nothing to publish.
-        let result = publish_loop(pool, s, &connection, &mut listener, &mut lock_conn, cancel).await;
+        let result = tokio::select! {
+            result = publish_loop(pool, s, &connection, &mut listener, &mut lock_conn, cancel) => result,
+            lost = broker::lost(&connection) => Err(RelayError::Broker(lost)),
+        };
         broker::close(&connection, "relay stopping").await;
         match result {
             Ok(()) => return Ok(()),

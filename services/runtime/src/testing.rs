@@ -215,15 +215,7 @@ impl Scratch {
 
     /// Waits until `sql` returns at least `expected`, or panics after `timeout`.
     pub async fn wait_for(&self, sql: &str, expected: i64, timeout: Duration) -> i64 {
-        let start = Instant::now();
-        loop {
-            let got = self.scalar(sql).await;
-            if got >= expected {
-                return got;
-            }
-            assert!(start.elapsed() < timeout, "timed out waiting for `{sql}`: {got} of {expected}");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        self.wait_for_while_running(sql, expected, timeout, &[]).await
     }
 
     /// [`Self::wait_for`], failing as soon as one of `running` (a relay's or a consumer's task)
@@ -268,4 +260,12 @@ impl Scratch {
         let _ = sqlx::query(&format!("drop schema {} cascade", self.schema)).execute(&self.pool).await;
         self.pool.close().await;
     }
+}
+
+/// Sends this test's logs (`RUST_LOG`, or info with lapin's warnings) to its captured output,
+/// which nextest shows when the test fails: what a relay or consumer went through.
+pub fn logs_to_test_output() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,lapin=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
 }

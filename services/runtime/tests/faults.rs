@@ -106,10 +106,7 @@ fn rabbitmqctl(args: &[&str]) {
 #[ignore = "restarts the machine's RabbitMQ; run alone with --run-ignored only"]
 async fn a_broker_restart_mid_stream_loses_nothing() {
     runtime::telemetry::install_metrics();
-    // Should it fail, the output nextest shows says what the relay and the consumer went through.
-    let logs = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,lapin=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(logs).with_test_writer().try_init();
+    runtime::testing::logs_to_test_output();
     let env = TestEnv::new().await;
     let queue = env.queue("probe").await;
     let cancel = CancellationToken::new();

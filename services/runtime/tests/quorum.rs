@@ -237,20 +237,13 @@ async fn an_event_that_crashed_its_consumer_is_still_applied_before_its_streams_
 /// Closes, from the broker's side, every connection named `name` (a consumer names its
 /// connection after its queue), as when its process dies.
 fn close_connections_named(name: &str) {
-    let out = std::process::Command::new("rabbitmqctl")
-        .args(["list_connections", "-q", "--no-table-headers", "pid", "client_properties"])
-        .output()
-        .expect("rabbitmqctl runs (as root)");
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        // client_properties holds {"connection_name","<name>"}.
-        if line.contains(&format!("{{\"connection_name\",\"{name}\"}}")) {
-            let pid = line.split('\t').next().unwrap_or_default().trim().to_owned();
-            let _ = std::process::Command::new("rabbitmqctl").args(["close_connection", &pid, "test: crash"]).output();
-        }
+    for pid in connections_named(name) {
+        let _ = std::process::Command::new("rabbitmqctl").args(["close_connection", &pid, "test: crash"]).output();
     }
 }
 
-/// The broker's pids of the connections named `name`.
+/// The broker's pids of the connections named `name` (client_properties holds
+/// `{"connection_name","<name>"}`).
 fn connections_named(name: &str) -> Vec<String> {
     let out = std::process::Command::new("rabbitmqctl")
         .args(["list_connections", "-q", "--no-table-headers", "pid", "client_properties"])
@@ -266,9 +259,7 @@ fn connections_named(name: &str) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_idle_relay_whose_connection_the_broker_closed_connects_again_by_itself() {
     runtime::telemetry::install_metrics();
-    let logs = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,lapin=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(logs).with_test_writer().try_init();
+    runtime::testing::logs_to_test_output();
     let env = TestEnv::new().await;
     let cancel = CancellationToken::new();
     // A service name of this test's own, so that the relay's connection is its alone.

@@ -142,7 +142,8 @@ describe('a refused picture set', () => {
     expect(await within(page).findByRole('button', { name: 'Watch as a free video (2 left)', hidden: true })).toBeTruthy()
     expect(page.textContent).toContain('as one of your 3 free videos: 2 left.')
     const dialog = await screen.findByRole('dialog')
-    expect(within(dialog).getByTestId('free-videos-left').textContent).toBe('2 free videos left.')
+    // The modal opens at once and reads what is left: wait for its answer, not only its frame.
+    expect((await within(dialog).findByTestId('free-videos-left')).textContent).toBe('2 free videos left.')
   })
 
   it('for the free limited trial with its videos taken: limited trial expired, and the upgrade', async () => {

@@ -1,6 +1,5 @@
 //! CCBill-style postbacks: a JSON event signed in the signature header.
 
-use proto_events::subscription::MembershipKind;
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -58,17 +57,14 @@ pub fn ccbill_outcome(
     offer: Option<String>,
     gems: Option<u32>,
 ) -> Option<Outcome> {
-    let initial = Step::Initial {
-        kind: if is_trial || free { MembershipKind::Trial } else { MembershipKind::Member },
-        free_limited_trial: free,
-    };
+    let initial = Step::initial(is_trial, free);
     Some(Outcome::Applied(match event {
         "NewSaleSuccess" | "CrossSale" => initial,
         "UpSale" => match credits.filter(|c| *c > 0) {
             Some(credits) => Step::CreditsPurchase { credits },
             None => initial,
         },
-        "NewSaleFailure" => return Some(Outcome::Declined { reason: reason.unwrap_or_else(|| "DECLINED".into()) }),
+        "NewSaleFailure" => return Some(Outcome::declined(reason)),
         "RenewalSuccess" => Step::Rebill,
         "RenewalFailure" => Step::RebillFailed,
         "Cancellation" => Step::Cancel,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use proto_events::subscription::MembershipKind;
 
 use super::form::form_body;
-use super::{at, number_field, optional, required, uuid_field, Outcome, Postback, Rejection};
+use super::{form_postback, number_field, optional, required, FormFields, Outcome, Postback, Rejection};
 use crate::domain::Step;
 
 /// The only digest scheme accepted.
@@ -45,6 +45,16 @@ pub fn epoch_step(
     })
 }
 
+/// Epoch-style names of the fields every postback carries (the passthrough fields are `x_`).
+const EPOCH_FIELDS: FormFields = FormFields {
+    subscription_ref: "member_id",
+    transaction_id: "transaction_id",
+    join_option: "join_option",
+    user_id: "x_user_id",
+    signup_id: "x_signup_id",
+    nats_code: "x_nats",
+};
+
 pub(super) fn read_epoch(biller: &str, f: &BTreeMap<String, String>, ts: i64) -> Result<Postback, Rejection> {
     let ans = required(f, "ans")?;
     let approved = match ans.as_bytes()[0] {
@@ -54,8 +64,7 @@ pub(super) fn read_epoch(biller: &str, f: &BTreeMap<String, String>, ts: i64) ->
     };
     let code = required(f, "trans_type")?;
     let outcome = if !approved && matches!(code, "I" | "N" | "F" | "U" | "P" | "R" | "T") {
-        let reason = ans[1..].trim();
-        Outcome::Declined { reason: if reason.is_empty() { "DECLINED".into() } else { reason.into() } }
+        Outcome::declined(Some(ans[1..].trim().to_owned()))
     } else {
         let credits = number_field(f, "credits")?;
         let gems = number_field(f, "offered_gems")?;
@@ -64,22 +73,8 @@ pub(super) fn read_epoch(biller: &str, f: &BTreeMap<String, String>, ts: i64) ->
                 .ok_or_else(|| Rejection::Malformed(format!("trans_type {code:?}")))?,
         )
     };
-    Ok(Postback {
-        biller: biller.to_owned(),
-        subscription_ref: required(f, "member_id")?.to_owned(),
-        transaction_id: required(f, "transaction_id")?.to_owned(),
-        at: at(ts),
-        outcome,
-        site: optional(f, "site"),
-        join_option_id: number_field(f, "join_option")?,
-        email: optional(f, "email"),
-        username: optional(f, "username"),
-        user_id: uuid_field(f, "x_user_id")?,
-        signup_id: uuid_field(f, "x_signup_id")?,
-        nats_code: optional(f, "x_nats"),
-    })
+    form_postback(biller, f, ts, outcome, &EPOCH_FIELDS)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

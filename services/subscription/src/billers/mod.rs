@@ -106,6 +106,13 @@ pub enum Outcome {
     Declined { reason: String },
 }
 
+impl Outcome {
+    /// A declined sale, with the biller's reason, or `DECLINED` where it gave none.
+    pub fn declined(reason: Option<String>) -> Outcome {
+        Outcome::Declined { reason: reason.filter(|r| !r.is_empty()).unwrap_or_else(|| "DECLINED".into()) }
+    }
+}
+
 /// A received request, as the HTTP layer hands it over.
 pub struct Received<'a> {
     pub signature_header: Option<&'a str>,
@@ -173,6 +180,41 @@ fn carries_nul(p: &Postback) -> bool {
 }
 
 // The fields every format reads.
+
+/// Where a form-encoded biller (Epoch-style, Segpay-style) puts the fields every postback
+/// carries; `site`, `email` and `username` have the same name in both.
+struct FormFields {
+    subscription_ref: &'static str,
+    transaction_id: &'static str,
+    join_option: &'static str,
+    user_id: &'static str,
+    signup_id: &'static str,
+    nats_code: &'static str,
+}
+
+/// The postback of a form body whose outcome the biller's own reader has worked out.
+fn form_postback(
+    biller: &str,
+    f: &BTreeMap<String, String>,
+    ts: i64,
+    outcome: Outcome,
+    names: &FormFields,
+) -> Result<Postback, Rejection> {
+    Ok(Postback {
+        biller: biller.to_owned(),
+        subscription_ref: required(f, names.subscription_ref)?.to_owned(),
+        transaction_id: required(f, names.transaction_id)?.to_owned(),
+        at: at(ts),
+        outcome,
+        site: optional(f, "site"),
+        join_option_id: number_field(f, names.join_option)?,
+        email: optional(f, "email"),
+        username: optional(f, "username"),
+        user_id: uuid_field(f, names.user_id)?,
+        signup_id: uuid_field(f, names.signup_id)?,
+        nats_code: optional(f, names.nats_code),
+    })
+}
 
 fn at(ts: i64) -> DateTime<Utc> {
     Utc.timestamp_opt(ts, 0).single().unwrap_or_else(Utc::now)

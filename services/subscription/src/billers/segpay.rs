@@ -2,9 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use proto_events::subscription::MembershipKind;
-
-use super::{at, number_field, optional, required, uuid_field, Outcome, Postback, Rejection};
+use super::{form_postback, number_field, optional, required, FormFields, Outcome, Postback, Rejection};
 use crate::domain::Step;
 
 /// Segpay-style stage and action onto the machine (`trial`, `flt`, `reason`, `credits`,
@@ -13,10 +11,7 @@ pub fn segpay_outcome(stage: &str, action: &str, f: &BTreeMap<String, String>) -
     let flag = |name: &str| f.get(name).is_some_and(|v| v == "1");
     let (trial, free, reason) = (flag("trial"), flag("flt"), optional(f, "reason"));
     let step = match (action, stage) {
-        ("Enable", "initial") => Step::Initial {
-            kind: if trial || free { MembershipKind::Trial } else { MembershipKind::Member },
-            free_limited_trial: free,
-        },
+        ("Enable", "initial") => Step::initial(trial, free),
         ("Enable", "conversion") => Step::TrialConversion,
         ("Enable", "rebill") => Step::Rebill,
         ("Enable", "upgrade") => Step::Upgrade,
@@ -25,7 +20,7 @@ pub fn segpay_outcome(stage: &str, action: &str, f: &BTreeMap<String, String>) -
             None => return Ok(None),
         },
         ("Decline", "initial") | ("Decline", "upgrade") | ("Decline", "credits") => {
-            return Ok(Some(Outcome::Declined { reason: reason.unwrap_or_else(|| "DECLINED".into()) }))
+            return Ok(Some(Outcome::declined(reason)))
         }
         ("Decline", "rebill") | ("Decline", "conversion") => Step::RebillFailed,
         ("Cancel", _) => Step::Cancel,
@@ -44,22 +39,19 @@ pub fn segpay_outcome(stage: &str, action: &str, f: &BTreeMap<String, String>) -
     Ok(Some(Outcome::Applied(step)))
 }
 
+/// Segpay-style names of the fields every postback carries (the passthrough fields are `ref1` to `ref3`).
+const SEGPAY_FIELDS: FormFields = FormFields {
+    subscription_ref: "purchaseid",
+    transaction_id: "tranid",
+    join_option: "joinoption",
+    user_id: "ref1",
+    signup_id: "ref2",
+    nats_code: "ref3",
+};
+
 pub(super) fn read_segpay(biller: &str, f: &BTreeMap<String, String>, ts: i64) -> Result<Postback, Rejection> {
     let (stage, action) = (required(f, "stage")?, required(f, "action")?);
     let outcome = segpay_outcome(stage, action, f)?
         .ok_or_else(|| Rejection::Malformed(format!("stage {stage:?} action {action:?}")))?;
-    Ok(Postback {
-        biller: biller.to_owned(),
-        subscription_ref: required(f, "purchaseid")?.to_owned(),
-        transaction_id: required(f, "tranid")?.to_owned(),
-        at: at(ts),
-        outcome,
-        site: optional(f, "site"),
-        join_option_id: number_field(f, "joinoption")?,
-        email: optional(f, "email"),
-        username: optional(f, "username"),
-        user_id: uuid_field(f, "ref1")?,
-        signup_id: uuid_field(f, "ref2")?,
-        nats_code: optional(f, "ref3"),
-    })
+    form_postback(biller, f, ts, outcome, &SEGPAY_FIELDS)
 }

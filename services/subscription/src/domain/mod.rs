@@ -65,6 +65,13 @@ pub enum Step {
 }
 
 impl Step {
+    /// An initial sale as the billers flag it: a trial (or a free limited trial, which is one)
+    /// or a full membership.
+    pub fn initial(trial: bool, free_limited_trial: bool) -> Step {
+        let kind = if trial || free_limited_trial { MembershipKind::Trial } else { MembershipKind::Member };
+        Step::Initial { kind, free_limited_trial }
+    }
+
     /// The normalised name (`initial`, `trial`, `rebill_failed` ...), as stored and logged.
     pub fn name(&self) -> &'static str {
         match self {

@@ -1,7 +1,9 @@
 //! Who has paid for what: one stream per subscription (`subscription-<uuid>`).
 //!
 //! Readers: profile (account, badges), wallet (Friday gems, credits, forfeits on
-//! cancel), unlocks (access, forfeits on cancel).
+//! cancel), unlocks (access, forfeits on cancel), deals (special offers). Whether a
+//! subscription is cancelled or has ended after each event is one rule, [`StandingChange`],
+//! which the subscription service's own state and every reader fold.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -37,9 +39,7 @@ impl MembershipKind {
 }
 
 /// Where a subscription stands, as the readers of these events keep it (deals, wallet,
-/// unlocks), and the name they store it under. Each reader folds the events with its own rule
-/// (what a renewal after a cancel means to gems is the wallet's); the standings and their
-/// names are one.
+/// unlocks), and the name they store it under: [`SubscriptionStanding::status`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SubscriptionStatus {
     Active,
@@ -64,6 +64,81 @@ impl SubscriptionStatus {
 
     pub fn from_name(name: &str) -> Option<SubscriptionStatus> {
         Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+/// Where a subscription stands after each of its events: the subscription service's rules
+/// (its domain's module docs), and the one fold of these events into a standing. The
+/// subscription service's own state folds it, and so does every reader that keeps a copy
+/// (deals, wallet, unlocks); what a standing means to a reader (gems earned, packs forfeited,
+/// offers shown) is the reader's own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SubscriptionStanding {
+    /// No more rebills; access runs on to the end of the paid period.
+    pub cancelled: bool,
+    /// Expired, charged back or refunded.
+    pub ended: bool,
+}
+
+/// What one event sets of a subscription's standing (`None`: left as it was). It does not
+/// depend on the standing before it, so a reader may also apply it as a patch it has not read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StandingChange {
+    pub cancelled: Option<bool>,
+    pub ended: Option<bool>,
+}
+
+impl StandingChange {
+    /// The change `event` makes:
+    /// - a start, or a reactivation: active, not cancelled. A subscription that runs again is
+    ///   always told by a reactivation, whatever fact revived it (a retention offer taken, or a
+    ///   rebill or upgrade of an expired one), so that readers never revive on an event that
+    ///   happened before an end they have already been told of;
+    /// - a cancel: cancelled; an expiry, chargeback or refund: ended;
+    /// - a rebill, an upgrade (the kind only) or a credits purchase: nothing.
+    pub fn of(event: &SubscriptionEvent) -> StandingChange {
+        use SubscriptionEvent as E;
+        let (cancelled, ended) = match event {
+            E::SubscriptionStarted { .. } | E::SubscriptionReactivated { .. } => (Some(false), Some(false)),
+            E::SubscriptionCancelled { .. } => (Some(true), None),
+            E::SubscriptionExpired { .. } | E::SubscriptionChargedBack { .. } | E::SubscriptionRefunded { .. } => {
+                (None, Some(true))
+            }
+            E::SubscriptionRenewed { .. } | E::SubscriptionUpgraded { .. } | E::PayPerVideoCreditsPurchased { .. } => {
+                (None, None)
+            }
+        };
+        StandingChange { cancelled, ended }
+    }
+}
+
+impl SubscriptionStanding {
+    /// The standing after `event`. A reader that has not heard of the subscription starts from
+    /// the default (active), as its start would leave it.
+    pub fn after(self, event: &SubscriptionEvent) -> SubscriptionStanding {
+        let change = StandingChange::of(event);
+        SubscriptionStanding {
+            cancelled: change.cancelled.unwrap_or(self.cancelled),
+            ended: change.ended.unwrap_or(self.ended),
+        }
+    }
+
+    /// The status a reader shows and stores: ended wins over cancelled.
+    pub fn status(self) -> SubscriptionStatus {
+        match (self.ended, self.cancelled) {
+            (true, _) => SubscriptionStatus::Ended,
+            (false, true) => SubscriptionStatus::Cancelled,
+            (false, false) => SubscriptionStatus::Active,
+        }
+    }
+
+    /// The standing a reader stored as its status and its cancelled flag (an ended status
+    /// hides whether a cancel came first, so the flag is kept beside it).
+    pub fn stored(status: SubscriptionStatus, cancelled: bool) -> SubscriptionStanding {
+        SubscriptionStanding {
+            cancelled: cancelled || status == SubscriptionStatus::Cancelled,
+            ended: status == SubscriptionStatus::Ended,
+        }
     }
 }
 
@@ -152,6 +227,21 @@ impl SubscriptionEvent {
         }
     }
 
+    /// When it happened, by the biller's time (the start: since when it is active).
+    pub fn happened_at(&self) -> DateTime<Utc> {
+        match self {
+            SubscriptionEvent::SubscriptionStarted { active_since: at, .. }
+            | SubscriptionEvent::SubscriptionRenewed { renewed_at: at, .. }
+            | SubscriptionEvent::SubscriptionUpgraded { upgraded_at: at, .. }
+            | SubscriptionEvent::SubscriptionCancelled { cancelled_at: at, .. }
+            | SubscriptionEvent::SubscriptionReactivated { reactivated_at: at, .. }
+            | SubscriptionEvent::SubscriptionExpired { expired_at: at, .. }
+            | SubscriptionEvent::SubscriptionChargedBack { charged_back_at: at, .. }
+            | SubscriptionEvent::SubscriptionRefunded { refunded_at: at, .. }
+            | SubscriptionEvent::PayPerVideoCreditsPurchased { purchased_at: at, .. } => *at,
+        }
+    }
+
     pub fn user_id(&self) -> Uuid {
         match self {
             SubscriptionEvent::SubscriptionStarted { user_id, .. }
@@ -200,7 +290,113 @@ impl EventFamily for SubscriptionEvent {
 
 #[cfg(test)]
 mod kind_tests {
-    use super::{MembershipKind, SubscriptionStatus};
+    use super::{MembershipKind, SubscriptionStanding, SubscriptionStatus};
+
+    fn every_kind_of_event() -> Vec<super::SubscriptionEvent> {
+        use super::SubscriptionEvent as E;
+        let (subscription_id, user_id, at) = (uuid::Uuid::from_u128(1), uuid::Uuid::from_u128(2), chrono::Utc::now());
+        let transaction_id = String::from("T");
+        vec![
+            E::SubscriptionStarted {
+                subscription_id,
+                user_id,
+                site: "a".into(),
+                sites: vec!["a".into()],
+                kind: MembershipKind::Member,
+                is_free_limited_trial: false,
+                biller: "B".into(),
+                transaction_id: transaction_id.clone(),
+                active_since: at,
+                nats_code: None,
+            },
+            E::SubscriptionRenewed { subscription_id, user_id, transaction_id: transaction_id.clone(), renewed_at: at },
+            E::SubscriptionUpgraded {
+                subscription_id,
+                user_id,
+                from: MembershipKind::Trial,
+                to: MembershipKind::Member,
+                transaction_id: transaction_id.clone(),
+                upgraded_at: at,
+            },
+            E::SubscriptionCancelled {
+                subscription_id,
+                user_id,
+                transaction_id: transaction_id.clone(),
+                cancelled_at: at,
+            },
+            E::SubscriptionReactivated {
+                subscription_id,
+                user_id,
+                transaction_id: transaction_id.clone(),
+                reactivated_at: at,
+                retention_offer_name: None,
+                offered_gems: 0,
+            },
+            E::SubscriptionExpired { subscription_id, user_id, expired_at: at },
+            E::SubscriptionChargedBack {
+                subscription_id,
+                user_id,
+                transaction_id: transaction_id.clone(),
+                charged_back_at: at,
+            },
+            E::SubscriptionRefunded {
+                subscription_id,
+                user_id,
+                transaction_id: transaction_id.clone(),
+                refunded_at: at,
+            },
+            E::PayPerVideoCreditsPurchased { subscription_id, user_id, credits: 1, transaction_id, purchased_at: at },
+        ]
+    }
+
+    fn every_standing() -> Vec<SubscriptionStanding> {
+        [(false, false), (true, false), (false, true), (true, true)]
+            .map(|(cancelled, ended)| SubscriptionStanding { cancelled, ended })
+            .to_vec()
+    }
+
+    #[test]
+    fn an_event_sets_what_its_change_names_and_keeps_the_rest() {
+        for event in every_kind_of_event() {
+            let change = super::StandingChange::of(&event);
+            for before in every_standing() {
+                let after = before.after(&event);
+                assert_eq!(after.cancelled, change.cancelled.unwrap_or(before.cancelled), "{event:?}");
+                assert_eq!(after.ended, change.ended.unwrap_or(before.ended), "{event:?}");
+                assert_eq!(after.after(&event), after, "told twice, {event:?} changes nothing more");
+            }
+        }
+    }
+
+    #[test]
+    fn the_spec_rules_of_the_standing() {
+        use SubscriptionStatus::*;
+        let [started, renewed, upgraded, cancelled, reactivated, expired, charged_back, refunded, credits] =
+            <[_; 9]>::try_from(every_kind_of_event()).unwrap();
+        let fold = |events: &[&super::SubscriptionEvent]| {
+            events.iter().fold(SubscriptionStanding::default(), |s, e| s.after(e)).status()
+        };
+        assert_eq!(fold(&[&started]), Active);
+        assert_eq!(fold(&[&started, &cancelled]), Cancelled, "access runs on to the end of the period");
+        assert_eq!(fold(&[&started, &cancelled, &renewed]), Cancelled, "a rebill leaves a cancel standing");
+        assert_eq!(fold(&[&started, &expired, &renewed]), Ended, "a revival is told by a reactivation");
+        assert_eq!(fold(&[&started, &expired, &renewed, &reactivated]), Active);
+        assert_eq!(fold(&[&started, &expired, &upgraded]), Ended);
+        assert_eq!(fold(&[&started, &cancelled, &expired, &reactivated]), Active);
+        assert_eq!(fold(&[&started, &charged_back]), Ended);
+        assert_eq!(fold(&[&started, &cancelled, &refunded]), Ended, "an end wins over a cancel");
+        assert_eq!(fold(&[&started, &credits]), Active);
+    }
+
+    #[test]
+    fn a_standing_reads_back_from_its_status_and_cancelled_flag() {
+        for cancelled in [false, true] {
+            for ended in [false, true] {
+                let standing = SubscriptionStanding { cancelled, ended };
+                assert_eq!(SubscriptionStanding::stored(standing.status(), standing.cancelled), standing);
+            }
+        }
+    }
 
     #[test]
     fn statuses_read_back_from_their_stored_names() {

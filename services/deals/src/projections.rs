@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use proto_events::deals::{Deal, DealEvent};
-use proto_events::subscription::{MembershipKind, SubscriptionEvent};
+use proto_events::subscription::{MembershipKind, StandingChange, SubscriptionEvent, SubscriptionStanding};
 use proto_events::Envelope;
 use runtime::projection::{decode_known, ReadModel};
 use runtime::StoreError;
@@ -124,47 +124,61 @@ pub use proto_events::subscription::SubscriptionStatus as Status;
 pub struct Standing {
     /// From SubscriptionStarted (or an upgrade); unknown while only later events have arrived.
     pub kind: Option<MembershipKind>,
-    pub status: Status,
-    /// When the event that set `status` happened.
+    /// Cancelled and ended, each as the events' one rule ([`StandingChange`]) last set it.
+    pub standing: SubscriptionStanding,
+    /// When the event that last set whether it has ended happened.
     pub status_at: DateTime<Utc>,
+    /// When the event that last set whether it is cancelled happened (`None`: none has).
+    pub cancelled_at: Option<DateTime<Utc>>,
+}
+
+impl Standing {
+    pub fn status(&self) -> Status {
+        self.standing.status()
+    }
 }
 
 /// A subscription's standing after `event`, which happened `at`.
 ///
-/// Events may arrive out of order (the broker redelivers, consumers run in parallel), so a
-/// status only moves to one that happened later than the one it has: an expiry that arrives
-/// before its subscription's start is kept, and the late start fills in the kind without
-/// reviving the subscription.
+/// What an event sets is the events' one rule ([`StandingChange::of`]). Events may arrive out
+/// of order (the broker redelivers, consumers run in parallel), so each part of the standing
+/// only takes the value of an event that happened later than the one that set it: an expiry
+/// that arrives before its subscription's start is kept, and the late start fills in the kind
+/// without reviving the subscription. In time order this is the rule's own fold.
 pub fn evolve_subscription(before: Option<Standing>, event: &SubscriptionEvent, at: DateTime<Utc>) -> Standing {
     use SubscriptionEvent as E;
-    let status = match event {
-        E::SubscriptionStarted { .. } | E::SubscriptionRenewed { .. } | E::SubscriptionReactivated { .. } => {
-            Some(Status::Active)
-        }
-        E::SubscriptionCancelled { .. } => Some(Status::Cancelled),
-        E::SubscriptionExpired { .. } | E::SubscriptionChargedBack { .. } | E::SubscriptionRefunded { .. } => {
-            Some(Status::Ended)
-        }
-        E::SubscriptionUpgraded { .. } | E::PayPerVideoCreditsPurchased { .. } => None,
-    };
     let kind = match event {
         E::SubscriptionUpgraded { to, .. } => Some(*to),
         // An upgrade that arrived first knows the newer kind.
         E::SubscriptionStarted { kind, .. } => before.and_then(|b| b.kind).or(Some(*kind)),
         _ => before.and_then(|b| b.kind),
     };
-    let (status, status_at) = match (before, status) {
-        (Some(b), Some(_)) if b.status_at > at => (b.status, b.status_at),
-        (_, Some(status)) => (status, at),
-        (Some(b), None) => (b.status, b.status_at),
-        (None, None) => (Status::Active, at),
-    };
-    Standing { kind, status, status_at }
+    let mut after = before.unwrap_or(Standing {
+        kind,
+        standing: SubscriptionStanding::default(),
+        status_at: at,
+        cancelled_at: None,
+    });
+    after.kind = kind;
+    let change = StandingChange::of(event);
+    if let Some(ended) = change.ended {
+        if at >= after.status_at {
+            after.standing.ended = ended;
+            after.status_at = at;
+        }
+    }
+    if let Some(cancelled) = change.cancelled {
+        if after.cancelled_at.is_none_or(|t| at >= t) {
+            after.standing.cancelled = cancelled;
+            after.cancelled_at = Some(at);
+        }
+    }
+    after
 }
 
 /// A porn-portal subscriber has a porn-portal subscription that has not ended.
 pub fn is_porn_portal_subscriber(subscriptions: impl IntoIterator<Item = Standing>) -> bool {
-    subscriptions.into_iter().any(|s| s.kind == Some(MembershipKind::PornPortal) && s.status != Status::Ended)
+    subscriptions.into_iter().any(|s| s.kind == Some(MembershipKind::PornPortal) && s.status() != Status::Ended)
 }
 
 /// `portal_subscription`, from what the subscription-events consumer reading `queue` received.
@@ -174,39 +188,58 @@ pub fn portal_subscriptions(queue: impl Into<String>) -> ReadModel {
     })
 }
 
+/// A `portal_subscription` row as stored.
+#[derive(sqlx::FromRow)]
+struct PortalRow {
+    kind: Option<String>,
+    status: String,
+    status_at: DateTime<Utc>,
+    cancelled: bool,
+    cancelled_at: Option<DateTime<Utc>>,
+}
+
 /// Applies one subscription event to `portal_subscription` (a type added after this service
 /// was built says nothing about porn-portal).
 async fn apply_subscription_event(tx: &mut PgConnection, envelope: &Envelope) -> anyhow::Result<()> {
     let Some(event) = decode_known::<SubscriptionEvent>(envelope)? else { return Ok(()) };
     let id = event.subscription_id();
-    let row: Option<(Option<String>, String, DateTime<Utc>)> =
-        sqlx::query_as("select kind, status, status_at from portal_subscription where subscription_id = $1 for update")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let row: Option<PortalRow> = sqlx::query_as(
+        "select kind, status, status_at, cancelled, cancelled_at from portal_subscription
+         where subscription_id = $1 for update",
+    )
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?;
     let before = match row {
-        Some((kind, status, status_at)) => Some(Standing {
+        Some(PortalRow { kind, status, status_at, cancelled, cancelled_at }) => Some(Standing {
             kind: match kind {
                 Some(k) => Some(MembershipKind::from_name(&k).ok_or_else(|| anyhow::anyhow!("stored kind {k:?}"))?),
                 None => None,
             },
-            status: Status::from_name(&status).ok_or_else(|| anyhow::anyhow!("stored status {status:?}"))?,
+            standing: SubscriptionStanding::stored(
+                Status::from_name(&status).ok_or_else(|| anyhow::anyhow!("stored status {status:?}"))?,
+                cancelled,
+            ),
             status_at,
+            cancelled_at,
         }),
         None => None,
     };
     let after = evolve_subscription(before, &event, envelope.occurred_at);
     sqlx::query(
-        "insert into portal_subscription (subscription_id, user_id, kind, status, status_at)
-             values ($1, $2, $3, $4, $5)
+        "insert into portal_subscription (subscription_id, user_id, kind, status, status_at, cancelled, cancelled_at)
+             values ($1, $2, $3, $4, $5, $6, $7)
              on conflict (subscription_id) do update
-             set kind = excluded.kind, status = excluded.status, status_at = excluded.status_at",
+             set kind = excluded.kind, status = excluded.status, status_at = excluded.status_at,
+                 cancelled = excluded.cancelled, cancelled_at = excluded.cancelled_at",
     )
     .bind(id)
     .bind(event.user_id())
     .bind(after.kind.map(|k| k.as_str()))
-    .bind(after.status.as_str())
+    .bind(after.status().as_str())
     .bind(after.status_at)
+    .bind(after.standing.cancelled)
+    .bind(after.cancelled_at)
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -294,6 +327,40 @@ mod tests {
     }
 
     #[test]
+    fn a_reactivation_runs_an_expired_subscription_again_and_a_rebill_leaves_a_cancel_standing() {
+        let (s, u) = (Uuid::from_u128(1), Uuid::from_u128(2));
+        let renewed = SubscriptionEvent::SubscriptionRenewed {
+            subscription_id: s,
+            user_id: u,
+            transaction_id: "R".into(),
+            renewed_at: Utc::now(),
+        };
+        let reactivated = SubscriptionEvent::SubscriptionReactivated {
+            subscription_id: s,
+            user_id: u,
+            transaction_id: "I".into(),
+            reactivated_at: Utc::now(),
+            retention_offer_name: None,
+            offered_gems: 0,
+        };
+        let started = evolve_subscription(None, &started(MembershipKind::PornPortal), at(0));
+        let expired = evolve_subscription(Some(started), &ended(0, s, u), at(10));
+        let renewed_only = evolve_subscription(Some(expired), &renewed, at(20));
+        assert_eq!(renewed_only.status(), Status::Ended, "a revival is told by a reactivation");
+        let again = evolve_subscription(Some(renewed_only), &reactivated, at(20));
+        assert_eq!(again.status(), Status::Active);
+        assert!(is_porn_portal_subscriber([again]));
+        let cancel = SubscriptionEvent::SubscriptionCancelled {
+            subscription_id: s,
+            user_id: u,
+            transaction_id: "C".into(),
+            cancelled_at: Utc::now(),
+        };
+        let cancelled = evolve_subscription(Some(again), &cancel, at(30));
+        assert_eq!(evolve_subscription(Some(cancelled), &renewed, at(40)).status(), Status::Cancelled);
+    }
+
+    #[test]
     fn an_end_that_arrives_before_the_start_is_kept() {
         let (s, u) = (Uuid::from_u128(1), Uuid::from_u128(2));
         for kind in 0..3 {
@@ -302,7 +369,7 @@ mod tests {
             assert!(!is_porn_portal_subscriber([early_end]), "an unknown kind is no porn-portal subscription");
             let late_start = evolve_subscription(Some(early_end), &started(MembershipKind::PornPortal), at(0));
             assert_eq!(late_start.kind, Some(MembershipKind::PornPortal));
-            assert_eq!(late_start.status, Status::Ended, "the late start does not revive it");
+            assert_eq!(late_start.status(), Status::Ended, "the late start does not revive it");
             assert!(!is_porn_portal_subscriber([late_start]));
         }
     }
@@ -327,7 +394,7 @@ mod tests {
             let shuffled = order.iter().fold(None, |st, i| Some(evolve_subscription(st, &events[*i].0, events[*i].1)));
             let shuffled = shuffled.unwrap();
             prop_assert_eq!(shuffled, in_time);
-            prop_assert_eq!(in_time.status, Status::Ended);
+            prop_assert_eq!(in_time.status(), Status::Ended);
             prop_assert_eq!(in_time.kind, Some(MembershipKind::PornPortal));
         }
     }

@@ -6,7 +6,7 @@
 //! the gateway asks their owners (docs/decisions.md, "One owner per fact").
 
 use proto_events::profile::{HealthWarningState, ProfileEvent};
-use proto_events::subscription::SubscriptionEvent;
+use proto_events::subscription::{StandingChange, SubscriptionEvent};
 use proto_events::Envelope;
 use runtime::projection::{decode_known, ReadModel};
 use sqlx::PgConnection;
@@ -196,7 +196,6 @@ pub async fn apply_member_event(tx: &mut PgConnection, envelope: &Envelope) -> a
 /// The member read model's change for one subscription event, once decoded (the benchmark's
 /// members are written through it too).
 pub(crate) async fn apply_subscription(tx: &mut PgConnection, event: &SubscriptionEvent) -> Result<(), sqlx::Error> {
-    let set = |sql: &'static str| sqlx::query(sql).bind(event.subscription_id());
     match event {
         SubscriptionEvent::SubscriptionStarted {
             subscription_id,
@@ -226,43 +225,33 @@ pub(crate) async fn apply_subscription(tx: &mut PgConnection, event: &Subscripti
             .execute(&mut *tx)
             .await?;
         }
-        SubscriptionEvent::SubscriptionRenewed { renewed_at, .. } => {
-            set("update member_subscription set active = true, ended_at = null, updated_at = $2 where subscription_id = $1")
-                .bind(renewed_at)
-                .execute(&mut *tx)
-                .await?;
-        }
-        SubscriptionEvent::SubscriptionUpgraded { to, upgraded_at, .. } => {
-            set("update member_subscription set kind = $2, is_free_limited_trial = false, active = true,
-                     ended_at = null, updated_at = $3 where subscription_id = $1")
-            .bind(to.as_str())
-            .bind(upgraded_at)
+        _ => {
+            // Cancelled and active as the events' one rule sets them (`None`: left as it was);
+            // an upgrade sets the kind.
+            let change = StandingChange::of(event);
+            let to = match event {
+                SubscriptionEvent::SubscriptionUpgraded { to, .. } => Some(to.as_str()),
+                SubscriptionEvent::PayPerVideoCreditsPurchased { .. } => return Ok(()),
+                _ => None,
+            };
+            sqlx::query(
+                "update member_subscription set
+                     kind = coalesce($2, kind),
+                     is_free_limited_trial = is_free_limited_trial and $2 is null,
+                     cancelled = coalesce($3, cancelled),
+                     active = coalesce(not $4, active),
+                     ended_at = case when $4 is null then ended_at when $4 then $5 end,
+                     updated_at = $5
+                 where subscription_id = $1",
+            )
+            .bind(event.subscription_id())
+            .bind(to)
+            .bind(change.cancelled)
+            .bind(change.ended)
+            .bind(event.happened_at())
             .execute(&mut *tx)
             .await?;
         }
-        SubscriptionEvent::SubscriptionCancelled { cancelled_at, .. } => {
-            // Access runs until the paid period ends; the subscription is cancelled now.
-            set("update member_subscription set cancelled = true, updated_at = $2 where subscription_id = $1")
-                .bind(cancelled_at)
-                .execute(&mut *tx)
-                .await?;
-        }
-        SubscriptionEvent::SubscriptionReactivated { reactivated_at, .. } => {
-            set("update member_subscription set cancelled = false, active = true, ended_at = null, updated_at = $2
-                 where subscription_id = $1")
-            .bind(reactivated_at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        SubscriptionEvent::SubscriptionExpired { expired_at: at, .. }
-        | SubscriptionEvent::SubscriptionChargedBack { charged_back_at: at, .. }
-        | SubscriptionEvent::SubscriptionRefunded { refunded_at: at, .. } => {
-            set("update member_subscription set active = false, ended_at = $2, updated_at = $2 where subscription_id = $1")
-                .bind(at)
-                .execute(&mut *tx)
-                .await?;
-        }
-        SubscriptionEvent::PayPerVideoCreditsPurchased { .. } => {}
     }
     Ok(())
 }

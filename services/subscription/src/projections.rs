@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, SubsecRound, Utc};
 use proto_events::profile::ProfileEvent;
-use proto_events::subscription::SubscriptionEvent as E;
+use proto_events::subscription::{StandingChange, SubscriptionEvent as E};
 use proto_events::Envelope;
 use runtime::projection::{decode_known, ReadModel};
 use serde::Serialize;
@@ -12,6 +12,8 @@ use sqlx::types::Json;
 use sqlx::PgConnection;
 use std::collections::BTreeMap;
 use uuid::Uuid;
+
+use crate::domain::Ending;
 
 /// Routing keys the profile-events consumer binds.
 pub const PROFILE_BINDINGS: &[&str] =
@@ -104,16 +106,8 @@ fn micros(at: &DateTime<Utc>) -> DateTime<Utc> {
 }
 
 fn effect_of(event: &E) -> Effect {
-    let patch = |p: MemberPatch| Effect::Patch(p);
-    // Active again, nothing ended.
-    let resumed = |at: DateTime<Utc>| MemberPatch {
-        active: Some(true),
-        set_ended: true,
-        ended: None,
-        ended_at: None,
-        updated_at: Some(at),
-        ..MemberPatch::default()
-    };
+    let change = StandingChange::of(event);
+    let at = micros(&event.happened_at());
     match event {
         E::SubscriptionStarted {
             subscription_id,
@@ -123,7 +117,6 @@ fn effect_of(event: &E) -> Effect {
             kind,
             is_free_limited_trial,
             biller,
-            active_since,
             nats_code,
             ..
         } => Effect::Start(MemberRow {
@@ -134,46 +127,34 @@ fn effect_of(event: &E) -> Effect {
             kind: kind.as_str(),
             is_free_limited_trial: *is_free_limited_trial,
             biller: biller.clone(),
-            active_since: micros(active_since),
+            active_since: at,
             active: true,
             cancelled: false,
             ended: None,
             ended_at: None,
             nats_code: nats_code.clone(),
-            updated_at: micros(active_since),
+            updated_at: at,
         }),
-        E::SubscriptionRenewed { renewed_at, .. } => patch(resumed(micros(renewed_at))),
-        E::SubscriptionUpgraded { to, upgraded_at, .. } => patch(MemberPatch {
-            kind: Some(to.as_str()),
-            is_free_limited_trial: Some(false),
-            ..resumed(micros(upgraded_at))
-        }),
-        E::SubscriptionCancelled { cancelled_at, .. } => patch(MemberPatch {
-            cancelled: Some(true),
-            updated_at: Some(micros(cancelled_at)),
-            ..MemberPatch::default()
-        }),
-        E::SubscriptionReactivated { reactivated_at, .. } => {
-            patch(MemberPatch { cancelled: Some(false), ..resumed(micros(reactivated_at)) })
-        }
-        E::SubscriptionExpired { expired_at: at, .. }
-        | E::SubscriptionChargedBack { charged_back_at: at, .. }
-        | E::SubscriptionRefunded { refunded_at: at, .. } => {
-            let how = match event {
-                E::SubscriptionExpired { .. } => "expired",
-                E::SubscriptionChargedBack { .. } => "charged_back",
-                _ => "refunded",
-            };
-            patch(MemberPatch {
-                active: Some(false),
-                set_ended: true,
-                ended: Some(how),
-                ended_at: Some(micros(at)),
-                updated_at: Some(micros(at)),
-                ..MemberPatch::default()
-            })
-        }
         E::PayPerVideoCreditsPurchased { .. } => Effect::Nothing,
+        _ => {
+            // Cancelled and ended as the events' one rule sets them; which ending, and when, beside.
+            let mut patch = MemberPatch {
+                cancelled: change.cancelled,
+                active: change.ended.map(|ended| !ended),
+                updated_at: Some(at),
+                ..MemberPatch::default()
+            };
+            if let Some(ended) = change.ended {
+                patch.set_ended = true;
+                patch.ended = Ending::of(event).filter(|_| ended).map(Ending::as_str);
+                patch.ended_at = ended.then_some(at);
+            }
+            if let E::SubscriptionUpgraded { to, .. } = event {
+                patch.kind = Some(to.as_str());
+                patch.is_free_limited_trial = Some(false);
+            }
+            Effect::Patch(patch)
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! rebuild, so a rebuilt model equals the live one.
 
 use proto_events::catalog::{CatalogEvent, Video};
-use proto_events::subscription::SubscriptionEvent;
+use proto_events::subscription::{SubscriptionEvent, SubscriptionStanding};
 use proto_events::unlocks::{UnlockEvent, UnlockTarget, VideoUnlockPayment};
 use proto_events::{Envelope, EventFamily};
 use runtime::projection::{decode_known, ReadModel};
@@ -313,26 +313,23 @@ pub fn parse_standing(s: &str) -> Standing {
 }
 
 /// Folds `event`, which its owner recorded at `recorded`, into its subscription's row (locked
-/// first) and returns the standing before it (`None` for a subscription not heard of).
+/// first) and returns the standing before it (`None` for a subscription not heard of). The
+/// standing after it is the events' one rule ([`SubscriptionStanding::after`]).
 pub async fn apply_subscription_event(
     conn: &mut PgConnection,
     event: &SubscriptionEvent,
     recorded: chrono::DateTime<chrono::Utc>,
 ) -> Result<Option<Standing>, sqlx::Error> {
     let id = event.subscription_id();
-    let before: Option<String> =
-        sqlx::query_scalar("select standing from member_subscription where subscription_id = $1 for update")
+    let before: Option<(String, bool)> =
+        sqlx::query_as("select standing, cancelled from member_subscription where subscription_id = $1 for update")
             .bind(id)
             .fetch_optional(&mut *conn)
             .await?;
-    let before = before.as_deref().map(parse_standing);
-    let set_standing = |standing: Standing| {
-        sqlx::query("update member_subscription set standing = $2 where subscription_id = $1")
-            .bind(id)
-            .bind(standing.as_str())
-    };
+    let before = before.map(|(standing, cancelled)| SubscriptionStanding::stored(parse_standing(&standing), cancelled));
     match event {
         SubscriptionEvent::SubscriptionStarted { user_id, sites, kind, is_free_limited_trial, .. } => {
+            // A start told again leaves the standing the later events gave it.
             sqlx::query(
                 "insert into member_subscription (subscription_id, user_id, kind, sites, is_free_limited_trial, standing)
                  values ($1, $2, $3, $4, $5, 'active')
@@ -346,6 +343,7 @@ pub async fn apply_subscription_event(
             .bind(is_free_limited_trial)
             .execute(&mut *conn)
             .await?;
+            return Ok(before.map(SubscriptionStanding::status));
         }
         SubscriptionEvent::SubscriptionUpgraded { to, .. } => {
             sqlx::query(
@@ -356,29 +354,33 @@ pub async fn apply_subscription_event(
             .execute(&mut *conn)
             .await?;
         }
-        SubscriptionEvent::SubscriptionCancelled { .. } if before == Some(Standing::Active) => {
-            set_standing(Standing::Cancelled).execute(&mut *conn).await?;
-        }
-        SubscriptionEvent::SubscriptionReactivated { .. } => {
-            set_standing(Standing::Active).execute(&mut *conn).await?;
-        }
-        SubscriptionEvent::SubscriptionExpired { expired_at: at, .. }
-        | SubscriptionEvent::SubscriptionChargedBack { charged_back_at: at, .. }
-        | SubscriptionEvent::SubscriptionRefunded { refunded_at: at, .. } => {
+        SubscriptionEvent::SubscriptionExpired { .. }
+        | SubscriptionEvent::SubscriptionChargedBack { .. }
+        | SubscriptionEvent::SubscriptionRefunded { .. } => {
             // Media tokens issued before the owner recorded the end are void (a token asked
             // for after it was refused by the owner's read). The biller's own time of the
             // end may be earlier; a late postback must not leave tokens issued meanwhile.
             sqlx::query(
-                "update member_subscription set standing = 'ended', ended_at = greatest(ended_at, $2, $3)
-                 where subscription_id = $1",
+                "update member_subscription set ended_at = greatest(ended_at, $2, $3) where subscription_id = $1",
             )
             .bind(id)
-            .bind(at)
+            .bind(event.happened_at())
             .bind(recorded)
             .execute(&mut *conn)
             .await?;
         }
         _ => {}
     }
-    Ok(before)
+    if let Some(before) = before {
+        let after = before.after(event);
+        if after != before {
+            sqlx::query("update member_subscription set standing = $2, cancelled = $3 where subscription_id = $1")
+                .bind(id)
+                .bind(after.status().as_str())
+                .bind(after.cancelled)
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    Ok(before.map(SubscriptionStanding::status))
 }

@@ -283,3 +283,56 @@ async fn a_cancel_forfeits_the_unlocked_packs_and_a_later_expiry_takes_nothing_m
     assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("NO_TENANT_ACCESS")));
     env.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_subscription_that_runs_again_after_an_expiry_forfeits_on_its_next_cancel() {
+    use proto_events::subscription::SubscriptionEvent;
+    let env = TestEnv::new().await;
+    let ids = packs(&env, 2).await;
+    let user = Uuid::now_v7();
+    let subscription = env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
+    env.fund_gems(user, 20).await;
+    let token = env.token(user);
+    assert_eq!(unlock(&env, &env.http(), &token, ids[0]).await.0, StatusCode::OK);
+    let forfeits = || env.scalar("select count(*) from event where event_type = 'ChannelPacksForfeited'");
+    env.subscription(&[SubscriptionEvent::SubscriptionExpired {
+        subscription_id: subscription,
+        user_id: user,
+        expired_at: chrono::Utc::now(),
+    }])
+    .await;
+    assert_eq!(forfeits().await, 1, "an expiry without a cancel forfeits");
+    // Spec: "rebill: another paid period; an expired subscription is active again". The
+    // subscription service tells the rebill, then the reactivation that revives it.
+    env.subscription(&[
+        SubscriptionEvent::SubscriptionRenewed {
+            subscription_id: subscription,
+            user_id: user,
+            transaction_id: "REBILL-2".into(),
+            renewed_at: chrono::Utc::now(),
+        },
+        SubscriptionEvent::SubscriptionReactivated {
+            subscription_id: subscription,
+            user_id: user,
+            transaction_id: "INITIAL".into(),
+            reactivated_at: chrono::Utc::now(),
+            retention_offer_name: None,
+            offered_gems: 0,
+        },
+    ])
+    .await;
+    let standing: (String, bool) =
+        sqlx::query_as("select standing, cancelled from member_subscription where subscription_id = $1")
+            .bind(subscription)
+            .fetch_one(&env.pool)
+            .await
+            .unwrap();
+    assert_eq!(standing, ("active".to_owned(), false));
+    assert_eq!(unlock(&env, &env.http(), &token, ids[1]).await.0, StatusCode::OK);
+    assert_eq!(state(&env, &token).await.unlocked_channel_pack_ids.len(), 1);
+    // Its next cancel takes what was unlocked since, as a cancel of a running subscription does.
+    env.subscription(&[cancelled(subscription, user)]).await;
+    assert_eq!(forfeits().await, 2);
+    assert!(state(&env, &token).await.unlocked_channel_pack_ids.is_empty(), "packs are lost on cancel");
+    env.cleanup().await;
+}

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use proto_events::subscription::{MembershipKind, SubscriptionEvent};
+use proto_events::subscription::{MembershipKind, SubscriptionEvent, SubscriptionStanding};
 use proto_events::wallet::WalletEvent;
 use proto_events::Envelope;
 use runtime::projection::{decode_known, ReadModel};
@@ -165,21 +165,32 @@ pub async fn apply_subscription_event(
     let before = subscription(conn, id, Lock::ForUpdate).await?;
     if let Some(after) = subscriptions::evolve(before.clone(), event) {
         sqlx::query(
-            "insert into subscription (subscription_id, user_id, kind, status, member_since)
-             values ($1, $2, $3, $4, $5)
+            "insert into subscription (subscription_id, user_id, kind, status, cancelled, member_since)
+             values ($1, $2, $3, $4, $5, $6)
              on conflict (subscription_id) do update set
                  user_id = excluded.user_id, kind = excluded.kind, status = excluded.status,
-                 member_since = excluded.member_since",
+                 cancelled = excluded.cancelled, member_since = excluded.member_since",
         )
         .bind(id)
         .bind(after.user_id)
         .bind(after.kind.as_str())
-        .bind(after.status.as_str())
+        .bind(after.status().as_str())
+        .bind(after.standing.cancelled)
         .bind(after.member_since)
         .execute(&mut *conn)
         .await?;
     }
     Ok(before)
+}
+
+/// A `subscription` row as stored.
+#[derive(sqlx::FromRow)]
+struct SubscriptionRow {
+    user_id: Uuid,
+    kind: String,
+    status: String,
+    cancelled: bool,
+    member_since: Option<DateTime<Utc>>,
 }
 
 /// How a reader of the subscriptions read model locks the row it reads.
@@ -194,20 +205,22 @@ pub enum Lock {
 pub async fn subscription(conn: &mut PgConnection, id: Uuid, lock: Lock) -> Result<Option<Subscription>, sqlx::Error> {
     let sql = match lock {
         Lock::ForUpdate => {
-            "select user_id, kind, status, member_since from subscription where subscription_id = $1 for update"
+            "select user_id, kind, status, cancelled, member_since from subscription where subscription_id = $1 for update"
         }
         Lock::ForShare => {
-            "select user_id, kind, status, member_since from subscription where subscription_id = $1 for share"
+            "select user_id, kind, status, cancelled, member_since from subscription where subscription_id = $1 for share"
         }
     };
-    let row: Option<(Uuid, String, String, Option<DateTime<Utc>>)> =
-        sqlx::query_as(sql).bind(id).fetch_optional(&mut *conn).await?;
-    row.map(|(user_id, kind, status, member_since)| {
+    let row: Option<SubscriptionRow> = sqlx::query_as(sql).bind(id).fetch_optional(&mut *conn).await?;
+    row.map(|SubscriptionRow { user_id, kind, status, cancelled, member_since }| {
         let decode = |what: &str, value: &str| sqlx::Error::Decode(format!("subscription {what} {value:?}").into());
         Ok(Subscription {
             user_id,
             kind: MembershipKind::from_name(&kind).ok_or_else(|| decode("kind", &kind))?,
-            status: Status::from_name(&status).ok_or_else(|| decode("status", &status))?,
+            standing: SubscriptionStanding::stored(
+                Status::from_name(&status).ok_or_else(|| decode("status", &status))?,
+                cancelled,
+            ),
             member_since,
         })
     })

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use proto_events::subscription::{MembershipKind, SubscriptionEvent};
+use proto_events::subscription::{MembershipKind, SubscriptionEvent, SubscriptionStanding};
 use proto_events::wallet::GemsForfeitReason;
 use uuid::Uuid;
 
@@ -21,7 +21,8 @@ pub use proto_events::subscription::SubscriptionStatus as Status;
 pub struct Subscription {
     pub user_id: Uuid,
     pub kind: MembershipKind,
-    pub status: Status,
+    /// Cancelled and ended, by the events' one rule ([`SubscriptionStanding::after`]).
+    pub standing: SubscriptionStanding,
     /// Start of the current stretch as an active member: started, upgraded or reactivated.
     pub member_since: Option<DateTime<Utc>>,
 }
@@ -30,10 +31,14 @@ impl Subscription {
     /// Only an active full membership earns Friday gems: a trial earns once upgraded, and a
     /// porn-portal subscription buys credits instead.
     pub fn earning(&self) -> Earning {
-        match (self.status, self.member_since) {
+        match (self.status(), self.member_since) {
             (Status::Active, Some(since)) if self.kind == MembershipKind::Member => Earning::Since(since),
             _ => Earning::NotEarning,
         }
+    }
+
+    pub fn status(&self) -> Status {
+        self.standing.status()
     }
 
     fn earns_gems(&self) -> bool {
@@ -42,41 +47,34 @@ impl Subscription {
 }
 
 /// A subscription after `event`. An event of a subscription not seen started leaves it unknown.
+///
+/// Its standing is the events' one rule; the stretch it earns gems for is the wallet's own: it
+/// starts when the subscription becomes an active membership (its start, an upgrade of a
+/// trial, a reactivation, or a rebill that runs an expired one again) and ends when it stops
+/// being one.
 pub fn evolve(before: Option<Subscription>, event: &SubscriptionEvent) -> Option<Subscription> {
     use SubscriptionEvent as E;
-    if let E::SubscriptionStarted { user_id, kind, active_since, .. } = event {
-        return Some(Subscription {
+    let was_earning = before.as_ref().is_some_and(Subscription::earns_gems);
+    let mut subscription = match (event, before) {
+        (E::SubscriptionStarted { user_id, kind, .. }, _) => Subscription {
             user_id: *user_id,
             kind: *kind,
-            status: Status::Active,
-            member_since: (*kind == MembershipKind::Member).then_some(*active_since),
-        });
+            standing: SubscriptionStanding::default(),
+            member_since: None,
+        },
+        (_, Some(before)) => before,
+        (_, None) => return None,
+    };
+    if let E::SubscriptionUpgraded { to, .. } = event {
+        subscription.kind = *to;
     }
-    let mut subscription = before?;
-    match event {
-        E::SubscriptionUpgraded { to, upgraded_at, .. } => {
-            let was_member = subscription.kind == MembershipKind::Member;
-            subscription.kind = *to;
-            subscription.member_since = match (*to == MembershipKind::Member, was_member) {
-                (true, true) => subscription.member_since,
-                (true, false) => Some(*upgraded_at),
-                (false, _) => None,
-            };
-        }
-        E::SubscriptionCancelled { .. } => {
-            subscription.status = Status::Cancelled;
-            subscription.member_since = None;
-        }
-        E::SubscriptionReactivated { reactivated_at, .. } => {
-            subscription.status = Status::Active;
-            subscription.member_since = (subscription.kind == MembershipKind::Member).then_some(*reactivated_at);
-        }
-        E::SubscriptionExpired { .. } | E::SubscriptionChargedBack { .. } | E::SubscriptionRefunded { .. } => {
-            subscription.status = Status::Ended;
-            subscription.member_since = None;
-        }
-        E::SubscriptionStarted { .. } | E::SubscriptionRenewed { .. } | E::PayPerVideoCreditsPurchased { .. } => {}
-    }
+    subscription.standing = subscription.standing.after(event);
+    let active_member = subscription.status() == Status::Active && subscription.kind == MembershipKind::Member;
+    subscription.member_since = match (active_member, was_earning) {
+        (false, _) => None,
+        (true, true) if !matches!(event, E::SubscriptionReactivated { .. }) => subscription.member_since,
+        (true, _) => Some(event.happened_at()),
+    };
     Some(subscription)
 }
 
@@ -251,7 +249,7 @@ mod tests {
         subscriptions.apply(&started(MembershipKind::Member, 1));
         assert_eq!(subscriptions.apply(&cancelled(3)), vec![forfeit(GemsForfeitReason::SubscriptionCancelled)]);
         assert_eq!(subscriptions.earning(SUB), Earning::NotEarning);
-        assert_eq!(subscriptions.get(SUB).unwrap().status, Status::Cancelled);
+        assert_eq!(subscriptions.get(SUB).unwrap().status(), Status::Cancelled);
     }
 
     #[test]
@@ -260,7 +258,7 @@ mod tests {
         subscriptions.apply(&started(MembershipKind::Member, 1));
         subscriptions.apply(&cancelled(3));
         assert_eq!(subscriptions.apply(&expired(20)), vec![]);
-        assert_eq!(subscriptions.get(SUB).unwrap().status, Status::Ended);
+        assert_eq!(subscriptions.get(SUB).unwrap().status(), Status::Ended);
     }
 
     #[test]
@@ -316,6 +314,48 @@ mod tests {
             vec![Command::GrantRetentionGems { subscription_id: SUB, transaction_id: "EPOCH-3".into(), amount: 20 }]
         );
         assert_eq!(subscriptions.earning(SUB), Earning::Since(at(6)));
+    }
+
+    fn renewed(day: u32) -> SubscriptionEvent {
+        SubscriptionEvent::SubscriptionRenewed {
+            subscription_id: SUB,
+            user_id: USER,
+            transaction_id: format!("EPOCH-R{day}"),
+            renewed_at: at(day),
+        }
+    }
+
+    #[test]
+    fn a_subscription_a_rebill_runs_again_after_an_expiry_earns_from_its_reactivation() {
+        // Spec: "rebill: another paid period; an expired subscription is active again". The
+        // subscription service tells the rebill, then the reactivation that revives it.
+        let mut subscriptions = Subscriptions::default();
+        subscriptions.apply(&started(MembershipKind::Member, 1));
+        subscriptions.apply(&expired(10));
+        assert_eq!(subscriptions.apply(&renewed(12)), vec![]);
+        assert_eq!(subscriptions.get(SUB).unwrap().status(), Status::Ended);
+        assert_eq!(subscriptions.apply(&reactivated(12, 0)), vec![]);
+        assert_eq!(subscriptions.earning(SUB), Earning::Since(at(12)));
+        // So its next end forfeits what it earned since.
+        assert_eq!(subscriptions.apply(&cancelled(20)), vec![forfeit(GemsForfeitReason::SubscriptionCancelled)]);
+    }
+
+    #[test]
+    fn a_rebill_leaves_a_cancel_standing_and_earns_nothing() {
+        let mut subscriptions = Subscriptions::default();
+        subscriptions.apply(&started(MembershipKind::Member, 1));
+        subscriptions.apply(&cancelled(3));
+        subscriptions.apply(&renewed(5));
+        assert_eq!(subscriptions.get(SUB).unwrap().status(), Status::Cancelled);
+        assert_eq!(subscriptions.earning(SUB), Earning::NotEarning);
+    }
+
+    #[test]
+    fn a_rebill_of_an_earning_member_keeps_its_stretch() {
+        let mut subscriptions = Subscriptions::default();
+        subscriptions.apply(&started(MembershipKind::Member, 1));
+        subscriptions.apply(&renewed(8));
+        assert_eq!(subscriptions.earning(SUB), Earning::Since(at(1)));
     }
 
     #[test]

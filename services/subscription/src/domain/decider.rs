@@ -132,8 +132,13 @@ pub fn decide(state: &Subscription, command: Command) -> Result<Vec<E>, DomainEr
     Ok(out)
 }
 
-/// What readers know after `event` (the same rules profile, wallet and unlocks apply).
+/// What readers know after `event`. Whether it is cancelled or ended is the events' one rule
+/// ([`proto_events::subscription::SubscriptionStanding::after`], which deals, wallet and unlocks fold too); which ending it
+/// was, and which transactions were told, is this state's own.
 pub fn evolve(mut s: Subscription, event: &E) -> Subscription {
+    let standing = s.standing().after(event);
+    s.cancelled = standing.cancelled;
+    s.ended = if standing.ended { Ending::of(event).or(s.ended) } else { None };
     match event {
         E::SubscriptionStarted {
             subscription_id,
@@ -158,30 +163,24 @@ pub fn evolve(mut s: Subscription, event: &E) -> Subscription {
             s.kind = Some(*kind);
             s.is_free_limited_trial = *is_free_limited_trial;
             s.active_since = Some(*active_since);
-            s.cancelled = false;
-            s.ended = None;
         }
         E::SubscriptionRenewed { transaction_id, .. } => {
             s.renewed.insert(transaction_id.clone());
-            s.ended = None;
         }
         E::SubscriptionUpgraded { to, .. } => {
             s.kind = Some(*to);
             s.is_free_limited_trial = false;
-            s.ended = None;
         }
-        E::SubscriptionCancelled { .. } => s.cancelled = true,
         E::SubscriptionReactivated { transaction_id, .. } => {
             s.reactivated.insert(transaction_id.clone());
-            s.cancelled = false;
-            s.ended = None;
         }
-        E::SubscriptionExpired { .. } => s.ended = Some(Ending::Expired),
-        E::SubscriptionChargedBack { .. } => s.ended = Some(Ending::ChargedBack),
-        E::SubscriptionRefunded { .. } => s.ended = Some(Ending::Refunded),
         E::PayPerVideoCreditsPurchased { transaction_id, .. } => {
             s.credited.insert(transaction_id.clone());
         }
+        E::SubscriptionCancelled { .. }
+        | E::SubscriptionExpired { .. }
+        | E::SubscriptionChargedBack { .. }
+        | E::SubscriptionRefunded { .. } => {}
     }
     s
 }
@@ -252,6 +251,33 @@ mod tests {
             E::SubscriptionUpgraded { from: MembershipKind::Trial, to: MembershipKind::Member, .. }
         ));
         assert!(matches!(events[2], E::SubscriptionRenewed { .. }));
+    }
+
+    #[test]
+    fn a_rebill_after_an_expiry_is_told_with_the_reactivation_that_revives_it() {
+        let (s, events) = deliver(&[initial(0), fact("x", 6, Step::Expire), fact("r", 8, Step::Rebill)]);
+        assert!(s.is_active() && !s.cancelled);
+        assert!(matches!(
+            &events[..],
+            [
+                E::SubscriptionStarted { .. },
+                E::SubscriptionExpired { .. },
+                E::SubscriptionRenewed { .. },
+                E::SubscriptionReactivated { offered_gems: 0, .. }
+            ]
+        ));
+    }
+
+    #[test]
+    fn a_rebill_or_upgrade_told_after_a_later_chargeback_does_not_revive_it_on_the_way() {
+        let trial = fact("i", 0, Step::Initial { kind: MembershipKind::Trial, free_limited_trial: false });
+        for late in [fact("r", 5, Step::Rebill), fact("u", 5, Step::Upgrade)] {
+            let (s, events) = deliver(&[trial.clone(), fact("cb", 10, Step::Chargeback), late]);
+            assert_eq!((s.ended, s.kind), (Some(Ending::ChargedBack), Some(MembershipKind::Member)));
+            let ends = events.iter().filter(|e| matches!(e, E::SubscriptionChargedBack { .. })).count();
+            assert_eq!(ends, 1, "the chargeback is told once: {events:?}");
+            assert!(!events.iter().any(|e| matches!(e, E::SubscriptionReactivated { .. })));
+        }
     }
 
     #[test]
@@ -429,6 +455,11 @@ mod tests {
             let (in_order, _) = deliver(&facts);
             prop_assert_eq!(state.view(), standing(&facts).view());
             prop_assert_eq!(state.view(), in_order.view());
+            // A reader that keeps only the standing (deals, wallet, unlocks) folds the same
+            // events to the same place.
+            let read = events.iter().fold(proto_events::subscription::SubscriptionStanding::default(), |s, e| s.after(e));
+            let view = state.view();
+            prop_assert_eq!((read.cancelled, read.ended), (view.cancelled, view.ended.is_some()));
             // Each rebill and each credit purchase is told at most once.
             let renewed: Vec<_> = events.iter().filter_map(|e| match e { E::SubscriptionRenewed { transaction_id, .. } => Some(transaction_id), _ => None }).collect();
             let unique: BTreeSet<_> = renewed.iter().collect();

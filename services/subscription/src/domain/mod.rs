@@ -29,7 +29,7 @@ mod standing;
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use proto_events::subscription::{MembershipKind, SubscriptionEvent as E};
+use proto_events::subscription::{MembershipKind, SubscriptionEvent as E, SubscriptionStanding};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -139,6 +139,16 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// The ending `event` tells of, if it is one.
+    pub fn of(event: &E) -> Option<Ending> {
+        match event {
+            E::SubscriptionExpired { .. } => Some(Ending::Expired),
+            E::SubscriptionChargedBack { .. } => Some(Ending::ChargedBack),
+            E::SubscriptionRefunded { .. } => Some(Ending::Refunded),
+            _ => None,
+        }
+    }
+
     /// A chargeback or refund ends a subscription for good.
     pub fn is_final(self) -> bool {
         !matches!(self, Ending::Expired)
@@ -177,6 +187,11 @@ pub struct Subscription {
 impl Subscription {
     pub fn is_active(&self) -> bool {
         self.identity.is_some() && self.ended.is_none()
+    }
+
+    /// Cancelled and ended, as the events' one rule folds them.
+    pub fn standing(&self) -> SubscriptionStanding {
+        SubscriptionStanding { cancelled: self.cancelled, ended: self.ended.is_some() }
     }
 
     /// The part of the state two deciders must agree on once they know the same facts.

@@ -106,17 +106,6 @@ pub fn client_address(headers: &HeaderMap) -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-}
-
 /// `form_target` is the brand origin the form's answer redirects to: browsers check a form's
 /// redirects against `form-action` too, so it must be allowed beside 'self'.
 fn page(
@@ -204,13 +193,13 @@ pub async fn login_submit(
     let secure = is_https(&headers);
     let form_target = resolve_target(&state.config, Some(&form.uri), tenant_of(&headers)).map(|t| t.origin);
     let retry = |status, error| page(status, &form.uri, &form.username, Some(error), secure, form_target.as_deref());
-    if form.csrf.is_empty() || cookie(&headers, CSRF_COOKIE) != Some(form.csrf.as_str()) {
+    if form.csrf.is_empty() || runtime::http::cookie(&headers, CSRF_COOKIE) != Some(form.csrf.as_str()) {
         return retry(StatusCode::FORBIDDEN, FORM_EXPIRED_MESSAGE);
     }
     let Some(target) = resolve_target(&state.config, Some(&form.uri), tenant_of(&headers)) else {
         return retry(StatusCode::BAD_REQUEST, BAD_TARGET_MESSAGE);
     };
-    let device = cookie(&headers, DEVICE_COOKIE);
+    let device = runtime::http::cookie(&headers, DEVICE_COOKIE);
     match sign_in(&state, &form.username, &form.password, &client_address(&headers), device, &target).await {
         Ok(SignIn::Code { code, new_device }) => {
             let location = callback_location(&target.origin, &code, &target.path);

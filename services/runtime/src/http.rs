@@ -3,7 +3,7 @@
 
 use axum::{
     extract::{Request, State},
-    http::{HeaderName, HeaderValue, StatusCode},
+    http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode},
     middleware::Next,
     response::{IntoResponse, Response},
     routing::get,
@@ -16,6 +16,18 @@ use uuid::Uuid;
 use crate::health::Readiness;
 
 pub const CORRELATION_HEADER: HeaderName = HeaderName::from_static("x-correlation-id");
+
+/// A cookie's value from the request's `Cookie` headers (a browser may send several).
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
 
 /// The correlation id of the request being served (from `x-correlation-id`, or new).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,4 +154,20 @@ pub async fn shutdown_signal() {
         _ = term => {}
     }
     tracing::info!("shutdown requested");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_found_among_several_headers() {
+        let mut h = HeaderMap::new();
+        h.append(header::COOKIE, HeaderValue::from_static("a=1; paysite_at=tok; b=2"));
+        h.append(header::COOKIE, HeaderValue::from_static("c=3"));
+        assert_eq!(cookie(&h, "paysite_at"), Some("tok"));
+        assert_eq!(cookie(&h, "c"), Some("3"));
+        assert_eq!(cookie(&h, "paysite"), None, "a prefix is not a name");
+        assert_eq!(cookie(&HeaderMap::new(), "a"), None);
+    }
 }

@@ -162,15 +162,7 @@ pub async fn rebuild_with_progress(
             .await?;
     sqlx::query(&path).execute(&mut *tx).await?;
     let mut after = 0i64;
-    let mut replayed = 0u64;
-    loop {
-        let applied = replay_page(&mut tx, projection, &mut after).await?;
-        if applied == 0 {
-            break;
-        }
-        replayed += applied;
-        progress(replayed, total.max(replayed));
-    }
+    let mut replayed = replay_rest(&mut tx, projection, &mut after, 0, &|n| progress(n, total.max(n))).await?;
     tx.commit().await?;
     // The short part: writers wait; what the snapshot missed and what came since is
     // replayed; the copies take the tables' place.
@@ -181,13 +173,7 @@ pub async fn rebuild_with_progress(
     if !in_flight.is_empty() {
         replayed += replay_missed(&mut tx, projection, after, &in_flight).await?;
     }
-    loop {
-        let applied = replay_page(&mut tx, projection, &mut after).await?;
-        if applied == 0 {
-            break;
-        }
-        replayed += applied;
-    }
+    replayed = replay_rest(&mut tx, projection, &mut after, replayed, &|_| {}).await?;
     for table in projection.tables() {
         sqlx::query(&format!("drop table {schema}.{table}")).execute(&mut *tx).await?;
         sqlx::query(&format!("alter table {shadow}.{table} set schema {schema}")).execute(&mut *tx).await?;
@@ -275,6 +261,25 @@ async fn replay_missed(
 }
 
 /// Applies the next page of the source after `after` (moved on); returns how many events.
+/// Replays page after page past `after` until none is left; `replayed` counts on from what was
+/// replayed before, and `progress` is told the count after each page.
+async fn replay_rest(
+    tx: &mut PgConnection,
+    projection: &dyn Projection,
+    after: &mut i64,
+    mut replayed: u64,
+    progress: &dyn Fn(u64),
+) -> anyhow::Result<u64> {
+    loop {
+        let applied = replay_page(tx, projection, after).await?;
+        if applied == 0 {
+            return Ok(replayed);
+        }
+        replayed += applied;
+        progress(replayed);
+    }
+}
+
 async fn replay_page(tx: &mut PgConnection, projection: &dyn Projection, after: &mut i64) -> anyhow::Result<u64> {
     const PAGE: i64 = 2_000;
     let page: Vec<(i64, serde_json::Value)> = match projection.source() {
@@ -329,15 +334,7 @@ async fn rebuild_in_place(
     for table in projection.tables() {
         sqlx::query(&format!("delete from {table}")).execute(&mut *tx).await?;
     }
-    let (mut after, mut replayed) = (0i64, 0u64);
-    loop {
-        let applied = replay_page(&mut tx, projection, &mut after).await?;
-        if applied == 0 {
-            break;
-        }
-        replayed += applied;
-        progress(replayed, total.max(replayed));
-    }
+    let replayed = replay_rest(&mut tx, projection, &mut 0, 0, &|n| progress(n, total.max(n))).await?;
     tx.commit().await?;
     tracing::info!(projection = projection.name(), replayed, "projection rebuilt in place");
     Ok(replayed)

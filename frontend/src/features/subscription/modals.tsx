@@ -197,12 +197,36 @@ function ReactivateSingleSite({
   )
 }
 
-/** The multisite package (sixSite) for an active member: the subscription service's configured option, in one click. */
-function MultisiteUpsell({ elm, onAnswer, onError }: { elm: string } & ReturnType<typeof usePurchaseAnswer>) {
+/**
+ * One click on a multisite-package option (internalUpsellOneclickMultisite), with this modal's idempotency key and the
+ * stored affiliate code; the answer goes to `onAnswer`, a refusal or failure to `onError`.
+ */
+function useOneclickMultisite(
+  elm: string,
+  onAnswer: ReturnType<typeof usePurchaseAnswer>['onAnswer'],
+  onError: ReturnType<typeof usePurchaseAnswer>['onError'],
+) {
   const ref = useCurrentScreen() ?? 'home'
-  const { data, loading, error } = useQuery(MultisiteUpsellOptionDocument)
   const [buy, buying] = useMutation(InternalUpsellOneclickMultisiteDocument)
   const [idempotencyKey] = useState(newIdempotencyKey)
+  const purchase = async (optionId: number) => {
+    try {
+      const { data: answer } = await buy({
+        variables: { optionId, ref, elm, multisiteNatsCode: storedNats(documentCookies()), consent: true, idempotencyKey },
+      })
+      if (!answer?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
+      onAnswer(answer.internalUpsellOneclickMultisite)
+    } catch {
+      onError()
+    }
+  }
+  return { busy: buying.loading, buy: purchase }
+}
+
+/** The multisite package (sixSite) for an active member: the subscription service's configured option, in one click. */
+function MultisiteUpsell({ elm, onAnswer, onError }: { elm: string } & ReturnType<typeof usePurchaseAnswer>) {
+  const { data, loading, error } = useQuery(MultisiteUpsellOptionDocument)
+  const oneclick = useOneclickMultisite(elm, onAnswer, onError)
   if (loading) return <p className="muted">{t('purchase_membership_modal.loading_options')}</p>
   const optionId = data?.joinOptions.multisiteUpsellJoinOptionId
   if (error || optionId === undefined) return <p role="alert">{t('purchase_membership_modal.options_failed')}</p>
@@ -212,25 +236,8 @@ function MultisiteUpsell({ elm, onAnswer, onError }: { elm: string } & ReturnTyp
       <ConsentedPurchase
         text={t('purchase_membership_modal.charge_consent')}
         action={t('purchase_membership_modal.buy_multisite')}
-        busy={buying.loading}
-        onBuy={async () => {
-          try {
-            const { data: answer } = await buy({
-              variables: {
-                optionId,
-                ref,
-                elm,
-                multisiteNatsCode: storedNats(documentCookies()),
-                consent: true,
-                idempotencyKey,
-              },
-            })
-            if (!answer?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
-            onAnswer(answer.internalUpsellOneclickMultisite)
-          } catch {
-            onError()
-          }
-        }}
+        busy={oneclick.busy}
+        onBuy={() => oneclick.buy(optionId)}
       />
     </div>
   )
@@ -379,16 +386,14 @@ export function ReactivateCancelledRebill() {
  * (isUpgradeableToVixenPlusYearly); the plan is the service's configured VP yearly option, bought in one click.
  */
 export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps<'UpgradeToYearlyMembership'>) {
-  const ref = useCurrentScreen() ?? 'home'
   const { data, loading, error } = useQuery(YearlyUpgradeOptionDocument)
-  const [buy, buying] = useMutation(InternalUpsellOneclickMultisiteDocument)
-  const [idempotencyKey] = useState(newIdempotencyKey)
   const { onAnswer, onError } = usePurchaseAnswer('multisite', close)
+  const elm = props.elm ?? 'upgrade-yearly'
+  const oneclick = useOneclickMultisite(elm, onAnswer, onError)
   const yearlyId = data?.joinOptions.vixenPlusYearlyJoinOptionId
   const option = data?.joinOptions.joinOptions.find((candidate) => candidate.id === yearlyId) ?? null
   if (loading) return <p className="muted">{t('purchase_membership_modal.loading_options')}</p>
   if (error || option === null) return <p role="alert">{t('upgrade_yearly_modal.options_failed')}</p>
-  const elm = props.elm ?? 'upgrade-yearly'
   return (
     <div className="upgrade-yearly" data-option={option.id}>
       <p>{t('upgrade_yearly_modal.intro')}</p>
@@ -400,25 +405,8 @@ export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps<'Upgr
       <ConsentedPurchase
         text={t('purchase_membership_modal.charge_consent')}
         action={t('account.membership.upgrade_yearly')}
-        busy={buying.loading}
-        onBuy={async () => {
-          try {
-            const { data: answer } = await buy({
-              variables: {
-                optionId: option.id,
-                ref,
-                elm,
-                multisiteNatsCode: storedNats(documentCookies()),
-                consent: true,
-                idempotencyKey,
-              },
-            })
-            if (!answer?.internalUpsellOneclickMultisite.success) throw new Error('not charged')
-            onAnswer(answer.internalUpsellOneclickMultisite)
-          } catch {
-            onError()
-          }
-        }}
+        busy={oneclick.busy}
+        onBuy={() => oneclick.buy(option.id)}
       />
     </div>
   )

@@ -8,7 +8,7 @@ import { member, tenantConfig } from '../../app/routing/testing'
 import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
-import { PurchaseMembership } from './modals'
+import { PurchaseMembership, UpgradeToYearlyMembership } from './modals'
 
 afterEach(() => {
   cleanup()
@@ -62,7 +62,26 @@ const JOIN_OPTIONS = {
   },
 }
 
-function renderModal(subscriptionKind: string, answers: Record<string, Answer>, props: Record<string, unknown> = { reason: 'expired' }) {
+/** The gateway's answer to a one-click multisite purchase that charged. */
+const oneclickBought = (memberId: string): Answer => ({
+  data: {
+    internalUpsellOneclickMultisite: {
+      __typename: 'OneclickPurchase',
+      success: true,
+      location: null,
+      username: 'neo',
+      memberId,
+      hashedMemberId: 'h',
+    },
+  },
+})
+
+function renderModal(
+  subscriptionKind: string,
+  answers: Record<string, Answer>,
+  props: Record<string, unknown> = { reason: 'expired' },
+  Body: typeof PurchaseMembership | typeof UpgradeToYearlyMembership = PurchaseMembership,
+) {
   calls.length = 0
   // A member's membership is active; an expired or porn-portal one is not.
   const user = member({ profile: { subscriptionKind, isActive: subscriptionKind === 'member' } as never })
@@ -76,7 +95,7 @@ function renderModal(subscriptionKind: string, answers: Record<string, Answer>, 
             <SessionProvider session={{ tenant: tenantConfig(), user, isMembersArea: false }}>
               <FlashProvider>
                 <ModalProvider>
-                  <PurchaseMembership props={props} close={() => closed.push(true)} />
+                  <Body props={props as never} close={() => closed.push(true)} />
                 </ModalProvider>
               </FlashProvider>
             </SessionProvider>
@@ -147,18 +166,7 @@ describe('the purchase modal for an active member', () => {
     MultisiteUpsellOption: {
       data: { joinOptions: { __typename: 'JoinOptions', multisiteUpsellJoinOptionId: optionId } },
     },
-    InternalUpsellOneclickMultisite: {
-      data: {
-        internalUpsellOneclickMultisite: {
-          __typename: 'OneclickPurchase',
-          success: true,
-          location: null,
-          username: 'neo',
-          memberId: 'M-1',
-          hashedMemberId: 'h',
-        },
-      },
-    },
+    InternalUpsellOneclickMultisite: oneclickBought('M-1'),
   })
 
   it('buys the multisite package the server names, after consent', async () => {
@@ -179,5 +187,38 @@ describe('the purchase modal for an active member', () => {
     renderModal('member', {}, { reason: 'upgrade' })
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load the membership options. Please try again later.')
     expect(calls.some((c) => c.operationName === 'InternalUpsellOneclickMultisite')).toBe(false)
+  })
+})
+
+describe('the yearly upgrade modal', () => {
+  it('buys the VP yearly option the server names in one click, after consent', async () => {
+    const assign = vi.fn()
+    vi.stubGlobal('location', { ...window.location, assign })
+    renderModal(
+      'member',
+      {
+        YearlyUpgradeOption: {
+          data: {
+            joinOptions: {
+              __typename: 'JoinOptions',
+              vixenPlusYearlyJoinOptionId: 2901,
+              joinOptions: [option(10201, 'tushy', 'member', '1 month'), option(2901, 'multisiteVP', 'member', 'Every site')],
+            },
+          },
+        },
+        InternalUpsellOneclickMultisite: oneclickBought('M-2'),
+      },
+      {},
+      UpgradeToYearlyMembership,
+    )
+    expect(await screen.findByText('Every site: $29.95 / 30 days')).toBeTruthy()
+    const buy = screen.getByRole('button', { name: 'Upgrade to yearly' }) as HTMLButtonElement
+    expect(buy.disabled).toBe(true)
+    fireEvent.click(screen.getByRole('checkbox'))
+    fireEvent.click(buy)
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1))
+    const bought = calls.find((c) => c.operationName === 'InternalUpsellOneclickMultisite')?.variables
+    expect(bought).toMatchObject({ optionId: 2901, elm: 'upgrade-yearly', consent: true })
+    expect(typeof bought?.idempotencyKey).toBe('string')
   })
 })

@@ -134,16 +134,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
         >
           {loading ? t('common.unlocking') : t('unlock_video.unlock', { count: cost })}
         </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => {
-            close()
-            modals.open('PurchaseMembership', { reason: 'upgrade' })
-          }}
-        >
-          {t('unlock_video.upgrade')}
-        </button>
+        {upgrade}
       </div>
     </div>
   )

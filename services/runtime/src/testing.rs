@@ -15,7 +15,7 @@ mod http;
 mod rebuild;
 
 pub use clock::{utc, TestClock};
-pub use events::{envelope, feed, record_in_inbox, subscription_cancelled, subscription_started, Versions};
+pub use events::{envelope, feed, record_in_inbox, subscription_cancelled, subscription_started, video, Versions};
 pub use http::{call, member_claims, serve, serve_on, Served};
 pub use rebuild::{assert_rebuild_restores, rows};
 
@@ -87,6 +87,9 @@ pub fn database_url() -> String {
 pub fn amqp_url() -> String {
     std::env::var("AMQP_URL").unwrap_or_else(|_| crate::config::DEFAULT_AMQP_URL.to_owned())
 }
+
+/// How long each part of [`Scratch::cleanup`] may take.
+pub const CLEANUP_BOUND: Duration = Duration::from_secs(15);
 
 /// A RabbitMQ vhost of one test's own (made with `rabbitmqctl`, deleted when dropped): for a
 /// test that runs whole services, whose queues have their real names (`wallet.subscriptions`).
@@ -243,22 +246,39 @@ impl Scratch {
         }
     }
 
-    /// Drops the schema, the queues and the exchange.
+    /// Drops the schema, the queues and the exchange: best effort, and each part within
+    /// [`CLEANUP_BOUND`], so that a broker that does not answer, or a pool connection a task
+    /// still holds, cannot hang a test that has passed (what was left is said on stderr).
     pub async fn cleanup(self) {
-        if let Ok(connection) = broker::connect(&amqp_url(), "test-cleanup").await {
-            if let Ok(channel) = connection.create_channel().await {
-                let queues = self.queues.lock().unwrap().clone();
-                for q in queues {
-                    for name in [broker::dead_letter_queue(&q), q] {
-                        let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
+        let queues = self.queues.lock().unwrap().clone();
+        let broker = async {
+            if let Ok(connection) = broker::connect(&amqp_url(), "test-cleanup").await {
+                if let Ok(channel) = connection.create_channel().await {
+                    for q in queues {
+                        for name in [broker::dead_letter_queue(&q), q] {
+                            let _ = channel.queue_delete(name.as_str().into(), QueueDeleteOptions::default()).await;
+                        }
                     }
+                    let _ =
+                        channel.exchange_delete(self.exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
                 }
-                let _ = channel.exchange_delete(self.exchange.as_str().into(), ExchangeDeleteOptions::default()).await;
+                let _ = connection.close(200, "ok".into()).await;
             }
-            let _ = connection.close(200, "ok".into()).await;
+        };
+        if tokio::time::timeout(CLEANUP_BOUND, broker).await.is_err() {
+            eprintln!(
+                "scratch cleanup: the broker did not answer within {CLEANUP_BOUND:?}; {}'s queues are left",
+                self.schema
+            );
         }
-        let _ = sqlx::query(&format!("drop schema {} cascade", self.schema)).execute(&self.pool).await;
-        self.pool.close().await;
+        let sql = format!("drop schema {} cascade", self.schema);
+        let drop_schema = sqlx::query(&sql).execute(&self.pool);
+        if tokio::time::timeout(CLEANUP_BOUND, drop_schema).await.is_err() {
+            eprintln!("scratch cleanup: schema {} was not dropped within {CLEANUP_BOUND:?}", self.schema);
+        }
+        if tokio::time::timeout(CLEANUP_BOUND, self.pool.close()).await.is_err() {
+            eprintln!("scratch cleanup: a connection of {}'s pool was still held after {CLEANUP_BOUND:?}", self.schema);
+        }
     }
 }
 

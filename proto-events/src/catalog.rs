@@ -69,6 +69,20 @@ pub enum VideoQuality {
     Hls,
 }
 
+impl VideoQuality {
+    /// Every quality, in the order above.
+    pub const ALL: [VideoQuality; 8] = [
+        VideoQuality::P270,
+        VideoQuality::P360,
+        VideoQuality::P480,
+        VideoQuality::P480l,
+        VideoQuality::P720,
+        VideoQuality::P1080,
+        VideoQuality::P2160,
+        VideoQuality::Hls,
+    ];
+}
+
 /// The channel categories that share a separate download quota (spec §9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

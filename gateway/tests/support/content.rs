@@ -3,19 +3,8 @@
 #![allow(dead_code)]
 
 use chrono::Utc;
-use proto_events::catalog::{CatalogEvent, ChannelKind, Video, VideoChannel, VideoQuality};
+use proto_events::catalog::{CatalogEvent, ChannelKind, Video, VideoChannel};
 use uuid::Uuid;
-
-const QUALITIES: [VideoQuality; 8] = [
-    VideoQuality::P270,
-    VideoQuality::P360,
-    VideoQuality::P480,
-    VideoQuality::P480l,
-    VideoQuality::P720,
-    VideoQuality::P1080,
-    VideoQuality::P2160,
-    VideoQuality::Hls,
-];
 
 /// A vixen video, in the channel pack `pack` (pack, channel) when given; a channel video is
 /// released on the channels site.
@@ -25,30 +14,13 @@ pub fn video(pack: Option<(Uuid, Uuid)>) -> Video {
 
 /// A video released on `site`, in the channel pack `pack` (pack, channel) when given.
 pub fn video_on(site: &str, pack: Option<(Uuid, Uuid)>) -> Video {
-    let video_id = Uuid::now_v7();
-    Video {
-        video_id,
-        legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
-        new_id: format!("n{}", video_id.simple()),
-        slug: format!("video-{}", video_id.simple()),
-        site: site.into(),
-        title: "A neutral title".into(),
-        description: "Generated.".into(),
-        release_date: Utc::now(),
-        duration_seconds: 600,
-        performer_ids: vec![],
-        category_slugs: vec![],
-        channel: pack.map(|(pack, channel)| VideoChannel {
-            channel_id: channel,
-            slug: "a-channel".into(),
-            channel_pack_id: Some(pack),
-            category: None,
-        }),
-        is_third_party_channel: false,
-        is_free_limited_trial: false,
-        award: 0,
-        qualities: QUALITIES.to_vec(),
-    }
+    let channel = pack.map(|(pack, channel)| VideoChannel {
+        channel_id: channel,
+        slug: "a-channel".into(),
+        channel_pack_id: Some(pack),
+        category: None,
+    });
+    runtime::testing::video(site, channel)
 }
 
 pub fn channel_published(channel: Uuid) -> CatalogEvent {

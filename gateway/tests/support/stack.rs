@@ -18,7 +18,7 @@ use profile::config::{Argon2Cost, ProfileConfig};
 use proto_events::{
     catalog::CatalogEvent,
     subscription::{MembershipKind, SubscriptionEvent},
-    Actor, Envelope, EventFamily, EventMeta,
+    Actor, Envelope, EventFamily,
 };
 use runtime::{auth::Claims, service::ServiceContext, testing::Scratch};
 use serde_json::{json, Value};
@@ -591,29 +591,15 @@ impl Stack {
 
     /// Runs a wallet command for `user`.
     pub async fn wallet(&self, user: Uuid, command: wallet::domain::Command) {
-        let mut tx = self.wallet.pool.begin().await.unwrap();
-        let items = [wallet::commands::Item::new(command, EventMeta::new(Actor::System("test".into())))];
-        let outcome = wallet::commands::run_in(&mut tx, &self.wallet.store, user, &items).await.unwrap().remove(0);
-        tx.commit().await.unwrap();
-        outcome.expect("the wallet accepts");
+        wallet::testing::run(&self.wallet.pool, &self.wallet.store, user, command).await;
     }
 
     pub async fn fund_gems(&self, user: Uuid, gems: u64) {
-        let command = wallet::domain::Command::GrantRetentionGems {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("FUND-{}", Uuid::now_v7()),
-            amount: gems,
-        };
-        self.wallet(user, command).await;
+        wallet::testing::fund_gems(&self.wallet.pool, &self.wallet.store, user, gems).await
     }
 
     pub async fn fund_credits(&self, user: Uuid, credits: u64) {
-        let command = wallet::domain::Command::GrantPurchasedCredits {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("PPV-{}", Uuid::now_v7()),
-            amount: credits,
-        };
-        self.wallet(user, command).await;
+        wallet::testing::fund_credits(&self.wallet.pool, &self.wallet.store, user, credits).await
     }
 
     /// The calls the catalog received since the last take.

@@ -445,26 +445,20 @@ async fn a_password_change_ends_the_other_sessions_and_keeps_this_one() {
     let env = TestEnv::new().await;
     env.account("jane").await;
     let (mine, other) = (env.session("jane").await, env.session("jane").await);
-    let change = |old: &str, new: &str, confirm: &str| {
-        env.http
-            .post(env.url("/internal/profile/password"))
-            .bearer_auth(&mine.access_token)
-            .json(&json!({ "oldPassword": old, "newPassword": new, "confirmPassword": confirm }))
-            .send()
-    };
-    let wrong = change("Nope12345", "Better12345", "Better12345").await.unwrap();
+    let change = |old, new, confirm| env.change_password(&mine.access_token, old, new, confirm);
+    let wrong = change("Nope12345", "Better12345", "Better12345").await;
     assert_eq!(wrong.status(), 422);
     let body: Value = wrong.json().await.unwrap();
     assert_eq!(
         (body["code"].as_str(), body["message"].as_str()),
         (Some("OLD_PASSWORD_INCORRECT"), Some("old password incorrect"))
     );
-    let body: Value = change(PASSWORD, "Better12345", "Better12346").await.unwrap().json().await.unwrap();
+    let body: Value = change(PASSWORD, "Better12345", "Better12346").await.json().await.unwrap();
     assert_eq!(body["message"], "confirmation does not match");
-    let body: Value = change(PASSWORD, "bad pass!", "bad pass!").await.unwrap().json().await.unwrap();
+    let body: Value = change(PASSWORD, "bad pass!", "bad pass!").await.json().await.unwrap();
     assert_eq!(body["message"], "new password not secure");
 
-    assert_eq!(change(PASSWORD, "Better12345", "Better12345").await.unwrap().status(), 200);
+    assert_eq!(change(PASSWORD, "Better12345", "Better12345").await.status(), 200);
     assert_eq!(refresh(&env, &other.refresh_token).await.status(), 401);
     assert_eq!(refresh(&env, &mine.refresh_token).await.status(), 200);
     assert_eq!(env.login("jane", PASSWORD, "/", "10.3.0.1").await.status(), 401);
@@ -477,24 +471,20 @@ async fn wrong_old_passwords_meet_the_accounts_limit_and_a_right_one_is_not_coun
     let env = TestEnv::new().await;
     env.account("guessed").await;
     let session = env.session("guessed").await;
-    let change = |old: &str| {
-        env.http
-            .post(env.url("/internal/profile/password"))
-            .bearer_auth(&session.access_token)
-            .json(&json!({ "oldPassword": old, "newPassword": "Better12345", "confirmPassword": "Better12346" }))
-            .send()
-    };
+    // The confirmation never matches: a right old password is refused for it.
+    let change = |old| env.change_password(&session.access_token, old, "Better12345", "Better12346");
     // A right old password (refused for its confirmation) takes back its reservation.
     for _ in 0..6 {
-        let body: Value = change(PASSWORD).await.unwrap().json().await.unwrap();
+        let body: Value = change(PASSWORD).await.json().await.unwrap();
         assert_eq!(body["message"], "confirmation does not match");
     }
     for n in 0..5 {
-        let wrong = change(&format!("Guess{n}12345")).await.unwrap();
+        let guess = format!("Guess{n}12345");
+        let wrong = env.change_password(&session.access_token, &guess, "Better12345", "Better12346").await;
         assert_eq!(wrong.status(), 422, "guess {n}");
     }
     for _ in 0..3 {
-        let refused = change("Guess512345").await.unwrap();
+        let refused = change("Guess512345").await;
         assert_eq!(refused.status(), 429);
         let body: Value = refused.json().await.unwrap();
         assert_eq!(
@@ -503,7 +493,7 @@ async fn wrong_old_passwords_meet_the_accounts_limit_and_a_right_one_is_not_coun
         );
     }
     // The right password is not checked either while the account is held.
-    assert_eq!(change(PASSWORD).await.unwrap().status(), 429);
+    assert_eq!(change(PASSWORD).await.status(), 429);
     env.cleanup().await;
 }
 
@@ -512,16 +502,12 @@ async fn sign_in_and_change_password_share_one_count_and_each_failure_past_five_
     let env = TestEnv::new().await;
     env.account("shared").await;
     let session = env.session("shared").await;
-    let change = |old: &str| {
-        env.http
-            .post(env.url("/internal/profile/password"))
-            .bearer_auth(&session.access_token)
-            .json(&json!({ "oldPassword": old, "newPassword": "Better12345", "confirmPassword": "Better12345" }))
-            .send()
-    };
+    let change = |old| env.change_password(&session.access_token, old, "Better12345", "Better12345");
     // Three wrong old passwords and two wrong sign-ins from elsewhere: five on one count.
     for n in 0..3 {
-        assert_eq!(change(&format!("Guess{n}12345")).await.unwrap().status(), 422, "guess {n}");
+        let guess = format!("Guess{n}12345");
+        let wrong = env.change_password(&session.access_token, &guess, "Better12345", "Better12345").await;
+        assert_eq!(wrong.status(), 422, "guess {n}");
     }
     for n in 0..2 {
         assert_eq!(env.login("shared", "Wrong12345", "/", &format!("10.9.0.{n}")).await.status(), 401);
@@ -531,7 +517,7 @@ async fn sign_in_and_change_password_share_one_count_and_each_failure_past_five_
     assert_eq!(held.status(), 429);
     let wait: u64 = held.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=2).contains(&wait), "{wait}");
-    assert_eq!(change(PASSWORD).await.unwrap().status(), 429);
+    assert_eq!(change(PASSWORD).await.status(), 429);
     // After the delay one more attempt is checked; its failure doubles the next delay.
     tokio::time::sleep(profile::sessions::limiter::FIRST_DELAY + std::time::Duration::from_millis(200)).await;
     assert_eq!(env.login("shared", "Wrong12345", "/", "10.9.1.2").await.status(), 401);

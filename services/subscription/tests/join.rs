@@ -5,7 +5,6 @@
 mod support;
 
 use proto_events::subscription::SubscriptionEvent as E;
-use runtime::testing::ServiceAuth;
 use serde_json::json;
 use subscription::billers::Outgoing;
 use subscription::domain::Step;
@@ -149,17 +148,7 @@ async fn an_approval_whose_username_was_taken_meanwhile_keeps_the_payment_and_as
         .fetch_one(&env.pool)
         .await
         .unwrap();
-    let profile_base = &env.profile.as_ref().unwrap().1;
-    let users: serde_json::Value = env
-        .http
-        .get(format!("{profile_base}/internal/users?ids={user_id}"))
-        .service_auth("profile")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let users = env.profile_users(user_id).await;
     assert_eq!(users[0]["email"], "racer.one@example.com", "{users}");
     assert!(users[0]["username"].is_null(), "{users}");
     assert_eq!(env.read(user_id, "vixen").await["subscription"]["type"], "member");
@@ -232,17 +221,7 @@ async fn an_approved_signup_makes_the_account_the_membership_and_the_welcome() {
         }
         other => panic!("{other:?}"),
     };
-    let profile_base = &env.profile.as_ref().unwrap().1;
-    let users: serde_json::Value = env
-        .http
-        .get(format!("{profile_base}/internal/users?ids={user_id}"))
-        .service_auth("profile")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let users = env.profile_users(user_id).await;
     assert_eq!(users[0]["email"], "new.joiner@example.com", "{users}");
     assert_eq!(env.read(user_id, "vixen").await["subscription"]["type"], "trial");
     // welcomeCheck gives the autologin id the home page redeems.
@@ -372,18 +351,8 @@ async fn an_approval_and_a_decline_of_one_signup_end_approved_in_either_order() 
             .unwrap();
         accounts.push((user_id, email));
     }
-    let profile_base = &env.profile.as_ref().unwrap().1;
     for (user_id, email) in accounts {
-        let users: serde_json::Value = env
-            .http
-            .get(format!("{profile_base}/internal/users?ids={user_id}"))
-            .service_auth("profile")
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let users = env.profile_users(user_id).await;
         assert_eq!(users[0]["email"], email.as_str(), "the account exists: {users}");
         assert_eq!(env.read(user_id, "vixen").await["subscription"]["type"], "member");
     }
@@ -452,17 +421,7 @@ async fn ten_concurrent_copies_of_an_initial_sale_all_get_the_first_answer() {
         .fetch_one(&env.pool)
         .await
         .unwrap();
-    let profile_base = &env.profile.as_ref().unwrap().1;
-    let users: serde_json::Value = env
-        .http
-        .get(format!("{profile_base}/internal/users?ids={user_id}"))
-        .service_auth("profile")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let users = env.profile_users(user_id).await;
     assert_eq!(users.as_array().map(Vec::len), Some(1), "{users}");
     assert_eq!(users[0]["email"], "parallel.sale@example.com");
     env.cleanup().await;

@@ -21,6 +21,8 @@ pub mod projections;
 pub mod queries;
 pub mod scheduler;
 pub mod subscriptions;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 /// The contract (wire types and typed client) lives in `wallet-contract`; these keep the
 /// service's own `crate::api` and `crate::client` paths.

@@ -88,16 +88,6 @@ pub fn generate(scale: Scale) -> Catalog {
     let mut titles: HashMap<(String, String), usize> = HashMap::new();
     let mut videos: Vec<Video> = Vec::new();
     let total = scale.brand_videos + scale.channel_videos;
-    let qualities_all = [
-        VideoQuality::P270,
-        VideoQuality::P360,
-        VideoQuality::P480,
-        VideoQuality::P480l,
-        VideoQuality::P720,
-        VideoQuality::P1080,
-        VideoQuality::P2160,
-        VideoQuality::Hls,
-    ];
     for i in 0..total {
         let is_channel = i >= scale.brand_videos;
         let site = if is_channel { CHANNELS_SITE.to_owned() } else { BRANDS[i % BRANDS.len()].to_owned() };
@@ -161,7 +151,7 @@ pub fn generate(scale: Scale) -> Catalog {
             is_third_party_channel: is_third_party,
             is_free_limited_trial: !is_channel && i < BRANDS.len() * 3,
             award: u32::from(rng.below(10) == 0),
-            qualities: qualities_all[..cut].iter().copied().chain([VideoQuality::Hls]).collect(),
+            qualities: VideoQuality::ALL[..cut].iter().copied().chain([VideoQuality::Hls]).collect(),
         });
     }
 

@@ -141,6 +141,17 @@ impl TestEnv {
         response.json().await.unwrap()
     }
 
+    /// Changes the password of the session holding `access_token` (`/internal/profile/password`).
+    pub async fn change_password(&self, access_token: &str, old: &str, new: &str, confirm: &str) -> reqwest::Response {
+        self.http
+            .post(self.url("/internal/profile/password"))
+            .bearer_auth(access_token)
+            .json(&serde_json::json!({ "oldPassword": old, "newPassword": new, "confirmPassword": confirm }))
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// Applies another service's event the way the consumer does (inbox row and projection in
     /// one transaction).
     pub async fn feed(&self, envelope: &Envelope) {

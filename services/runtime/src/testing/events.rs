@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::{DateTime, Utc};
+use proto_events::catalog::{Video, VideoChannel, VideoQuality};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, Envelope, EventFamily};
 use sqlx::{PgConnection, PgPool};
@@ -44,6 +45,30 @@ pub fn envelope<E: EventFamily>(
         causation_id: None,
         actor,
         payload: encoded.payload,
+    }
+}
+
+/// A video released now on `site`, in every quality, of `channel` when given, with a fresh id
+/// and the slug, ids and title that id makes.
+pub fn video(site: &str, channel: Option<VideoChannel>) -> Video {
+    let video_id = Uuid::now_v7();
+    Video {
+        video_id,
+        legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
+        new_id: format!("n{}", video_id.simple()),
+        slug: format!("video-{}", video_id.simple()),
+        site: site.into(),
+        title: "A neutral title".into(),
+        description: "Generated.".into(),
+        release_date: Utc::now(),
+        duration_seconds: 600,
+        performer_ids: vec![],
+        category_slugs: vec![],
+        channel,
+        is_third_party_channel: false,
+        is_free_limited_trial: false,
+        award: 0,
+        qualities: VideoQuality::ALL.to_vec(),
     }
 }
 

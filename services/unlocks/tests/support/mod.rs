@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use proto_events::catalog::{CatalogEvent, ChannelCategory, Video, VideoChannel, VideoQuality};
+use proto_events::catalog::{CatalogEvent, ChannelCategory, Video, VideoChannel};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
-use proto_events::{Actor, Envelope, EventFamily, EventMeta};
+use proto_events::{Actor, Envelope, EventFamily};
 use runtime::auth::{Claims, Signer};
 use runtime::consumer::Handler;
 use runtime::testing::{self, Scratch, Versions};
@@ -193,32 +193,13 @@ impl TestEnv {
         tasks
     }
 
-    async fn wallet_command(&self, user: Uuid, command: wallet::domain::Command) {
-        let mut tx = self.wallet_scratch.pool.begin().await.unwrap();
-        let items = [wallet::commands::Item::new(command, EventMeta::new(Actor::System("test".into())))];
-        let outcome =
-            wallet::commands::run_in(&mut tx, &self.wallet_scratch.store, user, &items).await.unwrap().remove(0);
-        tx.commit().await.unwrap();
-        outcome.expect("the wallet accepts");
-    }
-
     /// Gives a user `gems` gems (a retention deal's).
     pub async fn fund_gems(&self, user: Uuid, gems: u64) {
-        let command = wallet::domain::Command::GrantRetentionGems {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("FUND-{}", Uuid::now_v7()),
-            amount: gems,
-        };
-        self.wallet_command(user, command).await;
+        wallet::testing::fund_gems(&self.wallet_scratch.pool, &self.wallet_scratch.store, user, gems).await
     }
 
     pub async fn fund_credits(&self, user: Uuid, credits: u64) {
-        let command = wallet::domain::Command::GrantPurchasedCredits {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("PPV-{}", Uuid::now_v7()),
-            amount: credits,
-        };
-        self.wallet_command(user, command).await;
+        wallet::testing::fund_credits(&self.wallet_scratch.pool, &self.wallet_scratch.store, user, credits).await
     }
 
     /// The wallet's debits (pack and video unlocks).
@@ -272,17 +253,6 @@ pub fn cancelled(subscription_id: Uuid, user_id: Uuid) -> SubscriptionEvent {
     testing::subscription_cancelled(subscription_id, user_id, Utc::now())
 }
 
-pub const ALL_QUALITIES: [VideoQuality; 8] = [
-    VideoQuality::P270,
-    VideoQuality::P360,
-    VideoQuality::P480,
-    VideoQuality::P480l,
-    VideoQuality::P720,
-    VideoQuality::P1080,
-    VideoQuality::P2160,
-    VideoQuality::Hls,
-];
-
 /// A published video of `site`, in `pack` when given, of a channel of `category` when given.
 /// A video flagged for the free limited trial (what its three full videos are taken from).
 pub fn free_trial_video(site: &str) -> Video {
@@ -290,33 +260,16 @@ pub fn free_trial_video(site: &str) -> Video {
 }
 
 pub fn video(site: &str, pack: Option<(Uuid, Uuid)>, category: Option<ChannelCategory>) -> Video {
-    let video_id = Uuid::now_v7();
-    Video {
-        video_id,
-        legacy_id: format!("{}", video_id.as_u128() % 1_000_000),
-        new_id: format!("n{}", video_id.simple()),
-        slug: format!("video-{}", video_id.simple()),
-        site: site.into(),
-        title: "A neutral title".into(),
-        description: "Generated.".into(),
-        release_date: Utc::now(),
-        duration_seconds: 600,
-        performer_ids: vec![],
-        category_slugs: vec![],
-        channel: match (pack, category) {
-            (None, None) => None,
-            _ => Some(VideoChannel {
-                channel_id: pack.map(|p| p.1).unwrap_or_else(Uuid::now_v7),
-                slug: "a-channel".into(),
-                channel_pack_id: pack.map(|p| p.0),
-                category,
-            }),
-        },
-        is_third_party_channel: false,
-        is_free_limited_trial: false,
-        award: 0,
-        qualities: ALL_QUALITIES.to_vec(),
-    }
+    let channel = match (pack, category) {
+        (None, None) => None,
+        _ => Some(VideoChannel {
+            channel_id: pack.map(|p| p.1).unwrap_or_else(Uuid::now_v7),
+            slug: "a-channel".into(),
+            channel_pack_id: pack.map(|p| p.0),
+            category,
+        }),
+    };
+    testing::video(site, channel)
 }
 
 pub fn published(video: &Video) -> CatalogEvent {

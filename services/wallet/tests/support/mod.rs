@@ -4,12 +4,12 @@
 
 use chrono::{DateTime, Utc};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
-use proto_events::{Actor, Envelope, EventMeta};
+use proto_events::{Actor, Envelope};
 use runtime::testing::{self, Scratch, Versions};
 use runtime::{db, EventStore};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
-use wallet::commands::{self, Item};
+use wallet::commands;
 use wallet::domain::Command;
 use wallet::{State, WalletConfig};
 
@@ -83,22 +83,12 @@ impl TestEnv {
 
     /// Runs one command on a wallet in a transaction of its own; panics on a refusal.
     pub async fn run(&self, user_id: Uuid, command: Command) -> commands::Outcome {
-        let mut tx = self.pool.begin().await.unwrap();
-        let meta = EventMeta::new(Actor::System("test".into()));
-        let outcome =
-            commands::run_in(&mut tx, &self.store, user_id, &[Item::new(command, meta)]).await.unwrap().remove(0);
-        tx.commit().await.unwrap();
-        outcome.expect("the command is accepted")
+        wallet::testing::run(&self.pool, &self.store, user_id, command).await
     }
 
     /// Gives a wallet `gems` gems through a retention deal.
     pub async fn fund(&self, user_id: Uuid, gems: u64) {
-        let command = Command::GrantRetentionGems {
-            subscription_id: Uuid::now_v7(),
-            transaction_id: format!("FUND-{}", Uuid::now_v7()),
-            amount: gems,
-        };
-        self.run(user_id, command).await;
+        wallet::testing::fund_gems(&self.pool, &self.store, user_id, gems).await
     }
 
     pub async fn cleanup(self) {

@@ -144,6 +144,9 @@ async fn packs_unlock_with_gems_once_and_refusals_keep_their_codes_and_fields() 
     let state = &body["data"]["unlockState"];
     assert_eq!(state["unlockedChannelPackIds"], json!([pack.to_string()]), "{}", short(&body));
     assert_eq!(state["percentageOfUnlockedChannelPacks"], 100);
+    // getGemsBalance answers the same share (spec: percentageOfUnlockedChannelPacks), from the same owner.
+    let body = env.ask(Some(&token), "{ getGemsBalance { percentageOfUnlockedChannelPacks } }", json!({})).await;
+    assert_eq!(body["data"]["getGemsBalance"]["percentageOfUnlockedChannelPacks"], 100, "{}", short(&body));
     assert_eq!(state["channelPackCostGems"], 10, "the price the unlock debited: 10 gems funded, none left");
     assert_eq!((&state["videoUnlockCostCredits"], &state["freeLimitedTrialVideos"]), (&json!(1), &json!(3)));
     assert_eq!(state["hasUnlockedChannelPackInLastTwoWeeks"], true);

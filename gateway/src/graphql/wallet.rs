@@ -14,9 +14,10 @@ pub struct WalletQuery;
 #[derive(Default)]
 pub struct WalletMutation;
 
-/// getGemsBalance's answer.
+/// getGemsBalance's answer: the wallet's, and `percentageOfUnlockedChannelPacks`, which the
+/// unlocks service owns and is asked for only when the query names it.
 #[derive(SimpleObject)]
-#[graphql(rename_fields = "camelCase")]
+#[graphql(rename_fields = "camelCase", complex)]
 pub struct GemsBalance {
     pub days_until_refresh_gems: u32,
     pub gems: GemsState,
@@ -25,6 +26,16 @@ pub struct GemsBalance {
     /// The gems each earning site subscription receives a week (spec §9): the wallet's
     /// configured amount.
     pub weekly_gems: u64,
+}
+
+#[async_graphql::ComplexObject(rename_fields = "camelCase")]
+impl GemsBalance {
+    /// The share of the brand's channel packs the user holds: the unlocks service's figure, as
+    /// `unlockState` and the profile answer it.
+    async fn percentage_of_unlocked_channel_packs(&self, ctx: &Context<'_>) -> async_graphql::Result<u32> {
+        let state = upstreams(ctx).unlocks.unlock_state(&request(ctx).call()).await.map_err(errors::upstream)?;
+        Ok(state.percentage_of_unlocked_channel_packs)
+    }
 }
 
 #[derive(SimpleObject)]

@@ -282,7 +282,8 @@ impl BillingConfig {
 
     /// The data is consistent: every package's options exist and name it, every option's
     /// payment options are billers, the default package exists, the purchase modal's multisite
-    /// upsell is a package's option.
+    /// upsell is a package's option, and the VP yearly upgrade is a yearly membership of the
+    /// default package.
     fn check(&self) -> anyhow::Result<()> {
         for p in &self.packages.packages {
             for id in &p.join_option_ids {
@@ -298,6 +299,15 @@ impl BillingConfig {
         anyhow::ensure!(
             self.packages.packages.iter().any(|p| p.join_option_ids.contains(&upsell)),
             "multisiteUpsellJoinOptionId {upsell} is no join option of a multisite package"
+        );
+        let yearly = self.vixen_plus_yearly_join_option_id;
+        let default = &self.packages.default;
+        anyhow::ensure!(
+            self.join_option(yearly).is_some_and(|o| o.site == *default
+                && o.kind == "member"
+                && (365..=366).contains(&o.rebill_period_days)
+                && self.package(default).is_some_and(|p| p.join_option_ids.contains(&yearly))),
+            "vixenPlusYearlyJoinOptionId {yearly} is no yearly membership option of the {default} package"
         );
         for o in &self.join_options {
             anyhow::ensure!(
@@ -394,6 +404,23 @@ mod tests {
         }
         c.multisite_upsell_join_option_id = 2566;
         c.check().unwrap();
+    }
+
+    #[test]
+    fn the_vixenplus_yearly_upgrade_must_be_a_yearly_membership_of_the_default_package() {
+        let mut c = config();
+        c.check().unwrap();
+        let yearly = c.vixen_plus_yearly_join_option_id;
+        assert_eq!(c.join_option(yearly).map(|o| (o.site.as_str(), o.rebill_period_days)), Some(("multisiteVP", 365)));
+        // The multisite package's month, a brand's own month and an id no option has are refused.
+        for id in [3045, 10301, 999_999] {
+            c.vixen_plus_yearly_join_option_id = id;
+            let refused = c.check().unwrap_err().to_string();
+            assert_eq!(
+                refused,
+                format!("vixenPlusYearlyJoinOptionId {id} is no yearly membership option of the multisiteVP package")
+            );
+        }
     }
 
     #[test]

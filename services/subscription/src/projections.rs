@@ -146,7 +146,7 @@ fn effect_of(event: &E) -> Effect {
             };
             if let Some(ended) = change.ended {
                 patch.set_ended = true;
-                patch.ended = Ending::of(event).filter(|_| ended).map(Ending::as_str);
+                patch.ended = Ending::of(event).map(Ending::as_str);
                 patch.ended_at = ended.then_some(at);
             }
             if let E::SubscriptionUpgraded { to, .. } = event {

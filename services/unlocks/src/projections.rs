@@ -4,7 +4,7 @@
 //! rebuild, so a rebuilt model equals the live one.
 
 use proto_events::catalog::{CatalogEvent, Video};
-use proto_events::subscription::{SubscriptionEvent, SubscriptionStanding};
+use proto_events::subscription::{StandingChange, SubscriptionEvent, SubscriptionStanding};
 use proto_events::unlocks::{UnlockEvent, UnlockTarget, VideoUnlockPayment};
 use proto_events::{Envelope, EventFamily};
 use runtime::projection::{decode_known, ReadModel};
@@ -354,32 +354,28 @@ pub async fn apply_subscription_event(
             .execute(&mut *conn)
             .await?;
         }
-        SubscriptionEvent::SubscriptionExpired { .. }
-        | SubscriptionEvent::SubscriptionChargedBack { .. }
-        | SubscriptionEvent::SubscriptionRefunded { .. } => {
-            // Media tokens issued before the owner recorded the end are void (a token asked
-            // for after it was refused by the owner's read). The biller's own time of the
-            // end may be earlier; a late postback must not leave tokens issued meanwhile.
+        _ => {}
+    }
+    // One write for the standing, and for an end also since when tokens resting on it are
+    // void: media tokens issued before the owner recorded the end are void (a token asked for
+    // after it was refused by the owner's read). The biller's own time of the end may be
+    // earlier; a late postback must not leave tokens issued meanwhile.
+    let ended_at = (StandingChange::of(event).ended == Some(true)).then(|| event.happened_at());
+    if let Some(before) = before {
+        let after = before.after(event);
+        if after != before || ended_at.is_some() {
             sqlx::query(
-                "update member_subscription set ended_at = greatest(ended_at, $2, $3) where subscription_id = $1",
+                "update member_subscription set standing = $2, cancelled = $3,
+                     ended_at = case when $4::timestamptz is null then ended_at else greatest(ended_at, $4, $5) end
+                 where subscription_id = $1",
             )
             .bind(id)
-            .bind(event.happened_at())
+            .bind(after.status().as_str())
+            .bind(after.cancelled)
+            .bind(ended_at)
             .bind(recorded)
             .execute(&mut *conn)
             .await?;
-        }
-        _ => {}
-    }
-    if let Some(before) = before {
-        let after = before.after(event);
-        if after != before {
-            sqlx::query("update member_subscription set standing = $2, cancelled = $3 where subscription_id = $1")
-                .bind(id)
-                .bind(after.status().as_str())
-                .bind(after.cancelled)
-                .execute(&mut *conn)
-                .await?;
         }
     }
     Ok(before.map(SubscriptionStanding::status))

@@ -50,17 +50,18 @@ impl Subscription {
 ///
 /// Its standing is the events' one rule; the stretch it earns gems for is the wallet's own: it
 /// starts when the subscription becomes an active membership (its start, an upgrade of a
-/// trial, a reactivation, or a rebill that runs an expired one again) and ends when it stops
-/// being one.
+/// trial, a reactivation, which is also how a rebill of an expired one is told) and ends when
+/// it stops being one.
 pub fn evolve(before: Option<Subscription>, event: &SubscriptionEvent) -> Option<Subscription> {
     use SubscriptionEvent as E;
     let was_earning = before.as_ref().is_some_and(Subscription::earns_gems);
     let mut subscription = match (event, before) {
-        (E::SubscriptionStarted { user_id, kind, .. }, _) => Subscription {
+        // A start told again keeps its stretch: the start's own time, as the first telling set it.
+        (E::SubscriptionStarted { user_id, kind, active_since, .. }, _) => Subscription {
             user_id: *user_id,
             kind: *kind,
             standing: SubscriptionStanding::default(),
-            member_since: None,
+            member_since: Some(*active_since),
         },
         (_, Some(before)) => before,
         (_, None) => return None,
@@ -348,6 +349,14 @@ mod tests {
         subscriptions.apply(&renewed(5));
         assert_eq!(subscriptions.get(SUB).unwrap().status(), Status::Cancelled);
         assert_eq!(subscriptions.earning(SUB), Earning::NotEarning);
+    }
+
+    #[test]
+    fn a_start_told_again_keeps_the_stretch_it_earns_for() {
+        let mut subscriptions = Subscriptions::default();
+        subscriptions.apply(&started(MembershipKind::Member, 1));
+        subscriptions.apply(&started(MembershipKind::Member, 1));
+        assert_eq!(subscriptions.earning(SUB), Earning::Since(at(1)));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use chrono::Utc;
 use profile::config::{Argon2Cost, ProfileConfig};
 use proto_events::subscription::SubscriptionEvent;
 use runtime::auth::{Claims, Signer};
-use runtime::testing::{self, Scratch, ServiceAuth};
+use runtime::testing::{self, Scratch};
 use serde_json::Value;
 use subscription::billers::{self, Outgoing, SignedRequest};
 use subscription::domain::Step;
@@ -140,15 +140,10 @@ impl TestEnv {
     /// The profile's accounts of `user` (`/internal/users?ids=`), with the profile served.
     pub async fn profile_users(&self, user: Uuid) -> Value {
         let profile_base = &self.profile.as_ref().expect("a TestEnv::with_profile").1;
-        self.http
-            .get(format!("{profile_base}/internal/users?ids={user}"))
-            .service_auth("profile")
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap()
+        let request = self.http.get(format!("{profile_base}/internal/users?ids={user}"));
+        let (status, users) = testing::call(request, None, "profile").await;
+        assert_eq!(status, 200, "{users}");
+        users
     }
 
     /// The subscription read of `user` on `tenant`.

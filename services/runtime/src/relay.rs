@@ -37,6 +37,11 @@ pub fn outbox_channel(schema: &str) -> String {
 /// one per fsync. Instead a separate, asynchronously committed NOTIFY is sent, and
 /// wake-ups that arrive while one is pending fold into it.
 pub fn wake(pool: &PgPool, schema: &str) {
+    // The relay of `schema` is active in this process: wake it without a round trip.
+    if let Some(relay) = active_here().lock().unwrap().get(schema) {
+        relay.wake.notify_one();
+        return;
+    }
     if crate::db::check_schema_name(schema).is_err() {
         tracing::warn!(schema, "no relay wake-up for an invalid schema name");
         return;
@@ -57,6 +62,47 @@ pub fn wake(pool: &PgPool, schema: &str) {
             tracing::debug!(error = %e, "relay wake-up not sent; the relay's poll will find the events");
         }
     });
+}
+
+/// The relay active in this process for a schema (the holder of its lock), woken directly by
+/// this process's commits. Its NOTIFY would cost the database a transaction per commit, and
+/// its listener one notification per commit to read. Commits in other processes still
+/// NOTIFY it.
+struct ActiveRelay {
+    /// Tells this relay's registration from another's (a relay that lost its lock and one
+    /// that took over may overlap in one process).
+    id: Uuid,
+    wake: Arc<tokio::sync::Notify>,
+}
+
+fn active_here() -> &'static Mutex<HashMap<String, ActiveRelay>> {
+    static ACTIVE: OnceLock<Mutex<HashMap<String, ActiveRelay>>> = OnceLock::new();
+    ACTIVE.get_or_init(Default::default)
+}
+
+/// This process's registration as the active relay of a schema, for as long as it lives.
+struct ActiveHere {
+    schema: String,
+    id: Uuid,
+    wake: Arc<tokio::sync::Notify>,
+}
+
+impl ActiveHere {
+    fn register(schema: &str) -> Self {
+        let (id, wake) = (Uuid::now_v7(), Arc::new(tokio::sync::Notify::new()));
+        let relay = ActiveRelay { id, wake: wake.clone() };
+        active_here().lock().unwrap().insert(schema.to_owned(), relay);
+        ActiveHere { schema: schema.to_owned(), id, wake }
+    }
+}
+
+impl Drop for ActiveHere {
+    fn drop(&mut self) {
+        let mut active = active_here().lock().unwrap();
+        if active.get(&self.schema).is_some_and(|relay| relay.id == self.id) {
+            active.remove(&self.schema);
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +173,9 @@ async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &Cancel
     tracing::info!(service = %s.service, "relay active");
     let mut listener = PgListener::connect_with(pool).await?;
     listener.listen(&outbox_channel(&s.schema)).await?;
+    // From here on this process's commits wake this relay directly (a wake-up that comes while
+    // it publishes is kept, and ends its next wait at once).
+    let here = ActiveHere::register(&s.schema);
 
     let mut amqp_failures = 0u32;
     while !cancel.is_cancelled() {
@@ -154,7 +203,7 @@ async fn hold_lock_and_publish(pool: &PgPool, s: &RelaySettings, cancel: &Cancel
         // The session ends with its connection (`broker::lost`), even while it waits for
         // confirms the lost connection will never send, or idles with nothing to publish.
         let result = tokio::select! {
-            result = publish_loop(pool, s, &connection, &mut listener, &mut lock_conn, cancel) => result,
+            result = publish_loop(pool, s, &connection, &mut listener, &here.wake, &mut lock_conn, cancel) => result,
             lost = broker::lost(&connection) => Err(RelayError::Broker(lost)),
         };
         broker::close(&connection, "relay stopping").await;
@@ -219,6 +268,7 @@ async fn publish_loop(
     s: &RelaySettings,
     connection: &lapin::Connection,
     listener: &mut PgListener,
+    woken: &tokio::sync::Notify,
     lock_conn: &mut sqlx::PgConnection,
     cancel: &CancellationToken,
 ) -> Result<(), RelayError> {
@@ -254,6 +304,7 @@ async fn publish_loop(
             tokio::select! {
                 _ = cancel.cancelled() => return Ok(()),
                 n = listener.recv() => { n?; }
+                _ = woken.notified() => {}
                 _ = tokio::time::sleep(s.poll_interval) => {}
             }
             continue;
@@ -292,5 +343,33 @@ async fn publish_loop(
         }
         metrics::counter!("paysite_events_published_total", "service" => s.service.clone())
             .increment(rows.len() as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registered(schema: &str) -> Option<Uuid> {
+        active_here().lock().unwrap().get(schema).map(|relay| relay.id)
+    }
+
+    #[tokio::test]
+    async fn a_relay_active_here_is_woken_directly_and_only_while_it_is_registered() {
+        let schema = format!("relay_test_{}", Uuid::now_v7().simple());
+        let first = ActiveHere::register(&schema);
+        // A wake-up while the relay is busy is kept for its next wait.
+        let pool = sqlx::PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").unwrap();
+        wake(&pool, &schema);
+        tokio::time::timeout(Duration::from_secs(1), first.wake.notified()).await.expect("woken without a round trip");
+
+        // A relay that took over (the first lost its lock and has not noticed yet) replaces it;
+        // the first one's end leaves the newer registration in place.
+        let second = ActiveHere::register(&schema);
+        assert_eq!(registered(&schema), Some(second.id));
+        drop(first);
+        assert_eq!(registered(&schema), Some(second.id));
+        drop(second);
+        assert_eq!(registered(&schema), None);
     }
 }

@@ -260,8 +260,16 @@ async fn the_relay_wakes_on_notify_and_polls_as_a_safety_net() {
     settings.poll_interval = Duration::from_secs(60);
     let sleepy = tokio::spawn(runtime::relay::run(env.pool.clone(), settings.clone(), cancel.clone()));
     tokio::time::sleep(Duration::from_millis(500)).await; // let it take the lock and listen
-    env.ping("woken", 1).await; // commits, then wakes the relay
+    env.ping("woken", 1).await; // commits, then wakes the relay (in this process: directly)
     env.wait_for("select count(*) from probe_effect where stream_id = 'woken'", 1, Duration::from_secs(5)).await;
+
+    // A commit in another process wakes it with a NOTIFY on the schema's channel, as that
+    // process's `relay::wake` sends it.
+    let mut tx = env.pool.begin().await.unwrap();
+    env.store.append(&mut tx, "elsewhere", 0, &[probe::ProbeEvent::Pinged { n: 1 }], &TestEnv::meta()).await.unwrap();
+    tx.commit().await.unwrap();
+    sqlx::raw_sql(&format!("notify {}", runtime::relay::outbox_channel(&env.schema))).execute(&env.pool).await.unwrap();
+    env.wait_for("select count(*) from probe_effect where stream_id = 'elsewhere'", 1, Duration::from_secs(5)).await;
 
     // An append nobody announces is still found by the poll.
     let quiet = CancellationToken::new();

@@ -37,6 +37,17 @@ async fn video_listings_page_order_filter_and_count() {
     assert!(!v.performers.is_empty() && !v.categories.is_empty() && !v.new_id.is_empty());
     assert!(v.images.poster.src.starts_with("/media/placeholder/video/"));
 
+    assert!(first.performers.is_empty(), "the performers' cards only when asked");
+
+    // Asked for, the page brings its performers' whole cards, as the batch answers them.
+    let cards = VideoListParams { performer_cards: true, ..Default::default() };
+    let with_cards = c.videos(&vixen, &cards).await.unwrap();
+    assert_eq!(with_cards.videos, first.videos);
+    let mut ids: Vec<_> = first.videos.iter().flat_map(|v| v.performers.iter().map(|p| p.id)).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(with_cards.performers, c.performers_by(&vixen, &ids, &[]).await.unwrap());
+
     // The last page is partial, the one after is empty but still counted.
     let last_page = (on_site + 11) / 12;
     let last = c.videos(&vixen, &VideoListParams { page: Some(last_page), ..Default::default() }).await.unwrap();

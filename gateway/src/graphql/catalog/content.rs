@@ -81,8 +81,13 @@ impl ContentQuery {
             categories: non_empty(categories),
             performer: non_empty(performer),
             search: non_empty(search).map(|s| s.to_lowercase()),
+            // The page and its performers' whole cards in one call, when the selection asks
+            // for the cards.
+            performer_cards: loaders::asks_performer_cards(&ctx.look_ahead().field("videos").field("performers")),
         };
-        Ok(upstreams(ctx).catalog.videos(&caller(ctx), &params).await.map_err(refused)?.into())
+        let mut page = upstreams(ctx).catalog.videos(&caller(ctx), &params).await.map_err(refused)?;
+        loaders::keep_performers(ctx, std::mem::take(&mut page.performers)).await?;
+        Ok(page.into())
     }
 
     /// Top rated (/toprated): the brand's videos by rating.

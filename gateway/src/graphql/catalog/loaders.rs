@@ -179,6 +179,21 @@ fn asks_beyond(look: &Lookahead<'_>, fields: &[&str]) -> bool {
     look.selection_fields().iter().any(|f| f.selection_set().any(|s| !fields.contains(&s.name())))
 }
 
+/// Whether a selection of videos' `performers` asks for more than a video's performer
+/// reference answers: then the performers' whole cards are needed.
+pub fn asks_performer_cards(performers: &Lookahead<'_>) -> bool {
+    performers.exists() && asks_beyond(performers, &PERFORMER_REF_FIELDS)
+}
+
+/// Performers' whole cards a service answered along with a page (`VideoPage::performers`),
+/// kept for the rest of the operation: the page's `performers` fields then make no call.
+pub async fn keep_performers(ctx: &Context<'_>, performers: Vec<api::Performer>) -> async_graphql::Result<()> {
+    if !performers.is_empty() {
+        get(ctx)?.performers.feed_many(performers.into_iter().map(|p| (p.id, p))).await;
+    }
+    Ok(())
+}
+
 /// Loads, in one batch each, what the current field's videos will ask for (their
 /// performers, their channels, the user's favourites among them all), so that the page's
 /// cost does not depend on how the executor happens to interleave the fields; the fields
@@ -200,7 +215,7 @@ pub async fn prefetch_videos(ctx: &Context<'_>, videos: &[api::Video]) -> async_
     if performers.field("isFavorite").exists() {
         favorites.extend(performer_ids.iter().map(|id| (FavoriteKind::Performer, *id)));
     }
-    if !(performers.exists() && asks_beyond(&performers, &PERFORMER_REF_FIELDS)) {
+    if !asks_performer_cards(&performers) {
         performer_ids.clear();
     }
     let channel = look.field("channel");

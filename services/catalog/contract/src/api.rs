@@ -102,6 +102,10 @@ pub struct VideoPage {
     pub total_count: i64,
     pub page: i64,
     pub size: i64,
+    /// The whole cards of the page's performers, when the listing was asked for them
+    /// (`performerCards`): one call where a page with its performers' cards took two.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub performers: Vec<Performer>,
 }
 
 /// getVideo: the video, the viewer's rating and the related videos.

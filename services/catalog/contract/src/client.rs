@@ -54,6 +54,9 @@ pub struct VideoListParams {
     pub performer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<String>,
+    /// Answer the page's performers' whole cards with it (`VideoPage::performers`).
+    #[serde(rename = "performerCards", skip_serializing_if = "std::ops::Not::not")]
+    pub performer_cards: bool,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

@@ -43,28 +43,48 @@ async fn list_videos(
     if let Some(search) = q.search.as_deref().filter(|s| !s.trim().is_empty()) {
         categories.extend(queries::category_slugs(search));
     }
+    if q.performer_cards {
+        // Not kept in the read cache: the cards move with every rating of the performers'
+        // videos, which the listing's generations do not follow.
+        let mut page = listing_page(&state, site, order, categories, &q).await?;
+        let mut ids: Vec<Uuid> = page.videos.iter().flat_map(|v| v.performers.iter().map(|p| p.id)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        page.performers = queries::performers_by(&state.pool, &ids, &[]).await?;
+        return Ok(Json(page).into_response());
+    }
     let key = listing_key(&site, order, &categories, q.performer.as_deref(), q.page, q.size);
     let depends = Depends::listing(&site);
-    cached(&state, key, depends, || async {
-        let performer = match q.performer.as_deref() {
-            None => None,
-            Some(slug) => match queries::performer_by_slug(&state.pool, slug).await? {
-                Some(p) => Some(p.id),
-                None => {
-                    return Ok(api::VideoPage {
-                        videos: vec![],
-                        total_count: 0,
-                        page: q.page.unwrap_or(1),
-                        size: q.size.unwrap_or(DEFAULT_PAGE_SIZE),
-                    })
-                }
-            },
-        };
-        let filter = VideoFilter { site, categories, performer, ..Default::default() };
-        let Json(page) = page_of(&state, filter, order, q.page, q.size).await?;
-        Ok(page)
-    })
-    .await
+    cached(&state, key, depends, || listing_page(&state, site, order, categories, &q)).await
+}
+
+/// A page of the listing: the videos of a site (and of a performer, when one is named) with
+/// the given categories, in `order`.
+async fn listing_page(
+    state: &AppState,
+    site: String,
+    order: VideoOrder,
+    categories: Vec<String>,
+    q: &ListQuery,
+) -> Result<api::VideoPage, ApiError> {
+    let performer = match q.performer.as_deref() {
+        None => None,
+        Some(slug) => match queries::performer_by_slug(&state.pool, slug).await? {
+            Some(p) => Some(p.id),
+            None => {
+                return Ok(api::VideoPage {
+                    videos: vec![],
+                    total_count: 0,
+                    page: q.page.unwrap_or(1),
+                    size: q.size.unwrap_or(DEFAULT_PAGE_SIZE),
+                    performers: Vec::new(),
+                })
+            }
+        },
+    };
+    let filter = VideoFilter { site, categories, performer, ..Default::default() };
+    let Json(page) = page_of(state, filter, order, q.page, q.size).await?;
+    Ok(page)
 }
 
 async fn top_rated(
@@ -466,7 +486,7 @@ async fn all_channel_videos(
     let site = site_of(q.site.as_deref(), &headers)?;
     let (offset, limit, page, size) = paging(q.page, q.size, DEFAULT_PAGE_SIZE)?;
     let (videos, total_count) = queries::all_channel_videos(&state.pool, &site, offset, limit).await?;
-    Ok(Json(api::VideoPage { videos, total_count, page, size }))
+    Ok(Json(api::VideoPage { videos, total_count, page, size, performers: Vec::new() }))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -275,6 +275,9 @@ pub struct ListQuery {
     pub categories: Option<String>,
     pub performer: Option<String>,
     pub search: Option<String>,
+    /// The listing only: answer the page's performers' whole cards with it.
+    #[serde(default)]
+    pub performer_cards: bool,
 }
 
 async fn page_of(
@@ -286,7 +289,7 @@ async fn page_of(
 ) -> ApiResult<api::VideoPage> {
     let (offset, limit, page, size) = paging(page, size, DEFAULT_PAGE_SIZE)?;
     let (videos, total_count) = queries::list_page(&state.pool, &filter, order, offset, limit).await?;
-    Ok(Json(api::VideoPage { videos, total_count, page, size }))
+    Ok(Json(api::VideoPage { videos, total_count, page, size, performers: Vec::new() }))
 }
 
 /// Pre-encoded JSON, as `Json` would answer it.

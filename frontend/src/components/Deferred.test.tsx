@@ -58,6 +58,31 @@ describe('Deferred', () => {
     expect(screen.getByText('beside the lazy part')).toBeTruthy()
     expect(document.querySelector('.deferred-placeholder')).toBeNull()
   })
+
+  it('fetches the code of the later part after the first screen, and renders the part once it is in', async () => {
+    let arrive: () => void = () => undefined
+    const code = vi.fn(() => new Promise<void>((resolve) => (arrive = resolve)))
+    let renders = 0
+    function Later() {
+      renders += 1
+      return <p>later part</p>
+    }
+    await act(async () => {
+      render(
+        <Deferred code={code}>
+          <Later />
+        </Deferred>,
+      )
+    })
+    await vi.waitFor(() => expect(code).toHaveBeenCalledTimes(1))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(renders).toBe(0)
+    expect(document.querySelector('.deferred-placeholder')).not.toBeNull()
+    await act(async () => arrive())
+    await waitFor(() => expect(screen.getByText('later part')).toBeTruthy())
+    expect(renders).toBe(1)
+    expect(document.querySelector('.deferred-placeholder')).toBeNull()
+  })
 })
 
 describe('afterFirstScreen', () => {

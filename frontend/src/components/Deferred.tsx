@@ -70,9 +70,32 @@ export function afterFirstScreen(callback: () => void): () => void {
   }
 }
 
-export function Deferred({ children, minHeight = '100vh' }: { children: ReactNode; minHeight?: string }) {
+export interface DeferredProps {
+  children: ReactNode
+  minHeight?: string
+  /**
+   * The code the later part loads (its lazy components' modules), fetched once the first screen is complete and
+   * rendered with it. A lazy component still loading suspends the later part's render: React then renders the part
+   * again and again until the code is in (measured on the video page: more than a third more of React's time, ahead
+   * of the page going idle).
+   */
+  code?: () => Promise<unknown>
+}
+
+export function Deferred({ children, minHeight = '100vh', code }: DeferredProps) {
   const [ready, setReady] = useState(false)
-  useEffect(() => afterFirstScreen(() => startTransition(() => setReady(true))), [])
+  useEffect(() => {
+    let cancelled = false
+    const show = () => {
+      if (!cancelled) startTransition(() => setReady(true))
+    }
+    // A failed load renders anyway: the lazy component fails as it would have, to the route's error boundary.
+    const cancel = afterFirstScreen(() => (code ? void code().then(show, show) : show()))
+    return () => {
+      cancelled = true
+      cancel()
+    }
+  }, [code])
   const placeholder = <div className="deferred-placeholder" style={{ minHeight }} aria-hidden="true" />
   // The later part may load its code when it first renders (a lazy component); the placeholder stays until it has.
   return ready ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder

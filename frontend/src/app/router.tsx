@@ -17,6 +17,7 @@ import { screenOrLocked } from './LockedScreen'
 import { fullPageLoadResponse, settle } from './navigation'
 import { httpServices, type RouteServices } from './services'
 import type { RoutingSession } from './session/bootstrap'
+import { viewportWidth } from './theme/useViewport'
 
 function routeInput(request: Request, params: LoaderFunctionArgs['params'], session: RoutingSession): RouteInput {
   const url = new URL(request.url)
@@ -27,7 +28,7 @@ function routeInput(request: Request, params: LoaderFunctionArgs['params'], sess
     tenant: session.tenant,
     user: session.user,
     isMembersArea: session.isMembersArea,
-    viewportType: viewportTypeForWidth(window.innerWidth),
+    viewportType: viewportTypeForWidth(viewportWidth()),
   }
 }
 

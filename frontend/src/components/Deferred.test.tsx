@@ -1,5 +1,5 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
-import { useLayoutEffect } from 'react'
+import { lazy, useLayoutEffect, type ComponentType } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { afterFirstScreen, Deferred, FIRST_SCREEN_WAIT_MS } from './Deferred'
 
@@ -33,6 +33,54 @@ describe('Deferred', () => {
     expect(firstCommit[0]!.placeholder?.getAttribute('aria-hidden')).toBe('true')
     // Then, after the next frame, the content in place of the placeholder.
     await waitFor(() => expect(screen.getByText('later part')).toBeTruthy())
+    expect(document.querySelector('.deferred-placeholder')).toBeNull()
+  })
+
+  it('keeps the placeholder, and the content out, while code the later part loads is on its way', async () => {
+    let arrive: (module: { default: ComponentType }) => void = () => undefined
+    const Later = lazy(() => new Promise<{ default: ComponentType }>((resolve) => (arrive = resolve)))
+    await act(async () => {
+      render(
+        <main>
+          <h1>first part</h1>
+          <Deferred minHeight="50vh">
+            <Later />
+            <p>beside the lazy part</p>
+          </Deferred>
+        </main>,
+      )
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen.queryByText('beside the lazy part')).toBeNull()
+    expect(document.querySelector<HTMLElement>('.deferred-placeholder')?.style.minHeight).toBe('50vh')
+    await act(async () => arrive({ default: () => <p>lazy part</p> }))
+    await waitFor(() => expect(screen.getByText('lazy part')).toBeTruthy())
+    expect(screen.getByText('beside the lazy part')).toBeTruthy()
+    expect(document.querySelector('.deferred-placeholder')).toBeNull()
+  })
+
+  it('fetches the code of the later part after the first screen, and renders the part once it is in', async () => {
+    let arrive: () => void = () => undefined
+    const code = vi.fn(() => new Promise<void>((resolve) => (arrive = resolve)))
+    let renders = 0
+    function Later() {
+      renders += 1
+      return <p>later part</p>
+    }
+    await act(async () => {
+      render(
+        <Deferred code={code}>
+          <Later />
+        </Deferred>,
+      )
+    })
+    await vi.waitFor(() => expect(code).toHaveBeenCalledTimes(1))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(renders).toBe(0)
+    expect(document.querySelector('.deferred-placeholder')).not.toBeNull()
+    await act(async () => arrive())
+    await waitFor(() => expect(screen.getByText('later part')).toBeTruthy())
+    expect(renders).toBe(1)
     expect(document.querySelector('.deferred-placeholder')).toBeNull()
   })
 })

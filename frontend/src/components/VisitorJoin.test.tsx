@@ -9,6 +9,7 @@ import { VisitorJoin } from './VisitorJoin'
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  window.dispatchEvent(new Event('resize'))
 })
 
 function renderAt(placement: CampaignPlacement, elm: string, signedIn = false) {
@@ -51,6 +52,7 @@ describe("a visitor's join call to action", () => {
 
   it('uses the mobile shelf suffixes on a phone', () => {
     vi.stubGlobal('innerWidth', 375)
+    window.dispatchEvent(new Event('resize'))
     renderAt('shelf1', 'shelf1')
     expect(campaignOf().get('campaign')).toBe('tsh-mbshelf1')
     cleanup()

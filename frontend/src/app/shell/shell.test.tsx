@@ -237,7 +237,9 @@ describe('navigation dropdowns', () => {
 
   it("gives the header's join link the mobile header campaign on a phone", async () => {
     const width = window.innerWidth
+    // As a browser does: the new width, then the resize event.
     window.innerWidth = 360
+    window.dispatchEvent(new Event('resize'))
     try {
       renderShell(session(), '/offers')
       expect((await screen.findByRole('link', { name: 'Join now' })).getAttribute('href')).toBe(
@@ -245,6 +247,7 @@ describe('navigation dropdowns', () => {
       )
     } finally {
       window.innerWidth = width
+      window.dispatchEvent(new Event('resize'))
     }
   })
 })

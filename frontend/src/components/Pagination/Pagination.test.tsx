@@ -35,6 +35,7 @@ describe('pagination rules', () => {
 
 function renderAt(width: number, page: number, totalCount: number) {
   Object.defineProperty(window, 'innerWidth', { configurable: true, value: width })
+  window.dispatchEvent(new Event('resize'))
   const router = createMemoryRouter([
     { path: '/', element: <Pagination page={page} totalCount={totalCount} hrefFor={(n) => `/videos?page=${n}`} /> },
   ])

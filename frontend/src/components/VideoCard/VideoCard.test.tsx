@@ -62,6 +62,16 @@ describe('how a card writes a video’s numbers', () => {
     expect(joinNames(['A', 'B', 'C'])).toBe('A, B & C')
     expect(joinNames(['A'])).toBe('A')
   })
+
+  it('writes a release date of every month as en-US Intl does, by the UTC day', () => {
+    const intl = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+    for (let month = 0; month < 12; month += 1) {
+      for (const iso of [Date.UTC(2026, month, 1), Date.UTC(1999, month, 28, 23, 59), Date.UTC(2031, month, 9, 0, 0, 1)]) {
+        const date = new Date(iso)
+        expect(formatReleaseDate(date.toISOString())).toBe(intl.format(date))
+      }
+    }
+  })
 })
 
 describe('the video card', () => {

@@ -371,9 +371,10 @@ function CommentPage({ videoId, sort, after, isLast, onMore }: {
 
 export function Comments({ videoId, commentCount, video }: { videoId: string; commentCount: number; video?: CommentedVideo }) {
   const { user, abilityRules } = useSession()
-  const ability = useMemo(() => buildAbility(abilityRules ?? []), [abilityRules])
+  // Only a signed-in user may write: a visitor's page builds no ability.
+  const ability = useMemo(() => (user.isAuthenticated ? buildAbility(abilityRules ?? []) : null), [user.isAuthenticated, abilityRules])
   const mayWrite =
-    user.isAuthenticated && (video ? ability.can('comment', subject('Video', { ...video })) : user.can('add', 'Comment'))
+    ability !== null && (video ? ability.can('comment', subject('Video', { ...video })) : user.can('add', 'Comment'))
   const [sort, setSort] = useState<CommentSort>('newest')
   const [cursors, setCursors] = useState<readonly (string | null)[]>([null])
   const sortId = useId()

@@ -1,5 +1,6 @@
 // The video page (and, under a channel, the channel video page): the player, what the video is, rating,
 // favourite, comments and related videos.
+import { lazy } from 'react'
 import { Link } from 'react-router'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
@@ -14,13 +15,19 @@ import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { VideoPageDocument } from '../../../gql/graphql'
 import { CrossNavigationShelf } from '../../recommendations'
 import { DownloadPanel } from '../../unlocks'
-import { Comments } from './Comments'
 import { FavoriteButton } from './FavoriteButton'
 import { Rating } from './Rating'
 import { VideoPlayer } from './VideoPlayer'
 import './VideoPage.css'
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/videos'
+
+// The comments come after the first screen (Deferred), and so does their code: threads, votes, moderation and the
+// full CASL ability that decides who may write (≈ 9 kB gzip, with its GraphQL documents) were evaluated with the
+// page before its first paint (docs/benchmarks.md, 2026-11-28). Deferred fetches it after the first screen and
+// renders the comments and the shelves once it is in.
+const commentsCode = () => import('./Comments')
+const Comments = lazy(() => commentsCode().then((module) => ({ default: module.Comments })))
 
 /** Related videos on the video page: whole shelf rows (two of 3 on large screens, three of 2 on medium ones). */
 export const RELATED_COUNT = 6
@@ -107,7 +114,7 @@ function VideoPageView() {
       </div>
       {user.isAuthenticated && user.can('download', 'Video') ? <DownloadPanel videoId={video.uuid} /> : null}
       {/* Comments (their own query) and related videos come a frame after the player and the video's details. */}
-      <Deferred>
+      <Deferred code={commentsCode}>
         <Comments
           videoId={video.uuid}
           commentCount={detail.commentCount}

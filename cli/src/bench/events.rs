@@ -154,18 +154,6 @@ fn missed(pipeline_ratio: f64, lag_p99_ms: f64) -> Vec<String> {
     missed
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_target_missed_is_named_and_met_ones_are_not() {
-        assert!(missed(0.9, 50.0).is_empty());
-        assert_eq!(missed(0.65, 43.9), vec!["end to end 0.65 × appends alone < 0.9"]);
-        assert_eq!(missed(0.95, 51.0), vec!["lag p99 51.0 ms > 50 ms"]);
-        assert_eq!(missed(0.95, f64::NAN).len(), 1, "no lag measured is not a target met");
-    }
-}
 
 fn meta() -> EventMeta {
     EventMeta::new(Actor::System("bench".into())).with_tenant("vixen")
@@ -394,4 +382,17 @@ async fn at_rate(b: &Bench, rate: f64, duration: Duration) -> anyhow::Result<(f6
         .collect();
     lags.sort_unstable();
     Ok((percentile_ms(&lags, 50.0), percentile_ms(&lags, 99.0), achieved))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_target_missed_is_named_and_met_ones_are_not() {
+        assert!(missed(0.9, 50.0).is_empty());
+        assert_eq!(missed(0.65, 43.9), vec!["end to end 0.65 × appends alone < 0.9"]);
+        assert_eq!(missed(0.95, 51.0), vec!["lag p99 51.0 ms > 50 ms"]);
+        assert_eq!(missed(0.95, f64::NAN).len(), 1, "no lag measured is not a target met");
+    }
 }

@@ -154,7 +154,6 @@ fn missed(pipeline_ratio: f64, lag_p99_ms: f64) -> Vec<String> {
     missed
 }
 
-
 fn meta() -> EventMeta {
     EventMeta::new(Actor::System("bench".into())).with_tenant("vixen")
 }

@@ -54,8 +54,10 @@ pub async fn ensure_database(database_url: &str) -> anyhow::Result<()> {
     if !exists {
         let sql = format!("create database \"{}\"", name.replace('"', "\"\""));
         if let Err(e) = sqlx::query(&sql).execute(&admin).await {
-            // Another process may have created it meanwhile.
-            let raced = e.as_database_error().and_then(|d| d.code()).is_some_and(|c| c == "42P04");
+            // Another process may have created it meanwhile: PostgreSQL says so as "already
+            // exists" (42P04), or, when both creations ran at once, as a unique violation of
+            // pg_database's name index (23505).
+            let raced = e.as_database_error().and_then(|d| d.code()).is_some_and(|c| c == "42P04" || c == "23505");
             if !raced {
                 return Err(e.into());
             }

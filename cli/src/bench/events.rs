@@ -79,24 +79,48 @@ pub async fn run(base: &Settings) -> anyhow::Result<()> {
 
     println!("paysite bench events (2 cores: every figure shares them with PostgreSQL and RabbitMQ)\n");
     let fsync_ms = fsync_floor_ms();
-    let raw = raw_publish(&bench.settings).await?;
+    let (raw, raw_cpu) = raw_publish(&bench.settings).await?;
     let append = single_append(&bench).await?;
-    let append_only = appends_only(&bench, 20_000).await?;
-    let (max_rate, drained) = end_to_end(&bench, 40_000, 1).await?;
-    let (batched_rate, _) = end_to_end(&bench, 80_000, 10).await?;
+    let (append_only, append_cpu) = appends_only(&bench, 20_000).await?;
+    println!("  appends alone: {append_only:.0}/s, the machine's cores {:.0} % busy", append_cpu * 100.0);
+    let (max_rate, drained, end_to_end_cpu) = end_to_end(&bench, 40_000, 1).await?;
+    let (batched_rate, _, _) = end_to_end(&bench, 80_000, 10).await?;
+    let (downstream_rate, downstream_cpu) = downstream_only(&bench, 40_000).await?;
+    let ceiling = Ceiling::of(cores(), (append_only, append_cpu), (downstream_rate, downstream_cpu));
     let half = (max_rate / 2.0).max(1.0);
     let (lag_p50, lag_p99, achieved) = at_rate(&bench, half, Duration::from_secs(10)).await?;
 
     println!("| measure | value | beside |");
     println!("|---|---|---|");
-    println!("| raw lapin publish with confirms | {raw:.0} msg/s | baseline |");
+    println!(
+        "| raw lapin publish with confirms | {raw:.0} msg/s, {:.0} µs of a core each | baseline; the broker's part alone |",
+        raw_cpu * cores() as f64 / raw * 1e6
+    );
     println!(
         "| appends alone, 16 writers, 1 event a transaction | {append_only:.0} events/s | the database's ceiling |"
     );
     println!(
-        "| end to end, append → projection | {max_rate:.0} events/s ({drained} events) | {:.2} × raw publish, {:.2} × appends alone |",
+        "| appends alone: the cores' busy share | {:.0} % | what is left for the relay, broker and consumer |",
+        append_cpu * 100.0
+    );
+    println!(
+        "| end to end, append → projection | {max_rate:.0} events/s ({drained} events), cores {:.0} % busy | {:.2} × raw publish, {:.2} × appends alone |",
+        end_to_end_cpu * 100.0,
         max_rate / raw,
         max_rate / append_only
+    );
+    println!(
+        "| relay → broker → consumer alone, a backlog of 1-event transactions | {downstream_rate:.0} events/s, cores {:.0} % busy | the rest of the pipeline's own cost |",
+        downstream_cpu * 100.0
+    );
+    println!(
+        "| CPU per event: append, rest of the pipeline | {:.0} µs, {:.0} µs of a core | {} cores |",
+        ceiling.append_us, ceiling.downstream_us, ceiling.cores
+    );
+    println!(
+        "| the cores' ceiling for end to end (estimate) | {:.0} events/s | {:.2} × appends alone: what these cores allow |",
+        ceiling.rate(),
+        ceiling.rate() / append_only
     );
     println!(
         "| end to end, 10 events a transaction | {batched_rate:.0} events/s | {:.2} × raw publish; target ≥ 5,000 |",
@@ -178,7 +202,9 @@ fn fsync_floor_ms() -> Option<f64> {
     Some(usecs / 1000.0)
 }
 
-async fn raw_publish(settings: &Settings) -> anyhow::Result<f64> {
+/// Publishes with confirms into a queue nobody reads: messages per second, and the cores' busy
+/// share meanwhile (the broker's and this client's CPU, nothing else's).
+async fn raw_publish(settings: &Settings) -> anyhow::Result<(f64, f64)> {
     const N: usize = 50_000;
     let connection = broker::connect(settings.amqp_url.expose(), "bench-raw").await?;
     let channel = connection.create_channel().await?;
@@ -202,7 +228,7 @@ async fn raw_publish(settings: &Settings) -> anyhow::Result<f64> {
         )
         .await?;
     let body = serde_json::to_vec(&serde_json::json!({"payload": "x".repeat(400)}))?;
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), cpu_ticks());
     for chunk in (0..N).collect::<Vec<_>>().chunks(500) {
         let mut confirms = Vec::with_capacity(chunk.len());
         for _ in chunk {
@@ -223,9 +249,10 @@ async fn raw_publish(settings: &Settings) -> anyhow::Result<f64> {
         }
     }
     let rate = N as f64 / start.elapsed().as_secs_f64();
+    let busy = busy_share(cpu, cpu_ticks());
     channel.queue_delete(queue.as_str().into(), QueueDeleteOptions::default()).await?;
     connection.close(200, "done".into()).await?;
-    Ok(rate)
+    Ok((rate, busy))
 }
 
 async fn append_one(store: &EventStore, stream: &str, version: i64, n: u64) -> anyhow::Result<()> {
@@ -257,6 +284,58 @@ async fn single_append(b: &Bench) -> anyhow::Result<(f64, f64)> {
 
 async fn effects(b: &Bench) -> anyhow::Result<i64> {
     Ok(sqlx::query_scalar("select count(*) from bench_effect").fetch_one(&b.pool).await?)
+}
+
+/// The machine's CPU time so far, all cores: (busy, total) in clock ticks, from /proc/stat.
+fn cpu_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let fields: Vec<u64> = stat.lines().next()?.split_whitespace().skip(1).map(|f| f.parse().unwrap_or(0)).collect();
+    let total: u64 = fields.iter().take(8).sum();
+    // idle and iowait
+    let idle = fields.get(3).copied().unwrap_or(0) + fields.get(4).copied().unwrap_or(0);
+    Some((total - idle, total))
+}
+
+/// The busy share of every core between two readings (NaN where /proc/stat is missing).
+fn busy_share(from: Option<(u64, u64)>, to: Option<(u64, u64)>) -> f64 {
+    match (from, to) {
+        (Some((b0, t0)), Some((b1, t1))) if t1 > t0 => (b1 - b0) as f64 / (t1 - t0) as f64,
+        _ => f64::NAN,
+    }
+}
+
+/// The cores this process may use (the whole machine here: PostgreSQL and RabbitMQ share them).
+fn cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// What the machine's cores allow end to end, from two measurements: the appends alone, and the
+/// rest of the pipeline (relay, broker, consumer, projection) alone, each a rate with the
+/// cores' busy share meanwhile. Both run on the same cores, so an event end to end costs their
+/// sum of CPU.
+#[derive(Debug)]
+struct Ceiling {
+    cores: usize,
+    /// CPU time of one append, in microseconds of one core.
+    append_us: f64,
+    /// CPU time of one event through the rest of the pipeline.
+    downstream_us: f64,
+}
+
+impl Ceiling {
+    fn of(cores: usize, (append_rate, append_busy): (f64, f64), (rest_rate, rest_busy): (f64, f64)) -> Self {
+        let per_event = |rate: f64, busy: f64| busy * cores as f64 / rate * 1e6;
+        Ceiling {
+            cores,
+            append_us: per_event(append_rate, append_busy),
+            downstream_us: per_event(rest_rate, rest_busy),
+        }
+    }
+
+    /// Events per second end to end with every core busy.
+    fn rate(&self) -> f64 {
+        self.cores as f64 * 1e6 / (self.append_us + self.downstream_us)
+    }
 }
 
 fn start_pipeline(b: &Bench, cancel: &CancellationToken) -> Vec<tokio::task::JoinHandle<()>> {
@@ -297,22 +376,50 @@ async fn write_concurrently(
     Ok(())
 }
 
-/// 16 writers appending with nothing reading: what the database alone allows.
-async fn appends_only(b: &Bench, total: u64) -> anyhow::Result<f64> {
-    let start = Instant::now();
+/// 16 writers appending with nothing reading: what the database alone allows, and how busy
+/// the machine's cores were meanwhile.
+async fn appends_only(b: &Bench, total: u64) -> anyhow::Result<(f64, f64)> {
+    let (start, cpu) = (Instant::now(), cpu_ticks());
     write_concurrently(&b.store, "alone", 16, total, 1).await?;
     let rate = total as f64 / start.elapsed().as_secs_f64();
+    let busy = busy_share(cpu, cpu_ticks());
     sqlx::query("delete from outbox").execute(&b.pool).await?;
-    Ok(rate)
+    Ok((rate, busy))
 }
 
-/// As fast as 16 writers can append, `per_tx` events a transaction: events per second
-/// until the projection has them all.
-async fn end_to_end(b: &Bench, total: u64, per_tx: u64) -> anyhow::Result<(f64, i64)> {
+/// The rest of the pipeline alone: `total` events appended (1 a transaction) while it is
+/// stopped, then relayed, delivered and projected: events per second until the projection has
+/// them all, and the cores' busy share meanwhile.
+async fn downstream_only(b: &Bench, total: u64) -> anyhow::Result<(f64, f64)> {
+    let before = effects(b).await?;
+    write_concurrently(&b.store, "backlog", 16, total, 1).await?;
+    let cancel = CancellationToken::new();
+    let (start, cpu) = (Instant::now(), cpu_ticks());
+    let tasks = start_pipeline(b, &cancel);
+    while effects(b).await? < before + total as i64 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        anyhow::ensure!(start.elapsed() < Duration::from_secs(300), "the backlog did not drain in 5 minutes");
+    }
+    let rate = total as f64 / start.elapsed().as_secs_f64();
+    let busy = busy_share(cpu, cpu_ticks());
+    println!(
+        "  a backlog of {total}: relayed, delivered and projected at {rate:.0}/s, cores {:.0} % busy",
+        busy * 100.0
+    );
+    cancel.cancel();
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok((rate, busy))
+}
+
+/// As fast as 16 writers can append, `per_tx` events a transaction: events per second until
+/// the projection has them all, and the cores' busy share meanwhile.
+async fn end_to_end(b: &Bench, total: u64, per_tx: u64) -> anyhow::Result<(f64, i64, f64)> {
     let cancel = CancellationToken::new();
     let tasks = start_pipeline(b, &cancel);
     let before = effects(b).await?;
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), cpu_ticks());
     write_concurrently(&b.store, &format!("max{per_tx}"), 16, total, per_tx).await?;
     let written = start.elapsed();
     let target = before + total as i64;
@@ -321,19 +428,22 @@ async fn end_to_end(b: &Bench, total: u64, per_tx: u64) -> anyhow::Result<(f64, 
         anyhow::ensure!(start.elapsed() < Duration::from_secs(300), "the pipeline did not drain in 5 minutes");
     }
     let rate = total as f64 / start.elapsed().as_secs_f64();
+    let busy = busy_share(cpu, cpu_ticks());
     // Where the time went: the appends themselves (beside the pipeline), then what was still
     // on its way when the last append committed.
     println!(
-        "  {per_tx} a transaction: {total} appended in {:.2} s ({:.0}/s beside the pipeline), the last projected {:.2} s later",
+        "  {per_tx} a transaction: {total} appended in {:.2} s ({:.0}/s beside the pipeline), \
+         the last projected {:.2} s later; {rate:.0}/s end to end, cores {:.0} % busy",
         written.as_secs_f64(),
         total as f64 / written.as_secs_f64(),
-        (start.elapsed() - written).as_secs_f64()
+        (start.elapsed() - written).as_secs_f64(),
+        busy * 100.0
     );
     cancel.cancel();
     for t in tasks {
         let _ = t.await;
     }
-    Ok((rate, total as i64))
+    Ok((rate, total as i64, busy))
 }
 
 /// Appends at a steady `rate` for `duration`; lag = projection commit − append.
@@ -393,5 +503,25 @@ mod tests {
         assert_eq!(missed(0.65, 43.9), vec!["end to end 0.65 × appends alone < 0.9"]);
         assert_eq!(missed(0.95, 51.0), vec!["lag p99 51.0 ms > 50 ms"]);
         assert_eq!(missed(0.95, f64::NAN).len(), 1, "no lag measured is not a target met");
+    }
+
+    #[test]
+    fn the_busy_share_is_the_busy_part_of_the_ticks_between_two_readings() {
+        assert_eq!(busy_share(Some((100, 1000)), Some((400, 1400))), 0.75);
+        assert!(busy_share(None, Some((1, 2))).is_nan());
+        assert!(busy_share(Some((5, 10)), Some((5, 10))).is_nan(), "no time passed");
+        let (busy, total) = cpu_ticks().expect("/proc/stat on Linux");
+        assert!(busy <= total && total > 0);
+    }
+
+    #[test]
+    fn the_ceiling_adds_the_cpu_of_both_halves_of_an_event() {
+        // Appends: 2,000/s with both of 2 cores busy = 1,000 µs each; the rest: 4,000/s with
+        // half of them busy = 250 µs. An event end to end costs 1,250 µs: 1,600/s on 2 cores.
+        let c = Ceiling::of(2, (2_000.0, 1.0), (4_000.0, 0.5));
+        assert_eq!((c.append_us, c.downstream_us), (1_000.0, 250.0));
+        assert_eq!(c.rate(), 1_600.0);
+        // A free rest of the pipeline leaves the appends' own rate at full load.
+        assert_eq!(Ceiling::of(2, (2_000.0, 1.0), (4_000.0, 0.0)).rate(), 2_000.0);
     }
 }

@@ -244,13 +244,27 @@ struct OutboxRow {
 /// Records the outbox's backlog: `paysite_relay_outbox_rows{service}` and
 /// `paysite_relay_oldest_unpublished_seconds{service}` (0 when empty). While the broker is
 /// away this is what grows (the writes keep going into the outbox), so it is what alerts.
+/// What waits in the outbox: how many events, and how long the first of them in publishing
+/// order (the outbox's) has waited, in seconds.
+///
+/// The relay asks this every second between batches, so it must stay cheap however large the
+/// event table grows: it counts the outbox alone and reads one event row, the first in the
+/// outbox, by its key. (It once joined the whole outbox to the event table for the oldest
+/// `recorded_at`; after a burst of appends the planner, its outbox statistics stale, hashed
+/// the whole event table, 100–150 ms a second during which nothing was published:
+/// docs/benchmarks.md, the lag at half rate.)
+pub async fn backlog(pool: &PgPool) -> Result<(i64, f64), sqlx::Error> {
+    sqlx::query_as(BACKLOG).fetch_one(pool).await
+}
+
+/// [`backlog`]'s statement.
+pub const BACKLOG: &str = "select (select count(*) from outbox),
+        coalesce((select extract(epoch from now() - e.recorded_at)::float8
+                  from outbox o join event e on e.event_id = o.event_id
+                  order by o.id limit 1), 0)";
+
 async fn record_backlog(pool: &PgPool, service: &str) -> Result<(), sqlx::Error> {
-    let (rows, oldest): (i64, f64) = sqlx::query_as(
-        "select count(*), coalesce(extract(epoch from now() - min(e.recorded_at))::float8, 0)
-         from outbox o join event e on e.event_id = o.event_id",
-    )
-    .fetch_one(pool)
-    .await?;
+    let (rows, oldest) = backlog(pool).await?;
     metrics::gauge!("paysite_relay_outbox_rows", "service" => service.to_owned()).set(rows as f64);
     metrics::gauge!("paysite_relay_oldest_unpublished_seconds", "service" => service.to_owned()).set(oldest.max(0.0));
     Ok(())

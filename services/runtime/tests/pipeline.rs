@@ -288,3 +288,40 @@ async fn the_relay_wakes_on_notify_and_polls_as_a_safety_net() {
     let _ = tokio::join!(consumer, polling, consumer_again);
     env.cleanup().await;
 }
+
+/// The relay measures its outbox every second between batches: the measure reads the outbox and
+/// one event by its key, whatever the planner believes of the outbox (here: statistics taken
+/// while it held thousands of rows, as after a burst), and answers the truth.
+#[tokio::test]
+async fn the_backlog_measure_reads_the_outbox_and_one_event_not_the_event_table() {
+    let env = TestEnv::new().await;
+    let events: Vec<probe::ProbeEvent> = (1..=5_000).map(|n| probe::ProbeEvent::Pinged { n }).collect();
+    let mut tx = env.pool.begin().await.unwrap();
+    env.store.append(&mut tx, "burst", 0, &events, &TestEnv::meta()).await.unwrap();
+    tx.commit().await.unwrap();
+    sqlx::query("analyze outbox").execute(&env.pool).await.unwrap();
+    sqlx::query("analyze event").execute(&env.pool).await.unwrap();
+    // Published, all but the last three (as a relay deletes them); the statistics stay stale.
+    sqlx::query("delete from outbox where id < (select max(id) - 2 from outbox)").execute(&env.pool).await.unwrap();
+    sqlx::query(
+        "update event set recorded_at = now() - interval '1 hour'
+         where event_id = (select event_id from outbox order by id limit 1)",
+    )
+    .execute(&env.pool)
+    .await
+    .unwrap();
+
+    let (rows, oldest) = runtime::relay::backlog(&env.pool).await.unwrap();
+    assert_eq!(rows, 3);
+    assert!((3_599.0..3_700.0).contains(&oldest), "the first waiting event's age: {oldest} s");
+
+    let plan: Vec<String> =
+        sqlx::query_scalar(&format!("explain {}", runtime::relay::BACKLOG)).fetch_all(&env.pool).await.unwrap();
+    let plan = plan.join("\n");
+    assert!(!plan.contains("Seq Scan on event") && !plan.contains("Hash"), "the event table is not scanned:\n{plan}");
+    assert!(plan.contains("Index Scan using event_event_id_key on event"), "one event read by its key:\n{plan}");
+
+    sqlx::query("delete from outbox").execute(&env.pool).await.unwrap();
+    assert_eq!(runtime::relay::backlog(&env.pool).await.unwrap(), (0, 0.0), "an empty outbox waits for nothing");
+    env.cleanup().await;
+}

@@ -199,6 +199,10 @@ async fn concurrent_misses_of_one_key_compute_once() {
         });
     }
     all_in.wait().await;
+    let waiting = std::time::Instant::now();
+    while cache.stats().checks == 0 && waiting.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     // The requests' own work before they ask for the generations is microseconds.
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(cache.stats().checks, 1, "the first check is running, the others wait for it");
@@ -210,8 +214,9 @@ async fn concurrent_misses_of_one_key_compute_once() {
     let stats = cache.stats();
     assert_eq!(stats.misses, 1);
     assert_eq!(stats.hits + stats.coalesced, 39);
-    // The first check covers the first request; the one after it covers the other 39.
-    assert_eq!(stats.checks, 2, "the generation checks are shared");
+    // The first check covers the requests that arrived before it began (at least its own); the
+    // one after it, if any is left, covers all the others.
+    assert!((1..=2).contains(&stats.checks), "the generation checks are shared: {}", stats.checks);
 
     // A failed computation is not kept and not shared as a success: the next one runs.
     let failed: Result<_, sqlx::Error> = cache

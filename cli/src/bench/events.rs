@@ -94,7 +94,7 @@ pub async fn run(base: &Settings) -> anyhow::Result<()> {
     println!("|---|---|---|");
     println!(
         "| raw lapin publish with confirms | {raw:.0} msg/s, {:.0} µs of a core each | baseline; the broker's part alone |",
-        raw_cpu * cores() as f64 / raw * 1e6
+        cpu_us_per_event(cores(), raw, raw_cpu)
     );
     println!(
         "| appends alone, 16 writers, 1 event a transaction | {append_only:.0} events/s | the database's ceiling |"
@@ -322,13 +322,18 @@ struct Ceiling {
     downstream_us: f64,
 }
 
+/// CPU time per event, in microseconds of one core, of work done at `rate` events a second
+/// while `busy` of the `cores` were busy.
+fn cpu_us_per_event(cores: usize, rate: f64, busy: f64) -> f64 {
+    busy * cores as f64 / rate * 1e6
+}
+
 impl Ceiling {
     fn of(cores: usize, (append_rate, append_busy): (f64, f64), (rest_rate, rest_busy): (f64, f64)) -> Self {
-        let per_event = |rate: f64, busy: f64| busy * cores as f64 / rate * 1e6;
         Ceiling {
             cores,
-            append_us: per_event(append_rate, append_busy),
-            downstream_us: per_event(rest_rate, rest_busy),
+            append_us: cpu_us_per_event(cores, append_rate, append_busy),
+            downstream_us: cpu_us_per_event(cores, rest_rate, rest_busy),
         }
     }
 

@@ -241,9 +241,6 @@ struct OutboxRow {
     envelope: String,
 }
 
-/// Records the outbox's backlog: `paysite_relay_outbox_rows{service}` and
-/// `paysite_relay_oldest_unpublished_seconds{service}` (0 when empty). While the broker is
-/// away this is what grows (the writes keep going into the outbox), so it is what alerts.
 /// What waits in the outbox: how many events, and how long the first of them in publishing
 /// order (the outbox's) has waited, in seconds.
 ///
@@ -263,6 +260,9 @@ pub const BACKLOG: &str = "select (select count(*) from outbox),
                   from outbox o join event e on e.event_id = o.event_id
                   order by o.id limit 1), 0)";
 
+/// Records the outbox's backlog: `paysite_relay_outbox_rows{service}` and
+/// `paysite_relay_oldest_unpublished_seconds{service}` (0 when empty). While the broker is
+/// away this is what grows (the writes keep going into the outbox), so it is what alerts.
 async fn record_backlog(pool: &PgPool, service: &str) -> Result<(), sqlx::Error> {
     let (rows, oldest) = backlog(pool).await?;
     metrics::gauge!("paysite_relay_outbox_rows", "service" => service.to_owned()).set(rows as f64);

@@ -9,14 +9,9 @@ import type { ModalProps, ModalRequest } from '../../app/shell/modalIds'
 import { t } from '../../app/i18n'
 import '../../app/i18n/copy/shared'
 import '../../app/i18n/copy/upgrade'
+import { PROMPT_ABILITIES } from './abilities'
 
-export const PROMPT_ABILITIES = {
-  upgradeBar: ['see', 'UpgradeBar'],
-  pornPortalBar: ['see', 'PornPortalBar'],
-  upgradeOverlay: ['see', 'UpgradeOverlay'],
-  reactivateCancelledRebill: ['see', 'ReactivateCancelledRebillModal'],
-  freeLimitedTrialVideos: ['see', 'FreeLimitedTrialVideos'],
-} as const satisfies Record<string, readonly [string, string]>
+export { PROMPT_ABILITIES }
 
 /**
  * No bar on the pages of a purchase or signup in progress (join, signup, upgrade, one-click upsell): they are

@@ -2,7 +2,8 @@
 // so the overlay loads only for a user who holds the overlay for some videos: visitors and members never fetch it.
 import { lazy, Suspense } from 'react'
 import { useSession } from '../../../app/session/SessionContext'
-import { PROMPT_ABILITIES } from '../prompts'
+// The abilities alone, not prompts.ts: that would load the prompts' rules and copy with every video page.
+import { PROMPT_ABILITIES } from '../abilities'
 
 const UpgradeOverlay = lazy(() => import('./UpgradeOverlay').then((module) => ({ default: module.UpgradeOverlay })))
 

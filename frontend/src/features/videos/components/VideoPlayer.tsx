@@ -1,12 +1,12 @@
 // The player: a member's video from its tokens (one per quality, chosen by the viewer), else the trailer with the
 // way in — the join link for visitors, the purchase modal for members whose access does not cover the video.
 import { useQuery } from '@apollo/client/react'
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useSession } from '../../../app/session/SessionContext'
 import { isMobileViewport, useViewportType } from '../../../app/theme/useViewport'
 import { JoinLink } from '../../../components/JoinLink'
 import { VideoTokensDocument } from '../../../gql/graphql'
-import { LockedVideo } from '../../unlocks'
+import { LockedVideo, preloadLockedVideo } from '../../unlocks'
 import { UpgradeOverlay } from '../../upgrade'
 import { defaultSource, isVideoFile, playableSources } from '../player'
 import './VideoPlayer.css'
@@ -47,12 +47,17 @@ export function Trailer({ video, autoPlay = false, children }: { video: PlayerVi
   )
 }
 
+/** The player's place while what it shows is not known yet: the tokens, or a refused video's way in. */
+const LOADING = <div className="player player--loading" aria-busy="true" />
+
 function MemberPlayer({ video }: { video: PlayerVideo }) {
   const { data, loading, refetch } = useQuery(VideoTokensDocument, { variables: { videoId: video.uuid }, errorPolicy: 'all' })
   const mobile = isMobileViewport(useViewportType())
   const sources = playableSources(data?.getToken)
   const [chosen, setChosen] = useState<string>()
-  if (loading) return <div className="player player--loading" aria-busy="true" />
+  // The way in is a chunk of its own; it is fetched while the tokens are asked for, which say whether it is needed.
+  useEffect(() => preloadLockedVideo(), [])
+  if (loading) return LOADING
   const source = sources.find((candidate) => candidate.quality === chosen) ?? defaultSource(sources, mobile)
   if (!source) {
     // FORBIDDEN: the account does not cover this video. The trailer stays; the way in follows §4's access-denied
@@ -63,6 +68,7 @@ function MemberPlayer({ video }: { video: PlayerVideo }) {
         video={video}
         onUnlocked={() => void refetch().catch(() => undefined)}
         trailer={(showUpgradeOverlay) => <Trailer video={video}>{showUpgradeOverlay ? <UpgradeOverlay video={video} /> : null}</Trailer>}
+        fallback={LOADING}
       />
     )
   }

@@ -11,8 +11,6 @@ import '../../app/i18n/copy/shared'
 import '../../app/i18n/copy/upgrade'
 import { PROMPT_ABILITIES } from './abilities'
 
-export { PROMPT_ABILITIES }
-
 /**
  * No bar on the pages of a purchase or signup in progress (join, signup, upgrade, one-click upsell): they are
  * already the way in, as for the health warning (§2.2).

@@ -1,8 +1,8 @@
 // The way in of a refused video, loaded only by the members refused one. Its code (the §4 routing of a refusal, its
 // copy, the video access query) was part of every video page's first load, a visitor's too, though only a signed-in
 // user whose access does not cover the video renders it (docs/benchmarks.md, "The locked video's way in, lazy").
-import { lazy, Suspense, type ReactNode } from 'react'
-import type { LockedVideoProps } from './LockedVideo'
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react'
+import type { LockedVideo as LockedVideoComponent } from './LockedVideo'
 
 const lockedVideoCode = () => import('./LockedVideo')
 const LockedVideo = lazy(() => lockedVideoCode().then((module) => ({ default: module.LockedVideo })))
@@ -20,7 +20,7 @@ export function preloadLockedVideo(): void {
 export function LockedVideoSlot({
   fallback,
   ...props
-}: LockedVideoProps & { trailer?: (showUpgradeOverlay: boolean) => ReactNode; fallback: ReactNode }) {
+}: ComponentProps<typeof LockedVideoComponent> & { fallback: ReactNode }) {
   return (
     <Suspense fallback={fallback}>
       <LockedVideo {...props} />

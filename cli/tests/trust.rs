@@ -6,17 +6,14 @@
 //! gates enforce; a route a table forgot answers 500 to everyone (`runtime::auth::Gate`), and
 //! the test below holds each table equal to the routes its router declares.
 
-use std::{
-    collections::{BTreeMap, BTreeSet},
-    io::{BufRead, BufReader},
-    process::{Child, Command, Stdio},
-    sync::mpsc,
-    time::{Duration, Instant},
-};
+mod support;
+
+use std::{collections::BTreeSet, time::Duration};
 
 use base64::{engine::general_purpose::STANDARD, Engine};
 use reqwest::{Method, StatusCode};
 use runtime::auth::{Access, Claims, Route, ServiceKey, Signer, CALLER_FORBIDDEN, SERVICE_TOKEN_TTL, TENANT_HEADER};
+use support::Up;
 use uuid::Uuid;
 
 /// Each service with an internal API, and its trust table.
@@ -31,77 +28,20 @@ fn tables() -> Vec<(&'static str, &'static [Route])> {
     ]
 }
 
-/// `paysite up` with the given keys, stopped when dropped.
-struct Up {
-    child: Child,
-    services: BTreeMap<String, String>,
-    /// Deleted after the child stopped (fields drop after `Drop::drop`).
-    _vhost: runtime::testing::ScratchVhost,
-}
-
-impl Drop for Up {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let _ = self.child.kill();
-    }
-}
-
+/// `paysite up` with the given keys, every service ready; stopped when dropped.
 async fn up(service_key: &str, signing_key: &str) -> Up {
-    let exchange = format!("test.trust.{}", Uuid::new_v4().simple());
-    // Its own vhost: the services declare their queues under their real names.
-    let vhost = runtime::testing::ScratchVhost::new();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paysite"))
-        .args(["up", "--no-seed", "--ephemeral-ports", "--gateway-addr", "127.0.0.1:0"])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/paysite_test_trust")
-        .env("PAYSITE_EXCHANGE", &exchange)
-        .env("AMQP_URL", &vhost.url)
-        .env("PAYSITE_SERVICE_KEY", service_key)
-        .env("PROFILE_SIGNING_KEY", signing_key)
-        .env("PROFILE_ARGON2_MEMORY_KIB", "256")
-        .env("PROFILE_ARGON2_ITERATIONS", "1")
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let (lines, seen) = mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = lines.send(line);
-        }
-    });
-    let mut up = Up { child, services: BTreeMap::new(), _vhost: vhost };
-    let mut ops = BTreeMap::new();
-    let wanted: BTreeSet<&str> = tables().iter().map(|(name, _)| *name).collect();
-    let start = Instant::now();
-    while !wanted.iter().all(|name| up.services.contains_key(*name)) {
-        assert!(start.elapsed() < Duration::from_secs(120), "paysite up printed no banner");
-        let Ok(line) = seen.recv_timeout(Duration::from_secs(120)) else { continue };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let [name, url, "ops", ops_url] = words[..] {
-            if wanted.contains(name) && url.starts_with("http://") {
-                up.services.insert(name.to_owned(), url.to_owned());
-                ops.insert(name.to_owned(), ops_url.to_owned());
-            }
-        }
-    }
-    let client = runtime::tls::client();
-    for url in ops.values() {
-        let ready = async {
-            while !client.get(format!("{url}/readyz")).send().await.is_ok_and(|r| r.status() == 200) {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(60), ready).await.expect("every service became ready");
+    let up = Up::start(
+        "paysite_test_trust",
+        &[
+            ("PAYSITE_SERVICE_KEY", service_key),
+            ("PROFILE_SIGNING_KEY", signing_key),
+            ("PROFILE_ARGON2_MEMORY_KIB", "256"),
+            ("PROFILE_ARGON2_ITERATIONS", "1"),
+        ],
+    );
+    let wanted: Vec<&str> = tables().iter().map(|(name, _)| *name).collect();
+    for name in wanted {
+        up.ready(name).await;
     }
     up
 }
@@ -175,7 +115,7 @@ async fn every_internal_route_admits_only_the_callers_its_table_names() {
     let mut problems = Vec::new();
     let mut checked = 0;
     for (service, routes) in tables() {
-        let base = &up.services[service];
+        let base = &up.url(service);
         let elsewhere = if service == "wallet" { "catalog" } else { "wallet" };
         let (for_elsewhere, _) = key.issue("trust-test", elsewhere, SERVICE_TOKEN_TTL);
         let (for_service, _) = key.issue("trust-test", service, SERVICE_TOKEN_TTL);

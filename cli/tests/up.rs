@@ -1,75 +1,26 @@
-//! `paysite up` starts every service and the gateway, answers on loopback only, and stops cleanly.
+//! `paysite up` starts every service and the gateway, answers on loopback only, stops cleanly,
+//! and survives hostile documents, as does a production-mode gateway in front of it.
+
+mod support;
 
 use std::{
-    io::{BufRead, BufReader, ErrorKind},
+    io::ErrorKind,
     net::{IpAddr, SocketAddr, TcpStream},
     process::{Command, Stdio},
-    sync::mpsc,
     time::{Duration, Instant},
 };
 
+use support::{stop, Up};
+
 #[tokio::test]
 async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_cleanly_on_sigterm() {
-    let exchange = format!("test.up.{}", uuid::Uuid::new_v4().simple());
-    // Its own vhost: the services declare their queues under their real names.
-    let vhost = runtime::testing::ScratchVhost::new();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paysite"))
-        .args(["up", "--no-seed", "--ephemeral-ports", "--gateway-addr", "127.0.0.1:0"])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/paysite_test_up")
-        .env("PAYSITE_EXCHANGE", &exchange)
-        .env("AMQP_URL", &vhost.url)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let (lines, seen) = mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = lines.send(line);
-        }
-    });
-    // The banner names the gateway's address and each service's URL, then how to stop.
-    let (mut gateway, mut gateway_ops, mut services, mut ops) = (None, None, Vec::new(), Vec::new());
-    let start = Instant::now();
-    loop {
-        assert!(start.elapsed() < Duration::from_secs(60), "paysite up printed no banner");
-        let Ok(line) = seen.recv_timeout(Duration::from_secs(60)) else { continue };
-        if let Some(addr) = line.strip_prefix("The site (gateway on ").and_then(|r| r.strip_suffix("):")) {
-            gateway = Some(addr.to_owned());
-        }
-        if let Some(addr) = line.strip_prefix("Operations of the gateway (/healthz /readyz /metrics): http://") {
-            gateway_ops = Some(addr.parse::<SocketAddr>().unwrap());
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let [name, url, "ops", ops_url] = words[..] {
-            if let (Some(addr), Some(ops_addr)) = (url.strip_prefix("http://"), ops_url.strip_prefix("http://")) {
-                services.push((name.to_owned(), addr.parse::<SocketAddr>().unwrap()));
-                ops.push((format!("{name} ops"), ops_addr.parse::<SocketAddr>().unwrap()));
-            }
-        }
-        if line.starts_with("Stop with Ctrl-C") {
-            break;
-        }
-    }
-    let gateway = gateway.expect("the banner names the gateway");
-    let gateway_ops = gateway_ops.expect("the banner names the gateway's operations address");
+    let mut up = Up::start("paysite_test_up", &[]);
+    let (gateway, gateway_ops, services, ops) =
+        (up.gateway.clone(), up.gateway_ops, up.services.clone(), up.ops.clone());
     let wallet_ops = ops.iter().find(|(name, _)| name == "wallet ops").map(|(_, a)| format!("http://{a}")).unwrap();
     assert!(services.len() >= 7, "the banner lists every service: {services:?}");
     let client = runtime::tls::client();
-    let ready = async {
-        loop {
-            if let Ok(r) = client.get(format!("{wallet_ops}/readyz")).send().await {
-                if r.status() == 200 {
-                    return;
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(30), ready).await.expect("the wallet became ready");
+    up.ready("wallet").await;
     let page = client.get(format!("http://{gateway}/videos")).header("host", "vixen.localhost").send().await.unwrap();
     assert_eq!(page.status(), 200);
     let unknown = client.get(format!("http://{gateway}/")).header("host", "elsewhere.example").send().await.unwrap();
@@ -106,17 +57,133 @@ async fn up_serves_every_service_and_the_brands_on_loopback_only_and_stops_clean
         }
     }
 
-    // SIGTERM: in-flight work finishes and the process exits 0.
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let exit = loop {
-        if let Some(exit) = child.try_wait().unwrap() {
-            break exit;
+    let exit = up.stop();
+    assert!(exit.success(), "paysite up exited with {exit}");
+}
+
+/// Hostile documents, each with the code it must be refused with (the whole list of shapes,
+/// generated, is gateway/tests/hostile_documents.rs; these are the ones that crashed or could).
+fn hostile_documents() -> Vec<(&'static str, serde_json::Value, &'static str)> {
+    use serde_json::json;
+    let chain = |n: usize| {
+        let mut text = String::from("{ ...F0 }\n");
+        for i in 0..n {
+            text.push_str(&format!("fragment F{i} on QueryRoot {{ ...F{} }}\n", i + 1));
         }
-        assert!(Instant::now() < deadline, "paysite up did not stop within 20 s of SIGTERM");
-        std::thread::sleep(Duration::from_millis(100));
+        text + &format!("fragment F{n} on QueryRoot {{ __typename }}")
     };
+    let cycle = "query { ...A } fragment A on QueryRoot { ...B } fragment B on QueryRoot { ...A }";
+    let self_spread = "query { ...A } fragment A on QueryRoot { a: __typename ...A }";
+    let hash = {
+        use sha2::Digest;
+        sha2::Sha256::digest(self_spread.as_bytes()).iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    let persisted = json!({ "persistedQuery": { "version": 1, "sha256Hash": hash } });
+    vec![
+        ("a cycle of two", json!({ "query": cycle }), "GRAPHQL_VALIDATION_FAILED"),
+        ("a self-spread", json!({ "query": self_spread }), "GRAPHQL_VALIDATION_FAILED"),
+        (
+            "a cycle inside nested fields",
+            json!({ "query": "{ a { b { ...A } } } fragment A on QueryRoot { c { ...A } }" }),
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        (
+            "a cycle through inline fragments",
+            json!({ "query": "{ ... on QueryRoot { ...A } } fragment A on QueryRoot { ... on QueryRoot { ... { ...A } } }" }),
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        ("a chain of 10,000 fragments", json!({ "query": chain(10_000) }), "REQUEST_TOO_LARGE"),
+        ("a chain of 1,500 fragments", json!({ "query": chain(1_500) }), "QUERY_TOO_LARGE"),
+        ("a chain of 60 fragments", json!({ "query": chain(60) }), "QUERY_TOO_DEEP"),
+        (
+            "lists 500 deep",
+            json!({ "query": format!("{{ videoAccess(videoIds: {}\"v\"{}) {{ videoId }} }}", "[".repeat(500), "]".repeat(500)) }),
+            "QUERY_TOO_DEEP",
+        ),
+        (
+            "a cycle in a batch",
+            json!([{ "query": "{ tenantConfig }" }, { "query": cycle }]),
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        (
+            "a persisted cycle, registered",
+            json!({ "query": self_spread, "extensions": persisted }),
+            "GRAPHQL_VALIDATION_FAILED",
+        ),
+        ("a persisted cycle, by its hash", json!({ "extensions": persisted }), "GRAPHQL_VALIDATION_FAILED"),
+    ]
+}
+
+/// Sends every hostile document to the gateway at `base`, then a listing: each refusal has its
+/// code, and the listing is answered.
+async fn survives_hostile_documents(client: &reqwest::Client, base: &str, what: &str) {
+    let post = |body: &serde_json::Value| {
+        client
+            .post(format!("{base}/graphql"))
+            .header("host", "vixen.localhost")
+            .header("x-paysite-csrf", "1")
+            .json(body)
+            .send()
+    };
+    for (name, body, code) in hostile_documents() {
+        let started = Instant::now();
+        let answer = post(&body).await.unwrap_or_else(|e| panic!("{what}: {name}: no answer: {e}"));
+        let answer: serde_json::Value = answer.json().await.unwrap();
+        // A batch's refused operation is its last.
+        let refused = if answer.is_array() { answer.as_array().unwrap().last().unwrap().clone() } else { answer };
+        assert_eq!(refused["errors"][0]["extensions"]["code"], code, "{what}: {name}: {refused}");
+        assert!(started.elapsed() < Duration::from_secs(2), "{what}: {name} took {:?}", started.elapsed());
+    }
+    let listing =
+        serde_json::json!({ "query": "{ videos(page: 1, size: 12) { totalCount page videos { uuid title } } }" });
+    let answer: serde_json::Value = post(&listing).await.expect("the listing is answered").json().await.unwrap();
+    assert!(answer.get("errors").is_none() && answer["data"]["videos"]["page"] == 1, "{what}: {answer}");
+}
+
+#[tokio::test]
+async fn hostile_documents_leave_the_product_and_a_production_gateway_answering() {
+    let key = runtime::auth::ServiceKey::generate().to_base64();
+    let key = key.expose().to_owned();
+    let mut up = Up::start("paysite_test_hostile", &[("PAYSITE_SERVICE_KEY", &key)]);
+    up.ready("catalog").await;
+    let client = runtime::tls::client();
+    survives_hostile_documents(&client, &format!("http://{}", up.gateway), "paysite up").await;
+
+    // A production gateway of its own, in front of the same services and with their key.
+    let free_port = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let (addr, ops) = (format!("127.0.0.1:{}", free_port()), format!("127.0.0.1:{}", free_port()));
+    let urls: Vec<(String, String)> = up
+        .services
+        .iter()
+        .map(|(name, a)| (format!("PAYSITE_{}_URL", name.to_uppercase().replace('-', "_")), format!("http://{a}")))
+        .collect();
+    let mut production = Command::new(env!("CARGO_BIN_EXE_paysite"))
+        .args(["serve", "gateway"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env("PAYSITE_ENV", "production")
+        .env("PAYSITE_SERVICE_KEY", &key)
+        .env("AMQP_URL", &up.vhost.url)
+        .env("PAYSITE_EXCHANGE", &up.exchange)
+        .env("PAYSITE_ADDR", &addr)
+        .env("PAYSITE_OPS_ADDR", &ops)
+        .env("RUST_LOG", "warn")
+        .envs(urls)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let ready = async {
+        while !client.get(format!("http://{ops}/readyz")).send().await.is_ok_and(|r| r.status() == 200) {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), ready).await.expect("the production gateway became ready");
+    survives_hostile_documents(&client, &format!("http://{addr}"), "a production gateway").await;
+    assert!(production.try_wait().unwrap().is_none(), "the production gateway is still running");
+    assert!(up.child.try_wait().unwrap().is_none(), "paysite up is still running");
+    let exit = stop(&mut production, "the production gateway");
+    assert!(exit.success(), "the production gateway exited with {exit}");
+    let exit = up.stop();
     assert!(exit.success(), "paysite up exited with {exit}");
 }
 

@@ -1,9 +1,11 @@
 //! `paysite bench refusals`: what the gateway's document limits cost, in one run.
 //!
-//! 1. Each hostile shape of issue 21 (fragment explosions of 2^10 to 2^30 spreads, depth 50,
-//!    2,000 aliases, a 100-operation batch, 1 MB of text, 50 directives), sent one after
-//!    another on one keep-alive connection: the latency of each refusal, p50 / p99 / max, with
-//!    the code it got. Target: p99 ≤ 5 ms for every shape.
+//! 1. Each hostile shape (fragment explosions of 2^10 to 2^30 spreads, depth 50, 2,000
+//!    aliases, a 100-operation batch, 1 MB of text, 50 directives; fragment cycles of one, two
+//!    and 50 fragments, inside nested fields, through inline fragments and in a batch; chains of
+//!    60, 1,500 and 10,000 fragments; lists 500 deep), sent one after another on one keep-alive
+//!    connection: the latency of each refusal, p50 / p99 / max, with the code it got. Target:
+//!    p99 ≤ 5 ms for every shape.
 //! 2. The videos listing, closed loop, through two gateways over the same catalog: one with the
 //!    cost checks ([`gateway::graphql::cost::CostGuard`]), one without, in alternating rounds.
 //!    Target: the checks cost at most 5 % of the throughput. Neither side has a read cache in
@@ -61,7 +63,38 @@ fn shapes() -> Vec<(String, Vec<u8>)> {
     shapes.push(("1 MB of text".to_owned(), query(&format!("{{ tenantConfig {} }}", " ".repeat(1 << 20)))));
     let directives = "@include(if: true) ".repeat(50);
     shapes.push(("50 directives".to_owned(), query(&format!("{{ tenantConfig {directives} }}"))));
+    // Fragment cycles, each of which overflowed the stack before they were refused.
+    let cycle = "query { ...A } fragment A on QueryRoot { ...B } fragment B on QueryRoot { ...A }";
+    shapes.push(("cycle of two fragments".to_owned(), query(cycle)));
+    shapes.push(("self-spread".to_owned(), query("query { ...A } fragment A on QueryRoot { a: __typename ...A }")));
+    let long: String =
+        (0..50).map(|i| format!("fragment C{i} on QueryRoot {{ __typename ...C{} }}\n", (i + 1) % 50)).collect();
+    shapes.push(("cycle of 50 fragments".to_owned(), query(&format!("{{ ...C0 }}\n{long}"))));
+    shapes.push((
+        "cycle inside nested fields".to_owned(),
+        query("{ a { b { ...A } } } fragment A on QueryRoot { c { d { ...A } } }"),
+    ));
+    shapes.push((
+        "cycle through inline fragments".to_owned(),
+        query("{ ... on QueryRoot { ...A } } fragment A on QueryRoot { ... on QueryRoot { ... { ...A } } }"),
+    ));
+    let batch = json!([{ "query": "{ __typename }" }, { "query": cycle }]);
+    shapes.push(("cycle in a batch".to_owned(), post(&batch.to_string())));
+    shapes.push(("chain of 60 fragments".to_owned(), query(&chain(60))));
+    shapes.push(("chain of 1,500 fragments".to_owned(), query(&chain(1_500))));
+    shapes.push(("chain of 10,000 fragments".to_owned(), query(&chain(10_000))));
+    let lists = format!("{{ videoAccess(videoIds: {}\"v\"{}) {{ videoId }} }}", "[".repeat(500), "]".repeat(500));
+    shapes.push(("lists 500 deep".to_owned(), query(&lists)));
     shapes
+}
+
+/// `n` distinct fragments, each spreading the next.
+fn chain(n: usize) -> String {
+    let mut text = String::from("{ ...F0 }\n");
+    for i in 0..n {
+        text.push_str(&format!("fragment F{i} on QueryRoot {{ ...F{} }}\n", i + 1));
+    }
+    text + &format!("fragment F{n} on QueryRoot {{ __typename }}")
 }
 
 /// Sends `request` on a new connection, as far as the server reads it, and reads the answer's
@@ -80,10 +113,15 @@ async fn send_alone(addr: std::net::SocketAddr, request: &[u8]) -> anyhow::Resul
     Ok((status, Vec::new()))
 }
 
-/// The code of a refusal: the first GraphQL error's, else the HTTP status.
+/// The code of a refusal: the first GraphQL error's (in a batch, of the first refused
+/// operation), else the HTTP status.
 fn refusal_code(status: u16, body: &[u8]) -> Option<String> {
     let answer: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-    let code = answer["errors"][0]["extensions"]["code"].as_str().map(str::to_owned);
+    let code_of = |answer: &Value| answer["errors"][0]["extensions"]["code"].as_str().map(str::to_owned);
+    let code = match &answer {
+        Value::Array(answers) => answers.iter().find_map(code_of),
+        answer => code_of(answer),
+    };
     match (status, code) {
         (_, Some(code)) => Some(code),
         (200, None) => None,

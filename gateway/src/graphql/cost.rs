@@ -2,19 +2,22 @@
 //!
 //! async-graphql's depth, complexity and recursion checks all walk the document with its
 //! fragments expanded, so a 1 KB document of nested spreads (each fragment spreading the
-//! next twice) costs 2^k steps before the first refusal. [`CostGuard`] runs right after the
-//! parser, on the document as written: its text size, its aliases, its fragment spreads and
-//! the number of selections it would expand to, counted once per fragment (memoised), so the
-//! check costs the size of the text, whatever the expansion.
+//! next twice) costs 2^k steps before the first refusal, and on a fragment cycle they never
+//! stop. [`CostGuard`] runs around the parser: on the text, its size, its tokens and how deep
+//! its brackets nest (the parser recurses once per bracket); on the document as written, its
+//! aliases, its fragment spreads, then its fragment cycles, its depth and the number of
+//! selections it would expand to, each fragment measured once ([`super::fragments`]), so the
+//! check costs the size of the text, whatever the expansion, and none of it recurses.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use async_graphql::{
     extensions::{Extension, ExtensionContext, ExtensionFactory, NextPrepareRequest},
     parser::types::{ExecutableDocument, Selection, SelectionSet},
-    Name, Request, ServerError, ServerResult,
+    Pos, Request, ServerError, ServerResult,
 };
+
+use super::MAX_RECURSION;
 
 /// Largest query text, in bytes (the browser's largest document is about 3 KB).
 pub const MAX_QUERY_BYTES: usize = 16 * 1024;
@@ -28,37 +31,52 @@ pub const MAX_WRITTEN_DIRECTIVES: usize = 20;
 pub const MAX_FRAGMENT_SPREADS: usize = 100;
 /// Most aliases written in one document.
 pub const MAX_ALIASES: usize = 50;
+/// Deepest nesting of brackets (`{`, `[`, `(`) in the text: the parser's own limit on
+/// selection sets, which it checks only after a first pass that recurses once per bracket.
+pub const MAX_TEXT_NESTING: usize = 64;
 /// Most selections (fields, spreads, inline fragments) once every fragment is expanded.
 pub const MAX_EXPANDED_SELECTIONS: u64 = 2_000;
 
-/// Why a document was refused, with the code the browser sees.
+/// Why a document was refused, with the code the browser sees and, where one selection is to
+/// blame, its place in the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     pub code: &'static str,
     pub message: String,
+    pub pos: Option<Pos>,
 }
 
 impl Refusal {
-    fn into_server_error(self) -> ServerError {
-        let mut error = ServerError::new(self.message, None);
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Refusal { code, message: message.into(), pos: None }
+    }
+
+    pub fn at(self, pos: Pos) -> Self {
+        Refusal { pos: Some(pos), ..self }
+    }
+
+    pub fn into_server_error(self) -> ServerError {
+        let mut error = ServerError::new(self.message, self.pos);
         error.extensions.get_or_insert_with(Default::default).set("code", self.code);
         error
     }
 }
 
-/// The text's size and its token count, before parsing.
+/// The text's size, its token count and how deep its brackets nest, before parsing (the
+/// parser recurses once per bracket before its own limits apply).
 pub fn check_text(query: &str) -> Result<(), Refusal> {
     if query.len() > MAX_QUERY_BYTES {
-        return Err(Refusal {
-            code: "QUERY_TOO_LARGE",
-            message: format!("A query may hold at most {MAX_QUERY_BYTES} bytes"),
-        });
+        return Err(Refusal::new("QUERY_TOO_LARGE", format!("A query may hold at most {MAX_QUERY_BYTES} bytes")));
     }
-    if count_tokens(query, MAX_TOKENS + 1) > MAX_TOKENS {
-        return Err(Refusal {
-            code: "TOO_MANY_TOKENS",
-            message: format!("A query may hold at most {MAX_TOKENS} tokens"),
-        });
+    let lexed = lex(query, MAX_TOKENS + 1);
+    if lexed.tokens > MAX_TOKENS {
+        return Err(Refusal::new("TOO_MANY_TOKENS", format!("A query may hold at most {MAX_TOKENS} tokens")));
+    }
+    if lexed.deepest > MAX_TEXT_NESTING {
+        return Err(Refusal::new(
+            "QUERY_TOO_DEEP",
+            format!("A query may nest brackets at most {MAX_TEXT_NESTING} deep"),
+        ));
     }
     Ok(())
 }
@@ -66,10 +84,23 @@ pub fn check_text(query: &str) -> Result<(), Refusal> {
 /// The GraphQL tokens of `text` (punctuators, names, numbers, strings; whitespace, commas and
 /// comments are ignored), counted up to `stop`: one pass over the bytes, no allocation.
 pub fn count_tokens(text: &str, stop: usize) -> usize {
+    lex(text, stop).tokens
+}
+
+/// What one pass of the lexer finds: the tokens, up to the stop, and the deepest nesting of
+/// `{`, `[` and `(` outside strings and comments among them.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Lexed {
+    pub tokens: usize,
+    pub deepest: usize,
+}
+
+pub fn lex(text: &str, stop: usize) -> Lexed {
     let bytes = text.as_bytes();
     let mut i = 0;
-    let mut tokens = 0;
-    while i < bytes.len() && tokens < stop {
+    let mut lexed = Lexed::default();
+    let mut open: usize = 0;
+    while i < bytes.len() && lexed.tokens < stop {
         match bytes[i] {
             b' ' | b'\t' | b'\n' | b'\r' | b',' => i += 1,
             0xEF if bytes[i..].starts_with(&[0xEF, 0xBB, 0xBF]) => i += 3, // byte order mark
@@ -84,7 +115,7 @@ pub fn count_tokens(text: &str, stop: usize) -> usize {
                     i += if bytes[i..].starts_with(b"\\\"\"\"") { 4 } else { 1 };
                 }
                 i += 3;
-                tokens += 1;
+                lexed.tokens += 1;
             }
             b'"' => {
                 i += 1;
@@ -92,11 +123,11 @@ pub fn count_tokens(text: &str, stop: usize) -> usize {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
                 i += 1;
-                tokens += 1;
+                lexed.tokens += 1;
             }
             b'.' if bytes[i..].starts_with(b"...") => {
                 i += 3;
-                tokens += 1;
+                lexed.tokens += 1;
             }
             b if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' => {
                 // A name, or a number with its sign, fraction and exponent: one token.
@@ -109,26 +140,35 @@ pub fn count_tokens(text: &str, stop: usize) -> usize {
                 {
                     i += 1;
                 }
-                tokens += 1;
+                lexed.tokens += 1;
             }
-            _ => {
+            b => {
+                match b {
+                    b'{' | b'[' | b'(' => {
+                        open += 1;
+                        lexed.deepest = lexed.deepest.max(open);
+                    }
+                    b'}' | b']' | b')' => open = open.saturating_sub(1),
+                    _ => {}
+                }
                 i += 1;
-                tokens += 1;
+                lexed.tokens += 1;
             }
         }
     }
-    tokens
+    lexed
 }
 
-/// The parsed document: operations, aliases, directives and spreads as written, then the
-/// expanded selection count.
+/// The parsed document: operations, aliases, directives and spreads as written, then fragment
+/// cycles, the depth with fragments entered and the selections the operations expand to,
+/// measured in one pass with each fragment's measure computed once ([`super::fragments`]).
 pub fn check_document(document: &ExecutableDocument) -> Result<(), Refusal> {
     let operations = document.operations.iter().count();
     if operations > MAX_OPERATIONS {
-        return Err(Refusal {
-            code: "TOO_MANY_OPERATIONS",
-            message: format!("A document may hold at most {MAX_OPERATIONS} operations"),
-        });
+        return Err(Refusal::new(
+            "TOO_MANY_OPERATIONS",
+            format!("A document may hold at most {MAX_OPERATIONS} operations"),
+        ));
     }
     let mut written = Written::default();
     for (_, operation) in document.operations.iter() {
@@ -140,38 +180,31 @@ pub fn check_document(document: &ExecutableDocument) -> Result<(), Refusal> {
         written.count(&fragment.node.selection_set.node);
     }
     if written.directives > MAX_WRITTEN_DIRECTIVES {
-        return Err(Refusal {
-            code: "TOO_MANY_DIRECTIVES",
-            message: format!("A query may hold at most {MAX_WRITTEN_DIRECTIVES} directives"),
-        });
+        return Err(Refusal::new(
+            "TOO_MANY_DIRECTIVES",
+            format!("A query may hold at most {MAX_WRITTEN_DIRECTIVES} directives"),
+        ));
     }
     if written.spreads > MAX_FRAGMENT_SPREADS {
-        return Err(Refusal {
-            code: "TOO_MANY_FRAGMENT_SPREADS",
-            message: format!("A query may hold at most {MAX_FRAGMENT_SPREADS} fragment spreads"),
-        });
+        return Err(Refusal::new(
+            "TOO_MANY_FRAGMENT_SPREADS",
+            format!("A query may hold at most {MAX_FRAGMENT_SPREADS} fragment spreads"),
+        ));
     }
     if written.aliases > MAX_ALIASES {
-        return Err(Refusal {
-            code: "TOO_MANY_ALIASES",
-            message: format!("A query may hold at most {MAX_ALIASES} aliases"),
-        });
+        return Err(Refusal::new("TOO_MANY_ALIASES", format!("A query may hold at most {MAX_ALIASES} aliases")));
     }
-    let mut expansion = Expansion { document, sizes: HashMap::new(), open: HashSet::new() };
-    let mut total: u64 = 0;
-    for (_, operation) in document.operations.iter() {
-        total = total.saturating_add(expansion.size(&operation.node.selection_set.node));
-    }
+    let total = super::fragments::check(document, MAX_RECURSION)?.selections;
     if total > MAX_EXPANDED_SELECTIONS {
-        return Err(Refusal {
-            code: "QUERY_TOO_COMPLEX",
-            message: format!("A query may expand to at most {MAX_EXPANDED_SELECTIONS} selections"),
-        });
+        return Err(Refusal::new(
+            "QUERY_TOO_COMPLEX",
+            format!("A query may expand to at most {MAX_EXPANDED_SELECTIONS} selections"),
+        ));
     }
     Ok(())
 }
 
-/// Counts as written (no fragment is entered); the parser's recursion limit bounds the nesting.
+/// Counts as written (no fragment is entered), with a stack of the sets still to read.
 #[derive(Default)]
 struct Written {
     spreads: usize,
@@ -181,64 +214,28 @@ struct Written {
 
 impl Written {
     fn count(&mut self, set: &SelectionSet) {
-        for selection in &set.items {
-            match &selection.node {
-                Selection::Field(field) => {
-                    if field.node.alias.is_some() {
-                        self.aliases += 1;
+        let mut stack = vec![set];
+        while let Some(set) = stack.pop() {
+            for selection in &set.items {
+                match &selection.node {
+                    Selection::Field(field) => {
+                        if field.node.alias.is_some() {
+                            self.aliases += 1;
+                        }
+                        self.directives += field.node.directives.len();
+                        stack.push(&field.node.selection_set.node);
                     }
-                    self.directives += field.node.directives.len();
-                    self.count(&field.node.selection_set.node);
-                }
-                Selection::FragmentSpread(spread) => {
-                    self.spreads += 1;
-                    self.directives += spread.node.directives.len();
-                }
-                Selection::InlineFragment(inline) => {
-                    self.directives += inline.node.directives.len();
-                    self.count(&inline.node.selection_set.node)
+                    Selection::FragmentSpread(spread) => {
+                        self.spreads += 1;
+                        self.directives += spread.node.directives.len();
+                    }
+                    Selection::InlineFragment(inline) => {
+                        self.directives += inline.node.directives.len();
+                        stack.push(&inline.node.selection_set.node);
+                    }
                 }
             }
         }
-    }
-}
-
-/// Selections once expanded, each fragment's size computed once. A fragment already being
-/// expanded counts nothing here (a cycle, which validation refuses next).
-struct Expansion<'a> {
-    document: &'a ExecutableDocument,
-    sizes: HashMap<&'a Name, u64>,
-    open: HashSet<&'a Name>,
-}
-
-impl<'a> Expansion<'a> {
-    fn size(&mut self, set: &'a SelectionSet) -> u64 {
-        let mut total: u64 = 0;
-        for selection in &set.items {
-            let inner = match &selection.node {
-                Selection::Field(field) => self.size(&field.node.selection_set.node),
-                Selection::InlineFragment(inline) => self.size(&inline.node.selection_set.node),
-                Selection::FragmentSpread(spread) => self.fragment(&spread.node.fragment_name.node),
-            };
-            total = total.saturating_add(1).saturating_add(inner);
-        }
-        total
-    }
-
-    fn fragment(&mut self, name: &'a Name) -> u64 {
-        if let Some(size) = self.sizes.get(name) {
-            return *size;
-        }
-        let Some(fragment) = self.document.fragments.get(name) else {
-            return 0; // unknown fragment: validation names it
-        };
-        if !self.open.insert(name) {
-            return 0;
-        }
-        let size = self.size(&fragment.node.selection_set.node);
-        self.open.remove(name);
-        self.sizes.insert(name, size);
-        size
     }
 }
 
@@ -290,9 +287,14 @@ impl ExtensionFactory for CostGuard {
 
 struct CostGuardExtension(CostGuard);
 
-/// Runs at `prepare_request`, after the persisted-query lookup has filled the text and before
-/// the engine's own parse-time checks (recursion depth, directives), which walk fragments
-/// expanded. The parsed document is handed on, so the text is parsed once.
+/// Runs at `prepare_request`, around the persisted-query extension and before the engine's
+/// own parse-time checks (recursion depth, directives), which walk fragments entered.
+///
+/// The text is checked before the persisted-query extension sees it: registering a document
+/// (text and hash) parses it there, and the parser recurses once per bracket. That extension
+/// hands on a parsed document and an empty text, both when it registers one and when it finds
+/// one by its hash, so such a document is checked as parsed. Otherwise the parsed document is
+/// handed on, so the text is parsed once.
 #[async_trait::async_trait]
 impl Extension for CostGuardExtension {
     async fn prepare_request(
@@ -301,7 +303,15 @@ impl Extension for CostGuardExtension {
         request: Request,
         next: NextPrepareRequest<'_>,
     ) -> ServerResult<Request> {
+        if !request.query.is_empty() {
+            check_text(&request.query).map_err(Refusal::into_server_error)?;
+        }
         let mut request = next.run(ctx, request).await?;
+        if request.query.is_empty() {
+            // A persisted document (or no text at all, which the parser refuses).
+            check_document(request.parsed_query()?).map_err(Refusal::into_server_error)?;
+            return Ok(request);
+        }
         let document = self.0.checked(&request.query)?;
         request.set_parsed_query(document);
         Ok(request)
@@ -333,7 +343,9 @@ mod tests {
             assert!(query.len() < 3_000, "{}", query.len());
             let started = std::time::Instant::now();
             let refusal = check(&query).unwrap_err();
-            assert_eq!(refusal.code, "QUERY_TOO_COMPLEX", "2^{levels}");
+            // Past MAX_RECURSION levels the chain of spreads is too deep before it is too big.
+            let code = if levels as usize >= MAX_RECURSION { "QUERY_TOO_DEEP" } else { "QUERY_TOO_COMPLEX" };
+            assert_eq!(refusal.code, code, "2^{levels}");
             assert!(started.elapsed() < std::time::Duration::from_millis(50), "{:?}", started.elapsed());
         }
     }
@@ -406,7 +418,45 @@ mod tests {
     }
 
     #[test]
-    fn a_fragment_cycle_is_left_to_validation() {
-        check("{ ...A } fragment A on QueryRoot { ...B } fragment B on QueryRoot { ...A }").unwrap();
+    fn a_fragment_cycle_is_refused_before_the_engine_sees_it() {
+        let refusal = check("{ ...A } fragment A on QueryRoot { ...B } fragment B on QueryRoot { ...A }").unwrap_err();
+        assert_eq!(refusal.code, "GRAPHQL_VALIDATION_FAILED");
+        assert_eq!(refusal.message, "Cannot spread fragment \"A\" within itself via \"B\".");
+        // Refused, so never remembered: a cycle is checked, and refused, every time.
+        let guard = CostGuard::default();
+        let cycle = "{ ...A } fragment A on QueryRoot { a: __typename ...A }";
+        for _ in 0..2 {
+            assert!(guard.checked(cycle).is_err());
+            assert!(!guard.remembers(cycle));
+        }
+    }
+
+    #[test]
+    fn brackets_nested_past_the_limit_are_refused_before_parsing() {
+        let lists = |n: usize| format!("{{ a(x: {}1{}) }}", "[".repeat(n), "]".repeat(n));
+        // The selection set and the argument list are two of the brackets.
+        assert_eq!(lex(&lists(MAX_TEXT_NESTING - 2), usize::MAX).deepest, MAX_TEXT_NESTING);
+        check_text(&lists(MAX_TEXT_NESTING - 2)).unwrap();
+        let refusal = check_text(&lists(MAX_TEXT_NESTING - 1)).unwrap_err();
+        assert_eq!(refusal.code, "QUERY_TOO_DEEP");
+        // Brackets in strings and comments do not count.
+        assert_eq!(lex("{ a(s: \"[[[[\") # {{{{\n }", usize::MAX).deepest, 2);
+    }
+
+    proptest::proptest! {
+        /// The deepest nesting is that of the brackets, read one by one.
+        #[test]
+        fn nesting_is_the_deepest_open_bracket_count(brackets in "[\\[\\]{}() a]{0,200}") {
+            let mut open = 0i64;
+            let mut deepest = 0i64;
+            for c in brackets.chars() {
+                match c {
+                    '[' | '{' | '(' => { open += 1; deepest = deepest.max(open); }
+                    ']' | '}' | ')' => open = (open - 1).max(0),
+                    _ => {}
+                }
+            }
+            proptest::prop_assert_eq!(lex(&brackets, usize::MAX).deepest as i64, deepest);
+        }
     }
 }

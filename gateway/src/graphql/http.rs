@@ -5,6 +5,7 @@ use std::sync::Arc;
 use async_graphql::{BatchRequest, BatchResponse};
 use axum::{
     body::Bytes,
+    extract::rejection::BytesRejection,
     extract::State,
     http::{header, HeaderMap, HeaderValue, Method, StatusCode},
     response::{IntoResponse, Response},
@@ -29,7 +30,7 @@ pub async fn graphql(
     correlation: Option<Extension<CorrelationId>>,
     method: Method,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
     if method != Method::POST {
         return refused(StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "GraphQL requests are POSTed");
@@ -41,9 +42,15 @@ pub async fn graphql(
             &format!("A GraphQL request needs content-type application/json and the {} header", session::CSRF_HEADER),
         );
     }
-    if body.len() > MAX_BODY_BYTES {
-        return refused(StatusCode::PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE", "The request is too large");
-    }
+    // A body past the router's limit is not even read (axum's rejection, answered here with
+    // the same code as one past this endpoint's own).
+    let body = match body {
+        Ok(body) if body.len() <= MAX_BODY_BYTES => body,
+        Ok(_) | Err(BytesRejection::FailedToBufferBody(_)) => {
+            return refused(StatusCode::PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE", "The request is too large")
+        }
+        Err(e) => return refused(e.status(), "BAD_REQUEST", &format!("The request is not valid: {}", e.body_text())),
+    };
     let batch: BatchRequest = match serde_json::from_slice(&body) {
         Ok(batch) => batch,
         Err(e) => return refused(StatusCode::BAD_REQUEST, "BAD_REQUEST", &format!("The request is not valid: {e}")),

@@ -12,6 +12,7 @@ pub mod context;
 pub mod cost;
 pub mod deals;
 pub mod errors;
+pub mod fragments;
 pub mod http;
 pub mod join;
 pub mod limits;
@@ -134,10 +135,12 @@ pub fn schema_without_cost_guard(upstreams: Option<Arc<Upstreams>>) -> PaysiteSc
 }
 
 fn build(upstreams: Option<Arc<Upstreams>>, development: bool, cost_guard: bool) -> PaysiteSchema {
-    // The depth, complexity, recursion and directive limits are checked by [`stages::Stages`],
-    // which gives each refusal its code; the engine's own recursion check is turned off.
+    // The depth, complexity, recursion and directive limits are checked by [`cost::CostGuard`]
+    // and [`stages::Stages`], which give each refusal its code. The engine's own recursion
+    // check stays on at the same limit: it walks fragments entered, and only a bound stops it
+    // on a cycle (docs/decisions.md, "No unbounded recursion over input").
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
-        .limit_recursive_depth(usize::MAX)
+        .limit_recursive_depth(MAX_RECURSION)
         .extension(stages::Stages);
     if cost_guard {
         builder = builder.extension(cost::CostGuard::default());

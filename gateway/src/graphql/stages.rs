@@ -1,6 +1,7 @@
 //! Every refusal of the engine gets its code where it is made, by the stage that made it,
 //! instead of being recognised afterwards by its message: the parser's typed error, the
-//! document's nesting and directives checked here (the engine's checks turned off), the
+//! document's nesting ([`super::fragments`], before the engine's own check, which stays on as
+//! a second bound) and directives checked here (the engine's directive check turned off), the
 //! validation rules' errors, and the depth and complexity the validation measured.
 //!
 //! What is left to a message: async-graphql gives no kind to an argument or variable that
@@ -14,11 +15,11 @@ use std::sync::Arc;
 use async_graphql::{
     extensions::{Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextPrepareRequest, NextValidation},
     parser::types::{ExecutableDocument, Selection, SelectionSet},
-    Positioned, Request, ServerError, ServerResult, ValidationResult, Variables,
+    Request, ServerError, ServerResult, ValidationResult, Variables,
 };
 
 use super::errors::{self, with_code};
-use super::{MAX_COMPLEXITY, MAX_DEPTH, MAX_DIRECTIVES, MAX_RECURSION};
+use super::{fragments, MAX_COMPLEXITY, MAX_DEPTH, MAX_DIRECTIVES, MAX_RECURSION};
 
 /// The persisted-query lookup's answer for a hash it does not hold (the APQ protocol's name).
 const PERSISTED_QUERY_NOT_FOUND: &str = "PersistedQueryNotFound";
@@ -63,15 +64,18 @@ impl Extension for StagesExtension {
     ) -> ServerResult<ExecutableDocument> {
         let document = match next.run(ctx, query, variables).await {
             Ok(document) => document,
-            // Without the cost guard the engine parsed: the parser's typed error says which.
+            // Without the cost guard the engine parsed (the parser's typed error says which) and
+            // checked the recursion depth (the fragments' check says why, with its code).
             Err(e) => {
                 return Err(match async_graphql::parser::parse_query(query) {
                     Err(parsed) => errors::parse_failed(parsed),
-                    Ok(_) => with_code(e, "GRAPHQL_PARSE_FAILED"),
+                    Ok(document) => match fragments::check(&document, MAX_RECURSION) {
+                        Err(refusal) => refusal.into_server_error(),
+                        Ok(_) => with_code(e, "GRAPHQL_PARSE_FAILED"),
+                    },
                 })
             }
         };
-        check_recursion(&document, MAX_RECURSION)?;
         check_directives(&document, MAX_DIRECTIVES)?;
         Ok(document)
     }
@@ -106,46 +110,13 @@ impl Extension for StagesExtension {
     }
 }
 
-/// Selection sets nested deeper than `max` (fragments entered), as the engine's own check
-/// counts them: QUERY_TOO_DEEP.
-fn check_recursion(document: &ExecutableDocument, max: usize) -> ServerResult<()> {
-    fn walk(
-        document: &ExecutableDocument,
-        set: &Positioned<SelectionSet>,
-        depth: usize,
-        max: usize,
-    ) -> ServerResult<()> {
-        if depth > max {
-            let message = format!("The recursion depth of the query cannot be greater than `{max}`");
-            return Err(with_code(ServerError::new(message, Some(set.pos)), "QUERY_TOO_DEEP"));
-        }
-        for selection in &set.node.items {
-            match &selection.node {
-                Selection::Field(field) => {
-                    if !field.node.selection_set.node.items.is_empty() {
-                        walk(document, &field.node.selection_set, depth + 1, max)?;
-                    }
-                }
-                Selection::FragmentSpread(spread) => {
-                    if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
-                        walk(document, &fragment.node.selection_set, depth + 1, max)?;
-                    }
-                }
-                Selection::InlineFragment(inline) => walk(document, &inline.node.selection_set, depth + 1, max)?,
-            }
-        }
-        Ok(())
-    }
-    for (_, operation) in document.operations.iter() {
-        walk(document, &operation.node.selection_set, 0, max)?;
-    }
-    Ok(())
-}
-
-/// A field with more than `max` directives (fragments entered): TOO_MANY_DIRECTIVES.
+/// A field with more than `max` directives, in any operation or fragment as written (every
+/// field a fragment brings is in the fragment): TOO_MANY_DIRECTIVES. Iterative.
 fn check_directives(document: &ExecutableDocument, max: usize) -> ServerResult<()> {
-    fn walk(document: &ExecutableDocument, set: &Positioned<SelectionSet>, max: usize) -> ServerResult<()> {
-        for selection in &set.node.items {
+    let mut stack: Vec<&SelectionSet> = document.operations.iter().map(|(_, o)| &o.node.selection_set.node).collect();
+    stack.extend(document.fragments.values().map(|f| &f.node.selection_set.node));
+    while let Some(set) = stack.pop() {
+        for selection in &set.items {
             match &selection.node {
                 Selection::Field(field) => {
                     if field.node.directives.len() > max {
@@ -155,20 +126,12 @@ fn check_directives(document: &ExecutableDocument, max: usize) -> ServerResult<(
                         );
                         return Err(with_code(ServerError::new(message, Some(field.pos)), "TOO_MANY_DIRECTIVES"));
                     }
-                    walk(document, &field.node.selection_set, max)?;
+                    stack.push(&field.node.selection_set.node);
                 }
-                Selection::FragmentSpread(spread) => {
-                    if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
-                        walk(document, &fragment.node.selection_set, max)?;
-                    }
-                }
-                Selection::InlineFragment(inline) => walk(document, &inline.node.selection_set, max)?,
+                Selection::FragmentSpread(_) => {}
+                Selection::InlineFragment(inline) => stack.push(&inline.node.selection_set.node),
             }
         }
-        Ok(())
-    }
-    for (_, operation) in document.operations.iter() {
-        walk(document, &operation.node.selection_set, max)?;
     }
     Ok(())
 }
@@ -186,24 +149,14 @@ mod tests {
     }
 
     #[test]
-    fn nesting_past_the_limit_is_too_deep_with_the_engines_message() {
-        let nested = |n: usize| format!("{{ {}a{} }}", "a { ".repeat(n), " }".repeat(n));
-        assert!(check_recursion(&parsed(&nested(3)), 3).is_ok());
-        let e = check_recursion(&parsed(&nested(4)), 3).unwrap_err();
-        assert_eq!(code(&e).as_deref(), Some("QUERY_TOO_DEEP"));
-        assert_eq!(e.message, "The recursion depth of the query cannot be greater than `3`");
-        // Fragments count as they are entered.
-        let spread = "{ ...F } fragment F on Q { a { b } }";
-        assert!(check_recursion(&parsed(spread), 2).is_ok());
-        assert!(check_recursion(&parsed(spread), 1).is_err());
-    }
-
-    #[test]
     fn a_field_with_too_many_directives_is_refused_with_its_name() {
         let query = |n: usize| format!("{{ f {} }}", "@include(if: true) ".repeat(n));
         assert!(check_directives(&parsed(&query(2)), 2).is_ok());
         let e = check_directives(&parsed(&query(3)), 2).unwrap_err();
         assert_eq!(code(&e).as_deref(), Some("TOO_MANY_DIRECTIVES"));
         assert_eq!(e.message, "The number of directives on the field `f` cannot be greater than `2`");
+        // In a fragment, used or not, and inside an inline fragment.
+        let inside = "{ ...F } fragment F on Q { ... on Q { g @skip(if: false) @skip(if: false) @skip(if: false) } }";
+        assert_eq!(code(&check_directives(&parsed(inside), 2).unwrap_err()).as_deref(), Some("TOO_MANY_DIRECTIVES"));
     }
 }

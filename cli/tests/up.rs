@@ -72,6 +72,9 @@ fn hostile_documents() -> Vec<(&'static str, serde_json::Value, &'static str)> {
         }
         text + &format!("fragment F{n} on QueryRoot {{ __typename }}")
     };
+    let lists = |before: &str| {
+        format!("{{ videoAccess(videoIds: [{before}{}\"v\"{}]) {{ videoId }} }}", "[".repeat(500), "]".repeat(500))
+    };
     let cycle = "query { ...A } fragment A on QueryRoot { ...B } fragment B on QueryRoot { ...A }";
     let self_spread = "query { ...A } fragment A on QueryRoot { a: __typename ...A }";
     let hash = {
@@ -95,11 +98,8 @@ fn hostile_documents() -> Vec<(&'static str, serde_json::Value, &'static str)> {
         ("a chain of 10,000 fragments", json!({ "query": chain(10_000) }), "REQUEST_TOO_LARGE"),
         ("a chain of 1,500 fragments", json!({ "query": chain(1_500) }), "QUERY_TOO_LARGE"),
         ("a chain of 60 fragments", json!({ "query": chain(60) }), "QUERY_TOO_DEEP"),
-        (
-            "lists 500 deep",
-            json!({ "query": format!("{{ videoAccess(videoIds: {}\"v\"{}) {{ videoId }} }}", "[".repeat(500), "]".repeat(500)) }),
-            "QUERY_TOO_DEEP",
-        ),
+        ("lists 500 deep", json!({ "query": lists("") }), "QUERY_TOO_DEEP"),
+        ("lists 500 deep after four quotes", json!({ "query": lists("\"\"\"\", ") }), "QUERY_TOO_DEEP"),
         (
             "a cycle in a batch",
             json!([{ "query": "{ tenantConfig }" }, { "query": cycle }]),

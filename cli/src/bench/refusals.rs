@@ -3,7 +3,7 @@
 //! 1. Each hostile shape (fragment explosions of 2^10 to 2^30 spreads, depth 50, 2,000
 //!    aliases, a 100-operation batch, 1 MB of text, 50 directives; fragment cycles of one, two
 //!    and 50 fragments, inside nested fields, through inline fragments and in a batch; chains of
-//!    60, 1,500 and 10,000 fragments; lists 500 deep), sent one after another on one keep-alive
+//!    60, 1,500 and 10,000 fragments; lists 500 deep, alone and after four quotes), sent one after another on one keep-alive
 //!    connection: the latency of each refusal, p50 / p99 / max, with the code it got. Target:
 //!    p99 ≤ 5 ms for every shape.
 //! 2. The videos listing, closed loop, through two gateways over the same catalog: one with the
@@ -83,8 +83,11 @@ fn shapes() -> Vec<(String, Vec<u8>)> {
     shapes.push(("chain of 60 fragments".to_owned(), query(&chain(60))));
     shapes.push(("chain of 1,500 fragments".to_owned(), query(&chain(1_500))));
     shapes.push(("chain of 10,000 fragments".to_owned(), query(&chain(10_000))));
-    let lists = format!("{{ videoAccess(videoIds: {}\"v\"{}) {{ videoId }} }}", "[".repeat(500), "]".repeat(500));
-    shapes.push(("lists 500 deep".to_owned(), query(&lists)));
+    let lists = |before: &str| {
+        format!("{{ videoAccess(videoIds: [{before}{}\"v\"{}]) {{ videoId }} }}", "[".repeat(500), "]".repeat(500))
+    };
+    shapes.push(("lists 500 deep".to_owned(), query(&lists(""))));
+    shapes.push(("lists 500 deep after \"\"\"\"".to_owned(), query(&lists("\"\"\"\", "))));
     shapes
 }
 

@@ -110,11 +110,13 @@ pub fn lex(text: &str, stop: usize) -> Lexed {
                 }
             }
             b'"' if bytes[i..].starts_with(b"\"\"\"") => {
-                i += 3;
-                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
-                    i += if bytes[i..].starts_with(b"\\\"\"\"") { 4 } else { 1 };
+                // A block string, if it is closed; else the parser reads `""`, an empty string,
+                // and goes on after it, so the lexer does too.
+                let mut end = i + 3;
+                while end < bytes.len() && !bytes[end..].starts_with(b"\"\"\"") {
+                    end += if bytes[end..].starts_with(b"\\\"\"\"") { 4 } else { 1 };
                 }
-                i += 3;
+                i = if end < bytes.len() { end + 3 } else { i + 2 };
                 lexed.tokens += 1;
             }
             b'"' => {
@@ -338,7 +340,7 @@ mod tests {
 
     #[test]
     fn a_fragment_explosion_is_refused_without_expanding_it() {
-        for levels in [10, 20, 30, 49] {
+        for levels in [10, 20, 30, 31, 32, 49] {
             let query = explosion(levels);
             assert!(query.len() < 3_000, "{}", query.len());
             let started = std::time::Instant::now();
@@ -441,6 +443,88 @@ mod tests {
         assert_eq!(refusal.code, "QUERY_TOO_DEEP");
         // Brackets in strings and comments do not count.
         assert_eq!(lex("{ a(s: \"[[[[\") # {{{{\n }", usize::MAX).deepest, 2);
+        // Four quotes are two empty strings to the parser, not a block string left open: what
+        // follows them counts.
+        let open = format!("{{ a(x: [\"\"\"\", {}\"v\"{}]) }}", "[".repeat(100), "]".repeat(100));
+        assert_eq!(lex(&open, usize::MAX).deepest, 103);
+        assert_eq!(check_text(&open).unwrap_err().code, "QUERY_TOO_DEEP");
+    }
+
+    /// How deep the parser nested a value: one per list or object, iteratively.
+    fn value_depth(value: &async_graphql::Value) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(value, 0usize)];
+        while let Some((value, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            match value {
+                async_graphql::Value::List(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+                async_graphql::Value::Object(fields) => stack.extend(fields.values().map(|v| (v, depth + 1))),
+                _ => {}
+            }
+        }
+        deepest
+    }
+
+    /// A value's text: strings holding brackets, quotes, escapes and `#`; empty strings written
+    /// back to back (`""""` is two of them to the parser, not a block string left open); block
+    /// strings; lists and objects of them.
+    fn value_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let text = proptest::collection::vec(
+            prop_oneof![
+                Just("["),
+                Just("]"),
+                Just("{"),
+                Just("}"),
+                Just("#"),
+                Just("\\\""),
+                Just("\\\\"),
+                Just("a"),
+                Just(" ")
+            ],
+            0..6,
+        )
+        .prop_map(|parts| parts.concat());
+        let leaf = prop_oneof![
+            Just("\"\"".to_owned()),
+            Just("1".to_owned()),
+            text.clone().prop_map(|t| format!("\"{t}\"")),
+            text.prop_map(|t| format!("\"\"\"{}\"\"\"", t.replace("\\\"", "'"))),
+        ];
+        leaf.prop_recursive(6, 48, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(|items| format!("[{}]", items.concat())),
+                proptest::collection::vec(inner, 0..4).prop_map(|items| {
+                    let fields: Vec<String> = items.iter().enumerate().map(|(i, v)| format!("f{i}:{v}")).collect();
+                    format!("{{{}}}", fields.join(" "))
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Whatever the parser reads from a text, the lexer's nesting is at least as deep, so
+        /// the text check bounds what the parser recurses over. The selection set and the
+        /// argument list are two brackets around the values; `tail` comes after four quotes,
+        /// which a lexer that read them as an unclosed block string would not count.
+        #[test]
+        fn the_lexers_nesting_bounds_what_the_parser_reads(value in value_text(), tail in value_text()) {
+            let text = format!("{{ a(x: [\"\"\"\" {value}] y: {tail}) }}");
+            if let Ok(document) = async_graphql::parser::parse_query(&text) {
+                let (_, operation) = document.operations.iter().next().unwrap();
+                let Selection::Field(field) = &operation.node.selection_set.node.items[0].node else {
+                    unreachable!("the text's one selection is a field")
+                };
+                let parsed = field
+                    .node
+                    .arguments
+                    .iter()
+                    .map(|(_, v)| value_depth(&v.node.clone().into_const().unwrap_or_default()))
+                    .max()
+                    .unwrap_or(0);
+                proptest::prop_assert!(parsed + 2 <= lex(&text, usize::MAX).deepest, "{text}: parsed {parsed}");
+            }
+        }
     }
 
     proptest::proptest! {

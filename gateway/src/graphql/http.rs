@@ -5,7 +5,7 @@ use std::sync::Arc;
 use async_graphql::{BatchRequest, BatchResponse};
 use axum::{
     body::Bytes,
-    extract::rejection::BytesRejection,
+    extract::rejection::{BytesRejection, FailedToBufferBody},
     extract::State,
     http::{header, HeaderMap, HeaderValue, Method, StatusCode},
     response::{IntoResponse, Response},
@@ -46,7 +46,7 @@ pub async fn graphql(
     // the same code as one past this endpoint's own).
     let body = match body {
         Ok(body) if body.len() <= MAX_BODY_BYTES => body,
-        Ok(_) | Err(BytesRejection::FailedToBufferBody(_)) => {
+        Ok(_) | Err(BytesRejection::FailedToBufferBody(FailedToBufferBody::LengthLimitError(_))) => {
             return refused(StatusCode::PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE", "The request is too large")
         }
         Err(e) => return refused(e.status(), "BAD_REQUEST", &format!("The request is not valid: {}", e.body_text())),

@@ -8,8 +8,10 @@
 //!    p99 ≤ 5 ms for every shape.
 //! 2. The videos listing, closed loop, through two gateways over the same catalog: one with the
 //!    cost checks ([`gateway::graphql::cost::CostGuard`]), one without, in alternating rounds.
-//!    Target: the checks cost at most 5 % of the throughput. Neither side has a read cache in
-//!    front of the catalog beyond the catalog's own (the same catalog serves both).
+//!    Target: the checks cost at most 5 % of the throughput. Both sides remember the texts they
+//!    parsed (the guard's memory, which the side without the checks keeps too:
+//!    `CostGuard::parse_cache_only`), and neither has a read cache in front of the catalog
+//!    beyond the catalog's own (the same catalog serves both).
 //!
 //! Rate limits are off on both gateways: every request comes from 127.0.0.1.
 

@@ -125,26 +125,25 @@ impl Upstreams {
 
 /// The schema with its limits; introspection and suggestions only in development.
 pub fn schema(upstreams: Option<Arc<Upstreams>>, development: bool) -> PaysiteSchema {
-    build(upstreams, development, true)
+    build(upstreams, development, cost::CostGuard::default())
 }
 
-/// The same schema without [`cost::CostGuard`]: only for `paysite bench refusals`, which
-/// measures what the guard costs a page's query.
+/// The same schema without the cost checks ([`cost::CostGuard::parse_cache_only`]: the same
+/// memory of parsed texts, nothing checked): only for `paysite bench refusals`, which measures
+/// what the checks cost a page's query.
 pub fn schema_without_cost_guard(upstreams: Option<Arc<Upstreams>>) -> PaysiteSchema {
-    build(upstreams, false, false)
+    build(upstreams, false, cost::CostGuard::parse_cache_only())
 }
 
-fn build(upstreams: Option<Arc<Upstreams>>, development: bool, cost_guard: bool) -> PaysiteSchema {
+fn build(upstreams: Option<Arc<Upstreams>>, development: bool, guard: cost::CostGuard) -> PaysiteSchema {
     // The depth, complexity, recursion and directive limits are checked by [`cost::CostGuard`]
     // and [`stages::Stages`], which give each refusal its code. The engine's own recursion
     // check stays on at the same limit: it walks fragments entered, and only a bound stops it
     // on a cycle (docs/decisions.md, "No unbounded recursion over input").
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
         .limit_recursive_depth(MAX_RECURSION)
-        .extension(stages::Stages);
-    if cost_guard {
-        builder = builder.extension(cost::CostGuard::default());
-    }
+        .extension(stages::Stages)
+        .extension(guard);
     builder =
         builder.extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024))).data(limits::RateLimiter::default());
     if !development {

@@ -7,7 +7,7 @@ use std::{
     io::ErrorKind,
     net::{IpAddr, SocketAddr, TcpStream},
     process::{Command, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use support::{stop, Up};
@@ -126,13 +126,16 @@ async fn survives_hostile_documents(client: &reqwest::Client, base: &str, what: 
             .send()
     };
     for (name, body, code) in hostile_documents() {
-        let started = Instant::now();
-        let answer = post(&body).await.unwrap_or_else(|e| panic!("{what}: {name}: no answer: {e}"));
+        // An answer at all is what is checked (a walk without a bound never answers); how fast
+        // is `paysite bench refusals`' to measure.
+        let answer = tokio::time::timeout(Duration::from_secs(30), post(&body))
+            .await
+            .unwrap_or_else(|_| panic!("{what}: {name}: no answer within 30 s"))
+            .unwrap_or_else(|e| panic!("{what}: {name}: no answer: {e}"));
         let answer: serde_json::Value = answer.json().await.unwrap();
         // A batch's refused operation is its last.
         let refused = if answer.is_array() { answer.as_array().unwrap().last().unwrap().clone() } else { answer };
         assert_eq!(refused["errors"][0]["extensions"]["code"], code, "{what}: {name}: {refused}");
-        assert!(started.elapsed() < Duration::from_secs(2), "{what}: {name} took {:?}", started.elapsed());
     }
     let listing =
         serde_json::json!({ "query": "{ videos(page: 1, size: 12) { totalCount page videos { uuid title } } }" });

@@ -120,15 +120,9 @@ impl Up {
 impl Drop for Up {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
-            let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(100));
+            if terminate(&mut self.child).is_none() {
+                let _ = self.child.kill();
             }
-            let _ = self.child.kill();
         }
     }
 }
@@ -136,14 +130,18 @@ impl Drop for Up {
 /// SIGTERM to `child` (`what`, for the messages), and its exit within 20 s: in-flight work
 /// finishes first.
 pub fn stop(child: &mut Child, what: &str) -> ExitStatus {
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
+    terminate(child).unwrap_or_else(|| panic!("{what} did not stop within 20 s of SIGTERM"))
+}
+
+/// SIGTERM, then the exit status if it comes within 20 s.
+fn terminate(child: &mut Child) -> Option<ExitStatus> {
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
     let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(exit) = child.try_wait().unwrap() {
-            return exit;
+    while Instant::now() < deadline {
+        if let Ok(Some(exit)) = child.try_wait() {
+            return Some(exit);
         }
-        assert!(Instant::now() < deadline, "{what} did not stop within 20 s of SIGTERM");
         std::thread::sleep(Duration::from_millis(100));
     }
+    None
 }

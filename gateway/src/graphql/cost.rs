@@ -81,20 +81,16 @@ pub fn check_text(query: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The GraphQL tokens of `text` (punctuators, names, numbers, strings; whitespace, commas and
-/// comments are ignored), counted up to `stop`: one pass over the bytes, no allocation.
-pub fn count_tokens(text: &str, stop: usize) -> usize {
-    lex(text, stop).tokens
-}
-
-/// What one pass of the lexer finds: the tokens, up to the stop, and the deepest nesting of
-/// `{`, `[` and `(` outside strings and comments among them.
+/// What one pass of the lexer finds: the GraphQL tokens (punctuators, names, numbers, strings;
+/// whitespace, commas and comments are ignored), counted up to the stop, and the deepest
+/// nesting of `{`, `[` and `(` outside strings and comments among them.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Lexed {
     pub tokens: usize,
     pub deepest: usize,
 }
 
+/// One pass over the bytes, no allocation.
 pub fn lex(text: &str, stop: usize) -> Lexed {
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -322,9 +318,12 @@ impl Extension for CostGuardExtension {
             check_text(&request.query).map_err(Refusal::into_server_error)?;
         }
         let mut request = next.run(ctx, request).await?;
-        if self.0.checks && request.query.is_empty() {
+        if request.query.is_empty() {
             // A persisted document (or no text at all, which the parser refuses).
-            check_document(request.parsed_query()?).map_err(Refusal::into_server_error)?;
+            let document = request.parsed_query()?;
+            if self.0.checks {
+                check_document(document).map_err(Refusal::into_server_error)?;
+            }
             return Ok(request);
         }
         let document = self.0.checked(&request.query)?;
@@ -405,20 +404,20 @@ mod tests {
 
     #[test]
     fn tokens_are_counted_as_the_lexer_reads_them() {
-        assert_eq!(count_tokens("{ a }", 100), 3);
-        assert_eq!(count_tokens("query Q($x: Int = -1.5e3) { a(x: $x) @skip(if: false) }", 100), 26);
-        assert_eq!(count_tokens("{ ...F } # a comment { { {\n", 100), 4);
-        assert_eq!(count_tokens(r#"{ a(s: "x } \" {", b: """block { \""" }""") }"#, 100), 11);
-        assert_eq!(count_tokens(&"{ a ".repeat(1_000), 50), 50, "stops at the limit");
+        assert_eq!(lex("{ a }", 100).tokens, 3);
+        assert_eq!(lex("query Q($x: Int = -1.5e3) { a(x: $x) @skip(if: false) }", 100).tokens, 26);
+        assert_eq!(lex("{ ...F } # a comment { { {\n", 100).tokens, 4);
+        assert_eq!(lex(r#"{ a(s: "x } \" {", b: """block { \""" }""") }"#, 100).tokens, 11);
+        assert_eq!(lex(&"{ a ".repeat(1_000), 50).tokens, 50, "stops at the limit");
     }
 
     proptest::proptest! {
         /// Any text is counted without a panic, never past the stop and never past its length.
         #[test]
         fn counting_tokens_is_total_and_bounded(text in "\\PC{0,200}", stop in 0usize..300) {
-            let n = count_tokens(&text, stop);
+            let n = lex(&text, stop).tokens;
             proptest::prop_assert!(n <= stop);
-            proptest::prop_assert!(count_tokens(&text, usize::MAX) <= text.len());
+            proptest::prop_assert!(lex(&text, usize::MAX).tokens <= text.len());
         }
     }
 

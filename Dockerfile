@@ -10,6 +10,8 @@
 ARG RUST_VERSION=1.95
 ARG NODE_VERSION=20
 ARG DEBIAN_RELEASE=bookworm
+# Extra cargo features: none in the release (see "Rust" below).
+ARG PAYSITE_FEATURES=""
 
 # --- the SPA -------------------------------------------------------------------------
 FROM node:${NODE_VERSION}-${DEBIAN_RELEASE}-slim AS spa
@@ -23,6 +25,11 @@ COPY config/routes.json /src/config/routes.json
 RUN npm run build
 
 # --- Rust ------------------------------------------------------------------------------
+# The release is built without the default features `demo` (the demo users, whose password
+# is published, and the generated demo media) and `bench` (the benchmarks): `paysite seed`
+# and `paysite bench` do not exist in it. scripts/check-deploy fails if they come back.
+# PAYSITE_FEATURES adds features for a development image only: docker-compose.yml builds
+# `paysite:demo` with `demo`, for its seeded stack.
 FROM rust:${RUST_VERSION}-${DEBIAN_RELEASE} AS rust
 WORKDIR /src
 ENV CARGO_TERM_COLOR=never \
@@ -37,15 +44,17 @@ RUN bash deploy/stub-workspace.sh /plan
 
 # Every dependency of `paysite`, compiled once per manifest change.
 FROM rust AS deps
+ARG PAYSITE_FEATURES
 COPY --from=plan /plan/ ./
-RUN cargo build --release --locked -p paysite
+RUN cargo build --release --locked -p paysite --no-default-features --features "$PAYSITE_FEATURES"
 
 # The real sources. COPY keeps the files' own (older) times, so they are touched to be
 # newer than the stubs just built, or cargo would keep the stub binary.
 FROM deps AS build
+ARG PAYSITE_FEATURES
 COPY . .
 RUN find . -path ./target -prune -o -name '*.rs' -exec touch {} + \
- && cargo build --release --locked -p paysite \
+ && cargo build --release --locked -p paysite --no-default-features --features "$PAYSITE_FEATURES" \
  && install -D -m 0755 target/release/paysite /out/paysite
 
 # --- runtime ---------------------------------------------------------------------------

@@ -171,9 +171,21 @@ def check_custom_resources(docs: list[dict]) -> list[str]:
             endpoints = spec.get("podMetricsEndpoints") or []
             if not endpoints:
                 problems.append(f"{where}: spec.podMetricsEndpoints is required")
+            match = (spec.get("selector") or {}).get("matchLabels") or {}
             for e in endpoints:
-                if e.get("port") != "ops" or e.get("path", "/metrics") != "/metrics":
-                    problems.append(f"{where}: scrapes port {e.get('port')!r} path {e.get('path')!r}, not /metrics on ops")
+                if e.get("path", "/metrics") != "/metrics":
+                    problems.append(f"{where}: scrapes path {e.get('path')!r}, not /metrics")
+                if match.get("app.kubernetes.io/name") == "paysite-mq":
+                    # RabbitMQ's own endpoint: 15692 plain, 15691 (https) with TLS on.
+                    if e.get("port") not in ("prometheus", "prometheus-tls"):
+                        problems.append(f"{where}: scrapes port {e.get('port')!r}, not the broker's prometheus port")
+                    if e.get("port") == "prometheus-tls" and e.get("scheme") != "https":
+                        problems.append(f"{where}: the broker's prometheus-tls port needs scheme https")
+                elif "cnpg.io/cluster" in match:
+                    if e.get("port") != "metrics":
+                        problems.append(f"{where}: scrapes port {e.get('port')!r}, not the instances' exporter (metrics)")
+                elif e.get("port") != "ops":
+                    problems.append(f"{where}: scrapes port {e.get('port')!r}, not /metrics on ops")
         elif d["kind"] == "PrometheusRule":
             known(where + " spec", spec, {"groups"})
             for g in spec.get("groups") or []:
@@ -304,6 +316,36 @@ def brands(root: str) -> list[str]:
     )
 
 
+def matches(selector: dict | None, labels: dict) -> bool:
+    """Whether a label selector (matchLabels and matchExpressions) selects pods labelled
+    `labels`; an empty selector selects every pod."""
+    selector = selector or {}
+    if any(labels.get(k) != v for k, v in (selector.get("matchLabels") or {}).items()):
+        return False
+    for e in selector.get("matchExpressions") or []:
+        key, op, values = e.get("key"), e.get("operator"), e.get("values") or []
+        ok = {"In": labels.get(key) in values, "NotIn": labels.get(key) not in values,
+              "Exists": key in labels, "DoesNotExist": key not in labels}.get(op, False)
+        if not ok:
+            return False
+    return True
+
+
+def egress_ports(docs: list[dict], labels: dict) -> set:
+    """The ports the NetworkPolicies open for egress from pods labelled `labels` (`any` when a
+    rule names no port)."""
+    ports = set()
+    for d in docs:
+        if d.get("kind") != "NetworkPolicy" or not matches(d["spec"].get("podSelector"), labels):
+            continue
+        for rule in d["spec"].get("egress") or []:
+            if not rule.get("ports"):
+                ports.add("any")
+            for p in rule.get("ports") or []:
+                ports.add(p.get("port"))
+    return ports
+
+
 def selects(selector: dict | None, labels: dict) -> bool:
     """Whether a non-empty matchLabels selector selects pods labelled `labels`."""
     match = (selector or {}).get("matchLabels") or {}
@@ -358,9 +400,17 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
     if c_sc.get("allowPrivilegeEscalation") is not False or "ALL" not in ((c_sc.get("capabilities") or {}).get("drop") or []):
         problems.append(f"Deployment {name}: container must drop ALL capabilities and disallow privilege escalation")
     env = {e["name"]: e for e in c.get("env") or []}
-    for secret in ("DATABASE_URL", "AMQP_URL", "PAYSITE_SERVICE_KEY"):
+    # The gateway keeps no state: no database URL, and no way to the database.
+    secrets = ("AMQP_URL", "PAYSITE_SERVICE_KEY") if name == "gateway" else ("DATABASE_URL", "AMQP_URL", "PAYSITE_SERVICE_KEY")
+    for secret in secrets:
         if "secretKeyRef" not in ((env.get(secret) or {}).get("valueFrom") or {}):
             problems.append(f"Deployment {name}: {secret} must come from a Secret by secretKeyRef")
+    if name == "gateway":
+        if "DATABASE_URL" in env or any("DATABASE_URL" in str(src) for src in c.get("envFrom") or []):
+            problems.append("Deployment gateway: must not be given DATABASE_URL (it keeps no state)")
+        opened = egress_ports(docs, labels)
+        if 5432 in opened or "any" in opened:
+            problems.append("NetworkPolicy: the gateway's pods may reach PostgreSQL (5432): they need no database")
     ports = [p.get("containerPort") for p in c.get("ports") or []]
     if port is not None and port not in ports:
         problems.append(f"Deployment {name}: containerPort {ports} lacks the service's port {port}")
@@ -445,6 +495,19 @@ def namespace_problems(root: str, overlay: str, docs: list[dict]) -> list[str]:
         for m in of("PodMonitor")
     ):
         problems.append("no PodMonitor scraping the `ops` port of every paysite pod")
+    # The broker and the database are scraped too: the queue-depth and consumer alerts read
+    # the broker's per-queue metrics.
+    monitored = {(m["spec"].get("selector") or {}).get("matchLabels", {}).get("app.kubernetes.io/name")
+                 or ("paysite-db" if "cnpg.io/cluster" in (m["spec"].get("selector") or {}).get("matchLabels", {}) else None)
+                 for m in of("PodMonitor")}
+    for backing in ("paysite-mq", "paysite-db"):
+        if backing not in monitored:
+            problems.append(f"no PodMonitor scraping {backing}")
+    for mq in of("RabbitmqCluster"):
+        config = ((mq["spec"].get("rabbitmq") or {}).get("additionalConfig") or "")
+        if not re.search(r"^\s*prometheus\.return_per_object_metrics\s*=\s*true\s*$", config, re.M):
+            problems.append(f"RabbitmqCluster {mq['metadata']['name']}: prometheus.return_per_object_metrics = true "
+                            "is needed for the per-queue metrics")
     alerts = {r.get("alert") for m in of("PrometheusRule") for g in m["spec"].get("groups") or []
               for r in g.get("rules") or []}
     if REQUIRED_ALERTS - alerts:
@@ -779,13 +842,47 @@ def compose_stack_problems(compose: dict) -> list[str]:
     return problems
 
 
-def dockerfile_problems(root: str) -> list[str]:
-    text = open(os.path.join(root, "Dockerfile")).read()
+# Cargo features that must never be in the release image: the demo data (users with a
+# published password, generated media) and the benchmarks.
+RELEASE_FORBIDDEN_FEATURES = ("demo", "bench")
+
+
+def release_build_problems(text: str) -> list[str]:
+    """Every `cargo build` of `paysite` in the Dockerfile leaves the default features (demo,
+    bench) out and turns none of them back on."""
     problems = []
+    # Whole RUN instructions, their continuation lines joined.
+    joined = re.sub(r"\\\n", " ", text)
+    builds = [line for line in joined.splitlines() if re.search(r"cargo\s+build\b.*-p\s+paysite\b", line)]
+    if not builds:
+        problems.append("Dockerfile: no `cargo build ... -p paysite`")
+    # A build argument's default is the release's value: only a development build (compose)
+    # may pass more.
+    for name, default in re.findall(r"^ARG\s+(\w*FEATURES\w*)=(\S*)", text, re.M):
+        for feature in re.split(r"[ ,]", default.strip("'\"")):
+            if feature.split("/")[-1] in RELEASE_FORBIDDEN_FEATURES:
+                problems.append(f"Dockerfile: ARG {name} defaults to the {feature!r} feature")
+    for line in builds:
+        if "--no-default-features" not in line:
+            problems.append(f"Dockerfile: `{line.strip()}` builds the default features (demo, bench): "
+                            "add --no-default-features")
+        if "--all-features" in line:
+            problems.append(f"Dockerfile: `{line.strip()}` turns every feature on")
+        for flag in re.findall(r"(?:--features|-F)[ =]+(\S+)", line):
+            for feature in re.split(r"[ ,]", flag.strip("'\"")):
+                if feature.split("/")[-1] in RELEASE_FORBIDDEN_FEATURES:
+                    problems.append(f"Dockerfile: `{line.strip()}` turns on the {feature!r} feature")
+    return problems
+
+
+def dockerfile_problems(root: str, text: str | None = None) -> list[str]:
+    text = open(os.path.join(root, "Dockerfile")).read() if text is None else text
+    problems = release_build_problems(text)
     users = re.findall(r"^USER\s+(\S+)", text, re.M)
     if not users or users[-1].split(":")[0] in {"0", "root"}:
         problems.append("Dockerfile: the last stage must run as a non-root USER")
-    for needed in ("npm ci", "npm run build", "cargo build --release --locked -p paysite", "frontend/dist", "config/"):
+    for needed in ("npm ci", "npm run build", "cargo build --release --locked -p paysite --no-default-features",
+                   "frontend/dist", "config/"):
         if needed not in text:
             problems.append(f"Dockerfile: expected {needed!r}")
     return problems
@@ -808,7 +905,8 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
         checks.check(f"compose: {name} has a block (command, healthcheck, depends_on migrate)",
                      compose_problems(compose, name, port))
     checks.check("compose: postgres, rabbitmq, jaeger, migrate, gateway on 8080", compose_stack_problems(compose))
-    checks.check("Dockerfile: SPA and paysite stages, non-root runtime", dockerfile_problems(root))
+    checks.check("Dockerfile: SPA and paysite stages, non-root runtime, no demo or bench features",
+                 dockerfile_problems(root))
     checks.check("URLs: every URL a flow needs is set in compose and every overlay, reachable by whoever uses it",
                  url_problems(root, overlays, compose))
     checks.check("secrets: the manifests read the Secrets (and keys) docs/operations.md names, and no other",
@@ -933,6 +1031,39 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
                 mutate(d)
             checks.check(f"self-test: prod with {label} fails",
                          [] if tls_problems(root, mutated) else ["went unnoticed"])
+    # The gateway given the database, by its environment or by a NetworkPolicy.
+    gateway_port = workloads.get("gateway")
+    for label, mutate in (
+        ("given DATABASE_URL", lambda d: d.get("kind") == "Deployment" and d["metadata"]["name"] == "gateway"
+         and d["spec"]["template"]["spec"]["containers"][0]["env"].append(
+             {"name": "DATABASE_URL", "valueFrom": {"secretKeyRef": {"name": "paysite-connections", "key": "DATABASE_URL"}}})),
+        ("let out to PostgreSQL", lambda d: d.get("kind") == "NetworkPolicy"
+         and d["metadata"]["name"] == "paysite-egress-database" and d["spec"]["podSelector"].pop("matchExpressions")),
+    ):
+        mutated = copy.deepcopy(docs)
+        for d in mutated:
+            mutate(d)
+        checks.check(f"self-test: {overlay} with the gateway {label} fails",
+                     [] if workload_problems(mutated, "gateway", gateway_port) else ["went unnoticed"])
+    # The broker's monitor on a port the TLS broker does not serve its metrics on.
+    mutated = copy.deepcopy(docs)
+    for d in mutated:
+        if d.get("kind") == "PodMonitor" and d["metadata"]["name"] == "paysite-mq":
+            d["spec"]["podMetricsEndpoints"][0]["port"] = "ops"
+    checks.check("self-test: the broker's PodMonitor on another port fails",
+                 [] if check_custom_resources(mutated) else ["went unnoticed"])
+    # The release image built with the demo data or the benchmarks again.
+    dockerfile = open(os.path.join(root, "Dockerfile")).read()
+    for label, mutated_text in (
+        ("default features", dockerfile.replace(" --no-default-features", "")),
+        ("--features demo", dockerfile.replace("--no-default-features", "--no-default-features --features demo")),
+        ("-F paysite/bench", dockerfile.replace("--no-default-features", "--no-default-features -F paysite/bench")),
+        ("--all-features", dockerfile.replace("--no-default-features", "--all-features")),
+        ("PAYSITE_FEATURES defaulting to demo", dockerfile.replace('ARG PAYSITE_FEATURES=""', 'ARG PAYSITE_FEATURES="demo"')),
+    ):
+        checks.check(f"self-test: the Dockerfile building paysite with {label} fails",
+                     [] if mutated_text != dockerfile and release_build_problems(mutated_text)
+                     else ["went unnoticed"])
     # A custom resource with a field its operator does not know (a typo) fails its schema.
     mutated = copy.deepcopy(docs)
     for d in mutated:

@@ -83,6 +83,9 @@ enum DlqAction {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    // Secrets mounted as files (`DATABASE_URL_FILE`, ...) first: every setting below reads
+    // its variable.
+    runtime::config::load_secret_files()?;
     let settings = Settings::from_env()?;
     // TLS material named in the environment is read now, so a missing or broken Secret stops
     // the process here, naming the file, rather than at its first connection.
@@ -93,6 +96,9 @@ async fn main() -> anyhow::Result<()> {
         _ => "paysite".to_owned(),
     };
     let _telemetry = runtime::telemetry::init(&name, settings.otlp_endpoint.as_deref());
+    if settings.environment == runtime::config::Environment::Production {
+        refuse_in_production(&cli.command)?;
+    }
     // Commands that serve or call internal APIs need the service key: without a usable one
     // they stop here, saying why, rather than at their first call.
     if matches!(cli.command, Command::Up { .. } | Command::Serve { .. } | Command::Seed { .. }) {
@@ -112,11 +118,14 @@ async fn main() -> anyhow::Result<()> {
         Command::Migrate => {
             preflight::check(&settings, preflight::Needs::BOTH).await?;
             // Schemas, then the broker's queues: a Kubernetes migration Job runs this before
-            // any service starts, so no event is published before its queues exist.
-            for def in services::all() {
+            // any service starts, so no event is published before its queues exist. Nothing
+            // is built, so no service's key or secret is needed: only the database, the
+            // broker and the TLS CA.
+            for def in services::all(settings.environment) {
                 let ctx = def.prepare(&settings, 2).await?;
-                def.build(&ctx).await?;
-                println!("migrated {} (schema and queues)", def.name);
+                ctx.pool.close().await;
+                def.declare_topology(&settings).await?;
+                println!("migrated {} (schema and {} queues)", def.name, def.queues.len());
             }
             Ok(())
         }
@@ -130,14 +139,16 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve { service, addr } => up::serve_one(&settings, &service, addr.as_deref()).await,
         Command::RebuildProjections { service } => {
-            let def = services::find(&service)?;
+            let def = services::find(settings.environment, &service)?;
             preflight::check(&settings, preflight::Needs::DATABASE).await?;
+            // The read models come from the definition, not a built service: only the
+            // database is needed.
             let ctx = def.prepare(&settings, 4).await?;
-            let built = def.build_only(&ctx).await?;
-            if built.projections.is_empty() {
+            let projections = (def.read_models)();
+            if projections.is_empty() {
                 println!("{service} keeps no read models");
             }
-            for projection in built.projections {
+            for projection in projections {
                 let bar = progress::bar(&format!("rebuilding {}", projection.name()));
                 let replayed =
                     runtime::projection::rebuild_with_progress(&ctx.pool, projection.as_ref(), &|done, total| {
@@ -152,6 +163,22 @@ async fn main() -> anyhow::Result<()> {
         Command::Dlq { action } => dlq(&settings, action).await,
         #[cfg(feature = "bench")]
         Command::Bench { name } => bench::run(&settings, &name).await,
+    }
+}
+
+/// What does not run with `PAYSITE_ENV=production`: the demo data (17 users with a published
+/// password, an admin among them) and `paysite up`, which runs the biller sandbox.
+fn refuse_in_production(command: &Command) -> anyhow::Result<()> {
+    match command {
+        Command::Seed { .. } => anyhow::bail!(
+            "paysite seed refuses to run with PAYSITE_ENV=production: it writes the demo data, users with a \
+             published password among them"
+        ),
+        Command::Up { .. } => anyhow::bail!(
+            "paysite up refuses to run with PAYSITE_ENV=production: it seeds the demo data and runs the biller \
+             sandbox; a production deployment runs `paysite migrate`, then `paysite serve <service>` per process"
+        ),
+        _ => Ok(()),
     }
 }
 
@@ -172,18 +199,14 @@ async fn seed_scale(_settings: &Settings, _n: usize) -> anyhow::Result<()> {
 }
 
 async fn dlq(settings: &Settings, action: DlqAction) -> anyhow::Result<()> {
-    // Listing every queue builds each service to learn its queues: the database too.
-    let needs = match &action {
-        DlqAction::List { queue: None } => preflight::Needs::BOTH,
-        _ => preflight::Needs::BROKER,
-    };
-    preflight::check(settings, needs).await?;
+    // The queues come from the services' definitions: only the broker is needed.
+    preflight::check(settings, preflight::Needs::BROKER).await?;
     let amqp = settings.amqp_url.expose();
     match action {
         DlqAction::List { queue } => {
             let queues = match queue {
                 Some(q) => vec![q],
-                None => services::consumer_queues(settings).await?,
+                None => services::consumer_queues(settings.environment),
             };
             let mut total = 0;
             for q in queues {

@@ -62,7 +62,7 @@ impl Place {
                  database cluster is ready and the Secret points at its -rw Service:\n    \
                  kubectl -n <namespace> get cluster paysite-db\n    \
                  kubectl -n <namespace> get secret paysite-connections -o jsonpath='{.data.DATABASE_URL}' | base64 -d\n\
-                 (docs/operations.md, \"Secrets\"; the NetworkPolicy paysite-egress-backends must allow port 5432)"
+                 (docs/operations.md, \"Secrets\"; the NetworkPolicy paysite-egress-database must allow port 5432)"
             }
             Place::Container => {
                 "PostgreSQL does not answer (DATABASE_URL). In the compose stack:\n    \
@@ -96,6 +96,14 @@ impl Place {
 /// Checks what `needs` names; stops with advice for this place when something required is
 /// missing, and warns (on stderr) about a broker a service can start without.
 pub async fn check(settings: &Settings, needs: Needs) -> anyhow::Result<()> {
+    let mut named = Vec::new();
+    if needs.database {
+        named.push("DATABASE_URL");
+    }
+    if needs.broker != Broker::No {
+        named.push("AMQP_URL");
+    }
+    settings.require(&named)?;
     let place = Place::here();
     let mut problems = Vec::new();
     if needs.database && !database_answers(settings).await {

@@ -9,7 +9,11 @@ use tokio_util::sync::CancellationToken;
 use crate::{preflight, services};
 
 pub async fn seed_all(settings: &Settings) -> anyhow::Result<()> {
-    for def in services::all() {
+    anyhow::ensure!(
+        cfg!(feature = "demo"),
+        "this paysite is built without the demo data (the `demo` feature): there is nothing to seed"
+    );
+    for def in services::all(settings.environment) {
         let ctx = def.prepare(settings, 4).await?;
         if let Some(seed) = def.seed {
             seed(ctx).await?;
@@ -40,7 +44,7 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     // An ephemeral port stays bound (reserved) until just before its service binds it: released
     // earlier, another process could take it during the migrations and seeding in between.
     let mut addrs = Vec::new();
-    for def in services::all() {
+    for def in services::all(settings.environment) {
         let (api, ops, reserved) = if ephemeral_ports {
             let api = std::net::TcpListener::bind("127.0.0.1:0")?;
             let ops = std::net::TcpListener::bind("127.0.0.1:0")?;
@@ -60,7 +64,7 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
     }
     // Every service is built and its queues declared before any relay publishes.
     let mut built = Vec::new();
-    for def in services::all() {
+    for def in services::all(settings.environment) {
         let ctx = def.prepare(settings, 10).await?;
         if seed {
             if let Some(seed) = def.seed {
@@ -106,25 +110,84 @@ pub async fn up(settings: &Settings, gateway_addr: &str, seed: bool, ephemeral_p
 
 /// Runs one service (or the gateway) on `addr` (`PAYSITE_ADDR`), else on loopback: a process
 /// answers on another interface only where its deployment says so.
+///
+/// A service binds its operations routes first, so its probes answer while it migrates (in
+/// development) or waits for the release's migration Job to bring its schema up to date (in
+/// production, where a serving process never migrates): `/healthz` answers, `/readyz` says
+/// why it is not ready yet, and no startup probe kills a pod for a slow migration.
 pub async fn serve_one(settings: &Settings, name: &str, addr: Option<&str>) -> anyhow::Result<()> {
     let cancel = CancellationToken::new();
     let mut tasks = JoinSet::new();
     if name == "gateway" {
         start_gateway(addr.unwrap_or(gateway::config::DEFAULT_ADDR), None, cancel.clone(), &mut tasks).await?;
-    } else {
-        let def = services::find(name)?;
-        // The gateway owns no state; a service needs its database (the broker may come later).
-        preflight::check(settings, preflight::Needs::SERVICE).await?;
-        let ctx = def.prepare(settings, 10).await?;
-        let addr = def.listen_addr(|key| match key {
-            "PAYSITE_ADDR" => addr.map(str::to_owned),
-            _ => std::env::var(key).ok(),
-        })?;
-        let ops = def.ops_listen_addr(|key| std::env::var(key).ok())?;
-        let service = def.build_for_serving(&ctx).await?;
-        def.start(ctx, service, Addrs { api: addr, ops }, cancel.clone(), &mut tasks).await?;
+        return wait_and_stop(cancel, tasks).await;
     }
+    let def = services::find(settings.environment, name)?;
+    // The gateway owns no state; a service needs its database (the broker may come later).
+    preflight::check(settings, preflight::Needs::SERVICE).await?;
+    let api = def.listen_addr(|key| match key {
+        "PAYSITE_ADDR" => addr.map(str::to_owned),
+        _ => std::env::var(key).ok(),
+    })?;
+    let ops = def.ops_listen_addr(|key| std::env::var(key).ok())?;
+    let production = settings.environment == runtime::config::Environment::Production;
+    if !production {
+        runtime::db::ensure_database(settings.database_url.expose()).await?;
+    }
+    let ctx = def.connect(settings, 10).await?;
+    let starting = runtime::health::Starting::new("connecting");
+    let readiness = runtime::health::Readiness {
+        starting: starting.clone(),
+        ..runtime::health::Readiness::new(name, Some(ctx.pool.clone()))
+    };
+    let ops = runtime::http::serve_ops(ops, readiness, cancel.clone(), &mut tasks).await?;
+    tracing::info!(service = name, ops = %ops, "operations routes listening");
+    if production {
+        wait_for_migrations(def, &ctx, &starting, &cancel).await?;
+    } else {
+        starting.set("migrating its schema");
+        def.migrate(&ctx.pool).await?;
+    }
+    starting.set("building");
+    let service = def.build_for_serving(&ctx).await?;
+    let api = def.start_serving(ctx, service, api, cancel.clone(), &mut tasks).await?;
+    starting.done();
+    tracing::info!(service = name, addr = %api, ops = %ops, "service listening");
     wait_and_stop(cancel, tasks).await
+}
+
+/// Waits until the release's migration Job (`paysite migrate`) has applied every migration
+/// this build knows to the service's schema: a production process never migrates, so no
+/// pod holds the migration lock past its startup probe, and none serves a schema behind it.
+async fn wait_for_migrations(
+    def: &runtime::service::ServiceDef,
+    ctx: &runtime::service::ServiceContext,
+    starting: &runtime::health::Starting,
+    cancel: &CancellationToken,
+) -> anyhow::Result<()> {
+    let mut said = false;
+    loop {
+        let pending = def.pending_migrations(&ctx.pool).await?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let reason = format!(
+            "waiting for the release's migration Job (paysite migrate): {} migrations of {} not applied yet, first {}",
+            pending.len(),
+            def.name,
+            pending[0]
+        );
+        if !said {
+            tracing::warn!(service = def.name, pending = pending.len(), first = %pending[0], "{reason}");
+            said = true;
+        }
+        starting.set(reason);
+        tokio::select! {
+            _ = cancel.cancelled() => anyhow::bail!("stopped while waiting for the migration Job"),
+            _ = runtime::http::shutdown_signal() => anyhow::bail!("stopped while waiting for the migration Job"),
+            _ = tokio::time::sleep(Duration::from_secs(2)) => {}
+        }
+    }
 }
 
 pub struct GatewayStarted {
@@ -150,7 +213,9 @@ pub async fn start_gateway(
     })?;
     let state = gateway::GatewayState::load(&config)?;
     // Sessions ended anywhere are refused here within seconds (docs/decisions.md).
-    let source = gateway::revocations::Source::from_settings(&runtime::Settings::from_env()?);
+    let settings = runtime::Settings::from_env()?;
+    settings.require(&["AMQP_URL"])?;
+    let source = gateway::revocations::Source::from_settings(&settings);
     gateway::follow_sessions(&state, source, cancel.clone()).await;
     let hosts = state.sites().hosts().into_iter().map(str::to_owned).collect();
     let ops = runtime::http::serve_ops(config.ops_addr, gateway::readiness(), cancel.clone(), tasks).await?;

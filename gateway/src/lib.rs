@@ -119,7 +119,7 @@ impl GatewayState {
 
 /// What the gateway's `/readyz` checks: nothing it owns can be unready (it keeps no state).
 pub fn readiness() -> Readiness {
-    Readiness { service: "gateway".to_owned(), pool: None }
+    Readiness::new("gateway", None)
 }
 
 /// The paths of the operations routes: served only on the operations listener

@@ -38,7 +38,15 @@ use uuid::Uuid;
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sandbox");
 
 /// `sandbox` (a schema name cannot hold the crate's dash); port 8090.
-pub static SERVICE: ServiceDef = ServiceDef { name: "sandbox", port: 8090, migrations: &MIGRATIONS, build, seed: None };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "sandbox",
+    port: 8090,
+    migrations: &MIGRATIONS,
+    queues: &[],
+    read_models: Vec::new,
+    build,
+    seed: None,
+};
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {

@@ -42,8 +42,15 @@ pub use seed::{seed_scale, seed_scale_with_progress};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/catalog");
 
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "catalog", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "catalog",
+    port: api::PORT,
+    migrations: &MIGRATIONS,
+    queues: &[],
+    read_models: projections,
+    build,
+    seed: SEED,
+};
 
 /// The demo catalog, with the `demo` feature.
 #[cfg(feature = "demo")]

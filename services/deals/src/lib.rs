@@ -36,7 +36,7 @@ use std::sync::Arc;
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
-use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::service::{BoxFuture, Queue, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
 
@@ -49,8 +49,15 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/deals");
 /// Routing keys the subscription-events consumer binds.
 pub const SUBSCRIPTION_BINDINGS: &[&str] = &["subscription.*"];
 
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "deals", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "deals",
+    port: api::PORT,
+    migrations: &MIGRATIONS,
+    queues: &[Queue { name: config::SUBSCRIPTIONS_QUEUE, bindings: SUBSCRIPTION_BINDINGS }],
+    read_models: || projections_on(config::SUBSCRIPTIONS_QUEUE),
+    build,
+    seed: SEED,
+};
 
 /// The demo deals, with the `demo` feature.
 #[cfg(feature = "demo")]
@@ -101,8 +108,10 @@ pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
 
 /// The read models `paysite rebuild-projections deals` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![
-        Arc::new(projections::DEALS),
-        Arc::new(projections::portal_subscriptions(state.config.subscriptions_queue.clone())),
-    ]
+    projections_on(&state.config.subscriptions_queue)
+}
+
+/// The read models, the portal subscriptions' kept from the inbox of `subscriptions_queue`.
+fn projections_on(subscriptions_queue: &str) -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(projections::DEALS), Arc::new(projections::portal_subscriptions(subscriptions_queue.to_owned()))]
 }

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use runtime::auth::{Signer, Verifier};
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
-use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::service::{BoxFuture, Queue, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
 
@@ -46,8 +46,15 @@ pub use profile_contract::demo::{demo_user_id, DEMO_PASSWORD, DEMO_USERS};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/profile");
 
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "profile", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "profile",
+    port: api::PORT,
+    migrations: &MIGRATIONS,
+    queues: &[Queue { name: config::PROJECTIONS_QUEUE, bindings: projections::BINDINGS }],
+    read_models: || projections_on(config::PROJECTIONS_QUEUE),
+    build,
+    seed: SEED,
+};
 
 /// The demo users' accounts, with the `demo` feature.
 #[cfg(feature = "demo")]
@@ -94,5 +101,10 @@ pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
 
 /// The read models `paysite rebuild-projections profile` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(projections::USER_PROFILES), Arc::new(projections::members(state.config.projections_queue.clone()))]
+    projections_on(&state.config.projections_queue)
+}
+
+/// The read models, the members' kept from the inbox of `projections_queue`.
+fn projections_on(projections_queue: &str) -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(projections::USER_PROFILES), Arc::new(projections::members(projections_queue.to_owned()))]
 }

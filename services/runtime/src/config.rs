@@ -39,6 +39,11 @@ pub struct Settings {
     pub max_delivery_attempts: u32,
     /// `PAYSITE_RELAY_POLL_MS`: the relay's safety-net poll when no notification arrives.
     pub relay_poll: Duration,
+    /// The connection strings a production process was not given (`DATABASE_URL`,
+    /// `AMQP_URL`): their fields hold the local defaults, which a production process never
+    /// uses: [`Settings::require`] refuses them, naming the variable, in the command that
+    /// needs them (the gateway needs no database, `paysite dlq` no database either).
+    unset: Vec<&'static str>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,15 +73,96 @@ impl Settings {
             Some("production") => Environment::Production,
             Some(other) => anyhow::bail!("PAYSITE_ENV must be development or production, got {other:?}"),
         };
+        // The local servers are a development default only: in production an unset connection
+        // string is remembered, and refused by the command that needs it.
+        let mut unset = Vec::new();
+        let mut connection = |key: &'static str, default: &str| match lookup(key).filter(|v| !v.trim().is_empty()) {
+            Some(v) => Secret::new(v),
+            None => {
+                if environment == Environment::Production {
+                    unset.push(key);
+                }
+                Secret::new(default)
+            }
+        };
+        let (database_url, amqp_url) =
+            (connection("DATABASE_URL", DEFAULT_DATABASE_URL), connection("AMQP_URL", DEFAULT_AMQP_URL));
         Ok(Settings {
-            database_url: Secret::new(lookup("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into())),
-            amqp_url: Secret::new(lookup("AMQP_URL").unwrap_or_else(|| DEFAULT_AMQP_URL.into())),
+            unset,
+            database_url,
+            amqp_url,
             exchange: lookup("PAYSITE_EXCHANGE").unwrap_or_else(|| proto_events::EXCHANGE.into()),
             otlp_endpoint: lookup("OTEL_EXPORTER_OTLP_ENDPOINT").filter(|s| !s.is_empty()),
             environment,
             max_delivery_attempts: number("PAYSITE_MAX_DELIVERY_ATTEMPTS", 5)? as u32,
             relay_poll: Duration::from_millis(number("PAYSITE_RELAY_POLL_MS", 1000)?),
         })
+    }
+}
+
+/// Whether `key` holds a secret, which a deployment may hand over as a file instead: the
+/// connection strings, the service keys, the token signing keys and the billers' shared
+/// secrets. [`load_secret_files`] reads `<key>_FILE` for each.
+pub fn is_secret_variable(key: &str) -> bool {
+    matches!(
+        key,
+        "DATABASE_URL"
+            | "AMQP_URL"
+            | "PAYSITE_SERVICE_KEY"
+            | "PAYSITE_SERVICE_KEY_NEXT"
+            | "PROFILE_SIGNING_KEY"
+            | "UNLOCKS_MEDIA_SECRET"
+    ) || (key.starts_with("PAYSITE_BILLER_") && (key.ends_with("_SECRET") || key.ends_with("_SECRET_NEXT")))
+}
+
+/// The secrets given as files: for every `<KEY>_FILE` in `vars` whose `<KEY>` is a secret
+/// ([`is_secret_variable`]), `<KEY>` and the file's text (one trailing newline dropped, as
+/// `kubectl create secret --from-file` and `echo` leave one). Both forms of one secret, or a
+/// file that cannot be read, is an error naming the variable.
+pub fn secret_files(
+    vars: impl IntoIterator<Item = (String, String)>,
+    read: impl Fn(&str) -> std::io::Result<String>,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let vars: std::collections::BTreeMap<String, String> = vars.into_iter().collect();
+    let mut found = Vec::new();
+    for (name, path) in &vars {
+        let Some(key) = name.strip_suffix("_FILE") else { continue };
+        if !is_secret_variable(key) || path.trim().is_empty() {
+            continue;
+        }
+        if vars.get(key).is_some_and(|v| !v.is_empty()) {
+            anyhow::bail!("{key} and {name} are both set: give the secret one way");
+        }
+        let text = read(path.trim()).map_err(|e| anyhow::anyhow!("{name} {path:?} cannot be read: {e}"))?;
+        let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(&text);
+        anyhow::ensure!(!text.trim().is_empty(), "{name} {path:?} is empty");
+        found.push((key.to_owned(), text.to_owned()));
+    }
+    Ok(found)
+}
+
+/// Reads every secret this process was given as a file (`DATABASE_URL_FILE`, ...) into its
+/// variable, so every setting is read one way. Called first thing, before any other thread
+/// reads the environment.
+pub fn load_secret_files() -> anyhow::Result<()> {
+    for (key, value) in secret_files(std::env::vars(), |path| std::fs::read_to_string(path))? {
+        std::env::set_var(key, value);
+    }
+    Ok(())
+}
+
+impl Settings {
+    /// Refuses, naming it, a connection string among `keys` (`DATABASE_URL`, `AMQP_URL`) that a
+    /// production process was not given: the local default is for development only.
+    pub fn require(&self, keys: &[&str]) -> anyhow::Result<()> {
+        let missing: Vec<&str> = keys.iter().copied().filter(|k| self.unset.contains(k)).collect();
+        anyhow::ensure!(
+            missing.is_empty(),
+            "{} must be set when PAYSITE_ENV=production (or given as a file: {})",
+            missing.join(" and "),
+            missing.iter().map(|k| format!("{k}_FILE")).collect::<Vec<_>>().join(", ")
+        );
+        Ok(())
     }
 }
 
@@ -177,6 +263,57 @@ mod tests {
         {
             assert!(!is_placeholder(url), "{url}");
         }
+    }
+
+    #[test]
+    fn production_needs_its_connection_strings_and_names_the_missing_one() {
+        let none = Settings::from_lookup(|k| (k == "PAYSITE_ENV").then(|| "production".into())).unwrap();
+        let err = none.require(&["DATABASE_URL", "AMQP_URL"]).unwrap_err();
+        assert!(err.to_string().starts_with("DATABASE_URL and AMQP_URL must be set"), "{err}");
+        let database = Settings::from_lookup(|k| match k {
+            "PAYSITE_ENV" => Some("production".into()),
+            "DATABASE_URL" => Some("postgres://db/paysite".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert!(database.require(&["DATABASE_URL"]).is_ok());
+        let err = database.require(&["DATABASE_URL", "AMQP_URL"]).unwrap_err();
+        assert!(err.to_string().starts_with("AMQP_URL must be set"), "{err}");
+        // Development falls back to the local servers.
+        assert!(Settings::from_lookup(|_| None).unwrap().require(&["DATABASE_URL", "AMQP_URL"]).is_ok());
+    }
+
+    #[test]
+    fn a_secret_file_fills_its_variable_and_other_files_are_left_alone() {
+        let files = |path: &str| match path {
+            "/s/db" => Ok("postgres://u:p@db/paysite\n".to_owned()),
+            "/s/biller" => Ok("s3cret".to_owned()),
+            "/s/empty" => Ok("\n".to_owned()),
+            _ => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")),
+        };
+        let found = secret_files(
+            vars(&[
+                ("DATABASE_URL_FILE", "/s/db"),
+                ("PAYSITE_BILLER_EPOCH_SECRET_FILE", "/s/biller"),
+                ("PAYSITE_TLS_CA_FILE", "/etc/ca.crt"),
+                ("PAYSITE_SERVICE_KEY_FILE", ""),
+            ]),
+            files,
+        )
+        .unwrap();
+        assert_eq!(
+            found,
+            vec![
+                ("DATABASE_URL".to_owned(), "postgres://u:p@db/paysite".to_owned()),
+                ("PAYSITE_BILLER_EPOCH_SECRET".to_owned(), "s3cret".to_owned()),
+            ]
+        );
+        let both = secret_files(vars(&[("AMQP_URL", "amqp://x"), ("AMQP_URL_FILE", "/s/db")]), files).unwrap_err();
+        assert!(both.to_string().contains("both set"), "{both}");
+        let missing = secret_files(vars(&[("UNLOCKS_MEDIA_SECRET_FILE", "/s/none")]), files).unwrap_err();
+        assert!(missing.to_string().contains("UNLOCKS_MEDIA_SECRET_FILE"), "{missing}");
+        let empty = secret_files(vars(&[("PROFILE_SIGNING_KEY_FILE", "/s/empty")]), files).unwrap_err();
+        assert!(empty.to_string().contains("empty"), "{empty}");
     }
 
     #[test]

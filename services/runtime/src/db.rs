@@ -133,6 +133,35 @@ pub async fn migrate(pool: &PgPool, schema: &str, sources: &[(&str, &Migrator)])
     result
 }
 
+/// The migrations of `sources` that `schema` has not had (`source/version description`), or
+/// has had with another checksum (a migration changed after it was applied). A schema not
+/// created yet has every migration pending.
+pub async fn pending(pool: &PgPool, schema: &str, sources: &[(&str, &Migrator)]) -> anyhow::Result<Vec<String>> {
+    check_schema_name(schema)?;
+    let ledger: Option<String> = sqlx::query_scalar("select to_regclass($1)::text")
+        .bind(format!("{schema}.schema_migration"))
+        .fetch_one(pool)
+        .await?;
+    let applied: Vec<(String, i64, Vec<u8>)> = match ledger {
+        None => Vec::new(),
+        Some(_) => {
+            sqlx::query_as(&format!("select source, version, checksum from {schema}.schema_migration"))
+                .fetch_all(pool)
+                .await?
+        }
+    };
+    let mut missing = Vec::new();
+    for (source, migrator) in sources {
+        for m in migrator.iter() {
+            let done = applied.iter().any(|(s, v, sum)| s == source && *v == m.version && sum == m.checksum.as_ref());
+            if !done {
+                missing.push(format!("{source}/{} ({})", m.version, m.description));
+            }
+        }
+    }
+    Ok(missing)
+}
+
 #[cfg(test)]
 mod tests {
     use super::check_schema_name;

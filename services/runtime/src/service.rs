@@ -60,6 +60,15 @@ pub struct ServiceContext {
     pub settings: Settings,
 }
 
+/// A consumer queue as the broker knows it: its name (`<service>.<purpose>`) and the routing
+/// keys it binds. A service's [`ServiceDef::queues`] are the ones its consumers read in a
+/// deployment, so `paysite migrate` and `paysite dlq list` know them without building it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queue {
+    pub name: &'static str,
+    pub bindings: &'static [&'static str],
+}
+
 /// A service as the `paysite` command knows it.
 pub struct ServiceDef {
     /// Its name: schema, routing-key prefix, queue prefix.
@@ -67,6 +76,12 @@ pub struct ServiceDef {
     /// Its default port when run beside the others.
     pub port: u16,
     pub migrations: &'static Migrator,
+    /// Its consumer queues in a deployment (the queue names of its default configuration):
+    /// what `paysite migrate` declares and `paysite dlq list` reads, with no secret of the
+    /// service needed. A test builds each service and compares.
+    pub queues: &'static [Queue],
+    /// The read models `paysite rebuild-projections` rebuilds, on those queues' inboxes.
+    pub read_models: fn() -> Vec<Arc<dyn Projection>>,
     pub build: fn(ServiceContext) -> BoxFuture<anyhow::Result<Service>>,
     /// Writes the service's demo data (through its own commands, so it is events too);
     /// must be safe to run again.
@@ -78,8 +93,38 @@ impl ServiceDef {
     pub async fn prepare(&self, settings: &Settings, max_connections: u32) -> anyhow::Result<ServiceContext> {
         db::ensure_database(settings.database_url.expose()).await?;
         let pool = db::connect(settings.database_url.expose(), self.name, max_connections).await?;
-        db::migrate(&pool, self.name, &[("runtime", &db::RUNTIME_MIGRATIONS), (self.name, self.migrations)]).await?;
+        self.migrate(&pool).await?;
         Ok(ServiceContext { store: EventStore::new(pool.clone(), self.name), pool, settings: settings.clone() })
+    }
+
+    /// Connects to its schema without migrating it: a production service, whose schema the
+    /// release's migration Job has brought up to date ([`Self::check_migrated`]).
+    pub async fn connect(&self, settings: &Settings, max_connections: u32) -> anyhow::Result<ServiceContext> {
+        let pool = db::connect(settings.database_url.expose(), self.name, max_connections).await?;
+        Ok(ServiceContext { store: EventStore::new(pool.clone(), self.name), pool, settings: settings.clone() })
+    }
+
+    /// Applies its migrations (the runtime's, then its own) to its schema, under the schema's
+    /// advisory lock.
+    pub async fn migrate(&self, pool: &PgPool) -> anyhow::Result<()> {
+        db::migrate(pool, self.name, &self.migration_sources()).await
+    }
+
+    /// The migrations of this build that its schema has not had yet (`source/version`);
+    /// empty when the schema is up to date.
+    pub async fn pending_migrations(&self, pool: &PgPool) -> anyhow::Result<Vec<String>> {
+        db::pending(pool, self.name, &self.migration_sources()).await
+    }
+
+    /// The migration sources of its schema: the runtime's tables, then its own.
+    pub fn migration_sources(&self) -> [(&'static str, &'static Migrator); 2] {
+        [("runtime", &db::RUNTIME_MIGRATIONS), (self.name, self.migrations)]
+    }
+
+    /// Declares its consumer queues ([`Self::queues`]) with their bindings and dead-letter
+    /// queues: all `paysite migrate` does on the broker.
+    pub async fn declare_topology(&self, settings: &Settings) -> anyhow::Result<()> {
+        declare_queue_list(settings, self.queues.iter().map(|q| (q.name, q.bindings))).await
     }
 
     /// Builds the service and declares its consumer queues on the broker.
@@ -145,6 +190,23 @@ impl ServiceDef {
         cancel: CancellationToken,
         tasks: &mut JoinSet<anyhow::Result<()>>,
     ) -> anyhow::Result<Addrs> {
+        let readiness = Readiness::new(self.name, Some(ctx.pool.clone()));
+        let ops = crate::http::serve_ops(addrs.ops, readiness.clone(), cancel.clone(), tasks).await?;
+        let api = self.start_serving(ctx, service, addrs.api, cancel, tasks).await?;
+        tracing::info!(service = self.name, addr = %api, ops = %ops, "service listening");
+        Ok(Addrs { api, ops })
+    }
+
+    /// Starts relay, consumers, jobs and the internal API on `api` (the operations routes are
+    /// already served: `paysite serve` binds them first); answers the address bound.
+    pub async fn start_serving(
+        &self,
+        ctx: ServiceContext,
+        service: Service,
+        api: SocketAddr,
+        cancel: CancellationToken,
+        tasks: &mut JoinSet<anyhow::Result<()>>,
+    ) -> anyhow::Result<SocketAddr> {
         let name = self.name;
         let relay_settings = RelaySettings::new(name, name, &ctx.settings);
         tasks.spawn(run_to_end(relay::run(ctx.pool.clone(), relay_settings, cancel.clone())));
@@ -155,15 +217,14 @@ impl ServiceDef {
         for job in service.jobs {
             tasks.spawn(run_to_end(job(cancel.clone())));
         }
-        let readiness = Readiness { service: name.to_owned(), pool: Some(ctx.pool.clone()) };
-        let ops = crate::http::serve_ops(addrs.ops, readiness, cancel.clone(), tasks).await?;
         let app = crate::http::measured(service.router, name).layer(axum::middleware::from_fn(crate::http::correlate));
-        let listener = tokio::net::TcpListener::bind(addrs.api).await?;
+        let listener = tokio::net::TcpListener::bind(api)
+            .await
+            .map_err(|e| anyhow::anyhow!("binding the internal API of {name} to {api}: {e}"))?;
         let api = listener.local_addr()?;
         // With PAYSITE_TLS_CERT_FILE/KEY_FILE the internal API speaks TLS only (crate::tls).
         tasks.spawn(async move { crate::tls::serve(listener, app, crate::tls::settings(), cancel).await });
-        tracing::info!(service = name, addr = %api, ops = %ops, "service listening");
-        Ok(Addrs { api, ops })
+        Ok(api)
     }
 }
 
@@ -197,13 +258,23 @@ pub fn ops_addr_from(lookup: impl Fn(&str) -> Option<String>, api_port: u16) -> 
 
 /// Declares consumer queues with their bindings and dead-letter queues.
 pub async fn declare_queues(settings: &Settings, consumers: &[ConsumerSpec]) -> anyhow::Result<()> {
-    if consumers.is_empty() {
+    let bindings: Vec<Vec<&str>> = consumers.iter().map(|c| c.bindings.iter().map(String::as_str).collect()).collect();
+    declare_queue_list(settings, consumers.iter().zip(&bindings).map(|(c, b)| (c.queue.as_str(), b.as_slice()))).await
+}
+
+async fn declare_queue_list<'a>(
+    settings: &Settings,
+    queues: impl IntoIterator<Item = (&'a str, &'a [&'a str])>,
+) -> anyhow::Result<()> {
+    let queues: Vec<_> = queues.into_iter().collect();
+    if queues.is_empty() {
         return Ok(());
     }
     let connection = crate::broker::connect(settings.amqp_url.expose(), "paysite-topology").await?;
     let channel = connection.create_channel().await?;
-    for c in consumers {
-        crate::broker::declare_consumer_queue(&channel, &settings.exchange, &c.queue, &c.bindings).await?;
+    for (queue, bindings) in queues {
+        let bindings: Vec<String> = bindings.iter().map(|b| (*b).to_owned()).collect();
+        crate::broker::declare_consumer_queue(&channel, &settings.exchange, queue, &bindings).await?;
     }
     connection.close(200, "declared".into()).await?;
     Ok(())

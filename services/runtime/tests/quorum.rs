@@ -372,7 +372,7 @@ async fn a_broker_outage_of_30_seconds_under_load_keeps_the_service_ready_and_lo
     let cancel = CancellationToken::new();
     let relay = env.relay_task(&cancel);
     let consumer = env.consumer_task(&queue, Arc::new(probe::ProbeHandler), &cancel, |_| {});
-    let readiness = Readiness { service: "probe".into(), pool: Some(env.pool.clone()) };
+    let readiness = Readiness::new("probe", Some(env.pool.clone()));
     let mut written = 0i64;
     // Load before, during and after the outage: one write every 20 ms, over 25 streams.
     let before = Instant::now();

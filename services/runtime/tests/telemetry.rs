@@ -78,7 +78,7 @@ async fn serve(readiness: Readiness) -> String {
 
 #[tokio::test]
 async fn a_correlation_id_is_echoed_or_made_up() {
-    let base = serve(Readiness { service: "echo".into(), pool: None }).await;
+    let base = serve(Readiness::new("echo", None)).await;
     let client = runtime::tls::client();
     let given = "0190f5a2-7b1c-7d3e-8f40-000000000c01";
     let answer = client.get(format!("{base}/healthz")).header("x-correlation-id", given).send().await.unwrap();
@@ -96,7 +96,7 @@ async fn readyz_depends_on_the_database_alone_and_says_why_it_is_unready() {
     runtime::telemetry::install_metrics();
     // No broker connection yet (or lost): still ready, the outbox takes the writes.
     runtime::health::set_broker_up(&service, false);
-    let base = serve(Readiness { service: service.clone(), pool: Some(env.pool.clone()) }).await;
+    let base = serve(Readiness::new(service.clone(), Some(env.pool.clone()))).await;
     let answer = runtime::tls::client().get(format!("{base}/readyz")).send().await.unwrap();
     assert_eq!(answer.status(), 200);
     assert_eq!(runtime::tls::client().get(format!("{base}/healthz")).send().await.unwrap().status(), 200);
@@ -111,7 +111,7 @@ async fn readyz_depends_on_the_database_alone_and_says_why_it_is_unready() {
         .acquire_timeout(std::time::Duration::from_secs(1))
         .connect_lazy("postgres://postgres@127.0.0.1:1/nowhere")
         .unwrap();
-    let dead = serve(Readiness { service: service.clone(), pool: Some(nowhere) }).await;
+    let dead = serve(Readiness::new(service.clone(), Some(nowhere))).await;
     let answer = runtime::tls::client().get(format!("{dead}/readyz")).send().await.unwrap();
     assert_eq!(answer.status(), 503);
     assert!(answer.text().await.unwrap().contains("database"));

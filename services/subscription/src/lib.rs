@@ -46,7 +46,7 @@ use profile_contract::client::ProfileClient;
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
-use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::service::{BoxFuture, Queue, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
 
@@ -59,8 +59,15 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/subscription"
 /// The native biller: one-click purchases, retention deals and cancels are its charges.
 pub const NATIVE_BILLER: &str = "RGNATIVE";
 
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "subscription", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "subscription",
+    port: api::PORT,
+    migrations: &MIGRATIONS,
+    queues: &[Queue { name: config::PROFILES_QUEUE, bindings: projections::PROFILE_BINDINGS }],
+    read_models: || projections_on(config::PROFILES_QUEUE),
+    build,
+    seed: SEED,
+};
 
 /// The demo users' memberships, with the `demo` feature.
 #[cfg(feature = "demo")]
@@ -137,5 +144,10 @@ pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
 
 /// The read models `paysite rebuild-projections subscription` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(projections::MEMBERS), Arc::new(projections::accounts(state.config.profiles_queue.clone()))]
+    projections_on(&state.config.profiles_queue)
+}
+
+/// The read models, the accounts' kept from the inbox of `profiles_queue`.
+fn projections_on(profiles_queue: &str) -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(projections::MEMBERS), Arc::new(projections::accounts(profiles_queue.to_owned()))]
 }

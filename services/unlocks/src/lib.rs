@@ -36,7 +36,7 @@ use chrono::{DateTime, Utc};
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
-use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::service::{BoxFuture, Queue, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
 use uuid::Uuid;
@@ -47,8 +47,18 @@ pub use http::router;
 pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/unlocks");
 
 /// The unlocks service as `paysite` runs it. Its seed generates the demo media (`demo` feature).
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "unlocks", port: api::PORT, migrations: &MIGRATIONS, build, seed: SEED };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "unlocks",
+    port: api::PORT,
+    migrations: &MIGRATIONS,
+    queues: &[
+        Queue { name: config::CATALOG_QUEUE, bindings: consumer::CATALOG_BINDINGS },
+        Queue { name: config::SUBSCRIPTIONS_QUEUE, bindings: consumer::SUBSCRIPTION_BINDINGS },
+    ],
+    read_models: || projections_on(config::CATALOG_QUEUE, config::SUBSCRIPTIONS_QUEUE),
+    build,
+    seed: SEED,
+};
 
 #[cfg(feature = "demo")]
 const SEED: Option<runtime::service::Seeder> = Some(seed);
@@ -60,9 +70,11 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
         let config = UnlocksConfig::from_env()?;
         let verifier =
             Verifier::from_jwks_url(format!("{}/.well-known/jwks.json", runtime::config::service_url("profile", 8101)));
-        // Demo clips are generated in the background at startup if missing, so playback works locally.
+        // Demo clips are generated in the background at startup if missing, so playback works
+        // locally; never in production, where the media come from UNLOCKS_MEDIA_DIR (a
+        // mounted volume) or the CDN of UNLOCKS_MEDIA_BASE_URL.
         #[cfg(feature = "demo")]
-        {
+        if ctx.settings.environment != runtime::config::Environment::Production {
             let dir = config.media_dir.clone();
             tokio::task::spawn_blocking(move || {
                 if let Err(e) = demo::ensure(&dir) {
@@ -177,9 +189,14 @@ pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
 
 /// The read models `paysite rebuild-projections unlocks` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
+    projections_on(&state.config.catalog_queue, &state.config.subscriptions_queue)
+}
+
+/// The read models, the catalog's and the subscriptions' kept from those queues' inboxes.
+fn projections_on(catalog_queue: &str, subscriptions_queue: &str) -> Vec<Arc<dyn Projection>> {
     vec![
         Arc::new(projections::UNLOCKS),
-        Arc::new(projections::catalog(state.config.catalog_queue.clone())),
-        Arc::new(projections::subscriptions(state.config.subscriptions_queue.clone())),
+        Arc::new(projections::catalog(catalog_queue.to_owned())),
+        Arc::new(projections::subscriptions(subscriptions_queue.to_owned())),
     ]
 }

@@ -33,7 +33,7 @@ use std::sync::Arc;
 use runtime::auth::Verifier;
 use runtime::consumer::ConsumerSpec;
 use runtime::projection::Projection;
-use runtime::service::{BoxFuture, Service, ServiceContext, ServiceDef};
+use runtime::service::{BoxFuture, Queue, Service, ServiceContext, ServiceDef};
 use runtime::EventStore;
 use sqlx::{migrate::Migrator, PgPool};
 
@@ -46,8 +46,15 @@ pub static MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/wallet");
 
 /// The wallet as `paysite` runs it. It seeds nothing: its demo balances come from the
 /// subscription events and Fridays of the other services' seeds.
-pub static SERVICE: ServiceDef =
-    ServiceDef { name: "wallet", port: api::PORT, migrations: &MIGRATIONS, build, seed: None };
+pub static SERVICE: ServiceDef = ServiceDef {
+    name: "wallet",
+    port: api::PORT,
+    migrations: &MIGRATIONS,
+    queues: &[Queue { name: config::SUBSCRIPTIONS_QUEUE, bindings: consumer::BINDINGS }],
+    read_models: || projections_on(config::SUBSCRIPTIONS_QUEUE),
+    build,
+    seed: None,
+};
 
 fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
     Box::pin(async move {
@@ -106,5 +113,10 @@ pub fn consumers(state: &State) -> Vec<ConsumerSpec> {
 
 /// The read models `paysite rebuild-projections wallet` rebuilds.
 pub fn projections(state: &State) -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(projections::LEDGER), Arc::new(projections::subscriptions(state.config.subscriptions_queue.clone()))]
+    projections_on(&state.config.subscriptions_queue)
+}
+
+/// The read models, the subscriptions' kept from the inbox of `subscriptions_queue`.
+fn projections_on(subscriptions_queue: &str) -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(projections::LEDGER), Arc::new(projections::subscriptions(subscriptions_queue.to_owned()))]
 }

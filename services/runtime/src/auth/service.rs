@@ -14,6 +14,12 @@ const SERVICE_TOKEN_MARGIN: i64 = 20;
 /// deployment shares; or `PAYSITE_SERVICE_KEY_FILE`, a file holding it (a mounted Secret).
 pub const SERVICE_KEY_ENV: &str = "PAYSITE_SERVICE_KEY";
 pub const SERVICE_KEY_FILE_ENV: &str = "PAYSITE_SERVICE_KEY_FILE";
+/// `PAYSITE_SERVICE_KEY_NEXT`: during a rotation, the other key of the deployment (base64
+/// of its seed, or `PAYSITE_SERVICE_KEY_NEXT_FILE`): tokens it signed are accepted too, but
+/// nothing is signed with it. With it set on every process, first beside the old key and
+/// then beside the new one, no call between two processes is refused while the pods restart
+/// (docs/operations.md, "Rotating the service key").
+pub const SERVICE_KEY_NEXT_ENV: &str = "PAYSITE_SERVICE_KEY_NEXT";
 /// Where every internal route lives; only these pass the [`Gate`].
 pub const INTERNAL_PREFIX: &str = "/internal/";
 
@@ -36,6 +42,8 @@ pub struct ServiceKey {
     seed: [u8; 32],
     signer: Signer,
     decoding: DecodingKey,
+    /// The other key of a rotation ([`SERVICE_KEY_NEXT_ENV`]): its tokens are accepted.
+    next: Option<DecodingKey>,
     /// Tokens whose signature and issuer this key has checked, with what they say. A service
     /// token is reused by its issuer for most of its minute, so a service receives the same
     /// few tokens again and again; an Ed25519 check each time was the largest single cost of
@@ -65,7 +73,13 @@ impl ServiceKey {
         let signer = Signer::from_seed(SERVICE_KID, seed);
         let decoding = DecodingKey::from_ed_components(&URL_SAFE_NO_PAD.encode(signer.public))
             .expect("an Ed25519 public key decodes");
-        ServiceKey { seed, signer, decoding, verified: Arc::default() }
+        ServiceKey { seed, signer, decoding, next: None, verified: Arc::default() }
+    }
+
+    /// This key, accepting the tokens `next` signs as well (a rotation's window).
+    pub fn accepting(mut self, next: &ServiceKey) -> Self {
+        self.next = Some(next.decoding.clone());
+        self
     }
 
     /// The key as `PAYSITE_SERVICE_KEY` holds it, for a process this one starts.
@@ -103,8 +117,23 @@ impl ServiceKey {
             ),
             (None, None) => None,
         };
+        let next = match set(SERVICE_KEY_NEXT_ENV) {
+            Some(text) => Some(Self::from_base64(&text).map_err(|e| anyhow::anyhow!("{SERVICE_KEY_NEXT_ENV}: {e}"))?),
+            None => None,
+        };
         match text {
-            Some(text) => Self::from_base64(&text).map_err(|e| anyhow::anyhow!("{SERVICE_KEY_ENV}: {e}")),
+            Some(text) => {
+                let key = Self::from_base64(&text).map_err(|e| anyhow::anyhow!("{SERVICE_KEY_ENV}: {e}"))?;
+                Ok(match next {
+                    Some(next) => key.accepting(&next),
+                    None => key,
+                })
+            }
+            None if next.is_some() => {
+                anyhow::bail!(
+                    "{SERVICE_KEY_NEXT_ENV} is set without {SERVICE_KEY_ENV}: a rotation keeps the current key"
+                )
+            }
             None if set("PAYSITE_ENV").as_deref() == Some("production") => {
                 anyhow::bail!("{SERVICE_KEY_ENV} (or {SERVICE_KEY_FILE_ENV}) must be set when PAYSITE_ENV=production")
             }
@@ -192,7 +221,12 @@ impl ServiceKey {
         validation.validate_aud = false;
         validation.validate_exp = false;
         validation.set_required_spec_claims(&["exp", "iss", "sub", "aud"]);
-        jsonwebtoken::decode::<ServiceClaims>(token, &self.decoding, &validation)
+        let decode = |key: &DecodingKey| jsonwebtoken::decode::<ServiceClaims>(token, key, &validation);
+        decode(&self.decoding)
+            .or_else(|e| match &self.next {
+                Some(next) => decode(next),
+                None => Err(e),
+            })
             .map(|data| data.claims)
             .map_err(|_| AuthError::Invalid)
     }

@@ -159,6 +159,41 @@ fn the_service_key_comes_from_configuration_and_never_prints() {
     assert_eq!(own.verify(&token, "b"), Err(AuthError::Invalid));
 }
 
+#[test]
+fn during_a_rotation_tokens_of_either_key_pass_and_only_the_current_key_signs() {
+    use base64::engine::general_purpose::STANDARD;
+    let (old, new, stranger) = (STANDARD.encode([1u8; 32]), STANDARD.encode([2u8; 32]), ServiceKey::from_seed([3; 32]));
+    let keys = |current: &str, next: Option<&str>| {
+        let (current, next) = (current.to_owned(), next.map(str::to_owned));
+        ServiceKey::from_lookup(move |k| match k {
+            SERVICE_KEY_ENV => Some(current.clone()),
+            SERVICE_KEY_NEXT_ENV => next.clone(),
+            _ => None,
+        })
+        .unwrap()
+    };
+    // The three steps of the rotation: the new key beside the old, the two swapped, the old gone.
+    let before = keys(&old, None);
+    let step1 = keys(&old, Some(&new));
+    let step2 = keys(&new, Some(&old));
+    let after = keys(&new, None);
+    // Any two processes a rolling restart puts side by side accept each other's tokens.
+    for (a, b) in [(&before, &step1), (&step1, &step2), (&step2, &after)] {
+        for (signer, receiver) in [(a, b), (b, a)] {
+            let (token, _) = signer.issue("gateway", "wallet", SERVICE_TOKEN_TTL);
+            assert!(receiver.verify(&token, "wallet").is_ok(), "a neighbouring step's token is accepted");
+        }
+    }
+    // Step 1 still signs with the old key: a process of `before` accepts it (checked above),
+    // and after the rotation the old key is refused.
+    let (old_token, _) = before.issue("gateway", "wallet", SERVICE_TOKEN_TTL);
+    assert_eq!(after.verify(&old_token, "wallet"), Err(AuthError::Invalid));
+    let (strange, _) = stranger.issue("gateway", "wallet", SERVICE_TOKEN_TTL);
+    assert_eq!(step2.verify(&strange, "wallet"), Err(AuthError::Invalid));
+    let lonely = ServiceKey::from_lookup(|k| (k == SERVICE_KEY_NEXT_ENV).then(|| new.clone())).unwrap_err();
+    assert!(lonely.to_string().contains(SERVICE_KEY_ENV), "{lonely}");
+}
+
 const TABLE: &[Route] = &[
     Route::get("/internal/mine", Access::User),
     Route::post("/internal/wallets/{user_id}/debits", Access::OwnUser("user_id")),

@@ -338,6 +338,11 @@ impl Applier<'_> {
                     self.count(fresh as usize, !fresh as usize);
                     return Ok(());
                 }
+                Err(e) if super::parking::from_the_future(&e) => {
+                    // Not a failure: this reader is older than the event. It waits, with its
+                    // stream behind it, for a reader that knows its version.
+                    return self.defer(p, &format!("{e:#}")).await;
+                }
                 Err(e) => {
                     let error = format!("{e:#}");
                     let attempts: i32 = sqlx::query_scalar(

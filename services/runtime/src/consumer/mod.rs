@@ -177,8 +177,10 @@ async fn consume_on(
     let schema: String = sqlx::query_scalar("select current_schema()").fetch_one(pool).await?;
     let applier =
         Applier { pool, spec, settings: s, dead_letters: &dead_letters, schema: &schema, deferred: Default::default() };
-    // Parked events whose blocker was settled just before the last session ended.
+    // Parked events whose blocker was settled just before the last session ended, and the
+    // events an older reader deferred (this one may know their version).
     applier.release_parked(None).await?;
+    applier.retry_deferred().await?;
     let held = loop {
         let next = tokio::select! {
             _ = cancel.cancelled() => return applier.drain(&mut careful, 1).await,
@@ -212,6 +214,9 @@ async fn consume_on(
     loop {
         if dlq_measured.is_none_or(|at| at.elapsed() > DLQ_DEPTH_EVERY) {
             record_dlq_depth(&dead_letters, &spec.queue).await?;
+            // Deferred events (and what parked behind them once they are applied elsewhere).
+            applier.retry_deferred().await?;
+            applier.release_parked(None).await?;
             dlq_measured = Some(std::time::Instant::now());
         }
         let first = tokio::select! {

@@ -45,7 +45,38 @@ CUSTOM_KINDS = {
 
 # The alerts the issue asks for (relay lag, DLQ depth, consumer restarts, error rate), by name.
 REQUIRED_ALERTS = {"PaysiteRelayLagging", "PaysiteBrokerUnreachable", "PaysiteDeadLetters",
-                   "PaysiteConsumerRestarts", "PaysiteHttpErrorRate"}
+                   "PaysiteConsumerRestarts", "PaysiteHttpErrorRate", "PaysiteConsumerLagging",
+                   "PaysiteQueueBacklog", "PaysitePodsUnready", "PaysitePostbacksRejected",
+                   "PaysiteCertificateExpiring", "PaysiteEventsDeferred"}
+
+
+def doc_anchors(path: str) -> set[str]:
+    """The anchors of a Markdown file's headings, as GitHub makes them."""
+    anchors = set()
+    for line in open(path):
+        m = re.match(r"^#+\s+(.*?)\s*$", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            anchors.add(slug)
+    return anchors
+
+
+def runbook_problems(root: str, docs: list[dict]) -> list[str]:
+    """Every alert's `runbook` annotation names a section of docs/operations.md."""
+    problems = []
+    anchors = doc_anchors(os.path.join(root, "docs", "operations.md"))
+    for m in docs:
+        if m.get("kind") != "PrometheusRule":
+            continue
+        for g in m["spec"].get("groups") or []:
+            for r in g.get("rules") or []:
+                if "alert" not in r:
+                    continue
+                runbook = (r.get("annotations") or {}).get("runbook", "")
+                page, _, anchor = runbook.partition("#")
+                if page != "docs/operations.md" or anchor not in anchors:
+                    problems.append(f"alert {r['alert']}: runbook {runbook!r} is not a section of docs/operations.md")
+    return problems
 
 # The operations routes (/healthz, /readyz, /metrics) listen 1000 above a process's port
 # (runtime::service::ops_port), on the container port named `ops`.
@@ -512,6 +543,7 @@ def namespace_problems(root: str, overlay: str, docs: list[dict]) -> list[str]:
               for r in g.get("rules") or []}
     if REQUIRED_ALERTS - alerts:
         problems.append(f"PrometheusRule: missing alerts {sorted(REQUIRED_ALERTS - alerts)}")
+    problems.extend(runbook_problems(root, docs))
     emitted = emitted_metrics(root)
     for m in of("PrometheusRule"):
         for g in m["spec"].get("groups") or []:
@@ -761,6 +793,85 @@ def secret_mounts(workload: dict) -> list[str]:
     return [m["mountPath"] for m in spec["containers"][0].get("volumeMounts") or [] if m.get("name") in secrets]
 
 
+# What the dashboard must show, by the metric each needs: RED per service, relay lag,
+# consumer lag, dead letters.
+DASHBOARD_METRICS = {"paysite_http_request_duration_seconds": "requests, errors and duration per service",
+                     "paysite_relay_oldest_unpublished_seconds": "relay lag",
+                     "paysite_consumer_lag_seconds": "consumer lag",
+                     "paysite_dlq_messages": "dead letters per queue"}
+
+
+def balanced(expr: str) -> bool:
+    """Brackets and quotes of a PromQL expression pair up (a cheap syntax check)."""
+    stack, quote, escaped = [], None, False
+    for ch in expr:
+        if quote:
+            escaped = not escaped and ch == "\\"
+            if ch == quote and not escaped:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            stack.append(ch)
+        elif ch in ")]}":
+            if not stack or "([{"[")]}".index(ch)] != stack.pop():
+                return False
+    return not stack and quote is None
+
+
+def dashboard_problems(root: str, docs: list[dict]) -> list[str]:
+    """The Grafana dashboard ConfigMap: valid JSON, panels laid out with unique ids, every
+    query well formed and on metrics the code emits (or RabbitMQ's), its variables defined,
+    and the panels the operations guide promises present."""
+    maps = [d for d in docs if d.get("kind") == "ConfigMap" and d["metadata"]["name"] == "paysite-dashboard"]
+    if not maps:
+        return ["no ConfigMap paysite-dashboard"]
+    problems = []
+    if (maps[0]["metadata"].get("labels") or {}).get("grafana_dashboard") != "1":
+        problems.append("ConfigMap paysite-dashboard: needs the label grafana_dashboard=1 (Grafana's sidecar)")
+    for name, text in (maps[0].get("data") or {}).items():
+        try:
+            dash = json.loads(text)
+        except ValueError as e:
+            problems.append(f"dashboard {name}: not JSON: {e}")
+            continue
+        for key in ("uid", "title", "panels", "schemaVersion"):
+            if key not in dash:
+                problems.append(f"dashboard {name}: no {key}")
+        variables = {v.get("name") for v in (dash.get("templating") or {}).get("list") or []}
+        ids, used = set(), set()
+        emitted = emitted_metrics(root)
+        for panel in dash.get("panels") or []:
+            pid = panel.get("id")
+            if pid in ids:
+                problems.append(f"dashboard {name}: panel id {pid} twice")
+            ids.add(pid)
+            grid = panel.get("gridPos") or {}
+            if not all(isinstance(grid.get(k), int) for k in ("x", "y", "w", "h")) or grid.get("x", 0) + grid.get("w", 0) > 24:
+                problems.append(f"dashboard {name}: panel {panel.get('title')!r} has no valid gridPos")
+            if panel.get("type") == "row":
+                continue
+            if not panel.get("targets"):
+                problems.append(f"dashboard {name}: panel {panel.get('title')!r} has no query")
+            for t in panel.get("targets") or []:
+                expr = t.get("expr", "")
+                if not expr or not balanced(expr):
+                    problems.append(f"dashboard {name}: panel {panel.get('title')!r}: malformed query {expr!r}")
+                for var in re.findall(r"\$\{?(\w+)", expr + json.dumps(t.get("datasource") or {})):
+                    if var not in variables:
+                        problems.append(f"dashboard {name}: panel {panel.get('title')!r} uses ${var}, not a variable")
+                for metric in re.findall(r"\b(paysite_[a-z_]+)", expr):
+                    base = re.sub(r"_(bucket|count|sum)$", "", metric)
+                    used.add(base)
+                    if base not in emitted:
+                        problems.append(f"dashboard {name}: {metric} is not a metric the code emits")
+        for metric, what in DASHBOARD_METRICS.items():
+            if metric not in used:
+                problems.append(f"dashboard {name}: no panel of {what} ({metric})")
+    return problems
+
+
 def tls_problems(root: str, docs: list[dict]) -> list[str]:
     """Production: every paysite pod trusts the internal CA from a mounted Secret, every service
     listens with a certificate from one, internal URLs and the collector are https, and the
@@ -905,6 +1016,9 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
         checks.check(f"compose: {name} has a block (command, healthcheck, depends_on migrate)",
                      compose_problems(compose, name, port))
     checks.check("compose: postgres, rabbitmq, jaeger, migrate, gateway on 8080", compose_stack_problems(compose))
+    for overlay, docs in overlays.items():
+        checks.check(f"{overlay}: the Grafana dashboard (RED per service, relay and consumer lag, dead letters) is valid",
+                     dashboard_problems(root, docs))
     checks.check("Dockerfile: SPA and paysite stages, non-root runtime, no demo or bench features",
                  dockerfile_problems(root))
     checks.check("URLs: every URL a flow needs is set in compose and every overlay, reachable by whoever uses it",
@@ -1045,6 +1159,40 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
             mutate(d)
         checks.check(f"self-test: {overlay} with the gateway {label} fails",
                      [] if workload_problems(mutated, "gateway", gateway_port) else ["went unnoticed"])
+    # A dashboard on a metric the code does not emit, with a panel id twice, without the
+    # consumer lag, or with a broken query.
+    def with_dashboard(change):
+        mutated = copy.deepcopy(docs)
+        for d in mutated:
+            if d.get("kind") == "ConfigMap" and d["metadata"]["name"] == "paysite-dashboard":
+                for key, text in d["data"].items():
+                    dash = json.loads(text)
+                    change(dash)
+                    d["data"][key] = json.dumps(dash)
+        return mutated
+    def first_query(dash):
+        return [p for p in dash["panels"] if p.get("targets")][0]["targets"][0]
+    for label, change in (
+        ("a metric the code does not emit", lambda dash: first_query(dash).update(expr="rate(paysite_nothing_total[5m])")),
+        ("a panel id twice", lambda dash: dash["panels"][2].update(id=dash["panels"][1]["id"])),
+        ("no consumer lag", lambda dash: dash.update(panels=[p for p in dash["panels"]
+                                                              if "paysite_consumer_lag" not in json.dumps(p)])),
+        ("an unbalanced query", lambda dash: first_query(dash).update(expr=first_query(dash)["expr"] + ")")),
+    ):
+        checks.check(f"self-test: a dashboard with {label} fails",
+                     [] if dashboard_problems(root, with_dashboard(change)) else ["went unnoticed"])
+    # An alert whose runbook is missing, or points at a section that is not there.
+    for label, runbook in (("no runbook", None), ("a runbook section that does not exist", "docs/operations.md#nowhere")):
+        mutated = copy.deepcopy(docs)
+        for d in mutated:
+            if d.get("kind") == "PrometheusRule":
+                rule = d["spec"]["groups"][0]["rules"][0]
+                if runbook is None:
+                    rule["annotations"].pop("runbook", None)
+                else:
+                    rule["annotations"]["runbook"] = runbook
+        checks.check(f"self-test: an alert with {label} fails",
+                     [] if runbook_problems(root, mutated) else ["went unnoticed"])
     # The broker's monitor on a port the TLS broker does not serve its metrics on.
     mutated = copy.deepcopy(docs)
     for d in mutated:

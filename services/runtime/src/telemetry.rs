@@ -76,7 +76,8 @@ fn build_provider(service: &str) -> anyhow::Result<SdkTracerProvider> {
     .map_err(|_| anyhow::anyhow!("OTLP exporter set-up panicked"))?
 }
 
-/// `paysite_relay_lag_seconds`: commit to broker confirm, from milliseconds to an outage.
+/// `paysite_relay_lag_seconds` (commit to broker confirm) and `paysite_consumer_lag_seconds`
+/// (commit to a consumer's effects): from milliseconds to an outage.
 pub const RELAY_LAG_BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0, 30.0, 120.0, 600.0];
 /// Batch sizes (`paysite_wallet_batch_size`, `paysite_postback_batch_size`).
 pub const BATCH_SIZE_BUCKETS: [f64; 10] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
@@ -96,6 +97,9 @@ pub fn install_metrics() -> &'static PrometheusHandle {
             )
             .and_then(|b| {
                 b.set_buckets_for_metric(Matcher::Full("paysite_relay_lag_seconds".into()), &RELAY_LAG_BUCKETS)
+            })
+            .and_then(|b| {
+                b.set_buckets_for_metric(Matcher::Full("paysite_consumer_lag_seconds".into()), &RELAY_LAG_BUCKETS)
             })
             .and_then(|b| b.set_buckets_for_metric(Matcher::Suffix("_batch_size".into()), &BATCH_SIZE_BUCKETS))
             .and_then(|b| b.set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &SECONDS_BUCKETS))

@@ -222,7 +222,17 @@ impl Applier<'_> {
         }
         tx.commit().await?;
         crate::relay::wake(self.pool, self.schema);
+        for p in parsed.iter().filter(|p| fresh.contains(&p.envelope.event_id)) {
+            self.observe_lag(&p.envelope);
+        }
         Ok(seen.len())
+    }
+
+    /// `paysite_consumer_lag_seconds{queue}`: from an event's commit to its effects here (the
+    /// relay's lag, the queue's wait and the handler together): the consumer-lag alert.
+    pub(super) fn observe_lag(&self, envelope: &Envelope) {
+        let lag = (chrono::Utc::now() - envelope.occurred_at).num_milliseconds().max(0) as f64 / 1000.0;
+        metrics::histogram!("paysite_consumer_lag_seconds", "queue" => self.spec.queue.clone()).record(lag);
     }
 
     pub(super) async fn handle(&self, tx: &mut PgConnection, p: &Parsed) -> anyhow::Result<()> {
@@ -327,6 +337,9 @@ impl Applier<'_> {
                 }
                 tx.commit().await?;
                 crate::relay::wake(self.pool, self.schema);
+                if fresh {
+                    self.observe_lag(&p.envelope);
+                }
                 Ok(fresh)
             }
             .await;

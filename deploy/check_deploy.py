@@ -900,6 +900,16 @@ def tls_problems(root: str, docs: list[dict]) -> list[str]:
             value = env.get(key)
             if value and not value.startswith("https://"):
                 problems.append(f"{where}: {key} {value!r} is not https")
+        # Only a process that serves internal TLS holds the internal key.
+        if wanted == TLS_FILES[:1]:
+            if env.get("PAYSITE_TLS_KEY_FILE"):
+                problems.append(f"{where}: serves no internal TLS but is given PAYSITE_TLS_KEY_FILE")
+            for v in d["spec"]["template"]["spec"].get("volumes") or []:
+                secret = v.get("secret") or {}
+                if secret.get("secretName") == "paysite-internal-tls":
+                    items = {i.get("key") for i in secret.get("items") or []}
+                    if not items or items - {"ca.crt"}:
+                        problems.append(f"{where}: mounts the internal TLS Secret beyond its ca.crt (the key)")
     brokers = [d for d in docs if d.get("kind") == "RabbitmqCluster"]
     for b in brokers:
         tls = (b.get("spec") or {}).get("tls") or {}
@@ -1139,6 +1149,10 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
              and d["data"].update(PAYSITE_WALLET_URL="http://wallet:8103")),
             ("the broker's plain listener on", lambda d: d.get("kind") == "RabbitmqCluster"
              and d["spec"].pop("tls", None)),
+            ("the gateway mounting the internal TLS key", lambda d: d.get("kind") == "Deployment"
+             and d["metadata"]["name"] == "gateway" and [v["secret"].pop("items", None)
+                                                         for v in d["spec"]["template"]["spec"]["volumes"]
+                                                         if (v.get("secret") or {}).get("secretName") == "paysite-internal-tls"]),
         ):
             mutated = copy.deepcopy(prod)
             for d in mutated:

@@ -192,37 +192,152 @@ fn read_roots(path: &Path) -> anyhow::Result<Vec<CertificateDer<'static>>> {
     Ok(certs)
 }
 
-/// The listener's rustls configuration from this process's identity (HTTP/1.1, as the services speak).
+/// The listener's rustls configuration from this process's identity (HTTP/1.1, as the services
+/// speak): its certificate as the files hold it now.
 pub fn server_config(identity: &Identity) -> anyhow::Result<Arc<rustls::ServerConfig>> {
+    Ok(server_config_with(Arc::new(ReloadingIdentity::load(identity)?)))
+}
+
+fn server_config_with(resolver: Arc<ReloadingIdentity>) -> Arc<rustls::ServerConfig> {
     install_crypto_provider();
-    let chain = CertificateDer::pem_file_iter(&identity.cert_file)
-        .with_context(|| format!("reading {CERT_FILE} {}", identity.cert_file.display()))?
+    let mut config = rustls::ServerConfig::builder().with_no_client_auth().with_cert_resolver(resolver);
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Arc::new(config)
+}
+
+/// How often a TLS listener looks at its certificate files for a renewed certificate.
+pub const RELOAD_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A listener's certificate, read again when its files change: cert-manager renews a
+/// certificate into its Secret, the kubelet updates the mounted files within a minute or
+/// so, and new connections get the renewed certificate without a restart. A renewal that
+/// cannot be read (half-written, a key that does not match) keeps the certificate in use and
+/// says so, once per change.
+pub struct ReloadingIdentity {
+    identity: Identity,
+    current: std::sync::RwLock<Arc<rustls::sign::CertifiedKey>>,
+    /// The files' bytes the current certificate was made from (or last refused).
+    seen: std::sync::Mutex<(Vec<u8>, Vec<u8>)>,
+}
+
+impl std::fmt::Debug for ReloadingIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReloadingIdentity").field("identity", &self.identity).finish_non_exhaustive()
+    }
+}
+
+impl ReloadingIdentity {
+    /// The identity as its files hold it now; an error names the file.
+    pub fn load(identity: &Identity) -> anyhow::Result<Self> {
+        let (cert, key) = read_identity_files(identity)?;
+        let certified = certified_key(identity, &cert, &key)?;
+        Ok(ReloadingIdentity {
+            identity: identity.clone(),
+            current: std::sync::RwLock::new(Arc::new(certified)),
+            seen: std::sync::Mutex::new((cert, key)),
+        })
+    }
+
+    /// Reads the files again; answers whether a new certificate is now in use.
+    pub fn reload(&self) -> bool {
+        let Ok((cert, key)) = read_identity_files(&self.identity) else { return false };
+        {
+            let seen = self.seen.lock().expect("seen lock");
+            if seen.0 == cert && seen.1 == key {
+                return false;
+            }
+        }
+        let outcome = certified_key(&self.identity, &cert, &key);
+        *self.seen.lock().expect("seen lock") = (cert, key);
+        match outcome {
+            Ok(certified) => {
+                *self.current.write().expect("certificate lock") = Arc::new(certified);
+                tracing::info!(cert = %self.identity.cert_file.display(), "TLS certificate reloaded");
+                true
+            }
+            Err(e) => {
+                tracing::warn!(error = %format!("{e:#}"), "the changed TLS certificate files are refused; the current certificate stays");
+                false
+            }
+        }
+    }
+
+    /// The certificate in use (its chain's first certificate, DER).
+    pub fn end_entity(&self) -> CertificateDer<'static> {
+        self.current.read().expect("certificate lock").cert[0].clone()
+    }
+}
+
+impl rustls::server::ResolvesServerCert for ReloadingIdentity {
+    fn resolve(&self, _hello: rustls::server::ClientHello<'_>) -> Option<Arc<rustls::sign::CertifiedKey>> {
+        Some(self.current.read().expect("certificate lock").clone())
+    }
+}
+
+fn read_identity_files(identity: &Identity) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
+    let cert = std::fs::read(&identity.cert_file)
+        .with_context(|| format!("reading {CERT_FILE} {}", identity.cert_file.display()))?;
+    let key = std::fs::read(&identity.key_file)
+        .with_context(|| format!("reading {KEY_FILE} {}", identity.key_file.display()))?;
+    Ok((cert, key))
+}
+
+fn certified_key(identity: &Identity, cert: &[u8], key: &[u8]) -> anyhow::Result<rustls::sign::CertifiedKey> {
+    install_crypto_provider();
+    let chain = CertificateDer::pem_slice_iter(cert)
         .collect::<Result<Vec<_>, _>>()
         .with_context(|| format!("parsing {CERT_FILE} {}", identity.cert_file.display()))?;
     anyhow::ensure!(!chain.is_empty(), "{CERT_FILE} {} holds no certificate", identity.cert_file.display());
-    let key = PrivateKeyDer::from_pem_file(&identity.key_file)
-        .with_context(|| format!("reading {KEY_FILE} {}", identity.key_file.display()))?;
-    let mut config = rustls::ServerConfig::builder()
-        .with_no_client_auth()
-        .with_single_cert(chain, key)
-        .context("the certificate and key do not make a TLS identity")?;
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
-    Ok(Arc::new(config))
+    let key = PrivateKeyDer::from_pem_slice(key)
+        .with_context(|| format!("parsing {KEY_FILE} {}", identity.key_file.display()))?;
+    let provider = rustls::crypto::CryptoProvider::get_default()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(rustls::crypto::ring::default_provider()));
+    rustls::sign::CertifiedKey::from_der(chain, key, &provider)
+        .context("the certificate and key do not make a TLS identity")
 }
 
 /// Serves `app` on `listener` until `cancel`: with TLS when `tls` names an identity, else plain.
-/// Connections in flight finish their current request when `cancel` fires.
+/// Connections in flight finish their current request when `cancel` fires. A renewed
+/// certificate in the identity's files is served within [`RELOAD_EVERY`], with no restart.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: axum::Router,
     tls: &TlsSettings,
     cancel: tokio_util::sync::CancellationToken,
 ) -> anyhow::Result<()> {
+    serve_reloading_every(listener, app, tls, RELOAD_EVERY, cancel).await
+}
+
+/// [`serve`], looking at the certificate files every `reload_every`.
+pub async fn serve_reloading_every(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    tls: &TlsSettings,
+    reload_every: std::time::Duration,
+    cancel: tokio_util::sync::CancellationToken,
+) -> anyhow::Result<()> {
     let Some(identity) = &tls.identity else {
         axum::serve(listener, app).with_graceful_shutdown(cancel.cancelled_owned()).await?;
         return Ok(());
     };
-    let acceptor = tokio_rustls::TlsAcceptor::from(server_config(identity)?);
+    let identity = Arc::new(ReloadingIdentity::load(identity)?);
+    let acceptor = tokio_rustls::TlsAcceptor::from(server_config_with(identity.clone()));
+    // A renewed certificate is picked up from the files while the listener runs.
+    let watching = cancel.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(reload_every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = watching.cancelled() => break,
+                _ = tick.tick() => {
+                    let identity = identity.clone();
+                    let _ = tokio::task::spawn_blocking(move || identity.reload()).await;
+                }
+            }
+        }
+    });
     let mut connections = tokio::task::JoinSet::new();
     loop {
         let (stream, peer) = tokio::select! {

@@ -68,6 +68,50 @@ impl Certs {
         Certs { dir }
     }
 
+    /// A new server certificate for the same names, signed by `ca` (`ca` or `other-ca`), as
+    /// `<name>.crt` and `<name>.key`.
+    fn issue(&self, ca: &str, name: &str) {
+        let openssl = |args: &[&str]| {
+            let out =
+                Command::new("openssl").args(args).current_dir(&self.dir).output().expect("openssl must be installed");
+            assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        let (key, csr, crt) = (format!("{name}.key"), format!("{name}.csr"), format!("{name}.crt"));
+        openssl(&[
+            "req",
+            "-new",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            &key,
+            "-out",
+            &csr,
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ]);
+        let (ca_crt, ca_key) = (format!("{ca}.crt"), format!("{ca}.key"));
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            &ca_crt,
+            "-CAkey",
+            &ca_key,
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+            "-out",
+            &crt,
+        ]);
+    }
+
     fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
@@ -255,6 +299,61 @@ async fn an_internal_api_serves_tls_and_the_internal_client_trusts_the_configure
     assert!(plain.is_err() || !plain.unwrap().status().is_success(), "no plain HTTP on a TLS listener");
 
     // Cancelling stops the listener.
+    cancel.cancel();
+    tokio::time::timeout(Duration::from_secs(5), server).await.expect("the listener stops").unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_renewed_certificate_is_served_without_a_restart_and_a_broken_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = Certs::generate(dir.path());
+    // The mounted Secret: files the listener reads, replaced in place as the kubelet does.
+    let (cert_file, key_file) = (dir.path().join("tls.crt"), dir.path().join("tls.key"));
+    std::fs::copy(certs.path("server.crt"), &cert_file).unwrap();
+    std::fs::copy(certs.path("server.key"), &key_file).unwrap();
+    let served = TlsSettings {
+        ca_file: None,
+        identity: Some(Identity { cert_file: cert_file.clone(), key_file: key_file.clone() }),
+    };
+    let app = axum::Router::new().route("/ping", axum::routing::get(|| async { "pong" }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("https://localhost:{}/ping", listener.local_addr().unwrap().port());
+    let cancel = CancellationToken::new();
+    let server = tokio::spawn({
+        let cancel = cancel.clone();
+        async move { runtime::tls::serve_reloading_every(listener, app, &served, Duration::from_millis(100), cancel).await }
+    });
+    let trusting = |ca: &str| {
+        runtime::tls::http_client(runtime::tls::client_builder(), &certs.trusting(ca)).unwrap().build().unwrap()
+    };
+    // A fresh client per request: no pooled connection keeps the old handshake.
+    let answers = |ca: &'static str| {
+        let client = trusting(ca);
+        let url = url.clone();
+        async move { client.get(&url).send().await.is_ok_and(|r| r.status().is_success()) }
+    };
+    assert!(answers("ca.crt").await, "the first certificate is served");
+    assert!(!answers("other-ca.crt").await);
+
+    // Renewed by another CA (so the test can tell which one is served): new connections get it.
+    certs.issue("other-ca", "renewed");
+    std::fs::copy(certs.path("renewed.key"), &key_file).unwrap();
+    std::fs::copy(certs.path("renewed.crt"), &cert_file).unwrap();
+    let renewed = async {
+        while !answers("other-ca.crt").await {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), renewed).await.expect("the renewed certificate is served");
+    assert!(!answers("ca.crt").await, "the old certificate is no longer served");
+
+    // A broken renewal (a key of another certificate) is refused: the current one stays.
+    certs.issue("ca", "mismatched");
+    std::fs::copy(certs.path("mismatched.crt"), &cert_file).unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(answers("other-ca.crt").await, "the certificate in use stays when its replacement is broken");
+    assert!(!answers("ca.crt").await);
+
     cancel.cancel();
     tokio::time::timeout(Duration::from_secs(5), server).await.expect("the listener stops").unwrap().unwrap();
 }

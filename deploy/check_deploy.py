@@ -41,6 +41,8 @@ CUSTOM_KINDS = {
     ("rabbitmq.com/v1beta1", "RabbitmqCluster"),
     ("monitoring.coreos.com/v1", "PodMonitor"),
     ("monitoring.coreos.com/v1", "PrometheusRule"),
+    ("cert-manager.io/v1", "Issuer"),
+    ("cert-manager.io/v1", "Certificate"),
 }
 
 # The alerts the issue asks for (relay lag, DLQ depth, consumer restarts, error rate), by name.
@@ -638,6 +640,12 @@ def referenced_secrets(docs: list[dict]) -> list[tuple[str, str | None, str]]:
             secret = ((d.get("spec") or {}).get("tls") or {}).get("secretName")
             if secret:
                 refs.append((secret, None, where))
+        elif d.get("kind") == "Certificate":
+            refs.append(((d.get("spec") or {}).get("secretName"), None, where))
+        elif d.get("kind") == "Issuer":
+            secret = ((d.get("spec") or {}).get("ca") or {}).get("secretName")
+            if secret:
+                refs.append((secret, None, where))
         elif d.get("kind") == "ObjectStore":
             for cred in ((d.get("spec") or {}).get("configuration") or {}).get("s3Credentials", {}).values():
                 if isinstance(cred, dict) and cred.get("name"):
@@ -872,6 +880,41 @@ def dashboard_problems(root: str, docs: list[dict]) -> list[str]:
     return problems
 
 
+def certificate_problems(root: str, docs: list[dict]) -> list[str]:
+    """Production: cert-manager makes every TLS Secret the pods and the broker use, from an
+    Issuer of the overlay, for the names they are reached by: the internal certificate for
+    every service, the broker's for paysite-mq, the collector's for the OTLP endpoint's host."""
+    problems: list[str] = []
+    issuers = {d["metadata"]["name"] for d in docs if d.get("kind") == "Issuer"}
+    certificates = {d["spec"].get("secretName"): d for d in docs if d.get("kind") == "Certificate"}
+    for d in certificates.values():
+        ref = d["spec"].get("issuerRef") or {}
+        if ref.get("kind", "Issuer") == "Issuer" and ref.get("name") not in issuers:
+            problems.append(f"Certificate {d['metadata']['name']}: its Issuer {ref.get('name')!r} is not in the overlay")
+    namespace = next((d["metadata"].get("namespace") for d in docs if d.get("kind") == "Deployment"), "paysite")
+    services = [n for n in expected_workloads(root) if n not in DEV_ONLY and n != "gateway"]
+    env = next((d.get("data") or {} for d in docs if d.get("kind") == "ConfigMap"
+                and d["metadata"]["name"].startswith("paysite-env")), {})
+    collector = re.sub(r"^https?://", "", env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "")).split(":")[0].split("/")[0]
+    wanted = {
+        "paysite-internal-tls": [n for s_ in services for n in (s_, f"{s_}.{namespace}.svc")],
+        "paysite-mq-tls": ["paysite-mq", f"paysite-mq.{namespace}.svc"],
+        "paysite-collector-tls": [collector] if collector else [],
+    }
+    for secret, names in wanted.items():
+        cert = certificates.get(secret)
+        if not cert:
+            problems.append(f"no Certificate makes the Secret {secret}")
+            continue
+        have = set(cert["spec"].get("dnsNames") or [])
+        for name in names:
+            if name not in have:
+                problems.append(f"Certificate {cert['metadata']['name']}: no dnsName {name}")
+        if not (cert["spec"].get("privateKey") or {}).get("rotationPolicy") == "Always":
+            problems.append(f"Certificate {cert['metadata']['name']}: privateKey.rotationPolicy should be Always")
+    return problems
+
+
 def tls_problems(root: str, docs: list[dict]) -> list[str]:
     """Production: every paysite pod trusts the internal CA from a mounted Secret, every service
     listens with a certificate from one, internal URLs and the collector are https, and the
@@ -1038,6 +1081,8 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
     if "prod" in overlays:
         checks.check("prod: TLS on every connection (CA and certificates from Secrets, https, amqps, verify-full)",
                      tls_problems(root, overlays["prod"]))
+        checks.check("prod: cert-manager makes the internal, broker and collector certificates, for their names",
+                     certificate_problems(root, overlays["prod"]))
 
 
 def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks: Checks) -> None:
@@ -1226,6 +1271,21 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
         checks.check(f"self-test: the Dockerfile building paysite with {label} fails",
                      [] if mutated_text != dockerfile and release_build_problems(mutated_text)
                      else ["went unnoticed"])
+    # A certificate missing, for the wrong names, or from an Issuer that is not there.
+    if "prod" in overlays:
+        for label, mutate in (
+            ("without the broker's Certificate", lambda ds: [d for d in ds if not (d.get("kind") == "Certificate"
+                                                                                   and d["spec"]["secretName"] == "paysite-mq-tls")]),
+            ("an internal certificate missing wallet", lambda ds: [d["spec"].update(dnsNames=[n for n in d["spec"]["dnsNames"]
+                                                                                          if not n.startswith("wallet")])
+                                                                   or d if d.get("kind") == "Certificate"
+                                                                   and d["spec"]["secretName"] == "paysite-internal-tls"
+                                                                   else d for d in ds]),
+            ("no CA Issuer", lambda ds: [d for d in ds if not (d.get("kind") == "Issuer"
+                                                               and d["metadata"]["name"] == "paysite-internal")]),
+        ):
+            checks.check(f"self-test: prod {label} fails",
+                         [] if certificate_problems(root, mutate(copy.deepcopy(overlays["prod"]))) else ["went unnoticed"])
     # A custom resource with a field its operator does not know (a typo) fails its schema.
     mutated = copy.deepcopy(docs)
     for d in mutated:

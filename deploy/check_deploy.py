@@ -403,6 +403,24 @@ class Checks:
             print(f"ok   {name}")
 
 
+def secret_file_problems(where: str, spec: dict, c: dict, secret: str) -> list[str]:
+    """`<secret>_FILE` names a file of a Secret volume the container mounts, holding that key."""
+    env = {e["name"]: e.get("value") for e in c.get("env") or []}
+    path = env.get(f"{secret}_FILE")
+    if not path:
+        return [f"{where}: {secret}_FILE is not set (secrets are mounted as files)"]
+    volumes = {v["name"]: v["secret"] for v in spec.get("volumes") or [] if v.get("secret")}
+    for m in c.get("volumeMounts") or []:
+        mount = m["mountPath"].rstrip("/") + "/"
+        if m.get("name") in volumes and path.startswith(mount):
+            key = path[len(mount):]
+            items = volumes[m["name"]].get("items")
+            if items and key not in {i.get("path") for i in items}:
+                return [f"{where}: {secret}_FILE {path}: the volume {m['name']} has no item {key}"]
+            return []
+    return [f"{where}: {secret}_FILE {path} is not in a mounted Secret volume"]
+
+
 def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str]:
     """What `name` lacks in one rendered overlay."""
     problems: list[str] = []
@@ -433,13 +451,19 @@ def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str
     if c_sc.get("allowPrivilegeEscalation") is not False or "ALL" not in ((c_sc.get("capabilities") or {}).get("drop") or []):
         problems.append(f"Deployment {name}: container must drop ALL capabilities and disallow privilege escalation")
     env = {e["name"]: e for e in c.get("env") or []}
-    # The gateway keeps no state: no database URL, and no way to the database.
+    # The gateway keeps no state: no database URL, and no way to the database. Secrets come
+    # as files of mounted Secret volumes (`<NAME>_FILE`), never as environment variables.
     secrets = ("AMQP_URL", "PAYSITE_SERVICE_KEY") if name == "gateway" else ("DATABASE_URL", "AMQP_URL", "PAYSITE_SERVICE_KEY")
     for secret in secrets:
-        if "secretKeyRef" not in ((env.get(secret) or {}).get("valueFrom") or {}):
-            problems.append(f"Deployment {name}: {secret} must come from a Secret by secretKeyRef")
+        problems.extend(secret_file_problems(f"Deployment {name}", spec, c, secret))
+    for e in c.get("env") or []:
+        if "secretKeyRef" in (e.get("valueFrom") or {}):
+            problems.append(f"Deployment {name}: {e['name']} comes from a Secret as an environment variable; mount it as a file")
+    for src in c.get("envFrom") or []:
+        if "secretRef" in src:
+            problems.append(f"Deployment {name}: envFrom a Secret ({src['secretRef'].get('name')}); mount it as files")
     if name == "gateway":
-        if "DATABASE_URL" in env or any("DATABASE_URL" in str(src) for src in c.get("envFrom") or []):
+        if {"DATABASE_URL", "DATABASE_URL_FILE"} & set(env) or any("DATABASE_URL" in str(src) for src in c.get("envFrom") or []):
             problems.append("Deployment gateway: must not be given DATABASE_URL (it keeps no state)")
         opened = egress_ports(docs, labels)
         if 5432 in opened or "any" in opened:
@@ -603,7 +627,8 @@ def documented_secrets(root: str) -> dict[str, set[str]]:
             continue
         name = re.match(r"`([a-z0-9-]+)`", cells[0])
         if name:
-            found[name.group(1)] = set(re.findall(r"`([A-Z][A-Z0-9_<>]*)`", cells[1]))
+            # Variable-like keys (`DATABASE_URL`) and file-like ones (`ca.crt`).
+            found[name.group(1)] = set(re.findall(r"`([A-Z][A-Z0-9_<>]*|[a-z]+\.[a-z]+)`", cells[1]))
     return found
 
 
@@ -625,7 +650,9 @@ def referenced_secrets(docs: list[dict]) -> list[tuple[str, str | None, str]]:
                 refs.append((ref.get("name"), None, where))
             secret = node.get("secret")
             if isinstance(secret, dict) and secret.get("secretName"):
-                refs.append((secret["secretName"], None, where))
+                items = [i.get("key") for i in secret.get("items") or []]
+                for key in items or [None]:
+                    refs.append((secret["secretName"], key, where))
             for v in node.values():
                 walk(v, where)
         elif isinstance(node, list):
@@ -1173,9 +1200,9 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
     for docs_ in renamed.values():
         for d in docs_:
             if d.get("kind") == "Deployment" and d["metadata"]["name"] == "subscription":
-                for src in d["spec"]["template"]["spec"]["containers"][0].get("envFrom") or []:
-                    if (src.get("secretRef") or {}).get("name") == "paysite-billers":
-                        src["secretRef"]["name"] = "paysite-biller-secrets"
+                for v in d["spec"]["template"]["spec"].get("volumes") or []:
+                    if (v.get("secret") or {}).get("secretName") == "paysite-billers":
+                        v["secret"]["secretName"] = "paysite-biller-secrets"
     checks.check("self-test: subscription reading paysite-biller-secrets (not the docs' paysite-billers) fails",
                  [] if secret_problems(documented_secrets(root), renamed) else ["went unnoticed"])
     documented = documented_secrets(root)
@@ -1204,6 +1231,15 @@ def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks:
                 mutate(d)
             checks.check(f"self-test: prod with {label} fails",
                          [] if tls_problems(root, mutated) else ["went unnoticed"])
+    # A secret handed over as an environment variable again.
+    mutated = copy.deepcopy(docs)
+    for d in mutated:
+        if d.get("kind") == "Deployment" and d["metadata"]["name"] == name:
+            c = d["spec"]["template"]["spec"]["containers"][0]
+            c["env"] = [e for e in c["env"] if e["name"] != "DATABASE_URL_FILE"] + [
+                {"name": "DATABASE_URL", "valueFrom": {"secretKeyRef": {"name": "paysite-connections", "key": "DATABASE_URL"}}}]
+    checks.check(f"self-test: {overlay} with {name}'s DATABASE_URL as an environment variable fails",
+                 [] if workload_problems(mutated, name, workloads[name]) else ["went unnoticed"])
     # The gateway given the database, by its environment or by a NetworkPolicy.
     gateway_port = workloads.get("gateway")
     for label, mutate in (

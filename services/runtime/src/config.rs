@@ -141,11 +141,64 @@ pub fn secret_files(
     Ok(found)
 }
 
-/// Reads every secret this process was given as a file (`DATABASE_URL_FILE`, ...) into its
-/// variable, so every setting is read one way. Called first thing, before any other thread
-/// reads the environment.
+/// `PAYSITE_SECRETS_DIR`: directories (`:`-separated) of mounted Secrets whose files are named
+/// after the secrets they hold (`PAYSITE_BILLER_EPOCH_SECRET`, ...): for a Secret whose keys
+/// vary (the billers', a rotation's `_NEXT`) or may be absent (an optional key), where a
+/// `<NAME>_FILE` per key cannot be written in advance.
+pub const SECRETS_DIR: &str = "PAYSITE_SECRETS_DIR";
+
+/// The secrets in the directories of [`SECRETS_DIR`]: `(variable, value)` for each file
+/// (Kubernetes' own `..data` entries and other dot-files skipped). A file named after no
+/// secret, or a secret also given by its variable, is an error naming it.
+pub fn secret_dir_files(
+    dirs: &str,
+    set_already: impl Fn(&str) -> bool,
+    list: impl Fn(&str) -> std::io::Result<Vec<String>>,
+    read: impl Fn(&str) -> std::io::Result<String>,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    for dir in dirs.split(':').map(str::trim).filter(|d| !d.is_empty()) {
+        let mut names = list(dir).map_err(|e| anyhow::anyhow!("{SECRETS_DIR}: {dir:?} cannot be read: {e}"))?;
+        names.sort();
+        for name in names.into_iter().filter(|n| !n.starts_with('.')) {
+            anyhow::ensure!(
+                is_secret_variable(&name),
+                "{SECRETS_DIR}: {dir}/{name} is not a secret paysite reads (the file names are the variables)"
+            );
+            anyhow::ensure!(!set_already(&name), "{name} is set and also in {dir}: give the secret one way");
+            let path = format!("{}/{name}", dir.trim_end_matches('/'));
+            let text = read(&path).map_err(|e| anyhow::anyhow!("{SECRETS_DIR}: {path} cannot be read: {e}"))?;
+            let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(&text);
+            anyhow::ensure!(!text.trim().is_empty(), "{SECRETS_DIR}: {path} is empty");
+            found.push((name, text.to_owned()));
+        }
+    }
+    Ok(found)
+}
+
+/// Reads every secret this process was given as a file (`DATABASE_URL_FILE`, ..., and the
+/// directories of `PAYSITE_SECRETS_DIR`) into its variable, so every setting is read one way.
+/// Called first thing, before any other thread reads the environment.
 pub fn load_secret_files() -> anyhow::Result<()> {
-    for (key, value) in secret_files(std::env::vars(), |path| std::fs::read_to_string(path))? {
+    let mut found = secret_files(std::env::vars(), |path| std::fs::read_to_string(path))?;
+    if let Ok(dirs) = std::env::var(SECRETS_DIR) {
+        let given: Vec<String> = found.iter().map(|(k, _)| k.clone()).collect();
+        let set_already =
+            |name: &str| given.iter().any(|k| k == name) || std::env::var(name).is_ok_and(|v| !v.is_empty());
+        let list = |dir: &str| -> std::io::Result<Vec<String>> {
+            let mut names = Vec::new();
+            for entry in std::fs::read_dir(dir)? {
+                let entry = entry?;
+                // Kubernetes mounts each key as a symlink into `..data`: follow it.
+                if std::fs::metadata(entry.path())?.is_file() {
+                    names.push(entry.file_name().to_string_lossy().into_owned());
+                }
+            }
+            Ok(names)
+        };
+        found.extend(secret_dir_files(&dirs, set_already, list, |path| std::fs::read_to_string(path))?);
+    }
+    for (key, value) in found {
         std::env::set_var(key, value);
     }
     Ok(())
@@ -314,6 +367,40 @@ mod tests {
         assert!(missing.to_string().contains("UNLOCKS_MEDIA_SECRET_FILE"), "{missing}");
         let empty = secret_files(vars(&[("PROFILE_SIGNING_KEY_FILE", "/s/empty")]), files).unwrap_err();
         assert!(empty.to_string().contains("empty"), "{empty}");
+    }
+
+    #[test]
+    fn a_secrets_directory_fills_the_variables_its_files_are_named_after() {
+        let list = |dir: &str| match dir {
+            "/s/billers" => Ok(vec![
+                "PAYSITE_BILLER_EPOCH_SECRET".to_owned(),
+                "..data".to_owned(),
+                "PAYSITE_BILLER_EPOCH_SECRET_NEXT".to_owned(),
+            ]),
+            "/s/odd" => Ok(vec!["HOME".to_owned()]),
+            _ => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory")),
+        };
+        let read = |path: &str| Ok(format!("secret of {path}\n"));
+        let found = secret_dir_files("/s/billers", |_| false, list, read).unwrap();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "PAYSITE_BILLER_EPOCH_SECRET".to_owned(),
+                    "secret of /s/billers/PAYSITE_BILLER_EPOCH_SECRET".to_owned()
+                ),
+                (
+                    "PAYSITE_BILLER_EPOCH_SECRET_NEXT".to_owned(),
+                    "secret of /s/billers/PAYSITE_BILLER_EPOCH_SECRET_NEXT".to_owned()
+                ),
+            ]
+        );
+        let odd = secret_dir_files("/s/odd", |_| false, list, read).unwrap_err();
+        assert!(odd.to_string().contains("HOME is not a secret"), "{odd}");
+        let twice = secret_dir_files("/s/billers", |k| k == "PAYSITE_BILLER_EPOCH_SECRET", list, read).unwrap_err();
+        assert!(twice.to_string().contains("one way"), "{twice}");
+        let missing = secret_dir_files("/s/none", |_| false, list, read).unwrap_err();
+        assert!(missing.to_string().contains("/s/none"), "{missing}");
     }
 
     #[test]

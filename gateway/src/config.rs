@@ -7,7 +7,8 @@ use anyhow::{bail, Context};
 /// Where the gateway listens, what it reads and which public origins it answers for.
 #[derive(Clone, Debug)]
 pub struct GatewayConfig {
-    /// `PAYSITE_GATEWAY_ADDR` (default `0.0.0.0:8080`).
+    /// `PAYSITE_GATEWAY_ADDR` (default `127.0.0.1:8080`, loopback: a deployment that wants other
+    /// interfaces says so, as `paysite serve gateway` does with `PAYSITE_ADDR`).
     pub addr: SocketAddr,
     /// `PAYSITE_OPS_ADDR` (default loopback, 1000 above the port of `addr`: `127.0.0.1:9080`):
     /// `/healthz`, `/readyz` and `/metrics`, on a listener of their own, never on a brand host.

@@ -404,12 +404,21 @@ class Checks:
 
 
 def secret_file_problems(where: str, spec: dict, c: dict, secret: str) -> list[str]:
-    """`<secret>_FILE` names a file of a Secret volume the container mounts, holding that key."""
+    """`<secret>_FILE` names a file of a Secret volume the container mounts, holding that key;
+    or a directory of `PAYSITE_SECRETS_DIR` is such a volume's mount (its files are named
+    after their variables)."""
     env = {e["name"]: e.get("value") for e in c.get("env") or []}
     path = env.get(f"{secret}_FILE")
-    if not path:
-        return [f"{where}: {secret}_FILE is not set (secrets are mounted as files)"]
     volumes = {v["name"]: v["secret"] for v in spec.get("volumes") or [] if v.get("secret")}
+    if not path:
+        dirs = [d.rstrip("/") for d in (env.get("PAYSITE_SECRETS_DIR") or "").split(":") if d]
+        for m in c.get("volumeMounts") or []:
+            if m.get("name") in volumes and m["mountPath"].rstrip("/") in dirs:
+                items = volumes[m["name"]].get("items")
+                if not items or secret in {i.get("path") for i in items}:
+                    return []
+        return [f"{where}: neither {secret}_FILE nor a PAYSITE_SECRETS_DIR directory gives {secret} "
+                "(secrets are mounted as files)"]
     for m in c.get("volumeMounts") or []:
         mount = m["mountPath"].rstrip("/") + "/"
         if m.get("name") in volumes and path.startswith(mount):

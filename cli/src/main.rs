@@ -12,8 +12,17 @@ use clap::{Parser, Subcommand};
 use runtime::Settings;
 use uuid::Uuid;
 
+/// `paysite --version`: the version and the build's optional features, so a release can be
+/// checked to carry neither the demo data nor the benchmarks (scripts/rehearse does).
+#[cfg(all(feature = "demo", feature = "bench"))]
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (features: demo, bench)");
+#[cfg(all(feature = "demo", not(feature = "bench")))]
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (features: demo)");
+#[cfg(not(feature = "demo"))]
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (features: none)");
+
 #[derive(Parser)]
-#[command(name = "paysite", version, about = "The paysite command")]
+#[command(name = "paysite", version = VERSION, about = "The paysite command")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

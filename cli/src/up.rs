@@ -166,6 +166,9 @@ async fn wait_for_migrations(
     cancel: &CancellationToken,
 ) -> anyhow::Result<()> {
     let mut said = false;
+    // One signal listener for the whole wait: a SIGTERM between two checks is not missed.
+    let stop = runtime::http::shutdown_signal();
+    tokio::pin!(stop);
     loop {
         let pending = def.pending_migrations(&ctx.pool).await?;
         if pending.is_empty() {
@@ -184,7 +187,7 @@ async fn wait_for_migrations(
         starting.set(reason);
         tokio::select! {
             _ = cancel.cancelled() => anyhow::bail!("stopped while waiting for the migration Job"),
-            _ = runtime::http::shutdown_signal() => anyhow::bail!("stopped while waiting for the migration Job"),
+            _ = &mut stop => anyhow::bail!("stopped while waiting for the migration Job"),
             _ = tokio::time::sleep(Duration::from_secs(2)) => {}
         }
     }

@@ -134,11 +134,17 @@ pub fn secret_files(
             anyhow::bail!("{key} and {name} are both set: give the secret one way");
         }
         let text = read(path.trim()).map_err(|e| anyhow::anyhow!("{name} {path:?} cannot be read: {e}"))?;
-        let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(&text);
+        let text = without_final_newline(&text);
         anyhow::ensure!(!text.trim().is_empty(), "{name} {path:?} is empty");
         found.push((key.to_owned(), text.to_owned()));
     }
     Ok(found)
+}
+
+/// A secret file's text without the one newline `echo` and `kubectl create secret --from-file`
+/// leave at its end.
+fn without_final_newline(text: &str) -> &str {
+    text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(text)
 }
 
 /// `PAYSITE_SECRETS_DIR`: directories (`:`-separated) of mounted Secrets whose files are named
@@ -168,7 +174,7 @@ pub fn secret_dir_files(
             anyhow::ensure!(!set_already(&name), "{name} is set and also in {dir}: give the secret one way");
             let path = format!("{}/{name}", dir.trim_end_matches('/'));
             let text = read(&path).map_err(|e| anyhow::anyhow!("{SECRETS_DIR}: {path} cannot be read: {e}"))?;
-            let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(&text);
+            let text = without_final_newline(&text);
             anyhow::ensure!(!text.trim().is_empty(), "{SECRETS_DIR}: {path} is empty");
             found.push((name, text.to_owned()));
         }

@@ -124,7 +124,9 @@ impl ServiceDef {
     /// Declares its consumer queues ([`Self::queues`]) with their bindings and dead-letter
     /// queues: all `paysite migrate` does on the broker.
     pub async fn declare_topology(&self, settings: &Settings) -> anyhow::Result<()> {
-        declare_queue_list(settings, self.queues.iter().map(|q| (q.name, q.bindings))).await
+        let queues =
+            self.queues.iter().map(|q| (q.name.to_owned(), q.bindings.iter().map(|b| (*b).to_owned()).collect()));
+        declare_queue_list(settings, queues.collect()).await
     }
 
     /// Builds the service and declares its consumer queues on the broker.
@@ -191,7 +193,7 @@ impl ServiceDef {
         tasks: &mut JoinSet<anyhow::Result<()>>,
     ) -> anyhow::Result<Addrs> {
         let readiness = Readiness::new(self.name, Some(ctx.pool.clone()));
-        let ops = crate::http::serve_ops(addrs.ops, readiness.clone(), cancel.clone(), tasks).await?;
+        let ops = crate::http::serve_ops(addrs.ops, readiness, cancel.clone(), tasks).await?;
         let api = self.start_serving(ctx, service, addrs.api, cancel, tasks).await?;
         tracing::info!(service = self.name, addr = %api, ops = %ops, "service listening");
         Ok(Addrs { api, ops })
@@ -258,23 +260,18 @@ pub fn ops_addr_from(lookup: impl Fn(&str) -> Option<String>, api_port: u16) -> 
 
 /// Declares consumer queues with their bindings and dead-letter queues.
 pub async fn declare_queues(settings: &Settings, consumers: &[ConsumerSpec]) -> anyhow::Result<()> {
-    let bindings: Vec<Vec<&str>> = consumers.iter().map(|c| c.bindings.iter().map(String::as_str).collect()).collect();
-    declare_queue_list(settings, consumers.iter().zip(&bindings).map(|(c, b)| (c.queue.as_str(), b.as_slice()))).await
+    declare_queue_list(settings, consumers.iter().map(|c| (c.queue.clone(), c.bindings.clone())).collect()).await
 }
 
-async fn declare_queue_list<'a>(
-    settings: &Settings,
-    queues: impl IntoIterator<Item = (&'a str, &'a [&'a str])>,
-) -> anyhow::Result<()> {
-    let queues: Vec<_> = queues.into_iter().collect();
+/// Declares each `(queue, bindings)` on one broker connection.
+async fn declare_queue_list(settings: &Settings, queues: Vec<(String, Vec<String>)>) -> anyhow::Result<()> {
     if queues.is_empty() {
         return Ok(());
     }
     let connection = crate::broker::connect(settings.amqp_url.expose(), "paysite-topology").await?;
     let channel = connection.create_channel().await?;
     for (queue, bindings) in queues {
-        let bindings: Vec<String> = bindings.iter().map(|b| (*b).to_owned()).collect();
-        crate::broker::declare_consumer_queue(&channel, &settings.exchange, queue, &bindings).await?;
+        crate::broker::declare_consumer_queue(&channel, &settings.exchange, &queue, &bindings).await?;
     }
     connection.close(200, "declared".into()).await?;
     Ok(())

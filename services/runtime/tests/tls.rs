@@ -39,33 +39,15 @@ impl Certs {
             args.extend(["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"]);
             openssl(&args);
         }
-        let mut args = vec!["req", "-new", "-subj", "/CN=localhost", "-keyout", "server.key", "-out", "server.csr"];
-        args.extend(ec);
-        openssl(&args);
         std::fs::write(
             dir.join("server.ext"),
             "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n\
              keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n",
         )
         .unwrap();
-        openssl(&[
-            "x509",
-            "-req",
-            "-in",
-            "server.csr",
-            "-CA",
-            "ca.crt",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-days",
-            "2",
-            "-extfile",
-            "server.ext",
-            "-out",
-            "server.crt",
-        ]);
-        Certs { dir }
+        let certs = Certs { dir };
+        certs.issue("ca", "server");
+        certs
     }
 
     /// A new server certificate for the same names, signed by `ca` (`ca` or `other-ca`), as

@@ -47,21 +47,7 @@ impl Applier<'_> {
             .await?;
             return Ok(());
         }
-        sqlx::query(
-            "insert into parked_event (consumer, event_id, stream_id, stream_version, behind, data, traceparent)
-             values ($1, $2, $3, $4, $2, $5, $6) on conflict do nothing",
-        )
-        .bind(&self.spec.queue)
-        .bind(p.envelope.event_id)
-        .bind(&p.envelope.stream_id)
-        .bind(p.envelope.stream_version)
-        .bind(p.data())
-        .bind(&p.traceparent)
-        .execute(self.pool)
-        .await?;
-        if let Some(acker) = p.acker() {
-            self.ack(acker, false).await?;
-        }
+        self.keep_parked(p, p.envelope.event_id).await?;
         tracing::warn!(
             queue = %self.spec.queue,
             event_id = %p.envelope.event_id,
@@ -140,6 +126,21 @@ impl Applier<'_> {
     /// Keeps `p` in the database behind `behind`, an earlier event of its stream that
     /// crashed the consumer, and acks it.
     pub(super) async fn park(&self, p: &Parsed, behind: Uuid) -> anyhow::Result<()> {
+        self.keep_parked(p, behind).await?;
+        tracing::warn!(
+            queue = %self.spec.queue,
+            event_id = %p.envelope.event_id,
+            stream_id = %p.envelope.stream_id,
+            %behind,
+            "came back ahead of an earlier event of its stream that crashed the consumer: parked behind it"
+        );
+        metrics::counter!("paysite_consumer_parked_total", "queue" => self.spec.queue.clone()).increment(1);
+        Ok(())
+    }
+
+    /// Writes `p` into `parked_event` behind `behind` (itself, for a deferred event) and acks
+    /// the delivery, if it is one this consumer holds.
+    async fn keep_parked(&self, p: &Parsed, behind: Uuid) -> anyhow::Result<()> {
         sqlx::query(
             "insert into parked_event (consumer, event_id, stream_id, stream_version, behind, data, traceparent)
              values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing",
@@ -156,14 +157,6 @@ impl Applier<'_> {
         if let Some(acker) = p.acker() {
             self.ack(acker, false).await?;
         }
-        tracing::warn!(
-            queue = %self.spec.queue,
-            event_id = %p.envelope.event_id,
-            stream_id = %p.envelope.stream_id,
-            %behind,
-            "came back ahead of an earlier event of its stream that crashed the consumer: parked behind it"
-        );
-        metrics::counter!("paysite_consumer_parked_total", "queue" => self.spec.queue.clone()).increment(1);
         Ok(())
     }
 

@@ -430,6 +430,70 @@ def secret_file_problems(where: str, spec: dict, c: dict, secret: str) -> list[s
     return [f"{where}: {secret}_FILE {path} is not in a mounted Secret volume"]
 
 
+def database_role_problems(docs: list[dict], services: list[str]) -> list[str]:
+    """Each service connects as a role of its own: the Cluster declares `paysite_<service>`
+    (login, no other power) with its password in `paysite-db-<service>`; the service's pods
+    get that Secret's `url` as DATABASE_URL and no other service's; the migration Job gets
+    every role's `url` as DATABASE_URL_<SERVICE>."""
+    problems: list[str] = []
+    clusters = [d for d in docs if d.get("kind") == "Cluster" and d["metadata"]["name"] == "paysite-db"]
+    for cluster in clusters:
+        roles = {r.get("name"): r for r in ((cluster["spec"].get("managed") or {}).get("roles") or [])}
+        for svc in services:
+            role = roles.get(f"paysite_{svc}")
+            if role is None:
+                problems.append(f"Cluster paysite-db: no managed role paysite_{svc} for the {svc} service")
+                continue
+            if role.get("login") is not True or (role.get("passwordSecret") or {}).get("name") != f"paysite-db-{svc}":
+                problems.append(f"Cluster paysite-db: role paysite_{svc} needs login: true and passwordSecret "
+                                f"paysite-db-{svc}")
+            powers = [k for k in ("superuser", "createdb", "createrole", "replication", "bypassrls") if role.get(k)]
+            if powers or role.get("inRoles"):
+                problems.append(f"Cluster paysite-db: role paysite_{svc} must have no other power ({powers}, "
+                                f"inRoles {role.get('inRoles')})")
+    for d in docs:
+        if d.get("kind") not in ("Deployment", "Job"):
+            continue
+        name, spec = d["metadata"]["name"], d["spec"]["template"]["spec"]
+        c = (spec.get("containers") or [{}])[0]
+        env = {e["name"]: e.get("value") for e in c.get("env") or []}
+        mounts = {m["name"]: m["mountPath"].rstrip("/") for m in c.get("volumeMounts") or []}
+        volumes = {v["name"]: v for v in spec.get("volumes") or []}
+        role_secrets = set()
+        for v in volumes.values():
+            for src in [v] + list((v.get("projected") or {}).get("sources") or []):
+                secret = src.get("secret") or {}
+                secret_name = secret.get("secretName") or secret.get("name") or ""
+                if secret_name.startswith("paysite-db-") and secret_name.removeprefix("paysite-db-") in services:
+                    role_secrets.add(secret_name)
+        if d.get("kind") == "Deployment" and name in services:
+            path = env.get("DATABASE_URL_FILE") or ""
+            given = [v["secret"]["secretName"] for n, v in volumes.items() if v.get("secret") and n in mounts
+                     and path == f"{mounts[n]}/url" and "url" in {i.get("key") for i in v["secret"].get("items") or []}]
+            if given != [f"paysite-db-{name}"]:
+                problems.append(f"Deployment {name}: DATABASE_URL_FILE must be the `url` of paysite-db-{name} (its own "
+                                f"role), not {path!r} of {given}")
+            if role_secrets - {f"paysite-db-{name}"}:
+                problems.append(f"Deployment {name}: mounts another service's role: {sorted(role_secrets - {f'paysite-db-{name}'})}")
+        elif d.get("kind") == "Job":
+            dirs = [x.rstrip("/") for x in (env.get("PAYSITE_SECRETS_DIR") or "").split(":") if x]
+            given = {}
+            for n, v in volumes.items():
+                if mounts.get(n) not in dirs:
+                    continue
+                for src in [v] + list((v.get("projected") or {}).get("sources") or []):
+                    secret = src.get("secret") or {}
+                    for item in secret.get("items") or []:
+                        given[item.get("path")] = (secret.get("secretName") or secret.get("name"), item.get("key"))
+            for svc in services:
+                if given.get(f"DATABASE_URL_{svc.upper()}") != (f"paysite-db-{svc}", "url"):
+                    problems.append(f"Job {name}: DATABASE_URL_{svc.upper()} must be the `url` of paysite-db-{svc}, in "
+                                    f"a PAYSITE_SECRETS_DIR directory (it migrates each schema as its service's role)")
+        elif role_secrets:
+            problems.append(f"{d['kind']} {name}: mounts a service's database role {sorted(role_secrets)}")
+    return problems
+
+
 def workload_problems(docs: list[dict], name: str, port: int | None) -> list[str]:
     """What `name` lacks in one rendered overlay."""
     problems: list[str] = []
@@ -634,11 +698,24 @@ def documented_secrets(root: str) -> dict[str, set[str]]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 3 or not cells[0].startswith("`"):
             continue
-        name = re.match(r"`([a-z0-9-]+)`", cells[0])
+        name = re.match(r"`([a-z0-9-]+(?:<service>)?)`", cells[0])
         if name:
-            # Variable-like keys (`DATABASE_URL`) and file-like ones (`ca.crt`).
-            found[name.group(1)] = set(re.findall(r"`([A-Z][A-Z0-9_<>]*|[a-z]+\.[a-z]+)`", cells[1]))
+            # Variable-like keys (`DATABASE_URL`), file-like ones (`ca.crt`) and a basic-auth
+            # Secret's (`username`, `password`, `url`).
+            found[name.group(1)] = set(re.findall(r"`([A-Z][A-Z0-9_<>]*|[a-z]+\.[a-z]+|username|password|url)`",
+                                                  cells[1]))
     return found
+
+
+def documented_name(name: str, documented: dict[str, set[str]]) -> str | None:
+    """The row of docs/operations.md's table naming the Secret `name`: its own, or a row for one
+    per service (`paysite-db-<service>`)."""
+    if name in documented:
+        return name
+    for row in documented:
+        if "<service>" in row and re.fullmatch(re.escape(row).replace(re.escape("<service>"), "[a-z]+"), name):
+            return row
+    return None
 
 
 def key_documented(key: str, keys: set[str]) -> bool:
@@ -658,10 +735,11 @@ def referenced_secrets(docs: list[dict]) -> list[tuple[str, str | None, str]]:
             if isinstance(ref, dict) and "key" not in ref:
                 refs.append((ref.get("name"), None, where))
             secret = node.get("secret")
-            if isinstance(secret, dict) and secret.get("secretName"):
+            if isinstance(secret, dict) and (secret.get("secretName") or secret.get("name")):
+                # A Secret volume (secretName), or a projected volume's source (name).
                 items = [i.get("key") for i in secret.get("items") or []]
                 for key in items or [None]:
-                    refs.append((secret["secretName"], key, where))
+                    refs.append((secret.get("secretName") or secret.get("name"), key, where))
             for v in node.values():
                 walk(v, where)
         elif isinstance(node, list):
@@ -694,11 +772,13 @@ def secret_problems(documented: dict[str, set[str]], overlays: dict[str, list[di
     used: set[str] = set()
     for overlay, docs in overlays.items():
         for name, key, where in referenced_secrets(docs):
-            used.add(name)
-            if name not in documented:
+            row = documented_name(name, documented)
+            if row is None:
                 problems.append(f"{overlay} {where}: reads the Secret {name!r}, which docs/operations.md does not name "
                                 f"(it names {', '.join(sorted(documented))})")
-            elif key is not None and not key_documented(key, documented[name]):
+                continue
+            used.add(row)
+            if key is not None and not key_documented(key, documented[row]):
                 problems.append(f"{overlay} {where}: reads key {key!r} of {name!r}, not in docs/operations.md's row")
     for name in sorted(set(documented) - used):
         problems.append(f"docs/operations.md names the Secret {name!r}, which no manifest reads")
@@ -1114,6 +1194,9 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
                  url_problems(root, overlays, compose))
     checks.check("secrets: the manifests read the Secrets (and keys) docs/operations.md names, and no other",
                  secret_problems(documented_secrets(root), overlays))
+    for overlay, docs in overlays.items():
+        checks.check(f"{overlay}: each service connects as its own database role; the Job migrates as each",
+                     database_role_problems(docs, role_services(workloads)))
     if "prod" in overlays:
         checks.check("prod: TLS on every connection (CA and certificates from Secrets, https, amqps, verify-full)",
                      tls_problems(root, overlays["prod"]))
@@ -1121,7 +1204,32 @@ def run_coverage(root: str, overlays: dict[str, list[dict]], compose: dict, chec
                      certificate_problems(root, overlays["prod"]))
 
 
+def role_services(workloads: dict[str, int]) -> list[str]:
+    """The services that keep a schema, each with a role of its own: all but the gateway and
+    the development-only ones."""
+    return sorted(n for n in workloads if n != "gateway" and n not in DEV_ONLY)
+
+
 def self_test(root: str, overlays: dict[str, list[dict]], compose: dict, checks: Checks) -> None:
+    services = role_services(expected_workloads(root))
+    for label, mutate in (
+        ("the wallet connecting as the catalog's role", lambda d: d.get("kind") == "Deployment"
+         and d["metadata"]["name"] == "wallet" and [v["secret"].update(secretName="paysite-db-catalog")
+                                                    for v in d["spec"]["template"]["spec"]["volumes"]
+                                                    if (v.get("secret") or {}).get("secretName") == "paysite-db-wallet"]),
+        ("the Job without the unlocks' role", lambda d: d.get("kind") == "Job" and [
+            v["projected"].update(sources=[s_ for s_ in v["projected"]["sources"]
+                                           if s_["secret"]["name"] != "paysite-db-unlocks"])
+            for v in d["spec"]["template"]["spec"]["volumes"] if v.get("projected")]),
+        ("the Cluster without the deals' role", lambda d: d.get("kind") == "Cluster" and d["spec"]["managed"].update(
+            roles=[r for r in d["spec"]["managed"]["roles"] if r["name"] != "paysite_deals"])),
+        ("the catalog's role a superuser", lambda d: d.get("kind") == "Cluster" and [
+            r.update(superuser=True) for r in d["spec"]["managed"]["roles"] if r["name"] == "paysite_catalog"]),
+    ):
+        mutated = copy.deepcopy(overlays["prod"])
+        for d in mutated:
+            mutate(d)
+        checks.check(f"self-test: {label} fails", [] if database_role_problems(mutated, services) else ["went unnoticed"])
     """The check notices a missing piece: remove each in a scratch copy, expect a failure."""
     workloads = expected_workloads(root)
     name = sorted(n for n in workloads if n != "gateway")[0] if len(workloads) > 1 else "gateway"

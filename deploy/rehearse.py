@@ -14,13 +14,15 @@ Only these substitutions are made (printed when it starts):
   - a Service's DNS name becomes a loopback port (a TCP proxy that, like a Service, sends
     connections to the ready pods only), and each pod gets a loopback address of its own
     (127.0.<deployment>.<pod>) for its `0.0.0.0` listeners;
-  - a mounted Secret or ConfigMap becomes a directory of files in the run's directory, and
+  - a mounted Secret or ConfigMap becomes a directory of files in the run's directory, a
+    PersistentVolumeClaim's volume one directory there shared by the pods that mount it, and
     the image's own files (/app/config, /app/frontend/dist) the repository's;
   - the image becomes the release binary, built by the Dockerfile's own `cargo build` line;
   - the cluster's operators become local servers: a throwaway PostgreSQL that takes TLS only
     (verify-full, with a CA generated for the run) and a RabbitMQ node of the run's own that
     listens with TLS only (amqps), whose credentials are handed over in the Secrets the
-    operators write (paysite-db-app, paysite-mq-default-user); cert-manager's Certificates
+    operators write (paysite-db-app, paysite-mq-default-user), and the PostgreSQL roles are
+    the Cluster's managed roles, made with their Secrets' passwords; cert-manager's Certificates
     are issued by that CA, for their dnsNames and `localhost` (the loopback name above);
     the trace collector is a local OTLP/HTTP endpoint over TLS;
   - the operator's own addresses for the overlay's example.com placeholders (Deploy, step 2).
@@ -59,6 +61,10 @@ OPERATOR_ADDRESSES = {"PAYSITE_SANDBOX_URL": "https://payments.paysite-rehearsal
                       "PAYSITE_PAYMENTS_URL": "https://payments.paysite-rehearsal.net"}
 BRANDS = ["vixen", "tushy"]
 LOAD_CLIENTS = 3
+# What a channel pack costs (UNLOCKS_PACK_GEMS's default; the overlay sets none).
+PACK_GEMS = 10
+# The content the operator publishes ("Publishing content").
+CONTENT = os.path.join(ROOT, "deploy", "content", "example.json")
 
 
 class Failed(Exception):
@@ -148,7 +154,7 @@ class Secrets:
 KUBECTL_SHIM = r'''#!/usr/bin/env python3
 # kubectl as docs/operations.md uses it, against the rehearsal's Secrets (a directory per Secret):
 # get secret -o jsonpath={.data.KEY}, create secret generic --dry-run=client (the real kubectl),
-# apply -f -, patch secret (merge or json), rollout restart/status (asks the rehearsal).
+# apply -f -, patch secret (merge or json), rollout restart/status and exec (ask the rehearsal).
 import base64, json, os, sys, time, uuid, subprocess, yaml
 store, requests = os.environ["REHEARSE_SECRETS"], os.environ["REHEARSE_REQUESTS"]
 args = sys.argv[1:]
@@ -202,6 +208,17 @@ elif args[:2] == ["rollout", "restart"]:
     result = open(req + ".done").read()
     if result != "ok": sys.exit(f"rollout restart {target} failed: {result}")
     print(f"{target} restarted")
+elif args[:1] == ["exec"]:
+    # exec -i deploy/<name> -- <command...>: the command in one of the Deployment's pods, with
+    # its environment and files, standard input passed on.
+    target, command = args[args.index("-i") + 1 if "-i" in args else 1], args[args.index("--") + 1:]
+    req = os.path.join(requests, f"{time.time_ns()}-{uuid.uuid4().hex}")
+    open(req + ".stdin", "wb").write(sys.stdin.buffer.read() if "-i" in args else b"")
+    open(req + ".json", "w").write(json.dumps({"exec": target, "command": command}))
+    while not os.path.exists(req + ".done"): time.sleep(0.2)
+    answer = json.loads(open(req + ".done").read())
+    sys.stdout.write(answer["output"])
+    sys.exit(answer["code"])
 elif args[:2] == ["rollout", "status"]:
     print("rolled out")
 else:
@@ -328,6 +345,31 @@ class Postgres:
 
     def query(self, sql: str) -> str:
         return run(self.psql + [sql]).stdout.strip()
+
+    def managed_roles(self, cluster: dict, secrets: "Secrets") -> list[str]:
+        """What CloudNativePG does with the Cluster's `spec.managed.roles`: each role made (or
+        its password set again) with the password of its `passwordSecret`."""
+        made = []
+        for role in (cluster["spec"].get("managed") or {}).get("roles") or []:
+            secret = secrets.get(role["passwordSecret"]["name"])
+            if secret.get("username") != role["name"]:
+                raise Failed(f"the Secret {role['passwordSecret']['name']} has username {secret.get('username')!r}, "
+                             f"not the role's name {role['name']} (CloudNativePG refuses it)")
+            password = secret["password"].replace("'", "''")
+            attributes = ("LOGIN" if role.get("login") else "NOLOGIN") + ("" if role.get("inherit", True) else " NOINHERIT")
+            exists = self.query(f"select count(*) from pg_roles where rolname = '{role['name']}'") == "1"
+            verb = "alter" if exists else "create"
+            self.query(f"{verb} role {role['name']} {attributes} password '{password}'")
+            made.append(role["name"])
+        return made
+
+    def as_role(self, url: str, sql: str) -> subprocess.CompletedProcess:
+        """`sql` run by the role of `url` (a service's), over TLS with its password."""
+        parts = urllib.parse.urlsplit(url)
+        env = dict(os.environ, PGPASSWORD=urllib.parse.unquote(parts.password or ""), PGSSLMODE="require")
+        return subprocess.run([f"{pg_bin()}/psql", "-h", "127.0.0.1", "-p", str(self.port), "-U",
+                               urllib.parse.unquote(parts.username or ""), "-d", "paysite", "-Atqc", sql],
+                              env=env, capture_output=True, text=True)
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -488,7 +530,9 @@ class Pod:
     def _environment(self) -> tuple[dict[str, str], dict[str, int]]:
         r, c = self.r, self.container
         volumes = {v["name"]: v for v in self.spec.get("volumes") or []}
-        mounts = {m["mountPath"].rstrip("/"): os.path.join(self.dir, "volumes", m["name"])
+        # A PersistentVolumeClaim is one directory of the run, shared by every pod that mounts it.
+        mounts = {m["mountPath"].rstrip("/"): r.claim_dir(volumes[m["name"]]["persistentVolumeClaim"]["claimName"])
+                  if "persistentVolumeClaim" in volumes[m["name"]] else os.path.join(self.dir, "volumes", m["name"])
                   for m in c.get("volumeMounts") or []}
 
         prefixes = re.compile("|".join(re.escape(m + "/") for m in sorted(mounts, key=len, reverse=True))) if mounts else None
@@ -505,23 +549,30 @@ class Pod:
             if "configMap" in v:
                 for key, value in r.manifests.config_map(v["configMap"]["name"]).items():
                     open(os.path.join(local, key), "w").write(value)
-            elif "secret" in v:
-                src = v["secret"]
-                try:
-                    data = r.secrets.get(src["secretName"])
-                except Failed:
-                    if src.get("optional"):
-                        data = {}
-                    else:
-                        raise
-                items = src.get("items")
-                missing = [i["key"] for i in items or [] if i["key"] not in data]
-                if missing and not src.get("optional"):
-                    raise Failed(f"{self.name}: the Secret {src['secretName']} has no key {', '.join(missing)} "
-                                 "(the kubelet would not start the pod: CreateContainerConfigError)")
-                chosen = {i["path"]: data[i["key"]] for i in items if i["key"] in data} if items else data
-                for key, value in chosen.items():
-                    open(os.path.join(local, key), "w").write(in_files(r.names.resolve(value)))
+            elif "secret" in v or "projected" in v:
+                # A Secret volume, or a projected one of Secrets (the Job's roles).
+                sources = [{**v["secret"], "name": v["secret"]["secretName"]}] if "secret" in v else \
+                    [src["secret"] for src in v["projected"]["sources"] if "secret" in src]
+                if "projected" in v and len(sources) != len(v["projected"]["sources"]):
+                    raise Failed(f"{self.name}: the projected volume {m['name']} has a source other than a Secret")
+                for src in sources:
+                    try:
+                        data = r.secrets.get(src["name"])
+                    except Failed:
+                        if src.get("optional"):
+                            data = {}
+                        else:
+                            raise
+                    items = src.get("items")
+                    missing = [i["key"] for i in items or [] if i["key"] not in data]
+                    if missing and not src.get("optional"):
+                        raise Failed(f"{self.name}: the Secret {src['name']} has no key {', '.join(missing)} "
+                                     "(the kubelet would not start the pod: CreateContainerConfigError)")
+                    chosen = {i["path"]: data[i["key"]] for i in items if i["key"] in data} if items else data
+                    for key, value in chosen.items():
+                        open(os.path.join(local, key), "w").write(in_files(r.names.resolve(value)))
+            elif "emptyDir" not in v and "persistentVolumeClaim" not in v:
+                raise Failed(f"{self.name}: the volume {m['name']} is of a kind the rehearsal does not make: {v}")
 
         def local_path(value: str) -> str:
             for mount, local in sorted(mounts.items(), key=lambda kv: -len(kv[0])):
@@ -737,12 +788,16 @@ class Client:
         conn.close()
         return resp.status, got, data
 
-    def graphql(self, host: str, query: str, variables: dict | None = None) -> dict:
+    def graphql_answer(self, host: str, query: str, variables: dict | None = None) -> dict:
+        """The whole answer, errors and all."""
         status, _, data = self.request("POST", host, "/graphql", json.dumps({"query": query, "variables": variables or {}}).encode(),
                                        {"content-type": "application/json", "x-paysite-csrf": "1"})
         if status != 200:
             raise Failed(f"graphql on {host}: {status} {data[:300]!r}")
-        answer = json.loads(data)
+        return json.loads(data)
+
+    def graphql(self, host: str, query: str, variables: dict | None = None) -> dict:
+        answer = self.graphql_answer(host, query, variables)
         if answer.get("errors"):
             raise Failed(f"graphql on {host}: {answer['errors']}")
         return answer["data"]
@@ -775,6 +830,13 @@ class Rehearsal:
         self.cleanups = []
         self.biller_secrets: dict[str, str] = {}
         self.all_pods: list[Pod] = []
+
+    def claim_dir(self, claim: str) -> str:
+        """The directory standing in for the volume of the PersistentVolumeClaim `claim`."""
+        self.manifests.named("PersistentVolumeClaim", claim)  # a claim the overlay makes
+        path = os.path.join(self.run_dir, "claims", claim)
+        os.makedirs(path, exist_ok=True)
+        return path
 
     # Deploy, steps 1-2: render, backing services, Secrets.
     def render(self) -> None:
@@ -832,8 +894,9 @@ class Rehearsal:
             for p in svc["spec"]["ports"]:
                 self.names.add(name, p["port"], self.services[name].port)
 
-    def run_doc_block(self, marker: str, env: dict[str, str] | None = None) -> None:
-        """Runs docs/operations.md's block as written, with the kubectl of the rehearsal."""
+    def run_doc_block(self, marker: str, env: dict[str, str] | None = None) -> str:
+        """Runs docs/operations.md's block as written, with the kubectl of the rehearsal.
+        Answers what it printed."""
         bin_dir = os.path.join(self.run_dir, "bin")
         requests = os.path.join(self.run_dir, "requests")
         os.makedirs(bin_dir, exist_ok=True)
@@ -855,20 +918,72 @@ class Rehearsal:
             if proc.returncode != 0:
                 raise Failed(f"docs/operations.md block `{marker}` failed ({proc.returncode}):\n{output}")
             say(f"  ran docs/operations.md `{marker}`: " + "; ".join(l for l in output.splitlines() if l.strip())[:300])
+        return output
+
+    def publish_content(self) -> None:
+        """"Publishing content": the operator's file through `paysite publish` in a catalog pod,
+        twice (the second writes nothing), then each media file it names uploaded into the
+        media volume."""
+        first = self.run_doc_block("publish", {"content": CONTENT})
+        check("published 4 events (0 unchanged)" in first, "the content's 4 events are published")
+        again = self.run_doc_block("publish", {"content": CONTENT})
+        check("published 0 events (4 unchanged)" in again, "publishing the same file again writes nothing")
+        events = json.load(open(CONTENT))
+        video = next(e["payload"]["video"] for e in events if e["type"] == "VideoPublished")
+        pack = next(e["payload"] for e in events if e["type"] == "ChannelPackPublished")
+        media = re.findall(r"^media: (videos/\S+/(\w+)\.mp4) for video (\S+)$", first, re.M)
+        check(sorted(q for _, q, _ in media) == sorted(video["qualities"]),
+              f"it names a file to upload for each quality of the video ({', '.join(p for p, _, _ in media)})")
+        unlocks = self.manifests.named("Deployment", "unlocks")["spec"]["template"]["spec"]
+        claim = next(v["persistentVolumeClaim"]["claimName"] for v in unlocks["volumes"] if "persistentVolumeClaim" in v)
+        channel = next(e["payload"] for e in events if e["type"] == "ChannelPublished")
+        self.content = {"video_id": video["video_id"], "pack_id": pack["channel_pack_id"], "media": {},
+                        "brands": channel["sites"]}
+        for path, quality, _ in media:
+            # An MP4's first box, then bytes of the run's own: what is served must be this file.
+            data = b"\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2" + os.urandom(256 * 1024)
+            target = os.path.join(self.claim_dir(claim), path)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            open(target, "wb").write(data)
+            self.content["media"][quality] = data
+        say(f"  uploaded {len(media)} files into the volume of {claim} (each unlocks pod mounts it read-only)")
 
     def serve_requests(self, directory: str) -> None:
         for req in sorted(glob.glob(os.path.join(directory, "*.json"))):
             if os.path.exists(req[:-5] + ".done"):
                 continue
-            target = json.load(open(req))["restart"]
+            request = json.load(open(req))
+
+            def answer(text: str) -> None:
+                # Whole or not at all: the shim reads the file as soon as it appears.
+                open(req[:-5] + ".tmp", "w").write(text)
+                os.replace(req[:-5] + ".tmp", req[:-5] + ".done")
+
+            if "exec" in request:
+                answer(json.dumps(self.exec_in(request["exec"], request["command"], req[:-5] + ".stdin")))
+                continue
+            target = request["restart"]
             try:
                 self.restart(target)
                 result = "ok"
             except Failed as e:
                 result = str(e)
-            open(req[:-5] + ".done", "w").write(result)
+            answer(result)
             if result != "ok":
                 raise Failed(result)
+
+    def exec_in(self, target: str, command: list[str], stdin: str) -> dict:
+        """`kubectl exec -i deploy/<name> -- <command>`: in a ready pod of the Deployment, with
+        its environment and files."""
+        name = target.split("/", 1)[1]
+        pods = [p for d in self.deployments if d.name == name for p in d.pods if p.is_ready]
+        if not pods or command[:1] != ["paysite"]:
+            return {"code": 1, "output": f"error: no ready pod of {target} to run {command} in\n"}
+        pod = pods[0]
+        with open(stdin, "rb") as f:
+            out = subprocess.run([self.image.binary, *command[1:]], env=pod.env, stdin=f, capture_output=True,
+                                 cwd=self.image.app)
+        return {"code": out.returncode, "output": (out.stdout + out.stderr).decode(errors="replace")}
 
     def restart(self, target: str) -> None:
         if target.startswith("deployment -l"):
@@ -911,8 +1026,34 @@ class Rehearsal:
               f"in {time.monotonic() - started:.1f}s with only its own environment: "
               f"{sorted(k for k in pod.env if k not in ('PATH', 'HOME'))}\n{log if code else ''}")
         migrated = [l for l in log.splitlines() if l.startswith("migrated ")]
-        check(len(migrated) == len([d for d in self.manifests.of("Deployment") if d["metadata"]["name"] != "gateway"]),
-              f"it migrated every service's schema and queues ({len(migrated)}): " + "; ".join(migrated))
+        services = [d["metadata"]["name"] for d in self.manifests.of("Deployment") if d["metadata"]["name"] != "gateway"]
+        check(len(migrated) == len(services), f"it migrated every service's schema and queues ({len(migrated)}): "
+              + "; ".join(migrated))
+        self.least_privilege(services)
+
+    def least_privilege(self, services: list[str]) -> None:
+        """Each schema, its event store with it, is its service's role's; each role reads its own
+        event store and is refused every other service's."""
+        owners = self.pg.query("select string_agg(distinct n.nspname || '=' || pg_get_userbyid(c.relowner), ',') from "
+                               "pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ("
+                               + ",".join(f"'{s}'" for s in services) + ")").split(",")
+        wrong = [o for o in owners if o.split("=")[1] != f"paysite_{o.split('=')[0]}"]
+        check(not wrong and len(owners) == len(services),
+              f"every table of each service's schema belongs to its role ({', '.join(sorted(owners))})")
+        refused = 0
+        for service in services:
+            url = self.secrets.get(f"paysite-db-{service}")["url"]
+            own = self.pg.as_role(url, f"select count(*) from {service}.event")
+            check(own.returncode == 0, f"paysite_{service} reads its own event store: {own.stderr.strip()}")
+            for other in services:
+                if other == service:
+                    continue
+                out = self.pg.as_role(url, f"select count(*) from {other}.event")
+                if out.returncode == 0 or "permission denied" not in out.stderr:
+                    raise Failed(f"paysite_{service} read {other}.event: {out.stdout.strip()} {out.stderr.strip()}")
+                refused += 1
+        say(f"  ok: each role reads its own event store and was refused the {refused} reads of another's "
+            "(permission denied for schema)")
 
     def deployments_up(self) -> None:
         for i, manifest in enumerate(self.manifests.of("Deployment")):
@@ -973,16 +1114,19 @@ def build() -> str:
 
 def ccbill_postback(secret: str, signup_id: str | None, site: str, join_option: int | None, email: str | None,
                     subscription_ref: str | None = None, credits: int | None = None,
-                    transaction_id: str | None = None) -> tuple[bytes, str]:
-    """A postback as VXNBILL (the CCBill-style scheme) sends it: a new sale, or with `credits`
-    an up-sale of pay-per-video credits on the member's subscription. JSON, signed in
-    `x-biller-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`."""
+                    transaction_id: str | None = None, event_type: str | None = None,
+                    offered_gems: int | None = None) -> tuple[bytes, str]:
+    """A postback as VXNBILL (the CCBill-style scheme) sends it: a new sale, with `credits` an
+    up-sale of pay-per-video credits on the member's subscription, or `event_type` another
+    event of it (a cancellation; a reactivation with `offered_gems`, a retention offer's gems).
+    JSON, signed in `x-biller-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`."""
     body = json.dumps({
-        "eventType": "UpSale" if credits else "NewSaleSuccess",
+        "eventType": event_type or ("UpSale" if credits else "NewSaleSuccess"),
         "subscriptionId": subscription_ref or f"rh-{uuid.uuid4().hex[:16]}",
         "transactionId": transaction_id or f"rt-{uuid.uuid4().hex[:16]}", "site": site, "joinOptionId": join_option,
         "isTrial": False, "freeLimitedTrial": False, "email": email, "username": None, "reason": None,
-        "credits": credits, "retentionOfferName": None, "offeredGems": None,
+        "credits": credits, "retentionOfferName": "rehearsal-stay" if offered_gems else None,
+        "offeredGems": offered_gems,
         "passthrough": {"userId": None, "signupId": signup_id, "nats": None},
     }).encode()
     t = int(time.time())
@@ -1047,6 +1191,66 @@ class Journeys:
             raise Failed(f"the credits postback for {sale['email']} answered {status}: {answer[:200]!r}")
         return True
 
+    def send(self, sale: dict, event_type: str, transaction_id: str, **fields) -> None:
+        """Another postback of the member's subscription (sent again by a retrying biller with
+        the same transaction id: applied once)."""
+        c = self.client()
+        body, signature = ccbill_postback(self.biller_secret(), None, sale["site"], None, None,
+                                          subscription_ref=sale["subscription_ref"], transaction_id=transaction_id,
+                                          event_type=event_type, **fields)
+        status, _, answer = c.request("POST", f"www.{sale['brand']}.com", f"/billers/{self.BILLER}/postback", body,
+                                      {"content-type": "application/json", "x-biller-signature": signature})
+        if status != 200:
+            raise Failed(f"the {event_type} postback for {sale['email']} answered {status}: {answer[:200]!r}")
+
+    def gems_by_retention(self, sale: dict) -> None:
+        """The member cancels and takes the retention offer: a reactivation with 10 gems (the
+        price of a pack), its postback sent twice: granted once."""
+        self.send(sale, "Cancellation", f"rx-{uuid.uuid4().hex[:16]}")
+        # A biller's events are ordered by their signed times, in seconds: the reactivation
+        # comes after the cancellation it takes back.
+        time.sleep(1.1)
+        reactivation = f"rg-{uuid.uuid4().hex[:16]}"
+        for _ in range(2):
+            self.send(sale, "UserReactivation", reactivation, offered_gems=PACK_GEMS)
+        sale["gems"] = sale.get("gems", 0) + PACK_GEMS
+
+    def unlock_and_play(self, sale: dict, c: "Client", wait: float = 60) -> int:
+        """The member unlocks the published pack with gems and plays its video: the player's
+        media request through the brand host answers the uploaded file. Answers its size."""
+        host = f"www.{sale['brand']}.com"
+        content = self.r.content
+        # The gems arrive by events (subscription, then the wallet), the pack by the catalog's
+        # (to unlocks): the member's screen would show the balance and the pack when they have.
+        expected = sale.get("gems", 0)
+        ready = (f"select (select coalesce(max(w.gems), 0) from wallet.wallet w join subscription.signup s on "
+                 f"s.user_id = w.user_id where s.email = '{sale['email']}') >= {expected} and exists (select 1 from "
+                 f"unlocks.catalog_channel_pack where channel_pack_id = '{content['pack_id']}')")
+        deadline = time.monotonic() + wait
+        while self.r.pg.query(ready) != "t":
+            if time.monotonic() > deadline:
+                gems = self.r.pg.query(f"select coalesce(max(w.gems), 0) from wallet.wallet w join subscription.signup "
+                                       f"s on s.user_id = w.user_id where s.email = '{sale['email']}'")
+                raise Failed(f"{sale['email']}'s {expected} gems or the published pack did not arrive in {wait:.0f}s "
+                             f"(the wallet holds {gems} gems)")
+            time.sleep(0.3)
+        answer = c.graphql_answer(host, "mutation($id: ID!) { unlockChannelPack(channelPackId: $id) { status "
+                                        "gemsBalance } }", {"id": content["pack_id"]})
+        codes = [e.get("extensions", {}).get("code") for e in answer.get("errors") or []]
+        if codes and codes != ["ALREADY_UNLOCKED"]:
+            raise Failed(f"{sale['email']} could not unlock the pack: {answer}")
+        if not codes:
+            sale["gems"] -= PACK_GEMS
+            sale["unlocks"] = sale.get("unlocks", 0) + 1
+        tokens = c.graphql(host, "query($id: ID!) { getToken(videoId: $id) { p720 { url } } }",
+                           {"id": content["video_id"]})["getToken"]
+        url = urllib.parse.urlsplit(tokens["p720"]["url"])
+        status, headers, body = c.request("GET", host, f"{url.path}?{url.query}")
+        if status != 200 or body != content["media"]["p720"]:
+            raise Failed(f"{sale['email']}'s player got {status} ({len(body)} bytes, {headers.get('content-type')}) "
+                         f"for {url.path}, not the uploaded p720 file")
+        return len(body)
+
     def postback_refused(self, brand: str, secret: str) -> int:
         """A postback signed with `secret` for a join of its own: the status it answers."""
         c = self.client()
@@ -1103,7 +1307,7 @@ class Load:
         self.j = journeys
         self.stop = threading.Event()
         self.failures: list[str] = []
-        self.done = {"sales": 0, "sign-ins": 0, "credit purchases": 0}
+        self.done = {"sales": 0, "sign-ins": 0, "credit purchases": 0, "pack unlocks": 0}
         self.threads = [threading.Thread(target=self._work, args=(i,), daemon=True) for i in range(LOAD_CLIENTS)]
 
     def _work(self, i: int) -> None:
@@ -1112,7 +1316,8 @@ class Load:
             sale = retried(f"a sale on {brand}", lambda: self.j.join(brand), self.failures)
             if sale:
                 self.done["sales"] += 1
-                if retried(f"{sale['email']} signs in", lambda: self.j.sign_in(sale, wait=30), self.failures):
+                session = retried(f"{sale['email']} signs in", lambda: self.j.sign_in(sale, wait=30), self.failures)
+                if session:
                     self.done["sign-ins"] += 1
                 # Credits bought, the postback sent twice (a biller's retry): granted once.
                 transaction = f"rc-{uuid.uuid4().hex[:16]}"
@@ -1121,6 +1326,13 @@ class Load:
                 if any(sent):
                     sale["credits"] += 5
                     self.done["credit purchases"] += 1
+                # Gems from a retention offer (its postback sent twice), the pack unlocked with
+                # them and its video played.
+                if session and sale["brand"] in self.j.r.content["brands"] and retried(f"gems for {sale['email']}", lambda: self.j.gems_by_retention(sale) or True,
+                                       self.failures):
+                    if retried(f"{sale['email']} unlocks the pack and plays", lambda: self.j.unlock_and_play(sale, session),
+                               self.failures):
+                        self.done["pack unlocks"] += 1
             time.sleep(0.2)
 
     def __enter__(self):
@@ -1163,6 +1375,19 @@ def invariants(r: Rehearsal, journeys: Journeys) -> None:
     bought = sum(s["credits"] for s in journeys.sales)
     check(wrong == "0", f"every member holds exactly the credits bought ({bought} credits over "
           f"{sum(1 for s in journeys.sales if s['credits'])} members, each postback sent twice)")
+    # Gems: granted once per reactivation though sent twice, spent once per pack unlocked.
+    gifted = [s for s in journeys.sales if "gems" in s]
+    expected = ",".join(f"('{s['email']}', {s['gems']}, {s.get('unlocks', 0)})" for s in gifted)
+    sql = (f"select count(*) from (values {expected}) e(email, gems, unlocks) join subscription.signup s on "
+           "s.email = e.email left join wallet.wallet w on w.user_id = s.user_id where coalesce(w.gems, 0) <> e.gems "
+           "or (select count(*) from unlocks.channel_pack_unlock u where u.user_id = s.user_id and u.forfeited_at "
+           "is null) <> e.unlocks")
+    deadline = time.monotonic() + 60
+    while gifted and (wrong := r.pg.query(sql)) != "0" and time.monotonic() < deadline:
+        time.sleep(1)
+    unlocked = sum(s.get("unlocks", 0) for s in gifted)
+    check(not gifted or wrong == "0", f"every member holds exactly the gems given less those spent, and one unlock per "
+          f"pack ({len(gifted)} members given {PACK_GEMS} gems each, the postback sent twice; {unlocked} packs unlocked)")
 
 
 def dlq_empty(r: Rehearsal, pod_env: dict[str, str]) -> None:
@@ -1190,6 +1415,9 @@ def main() -> int:
         r.biller_secrets = {b: base64.b64encode(os.urandom(24)).decode() for b in
                             json.load(open(os.path.join(ROOT, "config", "billing", "billing.json")))["billers"]}
         r.run_doc_block("connections")
+        r.run_doc_block("database-roles")
+        roles = r.pg.managed_roles(r.manifests.named("Cluster", "paysite-db"), r.secrets)
+        say(f"  CloudNativePG's managed roles, from their Secrets: {', '.join(roles)}")
         r.run_doc_block("secrets", {f"{b}_SECRET": v for b, v in r.biller_secrets.items()})
         step(1, "the migration Job completes")
         r.migration_job()
@@ -1205,11 +1433,17 @@ def main() -> int:
             for host in (f"www.{brand}.com", f"members.{brand}.com"):
                 status, _, page = c.request("GET", host, "/")
                 check(status == 200 and b'<div id="root"' in page, f"https://{host}/ answers {status} with the SPA's page")
+        step("3a", "the operator publishes the content and uploads its media (\"Publishing content\")")
+        r.publish_content()
         step(4, "a postback signed with the production biller secret creates a member")
         sale = journeys.join(BRANDS[0])
-        step(5, "that member signs in on a brand host")
-        journeys.sign_in(sale, wait=30)  # raises, saying why, unless the session reads this member's profile
+        step(5, "that member signs in on a brand host and plays a video")
+        session = journeys.sign_in(sale, wait=30)  # raises, saying why, unless the session reads this member's profile
         say(f"  ok: {sale['email']} signed in on www.{sale['brand']}.com and reads their profile")
+        journeys.gems_by_retention(sale)
+        played = journeys.unlock_and_play(sale, session)
+        say(f"  ok: given {PACK_GEMS} gems by a retention offer, unlocked the published pack and played its video "
+            f"(p720, {played} bytes, the uploaded file, through the brand host)")
         job_env = Pod(r, {"metadata": {"name": "paysite-migrate-check"}, "spec": {"template": r.manifests.of("Job")[0]["spec"]["template"]}}, 2, "127.0.9.2").env
         step(6, "`paysite seed` is refused")
         out = subprocess.run([binary, "seed"], env=job_env, capture_output=True, text=True, cwd=r.image.app)
@@ -1223,7 +1457,7 @@ def main() -> int:
             r.restart("deployment -l app.kubernetes.io/part-of=paysite")
             time.sleep(2)
         check(not load.failures, f"no request failed beyond one retry ({load.done['sales']} sales, {load.done['credit purchases']} credit purchases, "
-              f"{load.done['sign-ins']} sign-ins during the rollout)" + ("\n" + "\n".join(load.failures[:10]) if load.failures else ""))
+              f"{load.done['sign-ins']} sign-ins, {load.done['pack unlocks']} pack unlocks and plays during the rollout)" + ("\n" + "\n".join(load.failures[:10]) if load.failures else ""))
         step(9, "the service key rotates to a next key (docs/operations.md, \"Rotating the service key\")")
         with Load(journeys) as load:
             r.run_doc_block("service-key-rotation")

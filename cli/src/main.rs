@@ -3,8 +3,10 @@
 
 #[cfg(feature = "bench")]
 mod bench;
+mod migrate;
 mod preflight;
 mod progress;
+mod publish;
 mod services;
 mod up;
 
@@ -61,6 +63,12 @@ enum Command {
     },
     /// Rebuild a service's read models from its events.
     RebuildProjections { service: String },
+    /// Publish catalog content (a JSON array of catalog events, as the admin route takes) from a
+    /// file, or `-` for standard input; publishing the same content again writes nothing.
+    Publish {
+        /// A JSON file of catalog events, or `-` for standard input.
+        file: String,
+    },
     /// The dead-letter queues.
     Dlq {
         #[command(subcommand)]
@@ -124,20 +132,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Up { gateway_addr, no_seed, ephemeral_ports } => {
             up::up(&settings, &gateway_addr, !no_seed, ephemeral_ports).await
         }
-        Command::Migrate => {
-            preflight::check(&settings, preflight::Needs::BOTH).await?;
-            // Schemas, then the broker's queues: a Kubernetes migration Job runs this before
-            // any service starts, so no event is published before its queues exist. Nothing
-            // is built, so no service's key or secret is needed: only the database, the
-            // broker and the TLS CA.
-            for def in services::all(settings.environment) {
-                let ctx = def.prepare(&settings, 2).await?;
-                ctx.pool.close().await;
-                def.declare_topology(&settings).await?;
-                println!("migrated {} (schema and {} queues)", def.name, def.queues.len());
-            }
-            Ok(())
-        }
+        Command::Migrate => migrate::run(&settings).await,
         Command::Seed { scale } => {
             // Seeding writes events; the relays publish them once the services run.
             preflight::check(&settings, preflight::Needs::DATABASE).await?;
@@ -169,6 +164,7 @@ async fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Publish { file } => publish::run(&settings, &file).await,
         Command::Dlq { action } => dlq(&settings, action).await,
         #[cfg(feature = "bench")]
         Command::Bench { name } => bench::run(&settings, &name).await,

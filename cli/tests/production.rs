@@ -16,18 +16,7 @@ use std::{
 };
 
 use runtime::testing::ScratchVhost;
-
-fn database_url(name: &str) -> String {
-    format!("postgres://postgres@127.0.0.1:5432/{name}")
-}
-
-/// A database of the test's own, empty: production processes never create one.
-async fn fresh_database(name: &str) {
-    let admin = sqlx::PgPool::connect(&database_url("postgres")).await.unwrap();
-    sqlx::query(&format!("drop database if exists {name} with (force)")).execute(&admin).await.unwrap();
-    sqlx::query(&format!("create database {name}")).execute(&admin).await.unwrap();
-    admin.close().await;
-}
+use support::{database_url, fresh_database, service_roles, SERVICES};
 
 /// `paysite <args>` with only `env` (and PATH) in its environment, from the repository root.
 fn paysite(args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -79,7 +68,18 @@ async fn the_migration_job_needs_only_the_database_and_the_broker_and_a_service_
     fresh_database(name).await;
     let vhost = ScratchVhost::new();
     let db = database_url(name);
-    let job: &[(&str, &str)] = &[("PAYSITE_ENV", "production"), ("DATABASE_URL", &db), ("AMQP_URL", &vhost.url)];
+    let roles = service_roles(name).await;
+    let role_url =
+        |service: &str| roles.iter().find(|(k, _)| k.ends_with(&service.to_ascii_uppercase())).unwrap().1.clone();
+    let wallet_db = role_url("wallet");
+    let job: Vec<(&str, &str)> =
+        [("PAYSITE_ENV", "production"), ("DATABASE_URL", db.as_str()), ("AMQP_URL", vhost.url.as_str())]
+            .into_iter()
+            .chain(roles.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .collect();
+    let job = job.as_slice();
+    // A service's pod: its own role's URL as DATABASE_URL, nothing of the others'.
+    let pod: &[(&str, &str)] = &[("PAYSITE_ENV", "production"), ("DATABASE_URL", &wallet_db), ("AMQP_URL", &vhost.url)];
 
     // A production wallet started before the Job: its probes answer, it says what it waits
     // for, and it does not migrate.
@@ -89,7 +89,7 @@ async fn the_migration_job_needs_only_the_database_and_the_broker_and_a_service_
     let mut wallet = paysite(
         &["serve", "wallet"],
         &[
-            job,
+            pod,
             &[
                 ("PAYSITE_SERVICE_KEY", key.expose()),
                 ("PAYSITE_ADDR", &api_addr),
@@ -122,8 +122,8 @@ async fn the_migration_job_needs_only_the_database_and_the_broker_and_a_service_
 
     // The Job: schemas and queues of the six services, not the sandbox's.
     let out = succeeds(&["migrate"], job);
-    for service in ["profile", "subscription", "wallet", "catalog", "deals", "unlocks"] {
-        assert!(out.contains(&format!("migrated {service} (schema")), "{out}");
+    for service in SERVICES {
+        assert!(out.contains(&format!("migrated {service} (schema as {name}_{service},")), "{out}");
     }
     assert!(!out.contains("sandbox"), "{out}");
     let pool = sqlx::PgPool::connect(&db).await.unwrap();
@@ -132,7 +132,29 @@ async fn the_migration_job_needs_only_the_database_and_the_broker_and_a_service_
         .await
         .unwrap();
     assert!(!sandbox, "the biller sandbox's schema is never made in production");
+    // Each schema, its event store included, belongs to its service's role.
+    for service in SERVICES {
+        let owners: Vec<String> = sqlx::query_scalar(
+            "select distinct pg_get_userbyid(relowner)::text from pg_class c join pg_namespace n on n.oid = \
+             c.relnamespace where n.nspname = $1 union select pg_get_userbyid(nspowner)::text from pg_namespace \
+             where nspname = $1",
+        )
+        .bind(service)
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        assert_eq!(owners, vec![format!("{name}_{service}")], "the owners of {service}'s schema and tables");
+    }
     pool.close().await;
+    // A service's role reads its own event store and no other service's.
+    let wallet_pool = sqlx::PgPool::connect(&wallet_db).await.unwrap();
+    sqlx::query("select count(*) from wallet.event").execute(&wallet_pool).await.unwrap();
+    for other in SERVICES.iter().filter(|s| **s != "wallet") {
+        let err = sqlx::query(&format!("select count(*) from {other}.event")).execute(&wallet_pool).await.unwrap_err();
+        let code = err.as_database_error().and_then(|e| e.code()).map(|c| c.into_owned());
+        assert_eq!(code.as_deref(), Some("42501"), "the wallet's role reading {other}.event: {err}");
+    }
+    wallet_pool.close().await;
     // Again, as a retried Job does: nothing changes.
     succeeds(&["migrate"], job);
 
@@ -149,10 +171,7 @@ async fn the_migration_job_needs_only_the_database_and_the_broker_and_a_service_
     // The one-shot commands need only what they use.
     let listed = succeeds(&["dlq", "list"], &[("PAYSITE_ENV", "production"), ("AMQP_URL", &vhost.url)]);
     assert!(listed.contains("0 dead letters"), "{listed}");
-    let rebuilt = succeeds(
-        &["rebuild-projections", "wallet"],
-        &[("PAYSITE_ENV", "production"), ("DATABASE_URL", &db), ("AMQP_URL", &vhost.url)],
-    );
+    let rebuilt = succeeds(&["rebuild-projections", "wallet"], pod);
     assert!(rebuilt.contains("rebuilt"), "{rebuilt}");
 
     // The demo data, `up` and the biller sandbox are refused, saying why.
@@ -187,6 +206,11 @@ async fn every_missing_setting_is_named_and_never_a_panic() {
             vec![production, ("DATABASE_URL_FILE", "/nonexistent/db"), ("AMQP_URL", amqp.as_str())],
             "DATABASE_URL_FILE",
         ),
+        (
+            vec!["migrate"],
+            vec![production, ("DATABASE_URL", db.as_str()), ("AMQP_URL", amqp.as_str())],
+            "DATABASE_URL_PROFILE, DATABASE_URL_SUBSCRIPTION, DATABASE_URL_WALLET",
+        ),
     ] {
         let error = refused(&args, &env);
         assert!(error.contains(named), "paysite {args:?} names {named}:\n{error}");
@@ -202,15 +226,23 @@ async fn secrets_mounted_as_files_are_read_like_their_variables() {
     std::fs::write(&db_file, format!("{}\n", database_url("paysite_test_prod_files"))).unwrap();
     let vhost = ScratchVhost::new();
     std::fs::write(&amqp_file, &vhost.url).unwrap();
+    // The roles' URLs as one directory of files named after their variables, as the Job
+    // mounts them (PAYSITE_SECRETS_DIR).
+    let roles = dir.join("roles");
+    std::fs::create_dir_all(&roles).unwrap();
+    for (variable, url) in service_roles("paysite_test_prod_files").await {
+        std::fs::write(roles.join(variable), format!("{url}\n")).unwrap();
+    }
     let out = succeeds(
         &["migrate"],
         &[
             ("PAYSITE_ENV", "production"),
             ("DATABASE_URL_FILE", db_file.to_str().unwrap()),
             ("AMQP_URL_FILE", amqp_file.to_str().unwrap()),
+            ("PAYSITE_SECRETS_DIR", roles.to_str().unwrap()),
         ],
     );
-    assert!(out.contains("migrated unlocks (schema and 2 queues)"), "{out}");
+    assert!(out.contains("migrated unlocks (schema as paysite_test_prod_files_unlocks, and 2 queues)"), "{out}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -145,3 +145,39 @@ fn terminate(child: &mut Child) -> Option<ExitStatus> {
     }
     None
 }
+
+/// The connection string of the database `name` on this machine's server.
+pub fn database_url(name: &str) -> String {
+    format!("postgres://postgres@127.0.0.1:5432/{name}")
+}
+
+/// A database of the test's own, empty: production processes never create one.
+pub async fn fresh_database(name: &str) {
+    let admin = sqlx::PgPool::connect(&database_url("postgres")).await.unwrap();
+    sqlx::query(&format!("drop database if exists {name} with (force)")).execute(&admin).await.unwrap();
+    sqlx::query(&format!("create database {name}")).execute(&admin).await.unwrap();
+    admin.close().await;
+}
+
+/// The services `paysite migrate` migrates in production, each as a database role of its own.
+pub const SERVICES: [&str; 6] = ["profile", "subscription", "wallet", "catalog", "deals", "unlocks"];
+
+/// The services' own roles for the database `database`, as the database cluster's managed
+/// roles make them (trust authentication here, so no password): `(DATABASE_URL_<SERVICE>, its
+/// URL)` for each. Roles belong to the whole server, so each test's are named after its
+/// database (`<database>_<service>`), made again after [`fresh_database`] dropped what they held.
+pub async fn service_roles(database: &str) -> Vec<(String, String)> {
+    let admin = sqlx::PgPool::connect(&database_url("postgres")).await.unwrap();
+    let mut env = Vec::new();
+    for service in SERVICES {
+        let role = format!("{database}_{service}");
+        sqlx::query(&format!("drop role if exists {role}")).execute(&admin).await.unwrap();
+        sqlx::query(&format!("create role {role} login")).execute(&admin).await.unwrap();
+        env.push((
+            format!("DATABASE_URL_{}", service.to_ascii_uppercase()),
+            format!("postgres://{role}@127.0.0.1:5432/{database}"),
+        ));
+    }
+    admin.close().await;
+    env
+}

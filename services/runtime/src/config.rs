@@ -113,6 +113,18 @@ pub fn is_secret_variable(key: &str) -> bool {
             | "PROFILE_SIGNING_KEY"
             | "UNLOCKS_MEDIA_SECRET"
     ) || (key.starts_with("PAYSITE_BILLER_") && (key.ends_with("_SECRET") || key.ends_with("_SECRET_NEXT")))
+        || database_role_variable(key)
+}
+
+/// `DATABASE_URL_<SERVICE>` (`DATABASE_URL_CATALOG`, ...): the connection string of a service's
+/// own database role, which the migration Job migrates that service's schema as.
+pub fn database_role_variable(key: &str) -> bool {
+    key.strip_prefix("DATABASE_URL_").is_some_and(|service| {
+        !service.is_empty()
+            && service != "FILE"
+            && !service.ends_with("_FILE")
+            && service.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+    })
 }
 
 /// The secrets given as files: for every `<KEY>_FILE` in `vars` whose `<KEY>` is a secret

@@ -67,6 +67,71 @@ pub async fn ensure_database(database_url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The role a connection string signs in as (its user; `postgres` when it names none).
+pub fn role_of(database_url: &str) -> anyhow::Result<String> {
+    let options = crate::tls::pg_options(database_url, crate::tls::settings())?;
+    Ok(options.get_username().to_owned())
+}
+
+/// A role name as an SQL identifier (`"paysite_catalog"`).
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Lets `role` connect to the database `owner` is connected to and create its schema there:
+/// what the migration Job does, as the database's owner, before it migrates `schema` as the
+/// service's own role, so the role owns the schema, its event store and its read models, and
+/// no other service's role can read them (a schema grants nothing to anyone else). A schema
+/// that already exists must be the role's: one made by another role (an earlier layout, where
+/// every service connected as the owner) is an error saying how to hand it over.
+pub async fn admit_role(owner: &PgPool, role: &str, schema: &str) -> anyhow::Result<()> {
+    check_schema_name(schema)?;
+    let exists: bool = sqlx::query_scalar("select exists (select 1 from pg_roles where rolname = $1)")
+        .bind(role)
+        .fetch_one(owner)
+        .await?;
+    anyhow::ensure!(
+        exists,
+        "the role {role} (of the service {schema}) does not exist: it is declared in the database cluster's \
+         managed roles (docs/operations.md, \"Database roles\")"
+    );
+    let database: String = sqlx::query_scalar("select current_database()").fetch_one(owner).await?;
+    sqlx::query(&format!("grant connect, create on database {} to {}", quoted(&database), quoted(role)))
+        .execute(owner)
+        .await?;
+    let held_by: Option<String> =
+        sqlx::query_scalar("select pg_get_userbyid(nspowner)::text from pg_namespace where nspname = $1")
+            .bind(schema)
+            .fetch_optional(owner)
+            .await?;
+    if let Some(held_by) = held_by.filter(|h| h != role) {
+        anyhow::bail!(
+            "the schema {schema} belongs to {held_by}, not to its service's role {role}: as a superuser, `alter \
+             schema {schema} owner to {role}` and the same for each of its tables and sequences (`alter table \
+             {schema}.<table> owner to {role}`), then run the migration again"
+        );
+    }
+    Ok(())
+}
+
+/// Which of `schemas` `role` may use (list or read anything in): a service's role may use
+/// its own schema only.
+pub async fn schemas_usable_by(pool: &PgPool, role: &str, schemas: &[&str]) -> anyhow::Result<Vec<String>> {
+    let mut usable = Vec::new();
+    for schema in schemas {
+        let can: Option<bool> =
+            sqlx::query_scalar("select has_schema_privilege($1, oid, 'USAGE') from pg_namespace where nspname = $2")
+                .bind(role)
+                .bind(schema)
+                .fetch_optional(pool)
+                .await?;
+        if can == Some(true) {
+            usable.push((*schema).to_owned());
+        }
+    }
+    Ok(usable)
+}
+
 /// Applies the runtime's migrations and then the service's own, into `schema`.
 ///
 /// Each source keeps its own ledger (`schema_migration`), checked by checksum, under an

@@ -110,6 +110,15 @@ impl ServiceDef {
         db::migrate(pool, self.name, &self.migration_sources()).await
     }
 
+    /// Migrates its schema connected as `database_url`'s role, the service's own, which so
+    /// owns everything its migrations make (the migration Job, `paysite migrate`).
+    pub async fn migrate_as(&self, database_url: &str) -> anyhow::Result<()> {
+        let pool = db::connect(database_url, self.name, 1).await?;
+        let result = self.migrate(&pool).await;
+        pool.close().await;
+        result
+    }
+
     /// The migrations of this build that its schema has not had yet (`source/version`);
     /// empty when the schema is up to date.
     pub async fn pending_migrations(&self, pool: &PgPool) -> anyhow::Result<Vec<String>> {

@@ -265,27 +265,39 @@ fn forbidden(reason: &'static str) -> Response {
     (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
 }
 
+/// A video's own file of a quality, relative to the media directory:
+/// `videos/<video id>/<quality>.mp4`. `paysite publish` names it to the operator who uploads it.
+pub fn own_file(video_id: Uuid, quality: VideoQuality) -> std::path::PathBuf {
+    own_dir(video_id).join(format!("{}.mp4", quota::spec_of(quality).key))
+}
+
+/// A video's own HLS segments' directory, relative to the media directory:
+/// `videos/<video id>/hls/` (its `*.ts` files, played in name order).
+pub fn own_hls_dir(video_id: Uuid) -> std::path::PathBuf {
+    own_dir(video_id).join("hls")
+}
+
+fn own_dir(video_id: Uuid) -> std::path::PathBuf {
+    std::path::Path::new("videos").join(video_id.to_string())
+}
+
 /// The file of a video at a quality: the video's own under `videos/<id>/`, else the demo clip.
 pub fn media_file(dir: &std::path::Path, video_id: Uuid, quality: VideoQuality) -> Option<std::path::PathBuf> {
-    let name = format!("{}.mp4", quota::spec_of(quality).key);
-    [dir.join("videos").join(video_id.to_string()).join(&name), dir.join("demo").join(&name)]
-        .into_iter()
-        .find(|p| p.is_file())
+    let demo = dir.join("demo").join(format!("{}.mp4", quota::spec_of(quality).key));
+    [dir.join(own_file(video_id, quality)), demo].into_iter().find(|p| p.is_file())
 }
 
 /// The HLS segments of a video: its own `videos/<id>/hls/*.ts`, else the demo stream's.
 fn hls_dir(dir: &std::path::Path, video_id: Uuid) -> Option<(std::path::PathBuf, Vec<String>)> {
-    [dir.join("videos").join(video_id.to_string()).join("hls"), dir.join("demo").join("hls")].into_iter().find_map(
-        |d| {
-            let mut segments: Vec<String> = std::fs::read_dir(&d)
-                .ok()?
-                .filter_map(|e| e.ok()?.file_name().into_string().ok())
-                .filter(|n| is_segment_name(n))
-                .collect();
-            segments.sort();
-            (!segments.is_empty()).then_some((d, segments))
-        },
-    )
+    [dir.join(own_hls_dir(video_id)), dir.join("demo").join("hls")].into_iter().find_map(|d| {
+        let mut segments: Vec<String> = std::fs::read_dir(&d)
+            .ok()?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| is_segment_name(n))
+            .collect();
+        segments.sort();
+        (!segments.is_empty()).then_some((d, segments))
+    })
 }
 
 fn is_segment_name(name: &str) -> bool {

@@ -1395,6 +1395,50 @@ def dlq_empty(r: Rehearsal, pod_env: dict[str, str]) -> None:
     check(out.returncode == 0 and "0 dead letters" in out.stderr, f"`paysite dlq list` answers: {out.stderr.strip()[-200:]}")
 
 
+def hold(r: Rehearsal, seconds: float) -> None:
+    """REHEARSE_HOLD=<seconds>: the stack stays up after a pass, behind a stand-in for the
+    Ingress on 127.0.0.1:<port> (TLS for every brand's hosts with the run's CA, the forwarded
+    headers the gateway trusts), to walk it in a browser that maps the hosts there."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    hosts = [f"{p}.{os.path.basename(f)[:-5]}.com" for f in sorted(glob.glob(os.path.join(ROOT, "k8s", "base",
+                                                                                          "tenants", "*.json")))
+             for p in ("www", "members")]
+    crt, key = r.ca.issue("ingress", hosts)
+    gateway = r.services["gateway"].port
+
+    class Ingress(BaseHTTPRequestHandler):
+        def _forward(self):
+            body = self.rfile.read(int(self.headers.get("content-length") or 0))
+            conn = http.client.HTTPConnection("127.0.0.1", gateway, timeout=30)
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("x-forwarded-for", "x-forwarded-proto")}
+            headers.update({"X-Forwarded-For": self.client_address[0], "X-Forwarded-Proto": "https"})
+            conn.request(self.command, self.path, body=body or None, headers=headers)
+            resp = conn.getresponse()
+            data = resp.read()
+            self.send_response(resp.status)
+            for k, v in resp.getheaders():
+                if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                    self.send_header(k, v)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _forward
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("REHEARSE_INGRESS_PORT", "8443"))), Ingress)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(crt, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    say(f"holding the stack for {seconds:.0f}s: https://<host>:{server.server_port}/ (CA {r.ca.crt}) for "
+        f"{len(hosts)} hosts; the gateway's Service is 127.0.0.1:{gateway}")
+    time.sleep(seconds)
+    server.shutdown()
+
+
 def main() -> int:
     say("the production rehearsal of k8s/overlays/prod (docs/operations.md, \"Rehearsing a release\")")
     say("substitutions: " + " | ".join(line.strip(" -") for line in __doc__.split("Only these substitutions are made")[1]
@@ -1486,6 +1530,8 @@ def main() -> int:
         invariants(r, journeys)
         dlq_empty(r, job_env)
         say(f"the rehearsal passed in {time.monotonic() - STARTED:.0f}s")
+        if os.environ.get("REHEARSE_HOLD"):
+            hold(r, float(os.environ["REHEARSE_HOLD"]))
         code = 0
     except Failed as e:
         say(f"FAILED: {e}")

@@ -147,14 +147,8 @@ enum LookupKind {
     Showcase,
 }
 
-/// The general slug rule: `^[a-z0-9]+(-[a-z0-9]+)*$`, 1 to 200 characters.
-pub fn is_valid_slug(slug: &str) -> bool {
-    slug.len() <= 200
-        && !slug.is_empty()
-        && slug
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
-}
+/// The general slug rule (`^[a-z0-9]+(-[a-z0-9]+)*$`, 1 to 200 characters), the catalog's.
+pub use catalog_contract::is_valid_slug;
 
 /// Max 32-bit integer (§9).
 const MAX_INT32: u64 = 2_147_483_647;

@@ -1036,3 +1036,36 @@ async fn the_rest_edge_top_rated_and_tracking() {
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     env.cleanup().await;
 }
+
+/// Every slug argument passes the slug rule before any call: an empty or invalid one answers
+/// the catalog's `NOT_FOUND`, never an upstream status of its router (`HTTP_404`), and never
+/// reaches a path.
+#[tokio::test]
+async fn an_empty_or_invalid_slug_is_not_found_before_any_call() {
+    let env = env().await;
+    for slug in ["", "Bad_Slug", "../admin/content", "a/b"] {
+        for (query, vars) in [
+            ("query($s: String!) { getVideo(videoSlug: $s) { video { slug } } }", json!({"s": slug})),
+            ("query($s: String!) { performer(slug: $s) { performer { slug } } }", json!({"s": slug})),
+            ("query($s: String!) { channel(channelSlug: $s) { slug } }", json!({"s": slug})),
+            ("query($s: String!) { channelVideos(channelSlug: $s) { videos { slug } } }", json!({"s": slug})),
+            ("query($s: String!) { getChannelVideos(channelSlug: $s) { slug } }", json!({"s": slug})),
+            (
+                "query($s: String!) { channelPack(channelSlug: $s, channelPackSlug: $s) { pack { slug } } }",
+                json!({"s": slug}),
+            ),
+        ] {
+            env.take_calls();
+            let body = env.ask(None, query, vars.clone()).await;
+            assert_eq!(codes(&body), ["NOT_FOUND"], "{query} {vars}: {}", short(&body));
+            let calls = env.take_calls();
+            assert!(
+                !calls
+                    .iter()
+                    .any(|c| c.contains("/by-slug/") || c.contains("/performers/") || c.contains("/channels/")),
+                "{query} {vars:?} reached the catalog: {calls:?}"
+            );
+        }
+    }
+    env.cleanup().await;
+}

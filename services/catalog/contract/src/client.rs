@@ -11,6 +11,23 @@ use uuid::Uuid;
 
 use crate::api;
 
+/// A slug for a path, by the slug rule first: one that breaks it names nothing the catalog
+/// holds, so the answer is the catalog's own not-found, without a call; and nothing but a slug
+/// (no `/`, no `..`, never empty) is ever put into a path.
+fn slug_of<'a>(what: &str, slug: &'a str) -> Result<&'a str, UpstreamError> {
+    if crate::is_valid_slug(slug) {
+        return Ok(slug);
+    }
+    let message = format!("{what} not found");
+    Err(UpstreamError::Refused {
+        service: "catalog",
+        status: 404,
+        code: "NOT_FOUND".into(),
+        body: serde_json::json!({ "code": "NOT_FOUND", "message": message }),
+        message,
+    })
+}
+
 #[derive(Clone, Debug)]
 pub struct CatalogClient {
     upstream: Upstream,
@@ -150,12 +167,12 @@ impl CatalogClient {
         cross_navigation: bool,
     ) -> Result<api::VideoDetail, UpstreamError> {
         let query = [("relatedCount", related_count.to_string()), ("crossNavigation", cross_navigation.to_string())];
-        self.get(&format!("/internal/videos/by-slug/{slug}"), caller, &query).await
+        self.get(&format!("/internal/videos/by-slug/{}", slug_of("video", slug)?), caller, &query).await
     }
 
     /// getPictureSet(videoSlug, site).
     pub async fn picture_set(&self, caller: &CallContext, slug: &str) -> Result<api::PictureSet, UpstreamError> {
-        self.get(&format!("/internal/videos/by-slug/{slug}/picture-set"), caller, &[(); 0]).await
+        self.get(&format!("/internal/videos/by-slug/{}/picture-set", slug_of("video", slug)?), caller, &[(); 0]).await
     }
 
     // ----- performers, categories, filters -----
@@ -174,7 +191,7 @@ impl CatalogClient {
         slug: &str,
         paging: &Paging,
     ) -> Result<api::PerformerDetail, UpstreamError> {
-        self.get(&format!("/internal/performers/{slug}"), caller, paging).await
+        self.get(&format!("/internal/performers/{}", slug_of("performer", slug)?), caller, paging).await
     }
 
     pub async fn performers_by(
@@ -215,7 +232,7 @@ impl CatalogClient {
     }
 
     pub async fn channel(&self, caller: &CallContext, slug: &str) -> Result<api::Channel, UpstreamError> {
-        self.get(&format!("/internal/channels/{slug}"), caller, &[(); 0]).await
+        self.get(&format!("/internal/channels/{}", slug_of("channel", slug)?), caller, &[(); 0]).await
     }
 
     pub async fn channel_video_page(
@@ -224,13 +241,17 @@ impl CatalogClient {
         slug: &str,
         paging: &Paging,
     ) -> Result<api::VideoPage, UpstreamError> {
-        self.get(&format!("/internal/channels/{slug}/videos"), caller, paging).await
+        self.get(&format!("/internal/channels/{}/videos", slug_of("channel", slug)?), caller, paging).await
     }
 
     /// getChannelVideos(channelSlug): the channel's last 6 videos.
     pub async fn channel_videos(&self, caller: &CallContext, slug: &str) -> Result<Vec<api::Video>, UpstreamError> {
         Ok(self
-            .get::<_, api::Videos>(&format!("/internal/channels/{slug}/latest-videos"), caller, &[(); 0])
+            .get::<_, api::Videos>(
+                &format!("/internal/channels/{}/latest-videos", slug_of("channel", slug)?),
+                caller,
+                &[(); 0],
+            )
             .await?
             .videos)
     }
@@ -242,7 +263,12 @@ impl CatalogClient {
         pack_slug: &str,
         paging: &Paging,
     ) -> Result<api::ChannelPackDetail, UpstreamError> {
-        self.get(&format!("/internal/channels/{slug}/packs/{pack_slug}"), caller, paging).await
+        self.get(
+            &format!("/internal/channels/{}/packs/{}", slug_of("channel", slug)?, slug_of("channel pack", pack_slug)?),
+            caller,
+            paging,
+        )
+        .await
     }
 
     pub async fn all_channel_videos(
@@ -348,7 +374,7 @@ impl CatalogClient {
     }
 
     pub async fn showcase(&self, caller: &CallContext, slug: &str) -> Result<api::Showcase, UpstreamError> {
-        self.get(&format!("/internal/showcases/{slug}"), caller, &[(); 0]).await
+        self.get(&format!("/internal/showcases/{}", slug_of("showcase", slug)?), caller, &[(); 0]).await
     }
 
     pub async fn angels(&self, caller: &CallContext) -> Result<api::Angels, UpstreamError> {
@@ -356,7 +382,7 @@ impl CatalogClient {
     }
 
     pub async fn angel(&self, caller: &CallContext, slug: &str) -> Result<api::Angel, UpstreamError> {
-        self.get(&format!("/internal/angels/{slug}"), caller, &[(); 0]).await
+        self.get(&format!("/internal/angels/{}", slug_of("angel", slug)?), caller, &[(); 0]).await
     }
 
     pub async fn wall(&self, caller: &CallContext) -> Result<api::Wall, UpstreamError> {
@@ -538,5 +564,20 @@ impl CatalogClient {
         ids: &[Uuid],
     ) -> Result<api::FavouriteIds, UpstreamError> {
         self.read("/internal/favourites/check", caller, &serde_json::json!({ "kind": kind, "ids": ids })).await
+    }
+}
+
+#[cfg(test)]
+mod slug_tests {
+    use super::slug_of;
+
+    #[test]
+    fn a_slug_that_breaks_the_rule_is_the_catalogs_not_found_without_a_call() {
+        assert_eq!(slug_of("video", "example-scene").unwrap(), "example-scene");
+        for bad in ["", "../admin/content", "a/b", "A"] {
+            let err = slug_of("video", bad).unwrap_err();
+            assert_eq!((err.code(), err.status()), ("NOT_FOUND", Some(404)), "{bad:?}");
+            assert_eq!(err.to_string(), "catalog refused: NOT_FOUND: video not found");
+        }
     }
 }

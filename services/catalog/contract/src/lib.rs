@@ -5,3 +5,6 @@
 
 pub mod api;
 pub mod client;
+pub mod slug;
+
+pub use slug::is_valid_slug;

@@ -43,15 +43,8 @@ pub const MSG_BANNED_WORD: &str = "Found banned word";
 pub const MSG_ALREADY_LIKED: &str = "You have already liked this comment";
 pub const MSG_ALREADY_DISLIKED: &str = "You have already disliked this comment";
 
-/// The general slug rule (spec README): lower-case letters and digits in hyphen-separated
-/// runs, 1 to 200 characters.
-pub fn is_valid_slug(slug: &str) -> bool {
-    !slug.is_empty()
-        && slug.len() <= 200
-        && slug
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
-}
+/// The general slug rule, shared with the catalog's client.
+pub use catalog_contract::is_valid_slug;
 
 /// Whether `site` is a brand (the tenant configuration owns the list).
 pub fn is_brand(site: &str) -> bool {

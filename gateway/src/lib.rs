@@ -12,6 +12,7 @@ pub mod graphql;
 pub mod hosts;
 mod proxy;
 pub mod rate_limits;
+pub mod rating;
 pub mod revocations;
 pub mod routes;
 pub mod security_headers;

@@ -86,6 +86,8 @@ pub fn headers(https: bool) -> Vec<(HeaderName, HeaderValue)> {
         (header::REFERRER_POLICY, HeaderValue::from_static(REFERRER_POLICY)),
         // For browsers that predate frame-ancestors.
         (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+        // Not a security header, but on every answer likewise: the adult label (crate::rating).
+        (crate::rating::RATING_HEADER, crate::rating::RATING_VALUE),
     ];
     if https {
         headers.push((header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(STRICT_TRANSPORT_SECURITY)));

@@ -159,10 +159,14 @@ fn asset_cache_control(response: &Response<ServeFileSystemResponseBody>) -> Opti
     Some(if found { IMMUTABLE } else { NO_CACHE })
 }
 
-/// The page with `<script id="paysite-bootstrap" type="application/json">` before `</head>`.
+/// The page with the adult label's `<meta name="RATING">` (crate::rating) and `<script
+/// id="paysite-bootstrap" type="application/json">` before `</head>`.
 pub fn inline_bootstrap(index: &str, bootstrap: &Bootstrap<'_>) -> String {
-    let script =
-        format!("<script id=\"{BOOTSTRAP_ELEMENT_ID}\" type=\"application/json\">{}</script>", script_json(bootstrap));
+    let script = format!(
+        "{}<script id=\"{BOOTSTRAP_ELEMENT_ID}\" type=\"application/json\">{}</script>",
+        crate::rating::meta_tag(),
+        script_json(bootstrap)
+    );
     let at = index.to_ascii_lowercase().find("</head>").unwrap_or(0);
     let mut html = String::with_capacity(index.len() + script.len());
     html.push_str(&index[..at]);
@@ -221,7 +225,11 @@ mod tests {
             error_reporting: true,
         };
         let html = inline_bootstrap("<html><head><title>x</title></HEAD><body></body></html>", &bootstrap);
-        assert!(html.starts_with("<html><head><title>x</title><script id=\"paysite-bootstrap\""), "{html}");
+        let label = crate::rating::meta_tag();
+        assert!(
+            html.starts_with(&format!("<html><head><title>x</title>{label}<script id=\"paysite-bootstrap\"")),
+            "{html}"
+        );
         assert!(html.ends_with("</script></HEAD><body></body></html>"), "{html}");
         let session: serde_json::Value = serde_json::from_str(script_text(&html)).unwrap();
         assert_eq!(session["tenant"]["tenant"], "vixen");
@@ -260,6 +268,9 @@ mod tests {
             region: None,
             error_reporting: true,
         };
-        assert!(inline_bootstrap("<p>hi</p>", &bootstrap).starts_with("<script id=\"paysite-bootstrap\""));
+        let label = crate::rating::meta_tag();
+        assert!(
+            inline_bootstrap("<p>hi</p>", &bootstrap).starts_with(&format!("{label}<script id=\"paysite-bootstrap\""))
+        );
     }
 }

@@ -70,9 +70,18 @@ async fn every_answer_carries_the_security_headers_and_hsts_only_on_https() {
         assert_eq!(h[header::REFERRER_POLICY], "strict-origin-when-cross-origin", "{url}");
         assert_eq!(h[header::X_FRAME_OPTIONS], "DENY", "{url}");
         assert!(h.get(header::STRICT_TRANSPORT_SECURITY).is_none(), "http origin: {url}");
+        // The adult label, for filters that read the header of any URL.
+        assert_eq!(h["rating"], "RTA-5042-1996-1400-1577-RTA", "{url}");
     }
     assert_eq!(answers[0].status(), 200);
     assert_eq!(answers[1].status(), 200);
+    // And in the head of every brand's page, as a crawler reads it.
+    let mut answers = answers.into_iter();
+    for (brand, page) in [("vixen", answers.next().unwrap()), ("tushy", answers.nth(1).unwrap())] {
+        let html = page.text().await.unwrap();
+        let head = &html[..html.find("</head>").expect("a head")];
+        assert!(head.contains(r#"<meta name="RATING" content="RTA-5042-1996-1400-1577-RTA" />"#), "{brand}: {head}");
+    }
 
     let base = spawn(
         RateLimits::off(),

@@ -1044,7 +1044,8 @@ class Rehearsal:
         for service in services:
             url = self.secrets.get(f"paysite-db-{service}")["url"]
             own = self.pg.as_role(url, f"select count(*) from {service}.event")
-            check(own.returncode == 0, f"paysite_{service} reads its own event store: {own.stderr.strip()}")
+            if own.returncode != 0:
+                raise Failed(f"paysite_{service} cannot read its own event store: {own.stderr.strip()}")
             for other in services:
                 if other == service:
                     continue

@@ -18,15 +18,12 @@ use runtime::{
 
 use crate::{preflight, services};
 
-/// The variable holding the connection string of `service`'s own role (as [`roles`] reads it).
-pub fn role_variable(service: &str) -> String {
-    format!("DATABASE_URL_{}", service.to_ascii_uppercase().replace('-', "_"))
-}
-
-/// A service's own database role: its name and the connection string that signs in as it.
+/// A service's own database role: its name, the connection string that signs in as it, and
+/// the variable that gave it (`DATABASE_URL_CATALOG`).
 pub struct Role {
     pub name: String,
     pub url: String,
+    pub variable: String,
 }
 
 /// Each service with its own role, if given. Production needs one
@@ -46,7 +43,7 @@ pub fn roles<'a>(
             Some(url) => {
                 let role =
                     db::role_of(&url).map_err(|e| anyhow::anyhow!("{variable} is not a connection string: {e}"))?;
-                found.push((*def, Some(Role { name: role, url })));
+                found.push((*def, Some(Role { name: role, url, variable })));
             }
             None => {
                 missing.push(variable);
@@ -62,19 +59,20 @@ pub fn roles<'a>(
             missing.iter().map(|k| format!("{k}_FILE")).collect::<Vec<_>>().join(", ")
         );
     }
-    let given: Vec<(&str, &str)> =
-        found.iter().filter_map(|(def, r)| r.as_ref().map(|role| (def.name, role.name.as_str()))).collect();
-    for (i, (service, role)) in given.iter().enumerate() {
+    let given: Vec<&Role> = found.iter().filter_map(|(_, r)| r.as_ref()).collect();
+    for (i, role) in given.iter().enumerate() {
         anyhow::ensure!(
-            *role != owner_role,
-            "{} signs in as {role}, the database's owner (DATABASE_URL): a service's role must be its own",
-            role_variable(service)
+            role.name != owner_role,
+            "{} signs in as {}, the database's owner (DATABASE_URL): a service's role must be its own",
+            role.variable,
+            role.name
         );
-        if let Some((other, _)) = given[..i].iter().find(|(_, r)| r == role) {
+        if let Some(other) = given[..i].iter().find(|r| r.name == role.name) {
             anyhow::bail!(
-                "{} and {} sign in as the same role {role}: each service's role must be its own",
-                role_variable(other),
-                role_variable(service)
+                "{} and {} sign in as the same role {}: each service's role must be its own",
+                other.variable,
+                role.variable,
+                role.name
             );
         }
     }
@@ -183,7 +181,9 @@ mod tests {
 
     #[test]
     fn role_variables_are_secrets_read_from_files_too() {
-        assert_eq!(role_variable("catalog"), "DATABASE_URL_CATALOG");
+        let plan = roles(&defs(), "paysite", Environment::Production, urls("")).unwrap();
+        let catalog = plan.iter().find(|(d, _)| d.name == "catalog").and_then(|(_, r)| r.as_ref()).unwrap();
+        assert_eq!(catalog.variable, "DATABASE_URL_CATALOG");
         assert!(runtime::config::is_secret_variable("DATABASE_URL_CATALOG"));
         assert!(!runtime::config::is_secret_variable("DATABASE_URL_CATALOG_FILE"));
         assert!(!runtime::config::is_secret_variable("DATABASE_URL_"));

@@ -106,14 +106,19 @@ async fn the_migration_job_needs_only_the_database_and_the_broker_and_a_service_
     let client = runtime::tls::client();
     let waiting = async {
         loop {
+            // Before it says what it waits for, it is still connecting: keep asking.
             if let Some((503, body)) = status(&client, &format!("http://{ops}/readyz")).await {
-                return body;
+                if body.contains("migration Job") {
+                    return body;
+                }
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     };
-    let body = tokio::time::timeout(Duration::from_secs(30), waiting).await.expect("the wallet's probes answer");
-    assert!(body.contains("migration Job"), "{body}");
+    let body = tokio::time::timeout(Duration::from_secs(30), waiting)
+        .await
+        .expect("the wallet's readiness says it waits for the migration Job");
+    assert!(body.contains("unready"), "{body}");
     assert_eq!(status(&client, &format!("http://{ops}/healthz")).await.map(|s| s.0), Some(200));
     assert!(
         client.get(format!("http://{api}/internal/wallets")).send().await.is_err(),

@@ -22,6 +22,7 @@ RUN npm ci --no-audit --no-fund
 COPY frontend/ ./
 # The route table the loaders read (frontend/src/app/routing/table.ts).
 COPY config/routes.json /src/config/routes.json
+COPY config/head.json /src/config/head.json
 RUN npm run build
 
 # --- Rust ------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(banner).toMatch(/elm=top-banner&campaign=[a-z0-9]+-top-banner$/)
   })
 
-  it('gets the brand’s icon, and the neutral one the page links answers', async () => {
+  it('gets the brand’s icon, title and description in the HTML the edge sends', async () => {
     const failed: string[] = []
     page.on('response', (response) => {
       if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
@@ -79,15 +79,19 @@ describe.each([FIRST, SECOND])('a visitor on %s', (brand) => {
     expect(decodeURIComponent(icon)).toMatch(/^data:image\/svg\+xml,<svg .*>[A-Z]<\/text><\/svg>$/)
     const page404s = failed.filter((line) => !line.includes('/graphql'))
     expect(page404s).toEqual([])
+    // The icon is in the HTML the edge sends (its head), not swapped in by the page's code: a crawler sees it too.
     const served = await page.evaluate(async () => {
       const html = await (await fetch('/')).text()
-      const linked = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html)?.[1] ?? ''
-      const asset = await fetch(linked)
-      return { linked, status: asset.status, type: asset.headers.get('content-type') }
+      const parsed = new DOMParser().parseFromString(html, 'text/html')
+      return {
+        icon: parsed.querySelector<HTMLLinkElement>('link[rel="icon"]')?.getAttribute('href') ?? '',
+        title: parsed.title,
+        description: parsed.querySelector<HTMLMetaElement>('meta[name="description"]')?.content ?? '',
+      }
     })
-    expect(served.linked).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/)
-    expect(served.status).toBe(200)
-    expect(served.type).toContain('image/svg+xml')
+    expect(served.icon).toBe(icon)
+    expect(served.title).not.toBe('paysite')
+    expect(served.description).not.toBe('')
   })
 
   it('uses the site by keyboard alone: skip link, a navigation dropdown, named controls and pictures', async () => {

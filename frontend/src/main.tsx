@@ -9,7 +9,7 @@ import { errorReportingFor, loggingOnly } from './app/errorReporting'
 import { createAppRouter } from './app/router'
 import { httpServices } from './app/services'
 import { readBootstrap } from './app/session/bootstrap'
-import { applyFavicon, applyTheme } from './app/theme/theme'
+import { applyTheme } from './app/theme/theme'
 import { ErrorScreen } from './components/ErrorScreen'
 import { GemsBalanceQuery } from './features/gems/api/balance'
 import { captureAffiliate, documentCookies } from './features/signup/affiliate'
@@ -28,7 +28,6 @@ const root = createRoot(document.getElementById('root')!)
 try {
   const session = readBootstrap(document)
   applyTheme(document.documentElement, session.tenant.theme)
-  applyFavicon(document, session.tenant.theme)
   captureAffiliate(new URLSearchParams(window.location.search), documentCookies())
   const refresher = createSessionRefresher({
     fetch: (input, init) => fetch(input, init),

@@ -96,13 +96,14 @@ pub async fn page(
         visitor: &visitor,
         brands: state.sites().brands(),
     };
-    let status = match routes::resolve(&request) {
-        Edge::Page => StatusCode::OK,
-        Edge::PageIfFound(lookup) => match state.slugs.exists(&state.upstreams, &site.tenant.tenant, &lookup).await {
-            Some(false) => StatusCode::NOT_FOUND,
-            Some(true) | None => StatusCode::OK,
+    let (status, facts) = match routes::resolve(&request) {
+        Edge::Page => (StatusCode::OK, None),
+        Edge::PageIfFound(lookup) => match state.slugs.find(&state.upstreams, &site.tenant.tenant, &lookup).await {
+            Some(None) => (StatusCode::NOT_FOUND, None),
+            Some(Some(facts)) => (StatusCode::OK, Some(facts)),
+            None => (StatusCode::OK, None),
         },
-        Edge::NotFound => StatusCode::NOT_FOUND,
+        Edge::NotFound => (StatusCode::NOT_FOUND, None),
         Edge::MovedPermanently(location) => {
             return with_set_cookies(redirect(StatusCode::MOVED_PERMANENTLY, &location, keep_welcome), renewed)
         }
@@ -118,7 +119,17 @@ pub async fn page(
         region: crate::spa::region_of(&headers),
         error_reporting: state.error_reporting,
     };
-    let mut response = state.spa.page(&bootstrap, status).await;
+    let row = routes::page_row(path);
+    let shown = crate::head::Page {
+        tenant: &site.tenant,
+        is_members_area: site.is_members_area,
+        row: &row,
+        query: uri.query(),
+        status,
+        facts: facts.as_deref(),
+    };
+    let head = crate::head::html(&crate::head::head(&shown, path), &site.tenant, site.is_members_area);
+    let mut response = state.spa.page(&head, &bootstrap, status).await;
     if let Some(cookie) = keep_welcome {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }

@@ -9,6 +9,7 @@ pub mod compression;
 pub mod config;
 mod edge;
 pub mod graphql;
+pub mod head;
 pub mod hosts;
 mod proxy;
 pub mod rate_limits;

@@ -230,6 +230,27 @@ pub fn resolve(request: &Request<'_>) -> Edge {
     }
 }
 
+/// The row a path is a page of, for what its head says (crate::head).
+#[derive(Clone, Debug)]
+pub struct PageRow {
+    /// The row's path as the table writes it (`/videos/:slug`), `*` for a path outside the table.
+    pub path: &'static str,
+    /// The path's parameters, decoded.
+    pub params: Vec<(&'static str, String)>,
+    /// The row's page needs a session (an `authenticated` step).
+    pub needs_session: bool,
+}
+
+/// The row `path` is a page of.
+pub fn page_row(path: &str) -> PageRow {
+    let (row, params) = match TABLE.find(path) {
+        Some(found) => (found.row, found.params),
+        None => (*CATCH_ALL, Vec::new()),
+    };
+    let needs_session = row.steps.iter().any(|step| matches!(step, Step::Authenticated));
+    PageRow { path: row.path.as_str(), params, needs_session }
+}
+
 /// Whether the tenant has a route table's feature.
 pub fn has(tenant: &Tenant, feature: Feature) -> bool {
     match feature {

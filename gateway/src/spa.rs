@@ -91,11 +91,11 @@ impl Spa {
         &self.dist
     }
 
-    /// index.html with the session inlined, answered with `status`.
+    /// index.html with the page's head (crate::head) and the session inlined, answered with `status`.
     ///
     /// The file is read per request: it is small, the OS caches it, and a rebuilt front end
     /// shows without a restart.
-    pub async fn page(&self, bootstrap: &Bootstrap<'_>, status: StatusCode) -> axum::response::Response {
+    pub async fn page(&self, head: &str, bootstrap: &Bootstrap<'_>, status: StatusCode) -> axum::response::Response {
         let path = self.dist.join("index.html");
         let index = match tokio::fs::read_to_string(&path).await {
             Ok(index) => index,
@@ -104,7 +104,7 @@ impl Spa {
                 UNBUILT_PAGE.to_owned()
             }
         };
-        let html = inline_bootstrap(&index, bootstrap);
+        let html = inline_bootstrap(&index, head, bootstrap);
         let policy = HeaderValue::from_str(&crate::security_headers::page_policy(&index))
             .unwrap_or(HeaderValue::from_static(crate::security_headers::CONTENT_SECURITY_POLICY));
         (
@@ -159,12 +159,22 @@ fn asset_cache_control(response: &Response<ServeFileSystemResponseBody>) -> Opti
     Some(if found { IMMUTABLE } else { NO_CACHE })
 }
 
-/// The page with the adult label's `<meta name="RATING">` (crate::rating) and `<script
+/// The page with its head's elements (crate::head, which carry the adult label's
+/// `<meta name="RATING">`) in place of index.html's own `<title>`, and `<script
 /// id="paysite-bootstrap" type="application/json">` before `</head>`.
-pub fn inline_bootstrap(index: &str, bootstrap: &Bootstrap<'_>) -> String {
+pub fn inline_bootstrap(index: &str, head: &str, bootstrap: &Bootstrap<'_>) -> String {
+    let lower = index.to_ascii_lowercase();
+    // index.html's placeholder title goes: a page has one title, its own.
+    let title = lower.find("<title").and_then(|start| {
+        let end = start + lower[start..].find("</title>")? + "</title>".len();
+        Some((start, end))
+    });
+    let index: std::borrow::Cow<'_, str> = match title {
+        Some((start, end)) => format!("{}{}", &index[..start], &index[end..]).into(),
+        None => index.into(),
+    };
     let script = format!(
-        "{}<script id=\"{BOOTSTRAP_ELEMENT_ID}\" type=\"application/json\">{}</script>",
-        crate::rating::meta_tag(),
+        "{head}<script id=\"{BOOTSTRAP_ELEMENT_ID}\" type=\"application/json\">{}</script>",
         script_json(bootstrap)
     );
     let at = index.to_ascii_lowercase().find("</head>").unwrap_or(0);
@@ -224,12 +234,10 @@ mod tests {
             region: None,
             error_reporting: true,
         };
-        let html = inline_bootstrap("<html><head><title>x</title></HEAD><body></body></html>", &bootstrap);
-        let label = crate::rating::meta_tag();
-        assert!(
-            html.starts_with(&format!("<html><head><title>x</title>{label}<script id=\"paysite-bootstrap\"")),
-            "{html}"
-        );
+        let head = "<title>Home – VIXEN</title>";
+        let html = inline_bootstrap("<html><head><TITLE>x</TITLE></HEAD><body></body></html>", head, &bootstrap);
+        assert!(html.starts_with(&format!("<html><head>{head}<script id=\"paysite-bootstrap\"")), "{html}");
+        assert_eq!(html.to_ascii_lowercase().matches("<title>").count(), 1, "index.html's own title went: {html}");
         assert!(html.ends_with("</script></HEAD><body></body></html>"), "{html}");
         let session: serde_json::Value = serde_json::from_str(script_text(&html)).unwrap();
         assert_eq!(session["tenant"]["tenant"], "vixen");
@@ -251,7 +259,7 @@ mod tests {
             region: None,
             error_reporting: true,
         };
-        let html = inline_bootstrap("<head></head>", &bootstrap);
+        let html = inline_bootstrap("<head></head>", "", &bootstrap);
         assert_eq!(html.matches("</script>").count(), 1, "{html}");
         assert!(!script_text(&html).contains('<'));
         let session: serde_json::Value = serde_json::from_str(script_text(&html)).unwrap();
@@ -269,8 +277,7 @@ mod tests {
             error_reporting: true,
         };
         let label = crate::rating::meta_tag();
-        assert!(
-            inline_bootstrap("<p>hi</p>", &bootstrap).starts_with(&format!("{label}<script id=\"paysite-bootstrap\""))
-        );
+        assert!(inline_bootstrap("<p>hi</p>", &label, &bootstrap)
+            .starts_with(&format!("{label}<script id=\"paysite-bootstrap\"")));
     }
 }

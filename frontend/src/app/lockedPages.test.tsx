@@ -113,7 +113,7 @@ describe('a refused picture set', () => {
     expect(within(page).getByRole('button', { name: 'Unlock the channel pack', hidden: true })).toBeTruthy()
     expect(screen.queryByText(/Something went wrong/)).toBeNull()
     expect(report).not.toHaveBeenCalled()
-    expect(document.title).toBe('Locked: Autumn Reflection')
+    expect(document.title).toBe('Pictures: Autumn Reflection – tushy')
   })
 
   it("on a brand the membership does not cover: the purchase modal with the brand's own options", async () => {

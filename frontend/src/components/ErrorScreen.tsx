@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useDocumentHead } from '../app/head/useDocumentHead'
 import { t } from '../app/i18n'
 
 export const ERROR_SCREEN_TEXT = t('error_page.text')
@@ -12,9 +12,7 @@ export interface ErrorScreenProps {
 
 /** The generic error screen (§2.2), the e500 page, inside the brand's shell (app/router.tsx): "Go Home", and "Fill a report" only when an error-report id exists. */
 export function ErrorScreen({ errorReportId, onGoHome, onFillReport }: ErrorScreenProps) {
-  useEffect(() => {
-    document.title = t('error_page.title_500')
-  }, [])
+  useDocumentHead(500, undefined, t('error_page.title_500'))
   return (
     <main className="page error-page" role="alert">
       <p className="error-page__text">{ERROR_SCREEN_TEXT}</p>

@@ -117,7 +117,6 @@ export const en = {
     lead_watch_in_full: 'Watch them in full.',
   },
   home: {
-    document_title: '{{site}} – Home',
     latest: 'Latest videos',
     recommended: 'Recommended for you',
     popular_models: 'Popular models',

@@ -28,6 +28,11 @@ export function useSession(): RoutingSession {
   return session
 }
 
+/** The session, or null outside the root layout (a component rendered alone). */
+export function useSessionIfAny(): RoutingSession | null {
+  return useContext(SessionContext)
+}
+
 /** Takes the user of a session the server started in this document (its page's bootstrap) as the page's own. */
 export function useAdoptSession(): (fresh: RoutingSession) => void {
   return useContext(AdoptContext)

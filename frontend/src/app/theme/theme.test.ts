@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { tenantConfig } from '../routing/testing'
-import { applyFavicon, applyTheme, brandFavicon, themeVariables } from './theme'
+import { applyTheme, themeVariables } from './theme'
 
 describe('brand themes through CSS variables', () => {
   const { theme } = tenantConfig()
@@ -26,33 +26,5 @@ describe('brand themes through CSS variables', () => {
     applyTheme(root, theme)
     expect(root.style.getPropertyValue('--color-accent')).toBe('#0f766e')
     expect(root.dataset.brand).toBe('tushy')
-  })
-
-  it("gives each brand its icon: the wordmark's first letter in its colours", () => {
-    const svg = decodeURIComponent(brandFavicon(theme).replace('data:image/svg+xml,', ''))
-    expect(svg).toContain('fill="#0f766e"')
-    expect(svg).toContain('fill="#ffffff">T</text>')
-    const other = decodeURIComponent(
-      brandFavicon({ ...theme, wordmark: 'vixen', colors: { ...theme.colors, accent: '#000' } }).replace('data:image/svg+xml,', ''),
-    )
-    expect(other).toContain('fill="#000"')
-    expect(other).toContain('>V</text>')
-  })
-
-  it('escapes what it puts into the icon', () => {
-    const svg = decodeURIComponent(brandFavicon({ ...theme, wordmark: '<b' }).replace('data:image/svg+xml,', ''))
-    expect(svg).toContain('>&lt;</text>')
-  })
-
-  it("replaces the page's neutral icon link with the brand's", () => {
-    const doc = document.implementation.createHTMLDocument('page')
-    const link = doc.createElement('link')
-    link.rel = 'icon'
-    link.href = '/assets/favicon.svg'
-    doc.head.appendChild(link)
-    applyFavicon(doc, theme)
-    const links = doc.querySelectorAll('link[rel="icon"]')
-    expect(links).toHaveLength(1)
-    expect((links[0] as HTMLLinkElement).href).toBe(brandFavicon(theme))
   })
 })

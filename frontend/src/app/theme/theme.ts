@@ -24,29 +24,4 @@ export function applyTheme(root: HTMLElement, theme: Theme): void {
   root.dataset.brand = theme.name
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!)
-
-/** The brand's icon: the wordmark's first letter on the accent colour, as an SVG data URL (no request, per brand). */
-export function brandFavicon(theme: Theme): string {
-  const letter = escapeXml((theme.wordmark.trim()[0] ?? '').toUpperCase())
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">` +
-    `<rect width="64" height="64" rx="12" fill="${escapeXml(theme.colors.accent)}"/>` +
-    `<text x="32" y="46" text-anchor="middle" font-size="42" font-weight="700" ` +
-    `font-family="${escapeXml(theme.typography.wordmarkFont)}" fill="${escapeXml(theme.colors.onAccent)}">${letter}</text>` +
-    `</svg>`
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`
-}
-
-/** Points the page's icon link (index.html ships a neutral one) at the brand's icon. */
-export function applyFavicon(document: Document, theme: Theme): void {
-  let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]')
-  if (!link) {
-    link = document.createElement('link')
-    link.rel = 'icon'
-    document.head.appendChild(link)
-  }
-  link.type = 'image/svg+xml'
-  link.href = brandFavicon(theme)
-}
+// The brand's icon and theme colour are in the head the edge writes (gateway/src/head.rs).

@@ -49,7 +49,6 @@ export const unlocksCopy = {
     started: 'Downloading {{file}}',
   },
   locked: {
-    document_title: 'Locked: {{title}}',
     members_only: 'Members only',
     get_full_access: 'Get full access',
     start_failed: 'The video could not be started.',

@@ -39,7 +39,7 @@ function AngelView() {
   const { result } = useScreenQuery(angelQuery)
   const { angel } = result
   return (
-    <Page title={angel.name}>
+    <Page title={angel.name} shows={{ name: angel.name, description: angel.bio }}>
       <div className="performer-profile">
         <Picture image={angel.image} alt={angel.name} priority />
       </div>

@@ -75,7 +75,7 @@ function ChannelView() {
   const { page, result } = useScreenQuery(channelQuery)
   const { channel, channelVideos } = result
   return (
-    <Page title={channel.name}>
+    <Page title={channel.name} shows={{ name: channel.name }}>
       {channel.packs.length > 0 ? (
         <>
           <h2>{t('channels.packs')}</h2>
@@ -107,7 +107,7 @@ function ChannelPackView() {
   const { page, result } = useScreenQuery(packQuery)
   const { channel, pack, videos } = result.channelPack
   return (
-    <Page title={pack.name}>
+    <Page title={pack.name} shows={{ name: pack.name }}>
       <p>
         <Link to={`/channels/${channel.slug}`}>{channel.name}</Link>
       </p>

@@ -60,7 +60,7 @@ function HomeScreenView() {
   const topRated = fullRows(result.topRated.videos, shelfSize(viewport), videoColumns)
   const models = fullRows(result.models.performers, listShelfSize(viewport, tenant), shelfColumns(viewport, 'performers'))
   return (
-    <Page title={tenant.site} documentTitle={t('home.document_title', { site: tenant.site })}>
+    <Page title={tenant.site}>
       <VisitorJoin elm="home-banner" campaign="homeBanner" className="home-join">
         {t('join.site', { site: tenant.site })}
       </VisitorJoin>

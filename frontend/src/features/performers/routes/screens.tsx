@@ -76,7 +76,7 @@ function PerformerView() {
   const { performer, videos } = result.performer
   const { tenant } = useSession()
   return (
-    <Page title={performer.name}>
+    <Page title={performer.name} shows={{ name: performer.name }}>
       <div className="performer-profile">
         <Picture image={performer.image} alt={performer.name} priority className="performer-profile__image" />
         <p className="muted">

@@ -38,7 +38,7 @@ const showcaseQuery = (data: { slug: string }) => ({ query: ShowcasePageDocument
 function ShowcaseView() {
   const { result } = useScreenQuery(showcaseQuery)
   return (
-    <Page title={result.showcase.title}>
+    <Page title={result.showcase.title} shows={{ name: result.showcase.title, description: result.showcase.description }}>
       <p>{result.showcase.description}</p>
       <VideoGrid videos={result.showcase.videos} priorityCount={4} />
     </Page>

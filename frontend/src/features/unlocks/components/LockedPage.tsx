@@ -73,7 +73,7 @@ function LockedVideoView({
   const way = useWayIn(video, onUnlocked)
   useOpenOnce(way)
   return (
-    <Page title={video.title} documentTitle={t('locked.document_title', { title: video.title })}>
+    <Page title={video.title} shows={{ name: video.title }}>
       <div className="locked-page" data-testid="locked-page">
         <Picture image={video.images.poster} alt={video.title} priority className="locked-page__poster" />
         <WayInButton way={way}>

@@ -20,7 +20,7 @@ function PictureSetView() {
   const set = result.getPictureSet
   const videoHref = page.channelSlug ? `/channels/${page.channelSlug}/videos/${set.videoSlug}` : `/videos/${set.videoSlug}`
   return (
-    <Page title={t('videos.pictures_title', { title: set.title })}>
+    <Page title={t('videos.pictures_title', { title: set.title })} shows={{ name: set.title }}>
       <p>
         <Link to={videoHref}>{t('videos.back_to_video')}</Link>
       </p>

@@ -17,7 +17,10 @@ function TrailerPageView() {
   const { video } = result.getVideo
   const videoHref = page.channelSlug ? `/channels/${page.channelSlug}/videos/${video.slug}` : `/videos/${video.slug}`
   return (
-    <Page title={t('videos.trailer_title', { title: video.title })}>
+    <Page
+      title={t('videos.trailer_title', { title: video.title })}
+      shows={{ name: video.title, description: video.description }}
+    >
       <Trailer video={video} autoPlay />
       <p className="video-page__actions">
         <Link className="button" to={videoHref}>

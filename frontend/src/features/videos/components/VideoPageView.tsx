@@ -61,7 +61,7 @@ function VideoPageView() {
     ? `/channels/${page.channelSlug}/picturesets/${video.slug}`
     : `/pictureset/${video.slug}`
   return (
-    <Page title={video.title}>
+    <Page title={video.title} shows={{ name: video.title, description: video.description }}>
       <VideoPlayer video={video} />
       <div className="video-page__info">
         <p className="video-page__meta muted">

@@ -249,7 +249,7 @@ describe('a texas member', () => {
   it('meets the health warning, cannot pass it without acknowledging, and is not asked again', async () => {
     await contextInRegion(context, 'US-TX')
     await signIn(page, 'texas', TEXAS_BRAND, '/')
-    const warning = page.getByRole('dialog', { name: 'Health warning' })
+    const warning = page.getByRole('alertdialog', { name: 'Health warning' })
     await warning.waitFor()
     expect(await warning.textContent()).toContain('TEXAS HEALTH AND HUMAN SERVICES WARNING')
     await screenshotAtBothWidths(page, 'texas-health-warning')
@@ -266,7 +266,7 @@ describe('a texas member', () => {
     try {
       await signIn(again, 'texas', TEXAS_BRAND, '/')
       await again.waitForTimeout(1000)
-      expect(await again.getByRole('dialog', { name: 'Health warning' }).count()).toBe(0)
+      expect(await again.getByRole('alertdialog', { name: 'Health warning' }).count()).toBe(0)
       await screenshotAtBothWidths(again, 'texas-acknowledged')
     } finally {
       await other.close()

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { expectAccessible } from './support/a11y'
 import { ARTIFACTS_DIR } from './support/browser'
 import { journeys } from './support/journey'
 import { brandOrigin, brandUrl } from './support/gateway'
@@ -23,6 +24,7 @@ async function screenshot(name: string): Promise<void> {
   const dir = join(ARTIFACTS_DIR, 'screenshots')
   mkdirSync(dir, { recursive: true })
   await page.screenshot({ path: join(dir, `${name}-390.png`) })
+  await expectAccessible(page, `${name} at 390 px`)
 }
 
 const header = () => page.locator('header.site-header')

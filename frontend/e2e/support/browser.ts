@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { expectAccessible } from './a11y'
+import { GATEWAY } from './gateway'
 
 export const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium'
 
@@ -49,7 +51,9 @@ const safeName = (name: string) => name.replace(/[^a-z0-9-]+/gi, '-').replace(/^
 
 /**
  * Full-page screenshots of what the page shows now, at 360 px and at 1440 px; the page ends at the width it had.
- * Files: e2e-artifacts/screenshots/<name>-360.png and -1440.png.
+ * Files: e2e-artifacts/screenshots/<name>-360.png and -1440.png. Every screen and modal a journey photographs is
+ * also checked with axe at both widths (the phone's header and menus are other markup): a serious or critical
+ * WCAG 2.2 AA violation fails the journey (support/a11y.ts).
  */
 export async function screenshotAtBothWidths(page: Page, name: string): Promise<string[]> {
   const dir = join(ARTIFACTS_DIR, 'screenshots')
@@ -63,6 +67,8 @@ export async function screenshotAtBothWidths(page: Page, name: string): Promise<
     const file = join(dir, `${safeName(name)}-${viewport.width}.png`)
     await page.screenshot({ path: file, fullPage: true })
     files.push(file)
+    // Only the product's own pages: the biller sandbox stands in for a third party's payment page (its own port).
+    if (new URL(page.url()).port === GATEWAY.port) await expectAccessible(page, `${name} at ${viewport.width} px`)
   }
   if (before) await page.setViewportSize(before)
   return files

@@ -177,7 +177,7 @@ impl IntoResponse for PageError {
         };
         tracing::warn!(error = %self.0, "payment page failed");
         let page = format!(
-            r#"<!doctype html><html><head><meta charset="utf-8"><title>Payment</title></head>
+            r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment</title></head>
 <body><h1>Payment</h1><p role="alert">{}</p></body></html>"#,
             escape(message)
         );
@@ -240,7 +240,7 @@ async fn payment_page(
     .collect();
     let price = format!("{} {}", p.price.as_deref().unwrap_or(""), p.currency.as_deref().unwrap_or(""));
     Ok(Html(format!(
-        r#"<!doctype html><html><head><meta charset="utf-8"><title>{biller} sandbox</title></head>
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{biller} sandbox</title></head>
 <body><h1>{biller} (sandbox)</h1><p>{} on {} for {}</p>
 <form method="post" action="/pay/{biller}">{hidden}
 <button name="outcome" value="approve">Approve</button>
@@ -401,7 +401,7 @@ async fn card_update(
 ) -> Result<Html<String>, SandboxError> {
     state.config.biller(&biller).ok_or(SandboxError::UnknownBiller)?;
     Ok(Html(format!(
-        "<!doctype html><html><body><h1>{biller} (sandbox)</h1><p>Card on file for member {} updated.</p></body></html>",
+        "<!doctype html><html lang=\"en\"><body><h1>{biller} (sandbox)</h1><p>Card on file for member {} updated.</p></body></html>",
         escape(&q.member)
     )))
 }
@@ -445,7 +445,7 @@ struct CamsQuery {
 /// The cams partner's landing (sandbox).
 async fn cams_partner(Query(q): Query<CamsQuery>) -> Html<String> {
     Html(format!(
-        "<!doctype html><html><body><h1>Cams partner (sandbox)</h1><p>One-click join for {} from {}.</p></body></html>",
+        "<!doctype html><html lang=\"en\"><body><h1>Cams partner (sandbox)</h1><p>One-click join for {} from {}.</p></body></html>",
         escape(&q.email),
         escape(&q.site)
     ))

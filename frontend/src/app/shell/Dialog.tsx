@@ -1,5 +1,7 @@
 // An accessible modal dialog: labelled by its title, focus moved in on open, kept inside while open and given back
 // on close; Escape and a close button when the modal is dismissible, a backdrop click when it is closable by it.
+// An alert dialog (the health warning: it interrupts and waits for an answer) is also described by its body, so a
+// screen reader reads the warning itself when focus moves in.
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from '../i18n'
 import { MODAL_Z_INDEX, type ModalBehaviour } from './modalIds'
@@ -17,20 +19,33 @@ export interface DialogProps {
   onClose: () => void
   /** 'fullScreen' covers the page in black (the health warning). */
   variant?: 'centred' | 'fullScreen'
+  /** 'alertdialog' for a message that must be answered before anything else (WAI-ARIA's alert dialog pattern). */
+  role?: 'dialog' | 'alertdialog'
   children?: ReactNode
 }
 
-export function Dialog({ title, behaviour, onClose, variant = 'centred', children }: DialogProps) {
+export function Dialog({ title, behaviour, onClose, variant = 'centred', role = 'dialog', children }: DialogProps) {
   const { t } = useTranslation()
   const titleId = useId()
+  const bodyId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
     const dialog = dialogRef.current
     ;(focusables(dialog)[0] ?? dialog)?.focus()
+    // The page behind is inert, but focus can still be sent out by a script (a late autofocus, a flash): it comes
+    // back to the dialog while the dialog is open.
+    const keepFocus = (event: FocusEvent) => {
+      if (dialog && event.target instanceof Node && !dialog.contains(event.target)) (focusables(dialog)[0] ?? dialog).focus()
+    }
+    document.addEventListener('focusin', keepFocus)
     return () => {
-      if (previous?.isConnected) previous.focus()
+      document.removeEventListener('focusin', keepFocus)
+      // Back to what opened it; when that is gone (a menu item of a closed menu), to the page's content rather than
+      // the document's body, where a keyboard user would start again from the top.
+      if (previous?.isConnected && previous !== document.body) previous.focus()
+      else document.getElementById('content')?.focus()
     }
   }, [])
 
@@ -66,22 +81,26 @@ export function Dialog({ title, behaviour, onClose, variant = 'centred', childre
       data-testid="modal-backdrop"
       role="presentation"
       onMouseDown={(event) => {
-        if (event.target === event.currentTarget && behaviour.closableByBackdrop) onClose()
+        if (event.target !== event.currentTarget) return
+        // A press on the backdrop must not take focus out of the dialog (to the body) when it does not close it.
+        event.preventDefault()
+        if (behaviour.closableByBackdrop) onClose()
       }}
       onKeyDown={onKeyDown}
     >
       <div
         ref={dialogRef}
         className={`modal modal--${variant}`}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={role === 'alertdialog' ? bodyId : undefined}
         tabIndex={-1}
       >
         <h2 id={titleId} className="modal__title">
           {title}
         </h2>
-        {children}
+        {role === 'alertdialog' ? <div id={bodyId}>{children}</div> : children}
         {behaviour.dismissible ? (
           <button type="button" className="modal__close" aria-label={t('common.close')} onClick={onClose}>
             ×

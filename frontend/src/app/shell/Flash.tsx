@@ -37,8 +37,9 @@ function FlashItem({ flash, dismiss }: { flash: Flash; dismiss: (id: number) => 
   }, [flash.id, flash.dismissAfter, dismiss])
   const text = flash.translation ? t(flash.translation, flash.values as Record<string, string | number>) : flash.message
   return (
-    <li className={`flash flash--${flash.type}`} role={flash.type === 'error' ? 'alert' : 'status'}>
-      <span>{text}</span>
+    // The list item keeps its role (a list holds only list items); the message inside it is the live region.
+    <li className={`flash flash--${flash.type}`}>
+      <span role={flash.type === 'error' ? 'alert' : 'status'}>{text}</span>
       <button type="button" className="flash__dismiss" aria-label={t('flash.dismiss')} onClick={() => dismiss(flash.id)}>
         ×
       </button>

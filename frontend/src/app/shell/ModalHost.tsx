@@ -24,6 +24,7 @@ export function ModalHost() {
       behaviour={MODAL_BEHAVIOUR[id]}
       onClose={onClose}
       variant={id === 'HealthWarning' ? 'fullScreen' : 'centred'}
+      role={id === 'HealthWarning' ? 'alertdialog' : 'dialog'}
     >
       <Suspense fallback={<p className="muted" aria-busy="true">{t('common.loading')}</p>}>
         <ModalBody id={id} props={props} close={onClose} />

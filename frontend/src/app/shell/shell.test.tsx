@@ -121,6 +121,39 @@ describe('the modal dialog', () => {
     expect(document.activeElement).toBe(close)
   })
 
+  it('takes focus back when something outside sends it away', async () => {
+    renderShell()
+    const opener = await screen.findByRole('button', { name: 'open gems' })
+    fireEvent.click(opener)
+    const dialog = screen.getByRole('dialog')
+    // The page behind is inert for the user, not for a script: a late focus() on it is sent back into the dialog.
+    act(() => opener.focus())
+    expect(dialog.contains(document.activeElement)).toBe(true)
+  })
+
+  it('keeps focus in a dialog that a backdrop press does not close', async () => {
+    renderShell()
+    fireEvent.click(await screen.findByRole('button', { name: 'open status' }))
+    const dialog = screen.getByRole('dialog', { name: 'Membership update' })
+    const inside = document.activeElement
+    expect(dialog.contains(inside)).toBe(true)
+    // fireEvent answers false when a handler prevented the default: the browser then leaves focus where it is.
+    expect(fireEvent.mouseDown(screen.getByTestId('modal-backdrop'))).toBe(false)
+    expect(document.activeElement).toBe(inside)
+  })
+
+  it("gives focus to the page's content when what opened it is gone", async () => {
+    renderShell()
+    const opener = await screen.findByRole('button', { name: 'open gems' })
+    opener.focus()
+    fireEvent.click(opener)
+    const dialog = screen.getByRole('dialog')
+    act(() => opener.remove())
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(document.getElementById('content'))
+  })
+
   it('makes the page behind it inert', async () => {
     renderShell()
     fireEvent.click(await screen.findByRole('button', { name: 'open gems' }))
@@ -257,29 +290,38 @@ const texas = tenantConfig({ features: { healthWarning: { 'US-TX': { enabled: tr
 describe('the health warning overlay', () => {
   it('covers the page for a Texas visitor until acknowledged, and stays acknowledged', async () => {
     renderShell(session({ tenant: texas, region: 'US-TX' }))
-    const dialog = await screen.findByRole('dialog', { name: 'Health warning' })
+    const dialog = await screen.findByRole('alertdialog', { name: 'Health warning' })
     expect(dialog.className).toContain('modal--fullScreen')
     expect(dialog.textContent).toContain('TEXAS')
     fireEvent.keyDown(dialog, { key: 'Escape' })
-    expect(screen.getByRole('dialog')).toBeTruthy()
+    expect(screen.getByRole('alertdialog')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'I understand' }))
-    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
     cleanup()
     renderShell(session({ tenant: texas, region: 'US-TX' }))
     await screen.findByRole('button', { name: 'open gems' })
-    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+  })
+
+  it('is announced: an alert dialog named by its title, described by the warning, with focus on its answer', async () => {
+    renderShell(session({ tenant: texas, region: 'US-TX' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Health warning' })
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    const description = document.getElementById(dialog.getAttribute('aria-describedby') ?? '')
+    expect(description?.textContent).toContain('TEXAS')
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'I understand' }))
   })
 
   it('shows the Alabama variant for US-AL', async () => {
     const alabama = tenantConfig({ features: { healthWarning: { 'US-AL': { enabled: true, regionName: 'Alabama' } } } })
     renderShell(session({ tenant: alabama, region: 'US-AL' }))
-    expect((await screen.findByRole('dialog')).textContent).toContain('ALABAMA')
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('ALABAMA')
   })
 
   it.each(['/joinnow', '/_upgrademembership'])('never on %s', async (path) => {
     renderShell(session({ tenant: texas, region: 'US-TX' }), path)
     await screen.findByText(/page$/)
-    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
   })
 })
 

@@ -13,12 +13,19 @@ describe('brand themes through CSS variables', () => {
       '--color-muted-text': '#6b7280',
       '--color-accent': '#0f766e',
       '--color-on-accent': '#ffffff',
+      '--color-control-border': '#6b7280',
+      '--color-error': '#b91c1c',
       '--font-wordmark': 'Georgia, serif',
       '--font-heading': 'Georgia, serif',
       '--font-body': 'system-ui, sans-serif',
       '--wordmark-letter-spacing': '0.3em',
       '--heading-transform': 'uppercase',
     })
+  })
+
+  it('gives dark brands a light error colour and light brands a dark one', () => {
+    expect(themeVariables({ ...theme, colors: { ...theme.colors, surface: '#171717' } })['--color-error']).toBe('#fca5a5')
+    expect(themeVariables({ ...theme, colors: { ...theme.colors, surface: '#fff7ed' } })['--color-error']).toBe('#b91c1c')
   })
 
   it('sets them on the root element with the brand name', () => {

@@ -98,8 +98,10 @@ function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
   )
   if (!user.isAuthenticated || !user.can('vote', 'Comment')) {
     return (
-      <span className="comment__votes muted" aria-label={t('comments.votes', { likes: comment.likes, dislikes: comment.dislikes })}>
+      // A span may not carry an aria-label (it has no role): the counts in words are its hidden text instead.
+      <span className="comment__votes muted">
         {counts}
+        <span className="visually-hidden">{t('comments.votes', { likes: comment.likes, dislikes: comment.dislikes })}</span>
       </span>
     )
   }
@@ -111,27 +113,27 @@ function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
       flashes.add({ type: 'error', message: voteErrorMessage(error) })
     }
   }
+  // The buttons' names are their words and their visible counts ("Like 3"): a name that contains what is shown
+  // lets a voice user say what they see (WCAG 2.5.3).
   return (
     <span className="comment__votes">
       <button
         type="button"
         className="button comment__vote"
         aria-pressed={comment.userVote === 'like'}
-        aria-label={t('comments.like', { count: comment.likes })}
         onClick={cast('like')}
         disabled={loading}
       >
-        ▲ {comment.likes}
+        <span aria-hidden="true">▲</span> <span className="visually-hidden">{t('comments.like')}</span> {comment.likes}
       </button>
       <button
         type="button"
         className="button comment__vote"
         aria-pressed={comment.userVote === 'dislike'}
-        aria-label={t('comments.dislike', { count: comment.dislikes })}
         onClick={cast('dislike')}
         disabled={loading}
       >
-        ▼ {comment.dislikes}
+        <span aria-hidden="true">▼</span> <span className="visually-hidden">{t('comments.dislike')}</span> {comment.dislikes}
       </button>
     </span>
   )

@@ -96,7 +96,8 @@ pub async fn page(
         visitor: &visitor,
         brands: state.sites().brands(),
     };
-    let (status, facts) = match routes::resolve(&request) {
+    let row = routes::page_row(path);
+    let (status, facts) = match routes::resolve_at(&request, &row) {
         Edge::Page => (StatusCode::OK, None),
         Edge::PageIfFound(lookup) => match state.slugs.find(&state.upstreams, &site.tenant.tenant, &lookup).await {
             Some(None) => (StatusCode::NOT_FOUND, None),
@@ -119,7 +120,6 @@ pub async fn page(
         region: crate::spa::region_of(&headers),
         error_reporting: state.error_reporting,
     };
-    let row = routes::page_row(path);
     let shown = crate::head::Page {
         tenant: &site.tenant,
         is_members_area: site.is_members_area,

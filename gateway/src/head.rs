@@ -23,9 +23,6 @@ use crate::routes::PageRow;
 /// config/head.json, built in.
 const COPY_JSON: &str = include_str!("../../config/head.json");
 
-/// What a parameter keeps unencoded in a canonical path.
-const SEGMENT: &percent_encoding::AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.');
-
 /// The longest meta description written: what search engines show of one.
 pub const DESCRIPTION_MAX: usize = 160;
 
@@ -214,34 +211,6 @@ fn absolute(tenant: &Tenant, url: &str) -> String {
     }
 }
 
-/// The row's path with its parameters put in, percent-encoded: the same page whatever case or
-/// trailing slash it was asked with.
-fn canonical_path(row: &PageRow, requested: Option<&str>) -> String {
-    if row.path == "*" {
-        return requested.unwrap_or("/").to_owned();
-    }
-    let mut path = String::new();
-    for segment in row.path.split('/').filter(|s| !s.is_empty()) {
-        match segment.strip_prefix(':') {
-            Some(name) => {
-                let name = name.trim_end_matches('?');
-                if let Some((_, value)) = row.params.iter().find(|(n, _)| *n == name) {
-                    path.push('/');
-                    path.extend(utf8_percent_encode(value, SEGMENT));
-                }
-            }
-            None => {
-                path.push('/');
-                path.push_str(segment);
-            }
-        }
-    }
-    if path.is_empty() {
-        path.push('/');
-    }
-    path
-}
-
 /// The page of a listing, when the query names one past the first.
 fn listing_page(query: Option<&str>) -> Option<u32> {
     form_urlencoded::parse(query.unwrap_or_default().as_bytes())
@@ -277,7 +246,8 @@ pub fn head(page: &Page<'_>, requested_path: &str) -> Head {
     if description.is_empty() {
         description = clip(&interpolate(&COPY.site_description, &vars));
     }
-    let mut canonical = format!("{}{}", origin(tenant), canonical_path(page.row, Some(requested_path)));
+    let path = if page.row.path == "*" { requested_path.to_owned() } else { page.row.filled() };
+    let mut canonical = format!("{}{path}", origin(tenant));
     if let Some(n) = listing_page(page.query) {
         let _ = write!(canonical, "?page={n}");
     }

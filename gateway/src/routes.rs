@@ -214,11 +214,13 @@ pub struct Request<'a> {
 
 /// What the edge answers for a request.
 pub fn resolve(request: &Request<'_>) -> Edge {
-    let (row, params) = match TABLE.find(request.path) {
-        Some(found) => (found.row, found.params),
-        None => (*CATCH_ALL, Vec::new()),
-    };
-    let visit = Visit { request, row, params, query: Query::parse(request.query) };
+    resolve_at(request, &page_row(request.path))
+}
+
+/// What the edge answers for a request whose row is already matched ([`page_row`] of its path).
+pub fn resolve_at(request: &Request<'_>, page: &PageRow) -> Edge {
+    let row = page.row;
+    let visit = Visit { request, row, params: page.params.clone(), query: Query::parse(request.query) };
     for step in &row.steps {
         if let Some(stop) = visit.step(step) {
             return stop;
@@ -233,6 +235,7 @@ pub fn resolve(request: &Request<'_>) -> Edge {
 /// The row a path is a page of, for what its head says (crate::head).
 #[derive(Clone, Debug)]
 pub struct PageRow {
+    row: &'static Row,
     /// The row's path as the table writes it (`/videos/:slug`), `*` for a path outside the table.
     pub path: &'static str,
     /// The path's parameters, decoded.
@@ -248,7 +251,40 @@ pub fn page_row(path: &str) -> PageRow {
         None => (*CATCH_ALL, Vec::new()),
     };
     let needs_session = row.steps.iter().any(|step| matches!(step, Step::Authenticated));
-    PageRow { path: row.path.as_str(), params, needs_session }
+    PageRow { row, path: row.path.as_str(), params, needs_session }
+}
+
+impl PageRow {
+    /// The row's path with its parameters put in: the one path of the page, whatever case or
+    /// trailing slash it was asked with.
+    pub fn filled(&self) -> String {
+        fill_path(self.path, &self.params)
+    }
+}
+
+/// A path template (`:param`, `:param?`) with the parameters it names put in, each encoded as
+/// encodeURIComponent does; a parameter that is absent drops its segment.
+fn fill_path(template: &str, params: &[(&'static str, String)]) -> String {
+    let mut path = String::new();
+    for segment in template.split('/').filter(|s| !s.is_empty()) {
+        match segment.strip_prefix(':') {
+            Some(name) => {
+                let name = name.trim_end_matches('?');
+                if let Some((_, value)) = params.iter().find(|(n, _)| *n == name) {
+                    path.push('/');
+                    path.extend(utf8_percent_encode(value, URI_COMPONENT));
+                }
+            }
+            None => {
+                path.push('/');
+                path.push_str(segment);
+            }
+        }
+    }
+    if path.is_empty() {
+        path.push('/');
+    }
+    path
 }
 
 /// Whether the tenant has a route table's feature.
@@ -426,26 +462,7 @@ impl Visit<'_> {
     /// A path template with the request's parameters, each encoded as a URI component; an
     /// absent optional last parameter drops its segment.
     fn fill(&self, template: &str) -> String {
-        let mut path = String::new();
-        for segment in template.split('/').filter(|s| !s.is_empty()) {
-            match segment.strip_prefix(':') {
-                Some(name) => {
-                    if let Some(value) = self.param(name.trim_end_matches('?')) {
-                        path.push('/');
-                        path.extend(utf8_percent_encode(value, URI_COMPONENT));
-                    }
-                }
-                None => {
-                    path.push('/');
-                    path.push_str(segment);
-                }
-            }
-        }
-        if path.is_empty() {
-            "/".to_owned()
-        } else {
-            path
-        }
+        fill_path(template, &self.params)
     }
 
     fn target(&self, target: &Target) -> String {

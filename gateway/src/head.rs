@@ -37,6 +37,7 @@ struct CopyFile {
 
 /// One row's head copy.
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PageCopy {
     pub title: String,
     pub description: String,
@@ -51,6 +52,10 @@ pub struct PageCopy {
     /// The rows before this one in its BreadcrumbList, home first.
     #[serde(default)]
     pub trail: Vec<String>,
+    /// The query keys that make another page of the row (`/videos?categories=...`, a category's
+    /// listing): kept in its canonical URL, in this order, before the page number.
+    #[serde(default)]
+    pub canonical_query: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -198,16 +203,41 @@ pub fn iso_duration(seconds: u32) -> String {
 }
 
 /// The brand's own origin (its tour URL), without a trailing slash.
-fn origin(tenant: &Tenant) -> &str {
+pub(crate) fn origin(tenant: &Tenant) -> &str {
     tenant.tour_url.trim_end_matches('/')
 }
 
 /// `url` absolute on the brand's origin when it is a path.
-fn absolute(tenant: &Tenant, url: &str) -> String {
+pub(crate) fn absolute(tenant: &Tenant, url: &str) -> String {
     if url.starts_with('/') && !url.starts_with("//") {
         format!("{}{url}", origin(tenant))
     } else {
         url.to_owned()
+    }
+}
+
+/// The query of a page's canonical URL: the row's [`PageCopy::canonical_query`] keys the request
+/// names (their first non-empty value), then the listing's page past the first; `?` and all, or
+/// nothing.
+fn canonical_query(copy: Option<&PageCopy>, query: Option<&str>) -> String {
+    let pairs: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let mut kept = form_urlencoded::Serializer::new(String::new());
+    let mut any = false;
+    for key in copy.map(|c| c.canonical_query.as_slice()).unwrap_or_default() {
+        if let Some((_, value)) = pairs.iter().find(|(k, v)| k == key && !v.is_empty()) {
+            kept.append_pair(key, value);
+            any = true;
+        }
+    }
+    if let Some(n) = listing_page(query) {
+        kept.append_pair("page", &n.to_string());
+        any = true;
+    }
+    if any {
+        format!("?{}", kept.finish())
+    } else {
+        String::new()
     }
 }
 
@@ -247,10 +277,7 @@ pub fn head(page: &Page<'_>, requested_path: &str) -> Head {
         description = clip(&interpolate(&COPY.site_description, &vars));
     }
     let path = if page.row.path == "*" { requested_path.to_owned() } else { page.row.filled() };
-    let mut canonical = format!("{}{path}", origin(tenant));
-    if let Some(n) = listing_page(page.query) {
-        let _ = write!(canonical, "?page={n}");
-    }
+    let canonical = format!("{}{path}{}", origin(tenant), canonical_query(copy, page.query));
     let indexable = error.is_none()
         && !page.is_members_area
         && !page.row.needs_session
@@ -515,6 +542,21 @@ mod tests {
         assert_eq!(head(&second, "/videos").canonical, format!("{}/videos?page=2", vixen.tour_url));
         let first = Page { query: Some("page=1"), ..page(&vixen, &row, None) };
         assert_eq!(head(&first, "/videos").canonical, format!("{}/videos", vixen.tour_url));
+    }
+
+    #[test]
+    fn a_category_listing_is_its_own_canonical_and_other_rows_drop_the_category() {
+        let vixen = tenant("vixen");
+        let row = page_row("/videos");
+        let category = Page { query: Some("order=x&page=3&categories=big-city"), ..page(&vixen, &row, None) };
+        let head_of = head(&category, "/videos");
+        assert_eq!(head_of.canonical, format!("{}/videos?categories=big-city&page=3", vixen.tour_url));
+        assert!(head_of.indexable);
+        let empty = Page { query: Some("categories="), ..page(&vixen, &row, None) };
+        assert_eq!(head(&empty, "/videos").canonical, format!("{}/videos", vixen.tour_url));
+        let performers = page_row("/performers");
+        let other = Page { query: Some("categories=big-city"), ..page(&vixen, &performers, None) };
+        assert_eq!(head(&other, "/performers").canonical, format!("{}/performers", vixen.tour_url));
     }
 
     #[test]

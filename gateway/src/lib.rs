@@ -18,6 +18,7 @@ pub mod revocations;
 pub mod routes;
 pub mod security_headers;
 pub mod session;
+pub mod sitemaps;
 pub mod slugs;
 pub mod spa;
 pub mod user_profile;
@@ -44,6 +45,8 @@ pub struct GatewayState {
     pub upstreams: Arc<graphql::Upstreams>,
     /// The catalog's recent answers to "does this brand have this slug" (the edge's 404s).
     pub slugs: Arc<slugs::SlugCache>,
+    /// Each brand's sitemaps, built once per change to what they list.
+    pub sitemaps: Arc<sitemaps::Sitemaps>,
     pub verifier: Verifier,
     /// Streams media from the services that serve it.
     pub media_http: reqwest::Client,
@@ -86,6 +89,7 @@ impl GatewayState {
             schema: graphql::schema(Some(upstreams.clone()), development),
             upstreams,
             slugs: Default::default(),
+            sitemaps: Default::default(),
             verifier,
             media_http: runtime::tls::http_client(
                 runtime::tls::client_builder().connect_timeout(std::time::Duration::from_secs(2)),
@@ -151,9 +155,13 @@ pub fn router(state: GatewayState) -> Router {
         .merge(graphql::subscription::rest::router())
         .nest_service("/assets", state.spa.assets())
         .route_service("/favicon.ico", state.spa.favicon())
+        .route("/robots.txt", get(sitemaps::robots))
         .fallback(edge::page)
         // Media goes as the services answer it (ranges, their validators), never re-encoded.
         .layer(compression::layer())
+        // Kept gzip-compressed, and sent so to a crawler that takes it (sitemaps.rs).
+        .route("/sitemap.xml", get(sitemaps::index))
+        .route("/sitemaps/{name}", get(sitemaps::file))
         .route("/media/deals/{*path}", get(edge::deals_media))
         .route("/media/videos/{*path}", get(edge::unlocks_media))
         .route("/media/{*path}", get(edge::catalog_media))

@@ -264,7 +264,7 @@ impl PageRow {
 
 /// A path template (`:param`, `:param?`) with the parameters it names put in, each encoded as
 /// encodeURIComponent does; a parameter that is absent drops its segment.
-fn fill_path(template: &str, params: &[(&'static str, String)]) -> String {
+pub fn fill_path(template: &str, params: &[(&'static str, String)]) -> String {
     let mut path = String::new();
     for segment in template.split('/').filter(|s| !s.is_empty()) {
         match segment.strip_prefix(':') {

@@ -27,23 +27,36 @@ export interface RawResponse {
  * One GET to a brand exactly as a browser would send it, without following redirects. Node does not resolve
  * `*.localhost` (Chromium does), so the request goes to the loopback address with the brand's Host header.
  */
-export function brandGet(brand: string, path: string): Promise<RawResponse> {
-  const origin = new URL(brandOrigin(brand))
-  const target = new URL(path, origin)
-  const hostname = origin.hostname.endsWith('.localhost') || origin.hostname === 'localhost' ? '127.0.0.1' : origin.hostname
+export async function brandGet(brand: string, path: string): Promise<RawResponse> {
+  const { status, headers } = await crawlerGet(new URL(path, brandOrigin(brand)).toString(), {
+    accept: 'text/html',
+    'user-agent': 'Mozilla/5.0 (paysite journeys)',
+  })
+  return { status, headers }
+}
+
+export interface FetchedText extends RawResponse {
+  body: string
+}
+
+/** One GET to any address of the stack as a crawler sends it (its own headers, no redirects followed), with the body. */
+export function crawlerGet(url: string, headers: Record<string, string> = {}): Promise<FetchedText> {
+  const target = new URL(url)
+  const hostname = target.hostname.endsWith('.localhost') || target.hostname === 'localhost' ? '127.0.0.1' : target.hostname
   return new Promise((resolve, reject) => {
     const req = request(
       {
         hostname,
-        port: origin.port || 80,
+        port: target.port || 80,
         path: target.pathname + target.search,
         method: 'GET',
-        headers: { host: origin.host, accept: 'text/html' },
-        timeout: 10_000,
+        headers: { host: target.host, 'user-agent': 'Googlebot/2.1 (paysite journeys)', ...headers },
+        timeout: 30_000,
       },
       (res) => {
-        res.resume()
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }))
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
         res.on('error', reject)
       },
     )

@@ -77,11 +77,13 @@ pub struct Ask<'a> {
     pub video: Option<&'a api::Video>,
     pub limit: i64,
     pub user: Option<Uuid>,
+    /// The brand's sister sites (the cross-navigation shelf's).
+    pub sisters: &'a [String],
 }
 
 /// The shelf's videos (or performers).
 pub async fn recommend(pool: &PgPool, ask: Ask<'_>) -> sqlx::Result<api::Recommendations> {
-    let Ask { shelf, site, video, limit, user } = ask;
+    let Ask { shelf, site, video, limit, user, sisters } = ask;
     let mut performers = Vec::new();
     let top = |f: VideoFilter| async move { queries::list_videos(pool, &f, VideoOrder::Rating, 0, limit).await };
     let base = VideoFilter { site: site.to_owned(), ..Default::default() };
@@ -150,13 +152,15 @@ pub async fn recommend(pool: &PgPool, ask: Ask<'_>) -> sqlx::Result<api::Recomme
                 None => channel_videos(pool, site, Some(kind), &exclude, limit).await?,
             }
         }
-        "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION" | "VIDEO_PAGE_RECOMMENDATIONS" => {
-            let across = shelf.ends_with("CROSSNAVIGATION");
-            match video {
-                Some(v) => queries::related(pool, v, limit, across).await?,
-                None => top(base.clone()).await?,
-            }
+        // "More from our sites": the sister brands' videos most like this one, never this
+        // brand's (the related shelf shows those).
+        "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION" => {
+            queries::from_sisters(pool, video, site, sisters, limit).await?
         }
+        "VIDEO_PAGE_RECOMMENDATIONS" => match video {
+            Some(v) => queries::related(pool, v, limit, false).await?,
+            None => top(base.clone()).await?,
+        },
         _ => vec![],
     };
     Ok(api::Recommendations {

@@ -266,7 +266,7 @@ async fn favourites_in_batches_and_tracking() {
     assert_eq!(c.favourite_ids(&other, "video", 1).await.unwrap().total_count, 0);
 
     // Recommendation clicks and reels tracking.
-    let shelf = c.recommendations(&m, "HOME_RECOMMENDATIONS", None, 6, false).await.unwrap();
+    let shelf = c.recommendations(&m, "HOME_RECOMMENDATIONS", None, 6, false, &[]).await.unwrap();
     let click = RecommendationTrackingRequest {
         email: Some("member@example.test".into()),
         user_id: Some(user),

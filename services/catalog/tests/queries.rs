@@ -360,7 +360,7 @@ async fn recommendations_reels_showcases_angels_and_the_wall() {
             s if s.contains("VIDEO_PAGE") => Some(video.uuid),
             _ => None,
         };
-        let r = c.recommendations(&vixen, shelf, subject, 6, false).await.unwrap();
+        let r = c.recommendations(&vixen, shelf, subject, 6, false, &[]).await.unwrap();
         assert!(r.recomm_id.starts_with("rc-"), "{shelf}");
         assert!(ids.insert(r.recomm_id.clone()), "a fresh recommId per answer");
         if shelf == "RECOMMENDED_MODELS" {
@@ -382,15 +382,39 @@ async fn recommendations_reels_showcases_angels_and_the_wall() {
             assert!(r.videos.iter().all(|v| v.is_third_party_channel));
         }
     }
-    let e = c.recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS", None, 6, false).await.unwrap_err();
+    let e = c.recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS", None, 6, false, &[]).await.unwrap_err();
     assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY);
-    let e = c.recommendations(&vixen, "NO_SUCH_SHELF", None, 6, false).await.unwrap_err();
+    let e = c.recommendations(&vixen, "NO_SUCH_SHELF", None, 6, false, &[]).await.unwrap_err();
     assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY);
     let cross = c
-        .recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION", Some(video.uuid), 9, true)
+        .recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION", Some(video.uuid), 9, true, &[])
         .await
         .unwrap();
     assert!(!cross.videos.is_empty());
+    assert!(cross.videos.iter().all(|v| v.site != video.site && v.site != "channels"), "only other brands' videos");
+    let sisters = ["tushy".to_owned(), "blacked".to_owned()];
+    let cross = c
+        .recommendations(&vixen, "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION", Some(video.uuid), 6, true, &sisters)
+        .await
+        .unwrap();
+    assert_eq!(cross.videos.len(), 6, "filled from the sisters' best when few are alike");
+    assert!(cross.videos.iter().all(|v| sisters.contains(&v.site)), "only the sister sites named");
+    assert!(cross.videos.iter().all(|v| !v.images.listing.src.is_empty()), "every card has its picture");
+    let related: Vec<_> =
+        c.video(&vixen, &video.slug, 9, false).await.unwrap().related.iter().map(|v| v.uuid).collect();
+    assert!(cross.videos.iter().all(|v| !related.contains(&v.uuid)), "never the related list again");
+    let e = c
+        .recommendations(
+            &vixen,
+            "VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION",
+            Some(video.uuid),
+            6,
+            true,
+            &["nowhere".into()],
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY);
 
     let reels = c.reels(&vixen, &Paging::default()).await.unwrap();
     assert_eq!(reels.total_count, 6);
@@ -424,7 +448,7 @@ async fn an_empty_catalog_answers_empty_lists() {
     assert!(c.categories(&vixen).await.unwrap().categories.is_empty());
     assert_eq!(c.search(&vixen, "golden hour", &Paging::default()).await.unwrap().total_count, 0);
     assert_eq!(c.awarded_videos(&vixen, &AwardedParams::default()).await.unwrap().total_count, 0);
-    assert!(c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, 6, false).await.unwrap().videos.is_empty());
+    assert!(c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, 6, false, &[]).await.unwrap().videos.is_empty());
     env.cleanup().await;
 }
 
@@ -540,7 +564,7 @@ async fn every_paged_list_checks_its_bounds_and_answers_empty_past_the_end() {
 
     // Recommendations: limit 1 to 100.
     for limit in [0, 101] {
-        let e = c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, limit, false).await.unwrap_err();
+        let e = c.recommendations(&vixen, "HOME_RECOMMENDATIONS", None, limit, false, &[]).await.unwrap_err();
         assert_eq!(status(e).0, StatusCode::UNPROCESSABLE_ENTITY, "limit {limit}");
     }
     env.cleanup().await;

@@ -404,3 +404,35 @@ async fn the_cache_reports_its_answers_checks_and_size_as_metrics() {
     assert!(series("paysite_catalog_read_cache_bytes") > 0.0);
     env.cleanup().await;
 }
+
+/// The sitemaps' generation (migration 0009) moves with what a sitemap lists, and with nothing
+/// else: not with a rating, not with a statement that changes nothing, not with a rollback.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sitemap_generation_moves_with_what_a_sitemap_lists_and_nothing_else() {
+    let env = TestEnv::new().await;
+    let sitemap = || async { Generations::read(&env.pool).await.unwrap().of("sitemap") };
+    let exec = |sql: &'static str| async { sqlx::query(sql).execute(&env.pool).await.unwrap() };
+    let g0 = sitemap().await;
+    exec(
+        "insert into video (video_id, legacy_id, new_id, slug, site, title, description, release_date, duration_seconds, \
+         performer_ids, category_slugs, is_third_party_channel, is_free_limited_trial, award, qualities, published, \
+         published_at) values (gen_random_uuid(), '1', '900001', 'an-evening', 'vixen', 'An evening', 'Quiet.', now(), \
+         1200, '{}', '{}', false, false, 0, '{hls}', true, now())",
+    )
+    .await;
+    let g1 = sitemap().await;
+    assert!(g1 > g0, "a new video");
+    exec("update video set rating_sum = 9, rating_count = 1, rating = 9 where slug = 'an-evening'").await;
+    exec("update video set title = 'x' where false").await;
+    exec("update video set title = title where slug = 'an-evening'").await;
+    let mut tx = env.pool.begin().await.unwrap();
+    sqlx::query("update video set title = 'Gone' where slug = 'an-evening'").execute(&mut *tx).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(sitemap().await, g1, "a rating, no change and a rollback leave it");
+    exec("update video set title = 'A new title' where slug = 'an-evening'").await;
+    let g2 = sitemap().await;
+    assert!(g2 > g1, "a title the video sitemap shows");
+    exec("update video set published = false where slug = 'an-evening'").await;
+    assert!(sitemap().await > g2, "an unpublished video leaves the sitemap");
+    env.cleanup().await;
+}

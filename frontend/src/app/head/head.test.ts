@@ -60,5 +60,12 @@ describe("the browser's head reads config/head.json as the edge does", () => {
   it('puts the canonical URL on the brand origin, with a listing page past the first', () => {
     expect(canonicalUrl('http://vixen.localhost:8080/', '/videos/', '?page=2&sort=x')).toBe('http://vixen.localhost:8080/videos?page=2')
     expect(canonicalUrl('http://vixen.localhost:8080', '/', '?page=1')).toBe('http://vixen.localhost:8080/')
+    // A category's listing is a page of its own: its canonical keeps the category, as the edge's does.
+    expect(canonicalUrl('http://vixen.localhost:8080', '/videos', '?page=3&categories=big-city&order=x')).toBe(
+      'http://vixen.localhost:8080/videos?categories=big-city&page=3',
+    )
+    expect(canonicalUrl('http://vixen.localhost:8080', '/performers', '?categories=big-city')).toBe(
+      'http://vixen.localhost:8080/performers',
+    )
   })
 })

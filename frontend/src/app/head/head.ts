@@ -11,6 +11,8 @@ interface PageCopy {
   title: string
   description: string
   index?: boolean
+  /** Query keys that make another page of the row (a category's listing), kept in its canonical URL. */
+  canonicalQuery?: string[]
 }
 
 const COPY = headCopy as unknown as {
@@ -115,9 +117,20 @@ export function applyHead(document: Document, head: PageHead, canonical: string)
   link.href = canonical
 }
 
-/** The canonical URL of a path on the brand's origin (the tenant's tour URL), as the edge writes it. */
+/**
+ * The canonical URL of a path on the brand's origin (the tenant's tour URL), as the edge writes it: the row's
+ * `canonicalQuery` keys the query names (first non-empty value), then the listing's page past the first.
+ */
 export function canonicalUrl(tourUrl: string, pathname: string, search: string): string {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
-  const page = Number(new URLSearchParams(search).get('page'))
-  return `${tourUrl.replace(/\/+$/, '')}${path}${Number.isInteger(page) && page > 1 ? `?page=${page}` : ''}`
+  const query = new URLSearchParams(search)
+  const kept = new URLSearchParams()
+  for (const key of COPY.pages[rowOf(path)]?.canonicalQuery ?? []) {
+    const value = query.getAll(key).find((v) => v !== '')
+    if (value !== undefined) kept.append(key, value)
+  }
+  const page = Number(query.get('page'))
+  if (Number.isInteger(page) && page > 1) kept.append('page', String(page))
+  const rest = kept.toString()
+  return `${tourUrl.replace(/\/+$/, '')}${path}${rest ? `?${rest}` : ''}`
 }

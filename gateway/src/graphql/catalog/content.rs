@@ -381,7 +381,7 @@ impl ContentQuery {
         shelf_shown(ctx, shelf).await?;
         let r = upstreams(ctx)
             .catalog
-            .recommendations(&caller(ctx), shelf.key(), video_id, i64::from(limit), cross_navigation)
+            .recommendations(&caller(ctx), shelf.key(), video_id, i64::from(limit), cross_navigation, &sisters(ctx))
             .await
             .map_err(refused)?;
         Ok(r.into())
@@ -434,6 +434,12 @@ impl ContentQuery {
         let w = upstreams(ctx).catalog.wall(&caller(ctx)).await.map_err(refused)?;
         Ok(w.posts.into_iter().map(Into::into).collect())
     }
+}
+
+/// The tenant's sister sites: its standalone sites but itself (the cross-navigation shelf's).
+fn sisters(ctx: &Context<'_>) -> Vec<String> {
+    let tenant = &request(ctx).site.tenant;
+    tenant.standalone_sites.iter().filter(|s| **s != tenant.tenant).cloned().collect()
 }
 
 /// `/sites/{brand}/{type}`: one of the tenant's standalone sites, not the tenant itself.

@@ -562,3 +562,97 @@ pub struct ReelTrackingRequest {
     #[serde(default)]
     pub rating: Option<i64>,
 }
+
+// ----- sitemaps -----
+
+/// The most URLs one sitemap file holds (the sitemaps.org protocol's limit).
+pub const SITEMAP_FILE_URLS: usize = 50_000;
+/// The most entries one `/internal/sitemap/{kind}` answer holds: a file is a few calls.
+pub const SITEMAP_PAGE_ENTRIES: usize = 10_000;
+
+/// What a brand's sitemaps list, one kind per file family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SitemapKind {
+    Videos,
+    Performers,
+    Categories,
+    Channels,
+    Showcases,
+}
+
+impl SitemapKind {
+    pub const ALL: [SitemapKind; 5] = [
+        SitemapKind::Videos,
+        SitemapKind::Performers,
+        SitemapKind::Categories,
+        SitemapKind::Channels,
+        SitemapKind::Showcases,
+    ];
+
+    /// Its name in paths (`/internal/sitemap/videos`, `/sitemaps/videos-1.xml`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SitemapKind::Videos => "videos",
+            SitemapKind::Performers => "performers",
+            SitemapKind::Categories => "categories",
+            SitemapKind::Channels => "channels",
+            SitemapKind::Showcases => "showcases",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SitemapKind> {
+        SitemapKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// How many of each kind a brand has, and when the newest of them was published; with the
+/// generation of everything the sitemaps list, which moves on every change to it (and only
+/// then), so an answer computed under one generation holds until it moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SitemapManifest {
+    pub generation: i64,
+    pub sections: Vec<SitemapSection>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SitemapSection {
+    pub kind: SitemapKind,
+    pub count: u64,
+    pub last_modified: Option<DateTime<Utc>>,
+}
+
+/// One page of a kind's entries, oldest published first (so a new one lands in the last file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SitemapPage {
+    pub generation: i64,
+    pub entries: Vec<SitemapEntry>,
+}
+
+/// What a sitemap says of one page: its slug (the path is the edge's to make), when it last
+/// changed, and for a video what Google's video extension asks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SitemapEntry {
+    pub slug: String,
+    pub last_modified: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video: Option<SitemapVideo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SitemapVideo {
+    pub title: String,
+    pub description: String,
+    /// The poster, as the catalog addresses it (relative to the brand's origin).
+    pub thumbnail: String,
+    /// The public trailer.
+    pub trailer: String,
+    /// Seconds.
+    pub duration: u32,
+    pub release_date: DateTime<Utc>,
+}

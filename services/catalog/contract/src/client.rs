@@ -324,6 +324,8 @@ impl CatalogClient {
     }
 
     /// recommendations(site, videoId, limit) for a shelf, plain or with cross-navigation.
+    /// A shelf's videos. `sisters`: the brand's sister sites, whose videos alone the
+    /// cross-navigation shelf (VIDEO_PAGE_RECOMMENDATIONS_WITH_CROSSNAVIGATION) shows (none: any other brand's).
     pub async fn recommendations(
         &self,
         caller: &CallContext,
@@ -331,6 +333,7 @@ impl CatalogClient {
         video_id: Option<Uuid>,
         limit: i64,
         cross_navigation: bool,
+        sisters: &[String],
     ) -> Result<api::Recommendations, UpstreamError> {
         let mut query = vec![
             ("shelf", shelf.to_owned()),
@@ -338,6 +341,9 @@ impl CatalogClient {
             ("crossNavigation", cross_navigation.to_string()),
         ];
         query.extend(video_id.map(|v| ("videoId", v.to_string())));
+        if !sisters.is_empty() {
+            query.push(("sisters", sisters.join(",")));
+        }
         self.get("/internal/recommendations", caller, &query).await
     }
 
@@ -375,6 +381,24 @@ impl CatalogClient {
 
     pub async fn showcase(&self, caller: &CallContext, slug: &str) -> Result<api::Showcase, UpstreamError> {
         self.get(&format!("/internal/showcases/{}", slug_of("showcase", slug)?), caller, &[(); 0]).await
+    }
+
+    /// What the brand's sitemaps list (`caller`'s brand), and the generation it was read under.
+    pub async fn sitemap(&self, caller: &CallContext) -> Result<api::SitemapManifest, UpstreamError> {
+        self.get("/internal/sitemap", caller, &[(); 0]).await
+    }
+
+    /// Up to `limit` (at most [`api::SITEMAP_PAGE_ENTRIES`]) entries of `kind` from `offset`,
+    /// oldest published first.
+    pub async fn sitemap_entries(
+        &self,
+        caller: &CallContext,
+        kind: api::SitemapKind,
+        offset: u64,
+        limit: u64,
+    ) -> Result<api::SitemapPage, UpstreamError> {
+        let query = [("offset", offset), ("limit", limit)];
+        self.get(&format!("/internal/sitemap/{}", kind.as_str()), caller, &query).await
     }
 
     pub async fn angels(&self, caller: &CallContext) -> Result<api::Angels, UpstreamError> {

@@ -130,7 +130,12 @@ pub struct RecommendationsQuery {
     pub limit: Option<i64>,
     #[serde(default)]
     pub cross_navigation: bool,
+    /// The brand's sister sites, comma-separated: what the cross-navigation shelf picks from.
+    pub sisters: Option<String>,
 }
+
+/// The most sister sites a shelf is asked about (every brand but one).
+const MAX_SISTERS: usize = 16;
 
 /// recommendations(site, videoId, limit), plain or with cross-navigation, for any shelf.
 async fn recommendations_shelf(
@@ -159,7 +164,22 @@ async fn recommendations_shelf(
         None if recommendations::needs_video(shelf) => return Err(ApiError::Invalid(format!("{shelf} needs videoId"))),
         None => None,
     };
-    let ask = recommendations::Ask { shelf, site: &site, video: video.as_ref(), limit, user: claims.map(|c| c.sub) };
+    let sisters: Vec<String> =
+        q.sisters.as_deref().unwrap_or_default().split(',').filter(|s| !s.is_empty()).map(str::to_lowercase).collect();
+    if sisters.len() > MAX_SISTERS {
+        return Err(ApiError::Invalid(format!("at most {MAX_SISTERS} sisters")));
+    }
+    if let Some(unknown) = sisters.iter().find(|s| !is_brand(s)) {
+        return Err(ApiError::Invalid(format!("unknown site {unknown:?}")));
+    }
+    let ask = recommendations::Ask {
+        shelf,
+        site: &site,
+        video: video.as_ref(),
+        limit,
+        user: claims.map(|c| c.sub),
+        sisters: &sisters,
+    };
     Ok(Json(recommendations::recommend(&state.pool, ask).await?))
 }
 

@@ -43,6 +43,7 @@ mod community;
 mod content;
 mod discovery;
 mod favourites;
+mod sitemap;
 
 pub use community::CommentsQuery;
 pub use content::{AwardedQuery, FiltersQuery, LatestQuery, PerformersQuery, SiteQuery, VideoQuery};
@@ -70,6 +71,7 @@ pub fn router(state: AppState) -> Router {
         .merge(discovery::routes())
         .merge(community::routes())
         .merge(favourites::routes())
+        .merge(sitemap::routes())
         .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder));
     #[cfg(feature = "demo")]
     let router = router.route("/media/trailers/{file}", get(crate::media::trailer_clip));
@@ -124,6 +126,8 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::get("/internal/angels", Access::Any),
     Route::get("/internal/angels/{slug}", Access::Any),
     Route::get("/internal/wall", Access::Any),
+    Route::get("/internal/sitemap", Access::Any),
+    Route::get("/internal/sitemap/{kind}", Access::Any),
     Route::get("/internal/favourites", Access::User),
     Route::post("/internal/favourites", Access::User),
     Route::post("/internal/favourites/remove", Access::User),

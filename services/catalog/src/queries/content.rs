@@ -258,6 +258,51 @@ pub async fn related(
     Ok(rows.into_iter().map(CardRow::into_video).collect())
 }
 
+/// The cross-navigation shelf: videos of the sister sites (any brand but the video's and
+/// `site`'s when none are named), those sharing the most performers and categories with `video`
+/// first, then the best rated.
+pub async fn from_sisters(
+    pool: &PgPool,
+    video: Option<&api::Video>,
+    site: &str,
+    sisters: &[String],
+    count: i64,
+) -> sqlx::Result<Vec<api::Video>> {
+    if count <= 0 {
+        return Ok(vec![]);
+    }
+    let categories: Vec<String> =
+        video.map(|v| v.categories.iter().map(|c| c.slug.clone()).collect()).unwrap_or_default();
+    let performers: Vec<Uuid> = video.map(|v| v.performers.iter().map(|p| p.id).collect()).unwrap_or_default();
+    let own = video.map_or(site, |v| v.site.as_str());
+    let rows: Vec<CardRow> = sqlx::query_as(&format!(
+        "with candidate as (
+             select video_id, release_date, rating,
+                    (select count(*) from unnest(performer_ids) p where p = any($3)) * 3
+                  + (select count(*) from unnest(category_slugs) c where c = any($4)) as score
+             from video
+             where published and site <> 'channels' and site <> $1 and site <> $2
+               and (cardinality($5::text[]) = 0 or site = any($5))
+             order by (performer_ids && $3 or category_slugs && $4) desc, rating desc, release_date desc
+             limit 400
+         ), picked as (
+             select video_id, score, rating, release_date from candidate
+             order by score desc, rating desc, release_date desc, video_id limit $6
+         )
+         select {CARD_COLUMNS} from picked join video v using (video_id)
+         order by picked.score desc, picked.rating desc, v.release_date desc, v.video_id"
+    ))
+    .bind(own)
+    .bind(site)
+    .bind(&performers)
+    .bind(&categories)
+    .bind(sisters)
+    .bind(count)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(CardRow::into_video).collect())
+}
+
 pub async fn user_rating(pool: &PgPool, user_id: Uuid, video_id: Uuid) -> sqlx::Result<Option<i16>> {
     sqlx::query_scalar("select rating from video_rating where user_id = $1 and video_id = $2")
         .bind(user_id)

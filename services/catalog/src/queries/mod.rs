@@ -20,11 +20,13 @@ mod community;
 mod content;
 mod discovery;
 mod favourites;
+mod sitemap;
 
 pub use community::*;
 pub use content::*;
 pub use discovery::*;
 pub use favourites::*;
+pub use sitemap::*;
 
 /// The card columns of a video, with its performers and categories in one row (kept on the
 /// row by the projection: migration `0008_card_refs.sql`).

@@ -3,6 +3,7 @@
 import { useId, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { t } from '../../app/i18n'
+import { CardHeadingContext } from '../cardHeading'
 import './Shelf.css'
 
 export interface ShelfProps {
@@ -28,7 +29,7 @@ export function Shelf({ title, moreHref, moreLabel = t('common.see_all'), childr
           </Link>
         ) : null}
       </div>
-      {children}
+      <CardHeadingContext.Provider value="h3">{children}</CardHeadingContext.Provider>
     </section>
   )
 }

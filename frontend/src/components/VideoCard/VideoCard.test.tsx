@@ -6,6 +6,7 @@ import { makeFragmentData } from '../../gql/fragment-masking'
 import { Picture_ImageFragmentDoc, VideoCard_VideoFragmentDoc, type VideoCard_VideoFragment } from '../../gql/graphql'
 import { VideoCard } from './VideoCard'
 import { VideoGrid } from './VideoGrid'
+import { Shelf } from '../Shelf/Shelf'
 
 afterEach(cleanup)
 
@@ -83,6 +84,21 @@ describe('the video card', () => {
     expect(screen.getByText('32:05')).toBeTruthy()
     expect(screen.getByText('Ava Stone & Mia Reed')).toBeTruthy()
     expect(screen.getByLabelText('Rating 8.5')).toBeTruthy()
+  })
+
+  it("titles its card one level under the heading it stands under: h2 in a listing, h3 in a shelf (heading-order)", () => {
+    renderInRouter(
+      <>
+        <h1>Videos</h1>
+        <VideoGrid videos={[video('in-listing')]} />
+        <Shelf title="Related">
+          <VideoGrid videos={[video('in-shelf')]} />
+        </Shelf>
+      </>,
+    )
+    expect(screen.getByRole('heading', { name: 'Title of in-listing' }).tagName).toBe('H2')
+    expect(screen.getByRole('heading', { name: 'Related' }).tagName).toBe('H2')
+    expect(screen.getByRole('heading', { name: 'Title of in-shelf' }).tagName).toBe('H3')
   })
 
   it('reserves the image box and offers the high-DPI images; only priority cards load eagerly', () => {

@@ -7,6 +7,7 @@ import { Picture } from '../Picture/Picture'
 import { formatDuration, formatRating, formatReleaseDate, joinNames } from './format'
 import './VideoCard.css'
 import { t } from '../../app/i18n'
+import { useCardHeading } from '../cardHeading'
 
 /** What a card shows: the VideoCard_video fragment (VideoCard.graphql). */
 export type VideoCardVideo = FragmentType<typeof VideoCard_VideoFragmentDoc>
@@ -27,7 +28,9 @@ export function videoHref(slug: string): string {
   return `/videos/${slug}`
 }
 
-export function VideoCard({ video: masked, href, priority = false, titleAs: Title = 'h3' }: VideoCardProps) {
+export function VideoCard({ video: masked, href, priority = false, titleAs }: VideoCardProps) {
+  const inherited = useCardHeading()
+  const title = titleAs ?? inherited
   const video = getFragmentData(VideoCard_VideoFragmentDoc, masked)
   const rating = formatRating(video.rating)
   const performers = joinNames(video.performers.map((performer) => performer.name))
@@ -48,7 +51,11 @@ export function VideoCard({ video: masked, href, priority = false, titleAs: Titl
             {formatDuration(video.duration)}
           </span>
         </div>
-        <Title className="video-card__title">{video.title}</Title>
+        {title === 'h2' ? (
+          <h2 className="video-card__title">{video.title}</h2>
+        ) : (
+          <h3 className="video-card__title">{video.title}</h3>
+        )}
       </Link>
       <p className="video-card__meta">
         {performers ? <span className="video-card__performers">{performers}</span> : null}

@@ -103,7 +103,7 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
           </p>
         ) : null}
         <div className="modal__actions">
-          {outcome?.kind === 'trialExpired' ? null : (
+          {outcome?.kind === 'trialExpired' || outcome?.kind === 'trialRefused' ? null : (
             <button type="button" className="button button--accent" onClick={onUnlock} disabled={loading} aria-busy={loading}>
               {loading ? t('common.unlocking') : t('unlock_video.watch_free')}
             </button>

@@ -389,14 +389,14 @@ mod tests {
             .collect();
         for brand in BRANDS {
             let mut own: Vec<&&Video> = videos.iter().filter(|v| v.site == brand).collect();
-            own.sort_by(|x, y| y.release_date.cmp(&x.release_date));
+            own.sort_by_key(|v| std::cmp::Reverse(v.release_date));
             let flagged = own.iter().filter(|v| v.is_free_limited_trial).count();
             assert!(flagged >= 6, "{brand}: {flagged} free trial videos");
             let first_page = own.iter().take(12).filter(|v| v.is_free_limited_trial).count();
             assert!(first_page >= 4, "{brand}: {first_page} on its first page");
         }
         let mut all: Vec<&&Video> = videos.iter().filter(|v| v.channel.is_none()).collect();
-        all.sort_by(|x, y| y.release_date.cmp(&x.release_date));
+        all.sort_by_key(|v| std::cmp::Reverse(v.release_date));
         let combined = tenants::global().combined().tenant.clone();
         let own_on_first = all.iter().take(12).filter(|v| v.site == combined && v.is_free_limited_trial).count();
         assert!(own_on_first >= 2, "the combined brand's first page: {own_on_first} of its own trial's videos");

@@ -70,6 +70,11 @@ pub struct UserProfile {
     pub state: ProfileState,
     pub iterate: IterateProfile,
     pub customer_survey: CustomerSurvey,
+    /// The free limited trial's full videos not yet taken, as the unlocks service counts them
+    /// (the "free for your trial" mark reads it; unlockState answers it to the browser).
+    #[graphql(skip)]
+    #[serde(skip)]
+    pub free_limited_trial_videos_left: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, SimpleObject)]
@@ -328,6 +333,7 @@ pub fn assemble(o: Owners) -> UserProfile {
             subscription_length_in_months: sub.subscription_length_in_months,
             subscription_length_in_days: sub.subscription_length_in_days,
         },
+        free_limited_trial_videos_left: unlocks.free_limited_trial_videos_left,
     }
 }
 

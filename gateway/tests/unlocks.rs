@@ -14,7 +14,7 @@ use reqwest::{header, StatusCode};
 use serde_json::{json, Value};
 use support::{
     codes,
-    content::{channel_published, pack_published, published, video},
+    content::{channel_published, pack_published, published, video, video_on},
     short,
     stack::{media_dir, Options, Stack},
 };
@@ -343,4 +343,109 @@ async fn spends_are_rate_limited_alias_by_alias() {
     assert_eq!(codes.len(), 31, "{}", short(&body));
     assert_eq!(codes.iter().filter(|c| *c == "RATE_LIMITED").count(), 1, "{codes:?}");
     assert_eq!(codes.iter().filter(|c| *c == "SERVICE_UNAVAILABLE").count(), 30, "{codes:?}");
+}
+
+const PLUS: &str = "vixenplus.localhost:8080";
+const FREE_TRIAL: &str =
+    "{ freeTrialVideos(page: 1, size: 12) { totalCount videos { uuid site isFreeLimitedTrial freeForYourTrial } } \
+                          videos(page: 1, size: 50) { videos { uuid isFreeLimitedTrial freeForYourTrial } } }";
+const MARKS: &str =
+    "query($ids: [ID!]!) { videoAccess(videoIds: $ids) { videoId isFreeLimitedTrial freeForYourTrial } }";
+const UNLOCK_FREE: &str =
+    "mutation($input: UnlockVideoInput!) { UnlockVideo(input: $input) { status paidWith freeVideosLeft } }";
+
+/// The first error's message.
+fn message(body: &Value) -> String {
+    body["errors"][0]["message"].as_str().unwrap_or_default().to_owned()
+}
+
+/// On the combined brand, whose lists carry every brand's flagged videos, a vixenplus free
+/// trial's videos are vixenplus's: "free for your trial" lists them, the mark (a per-video
+/// field and videoAccess's answer) is on them alone, and UnlockVideo refuses the others with
+/// the trial's own codes and messages, never NOT_ENOUGH_CREDITS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_free_trial_is_offered_its_own_videos_and_refused_the_others_with_its_own_reasons() {
+    let env = env().await;
+    let own: Vec<Video> =
+        (0..4).map(|_| Video { is_free_limited_trial: true, ..video_on("vixenplus", None) }).collect();
+    let other = Video { is_free_limited_trial: true, ..video_on("tushy", None) };
+    let unflagged = video_on("vixenplus", None);
+    let mut events: Vec<_> = own.iter().map(published).collect();
+    events.extend([published(&other), published(&unflagged)]);
+    env.catalog(&events).await;
+    let user = Uuid::now_v7();
+    env.stack.member(user, &["vixenplus"], MembershipKind::Trial, true).await;
+    let token = env.stack.token(user, PLUS, &[]);
+    let ask = |query: &'static str, variables: Value| {
+        let token = token.clone();
+        let env = &env;
+        async move {
+            let (status, body) = env.gw.post(PLUS, json!({"query": query, "variables": variables}), Some(&token)).await;
+            assert_eq!(status, StatusCode::OK, "{}", short(&body));
+            body
+        }
+    };
+    let input = |v: &Video| json!({"input": {"videoId": v.video_id, "videoNewId": v.new_id}});
+    let marked = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| v["freeForYourTrial"] == json!(true))
+            .map(|v| v["uuid"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut own_ids: Vec<String> = own.iter().map(|v| v.video_id.to_string()).collect();
+    own_ids.sort();
+
+    let body = ask(FREE_TRIAL, json!({})).await;
+    let list = &body["data"]["freeTrialVideos"];
+    assert_eq!(list["totalCount"], 4, "{}", short(&body));
+    let mut listed = marked(&list["videos"]);
+    listed.sort();
+    assert_eq!(listed, own_ids, "the trial's own four, each marked");
+    let mut on_listing = marked(&body["data"]["videos"]["videos"]);
+    on_listing.sort();
+    assert_eq!(on_listing, own_ids, "the listing marks the trial's own, not tushy's flagged video");
+    let body = ask(MARKS, json!({"ids": [own[0].video_id, other.video_id, unflagged.video_id]})).await;
+    let access: Vec<(bool, bool)> = body["data"]["videoAccess"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["isFreeLimitedTrial"].as_bool().unwrap(), v["freeForYourTrial"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(access, [(true, true), (true, false), (false, false)], "{}", short(&body));
+
+    let body = ask(UNLOCK_FREE, input(&other)).await;
+    assert_eq!(codes(&body), ["FREE_TRIAL_VIDEO_OF_ANOTHER_SITE"], "{}", short(&body));
+    assert!(message(&body).contains("another site"), "{}", short(&body));
+    let body = ask(UNLOCK_FREE, input(&unflagged)).await;
+    assert_eq!(codes(&body), ["NOT_A_FREE_TRIAL_VIDEO"], "{}", short(&body));
+    assert!(message(&body).contains("not one of your free trial's videos"), "{}", short(&body));
+    for (n, left) in [(0, 2), (1, 1), (2, 0)] {
+        let body = ask(UNLOCK_FREE, input(&own[n])).await;
+        let u = &body["data"]["UnlockVideo"];
+        assert_eq!(
+            (&u["paidWith"], &u["freeVideosLeft"]),
+            (&json!("free_limited_trial"), &json!(left)),
+            "{}",
+            short(&body)
+        );
+    }
+    let body = ask(UNLOCK_FREE, input(&own[3])).await;
+    assert_eq!(codes(&body), ["NO_FREE_TRIAL_VIDEOS_LEFT"], "{}", short(&body));
+    assert!(message(&body).contains("full videos are taken"), "{}", short(&body));
+    // None left: the trial's videos are still listed (the three stay open), none is marked.
+    let body = ask(FREE_TRIAL, json!({})).await;
+    assert_eq!(body["data"]["freeTrialVideos"]["totalCount"], 4);
+    assert!(marked(&body["data"]["freeTrialVideos"]["videos"]).is_empty(), "{}", short(&body));
+
+    // Nobody else has a trial's list: a visitor is asked to sign in, a member gets none.
+    let (_, body) = env.gw.post(PLUS, json!({"query": FREE_TRIAL}), None).await;
+    assert_eq!(codes(&body), ["UNAUTHENTICATED"], "{}", short(&body));
+    let member = Uuid::now_v7();
+    env.stack.member(member, &["vixenplus"], MembershipKind::Member, false).await;
+    let (_, body) = env.gw.post(PLUS, json!({"query": FREE_TRIAL}), Some(&env.stack.token(member, PLUS, &[]))).await;
+    assert_eq!(body["data"]["freeTrialVideos"]["totalCount"], 0, "{}", short(&body));
+    assert!(marked(&body["data"]["videos"]["videos"]).is_empty());
+    env.cleanup().await;
 }

@@ -80,7 +80,7 @@ describe('the data router', () => {
     const home = graphqlCalls.find((call) => call.operationName === 'HomePage')
     const viewport = viewportTypeForWidth(window.innerWidth)
     const tenant = tenantConfig()
-    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewport, tenant), latestSize: listShelfSize(viewport, tenant) })
+    expect(home?.variables).toEqual({ shelfSize: homeShelfLimit(viewport, tenant), latestSize: listShelfSize(viewport, tenant), freeTrial: false })
   })
 
   it('follows a page redirect and shows the screen', async () => {

@@ -63,6 +63,38 @@ pub fn video_facts(video: &api::Video) -> ResourceFacts {
     }
 }
 
+/// The signed-in caller's facts as the access rules read them; none for a visitor.
+async fn user_of(ctx: &Context<'_>) -> async_graphql::Result<Option<(UserFacts, u32)>> {
+    let request = request(ctx);
+    let Some(viewer) = &request.viewer else { return Ok(None) };
+    let profile = super::profile::of(ctx).await?;
+    let user = UserFacts::signed_in(request.tenant(), facts_of(profile, viewer));
+    Ok(Some((user, profile.free_limited_trial_videos_left)))
+}
+
+/// The mark "free for your trial": the caller's free limited trial may take `video` now (the
+/// access rules' `free_trial_take`, with the full videos the unlocks service counts as left),
+/// a fact of the user and the video together, not of the video's flag alone.
+pub async fn free_for_your_trial(ctx: &Context<'_>, video: &api::Video) -> async_graphql::Result<bool> {
+    let facts = video_facts(video);
+    let ability = of(ctx).await?;
+    // Only the free limited trial unlocks a video outright: anyone else answers without the
+    // profile's count.
+    if !ability.can(action::UNLOCK, subject::VIDEO, Some(&facts)) {
+        return Ok(false);
+    }
+    Ok(match user_of(ctx).await? {
+        Some((user, left)) => access::is_free_trial_video_for(&user, ability, &facts, left),
+        None => false,
+    })
+}
+
+/// The sites whose flagged videos are the caller's free limited trial's (none for anyone
+/// else).
+pub async fn free_trial_sites(ctx: &Context<'_>) -> async_graphql::Result<Vec<String>> {
+    Ok(user_of(ctx).await?.map(|(user, _)| access::free_trial_sites(&user)).unwrap_or_default())
+}
+
 /// Whether the caller may `action` the `subject` (for `resource` when given).
 pub async fn can(
     ctx: &Context<'_>,

@@ -61,7 +61,10 @@ pub struct UnlockVideoInput {
 }
 
 /// A successful video unlock; refusals are coded errors (NOT_ENOUGH_CREDITS, ALREADY_UNLOCKED,
-/// UNLOCK_FAILED with 'Failed to unlock the video. Please try again later.', ...).
+/// UNLOCK_FAILED with 'Failed to unlock the video. Please try again later.', ...). A free
+/// limited trial user is never refused for credits, but with the trial's own reason:
+/// NO_FREE_TRIAL_VIDEOS_LEFT, NOT_A_FREE_TRIAL_VIDEO, FREE_TRIAL_VIDEO_OF_ANOTHER_SITE or
+/// FREE_TRIAL_EXPIRED, each with its message (the unlocks service's, kept as it is).
 #[derive(SimpleObject)]
 pub struct VideoUnlock {
     /// `success`.
@@ -275,6 +278,9 @@ pub struct VideoAccess {
     pub unlocked: bool,
     pub channel_pack_id: Option<ID>,
     pub is_free_limited_trial: bool,
+    /// One of the caller's free limited trial's videos that the trial may take now (the
+    /// access rules decide, for this user and this video; not the flag alone).
+    pub free_for_your_trial: bool,
 }
 
 fn id(u: Uuid) -> ID {
@@ -371,6 +377,7 @@ impl UnlocksQuery {
                 unlocked: v.unlocked,
                 channel_pack_id: v.channel_pack_id.map(id),
                 is_free_limited_trial: v.is_free_limited_trial,
+                free_for_your_trial: v.free_for_your_trial,
             })
             .collect())
     }

@@ -9,6 +9,7 @@
 //! - [`abilities()`]: the CASL rule list; [`can`]: the same list asked a question.
 //! - [`rules`]: [`Rule`] as @casl/ability's raw rule, its MongoDB-style conditions.
 //! - [`routing`]: access-denied routing and channel routes.
+//! - [`free_trial`]: which videos a user's free limited trial may take, and why not.
 //! - [`relationship`]: the relationship-status section.
 //! - [`casl`]: the serialised list read back as the browser reads it (for tests).
 //!
@@ -50,6 +51,7 @@
 pub mod abilities;
 pub mod casl;
 pub mod facts;
+pub mod free_trial;
 pub mod relationship;
 pub mod routing;
 pub mod rules;
@@ -59,6 +61,7 @@ pub use facts::{
     is_moderator, role, shows_flag_or_preview, subscription_kind, Group, OwnerFacts, ProfileFacts, Role, StoredKind,
     SubscriptionFacts, SubscriptionKind, SubscriptionRead, SubscriptionStatus, UserFacts,
 };
+pub use free_trial::{free_trial_sites, free_trial_take, is_free_trial_video_for, TrialRefusal};
 pub use relationship::{may_edit_relationship, may_see_relationship_section, RelationshipFacts};
 pub use routing::{
     access_denied_route, channel_route_access, denied_reason, ChannelRoute, Denied, DeniedRoute, RouteAccess,

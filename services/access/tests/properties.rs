@@ -176,3 +176,40 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The mark "free for your trial" is the trial's own: only an active free limited trial
+    /// with videos left sees it, only on a flagged video of its own sites outside a third
+    /// party's channel that it does not hold yet; and whatever the trial may not take it
+    /// refuses with a reason of its own.
+    #[test]
+    fn the_free_trial_mark_is_the_users_and_the_videos_together(
+        u in any_user(), f in any_features(), r in any_resource(), left in 0u32..4,
+    ) {
+        let ability = access::Ability::new(&u, &f);
+        let answer = access::free_trial_take(&u, &ability, &r, left);
+        prop_assert_eq!(answer.is_some(), role(&u) == Role::FreeLimitedTrial);
+        if access::is_free_trial_video_for(&u, &ability, &r, left) {
+            let p = u.profile.as_ref().expect("a visitor has no trial");
+            prop_assert!(p.subscription.active && left > 0);
+            prop_assert!(r.is_free_limited_trial && !r.is_third_party_channel);
+            prop_assert!(access::free_trial_sites(&u).contains(r.site.as_ref().unwrap()));
+            prop_assert!(!p.subscription.unlocked_video_ids.contains(r.id.as_ref().unwrap()));
+        }
+        if let Some(Err(refusal)) = answer {
+            match refusal {
+                access::TrialRefusal::NotATrialVideo => {
+                    prop_assert!(!r.is_free_limited_trial || r.is_third_party_channel)
+                }
+                access::TrialRefusal::OtherSite => {
+                    prop_assert!(r.is_free_limited_trial && !r.is_third_party_channel);
+                    prop_assert!(!access::free_trial_sites(&u).contains(r.site.as_ref().unwrap()));
+                }
+                access::TrialRefusal::NoneLeft => prop_assert_eq!(left, 0),
+                access::TrialRefusal::Expired | access::TrialRefusal::AlreadyTaken => {}
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 mod support;
 
-use catalog::client::{AwardedParams, Paging, PerformerListParams, VideoListParams};
+use catalog::client::{AwardedParams, FreeTrialParams, Paging, PerformerListParams, VideoListParams};
 use reqwest::StatusCode;
 use runtime::client::{CallContext, UpstreamError};
 use runtime::testing::ServiceAuth;
@@ -647,4 +647,35 @@ async fn the_names_kept_on_the_cards_follow_every_change_of_a_performer_or_categ
     assert_eq!(shown.performers[0].name, "Unpublished Too");
     assert!(shown.categories.is_empty());
     env.cleanup().await;
+}
+
+/// "Free for your trial": the flagged videos of the sites a user's trial covers, within the
+/// brand's listing, newest first; some of them on the first page of the brand's listing, the
+/// combined brand's own too; another brand's flagged videos are not the trial's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_free_trial_list_holds_the_trials_own_sites_flagged_videos() {
+    let env = TestEnv::seeded().await;
+    let c = &env.client;
+    let of = |sites: &str| FreeTrialParams { sites: sites.into(), ..Default::default() };
+    for (brand, sites) in [("vixen", "vixen"), ("tushy", "tushy"), ("vixenplus", "vixenplus")] {
+        let caller = env.visitor(brand);
+        let list = c.free_trial_videos(&caller, &of(sites)).await.unwrap();
+        assert!(list.total_count >= 6, "{brand}: {}", list.total_count);
+        assert!(list.videos.iter().all(|v| v.is_free_limited_trial && v.site == sites && !v.is_third_party_channel));
+        let dates: Vec<_> = list.videos.iter().map(|v| v.release_date).collect();
+        assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{brand}: newest first");
+        let first_page = c.videos(&caller, &VideoListParams { size: Some(12), ..Default::default() }).await.unwrap();
+        let on_first = first_page.videos.iter().filter(|v| v.site == sites && v.is_free_limited_trial).count();
+        assert!(on_first >= 2, "{brand}: {on_first} of the trial's videos on the listing's first page");
+    }
+    // The combined brand lists every brand's flagged videos; a trial of vixenplus alone gets
+    // none of vixen's, and a trial covering both gets both.
+    let plus = env.visitor("vixenplus");
+    let both = c.free_trial_videos(&plus, &of("vixenplus,vixen")).await.unwrap();
+    let alone = c.free_trial_videos(&plus, &of("vixenplus")).await.unwrap();
+    assert!(both.total_count > alone.total_count);
+    // Another brand's list never carries what that brand does not list.
+    let on_vixen = c.free_trial_videos(&env.visitor("vixen"), &of("tushy")).await.unwrap();
+    assert_eq!(on_vixen.total_count, 0);
+    assert_eq!(c.free_trial_videos(&plus, &of("")).await.unwrap().total_count, 0, "no sites, no videos");
 }

@@ -20,7 +20,7 @@ use runtime::client::CallContext;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-pub use access::Denied;
+pub use access::{Denied, TrialRefusal};
 
 use crate::error::ApiError;
 use crate::queries::{self, CatalogVideo};
@@ -223,9 +223,17 @@ pub fn may_unlock_channel_pack(standing: &Standing, channel_pack_id: Uuid) -> bo
     standing.ability.can(action::UNLOCK, subject::CHANNEL_PACK, Some(&pack))
 }
 
-/// May the user take this video as one of the free limited trial's full videos.
-pub fn may_take_free_trial_video(standing: &Standing, video: &CatalogVideo) -> bool {
-    standing.ability.can(action::UNLOCK, subject::VIDEO, Some(&resource(video)))
+/// Whether the user's free limited trial may take this video as one of its full videos:
+/// `None` when the user is not on the free limited trial (the video is theirs to buy with
+/// credits, if anything), otherwise the trial's answer and, refused, why (the access rules'
+/// `free_trial_take`, with the full videos this service counts as left).
+pub fn may_take_free_trial_video(standing: &Standing, video: &CatalogVideo) -> Option<Result<(), TrialRefusal>> {
+    access::free_trial_take(&standing.user, &standing.ability, &resource(video), standing.free_trial_videos_left)
+}
+
+/// The mark "free for your trial": one the user's trial may take now.
+pub fn is_free_trial_video_for(standing: &Standing, video: &CatalogVideo) -> bool {
+    matches!(may_take_free_trial_video(standing, video), Some(Ok(())))
 }
 
 #[cfg(test)]

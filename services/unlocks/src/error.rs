@@ -6,7 +6,7 @@ use axum::Json;
 use serde_json::json;
 
 use crate::domain::DomainError;
-use crate::entitlement::Denied;
+use crate::entitlement::{Denied, TrialRefusal};
 use crate::quota::DownloadQuotas;
 
 pub use crate::api::{PACK_UNLOCK_FAILED, UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
@@ -23,8 +23,12 @@ pub enum ApiError {
     NotEnoughCredits { balance: u64, needed: u64 },
     #[error("channel packs are unlocked by members with access")]
     NoTenantAccess,
-    #[error("the free limited trial's {0} full videos are taken")]
+    #[error("Your free trial's {0} full videos are taken. Upgrade to watch every video in full.")]
     NoFreeTrialVideosLeft(u32),
+    /// A free limited trial user asked for a video their trial does not cover (never a
+    /// shortage of credits: the trial spends none).
+    #[error("{}", free_trial_message(*.0))]
+    FreeTrialRefused(TrialRefusal),
     /// The user may not watch or download the video.
     #[error("access denied")]
     AccessDenied(Denied),
@@ -55,7 +59,9 @@ impl ApiError {
             | ApiError::NotEnoughGems { .. }
             | ApiError::NotEnoughCredits { .. }
             | ApiError::NoFreeTrialVideosLeft(_) => StatusCode::CONFLICT,
-            ApiError::NoTenantAccess | ApiError::AccessDenied(_) => StatusCode::FORBIDDEN,
+            ApiError::NoTenantAccess | ApiError::AccessDenied(_) | ApiError::FreeTrialRefused(_) => {
+                StatusCode::FORBIDDEN
+            }
             ApiError::ReachedDownloadQuota(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::UnlockFailed { .. } | ApiError::Busy(_) | ApiError::SubscriptionUnavailable(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -73,7 +79,8 @@ impl ApiError {
             ApiError::NotEnoughGems { .. } => "NOT_ENOUGH_GEMS",
             ApiError::NotEnoughCredits { .. } => "NOT_ENOUGH_CREDITS",
             ApiError::NoTenantAccess => "NO_TENANT_ACCESS",
-            ApiError::NoFreeTrialVideosLeft(_) => "NO_FREE_TRIAL_VIDEOS_LEFT",
+            ApiError::NoFreeTrialVideosLeft(_) => NO_FREE_TRIAL_VIDEOS_LEFT,
+            ApiError::FreeTrialRefused(refusal) => free_trial_code(*refusal),
             ApiError::AccessDenied(_) => "FORBIDDEN",
             ApiError::ReachedDownloadQuota(_) => "REACHED_DOWNLOAD_QUOTA",
             ApiError::UnlockFailed { .. } => UNLOCK_FAILED,
@@ -86,6 +93,38 @@ impl ApiError {
 
     pub fn video_not_found() -> Self {
         ApiError::NotFound { code: "VIDEO_NOT_FOUND", message: "no such video".into() }
+    }
+}
+
+/// UnlockVideo's refusals to a free limited trial user (docs/decisions.md, "a free trial's
+/// refusals say why").
+pub const NO_FREE_TRIAL_VIDEOS_LEFT: &str = "NO_FREE_TRIAL_VIDEOS_LEFT";
+pub const NOT_A_FREE_TRIAL_VIDEO: &str = "NOT_A_FREE_TRIAL_VIDEO";
+pub const FREE_TRIAL_VIDEO_OF_ANOTHER_SITE: &str = "FREE_TRIAL_VIDEO_OF_ANOTHER_SITE";
+pub const FREE_TRIAL_EXPIRED: &str = "FREE_TRIAL_EXPIRED";
+
+fn free_trial_code(refusal: TrialRefusal) -> &'static str {
+    match refusal {
+        TrialRefusal::Expired => FREE_TRIAL_EXPIRED,
+        TrialRefusal::NoneLeft => NO_FREE_TRIAL_VIDEOS_LEFT,
+        TrialRefusal::AlreadyTaken => "ALREADY_UNLOCKED",
+        TrialRefusal::NotATrialVideo => NOT_A_FREE_TRIAL_VIDEO,
+        TrialRefusal::OtherSite => FREE_TRIAL_VIDEO_OF_ANOTHER_SITE,
+    }
+}
+
+/// The plain words of each refusal, which the front end shows as they are.
+pub fn free_trial_message(refusal: TrialRefusal) -> &'static str {
+    match refusal {
+        TrialRefusal::Expired => "Your limited trial expired. Upgrade to watch every video in full.",
+        TrialRefusal::NoneLeft => "Your free trial's full videos are taken. Upgrade to watch every video in full.",
+        TrialRefusal::AlreadyTaken => "already unlocked",
+        TrialRefusal::NotATrialVideo => {
+            "This video is not one of your free trial's videos. Upgrade to watch it, or pick a video marked free for your trial."
+        }
+        TrialRefusal::OtherSite => {
+            "This free trial video belongs to another site's trial, not yours. Pick a video marked free for your trial."
+        }
     }
 }
 

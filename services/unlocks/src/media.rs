@@ -44,6 +44,7 @@ pub async fn access_of(state: &State, asker: &Asker, videos: &[CatalogVideo]) ->
                 unlocked: standing.holdings.video(video.video_id).is_some(),
                 channel_pack_id: video.channel_pack_id,
                 is_free_limited_trial: video.is_free_limited_trial,
+                free_for_your_trial: entitlement::is_free_trial_video_for(&standing, video),
             }
         })
         .collect())

@@ -213,3 +213,15 @@ pub async fn orphaned_debits(pool: &PgPool) -> Result<Vec<OrphanedDebit>, sqlx::
     .fetch_all(pool)
     .await
 }
+
+/// Whether a credits unlock of `video_id` by `user_id` is pending (requested, not finished).
+pub async fn credits_unlock_pending(pool: &PgPool, user_id: Uuid, video_id: Uuid) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "select exists (select 1 from pending_unlock
+         where user_id = $1 and target_kind = 'video' and target_id = $2 and asset = 'credits')",
+    )
+    .bind(user_id)
+    .bind(video_id)
+    .fetch_one(pool)
+    .await
+}

@@ -21,7 +21,7 @@ use wallet_contract::client::DebitRefusal as Refusal;
 
 use crate::api::{PackUnlockResponse, UnlockVideoInput, UnlockVideoResponse};
 use crate::domain::{Command, Unlocks};
-use crate::entitlement::{self, may_take_free_trial_video, may_unlock_channel_pack, Asker};
+use crate::entitlement::{self, may_take_free_trial_video, may_unlock_channel_pack, Asker, TrialRefusal};
 use crate::error::{ApiError, PACK_UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
 use crate::{commands, queries, State};
 
@@ -321,8 +321,9 @@ async fn unlocked_at(state: &State, user_id: Uuid, channel_pack_id: Uuid) -> Res
     Ok(at.unwrap_or_else(|| state.now()))
 }
 
-/// UnlockVideo: one of the free limited trial's full videos when the user's trial allows it,
-/// otherwise pay-per-video credits.
+/// UnlockVideo: for a free limited trial user, one of the trial's full videos when the trial
+/// may take it (refused with the trial's reason otherwise); for anyone else, pay-per-video
+/// credits.
 #[tracing::instrument(name = "unlock_video", skip(state, input, meta), fields(video_id = %input.video_id))]
 pub async fn unlock_video(
     state: &State,
@@ -353,28 +354,45 @@ pub async fn unlock_video(
         free_videos_left: free_left,
         unlocked_at,
     };
-    if may_take_free_trial_video(&standing, &video) {
-        let now = state.now();
-        let command = Command::TakeFreeTrialVideo {
-            unlock_id: Uuid::now_v7(),
-            video_id: video.video_id,
-            new_id: video.new_id.clone(),
-            allowance: state.config.free_trial_videos,
-            now,
-        };
-        match state.book.submit(user_id, command, meta).await? {
-            Ok(outcome) => {
-                let (unlock_id, _) = outcome.state.videos[&video.video_id];
-                let left = state.config.free_trial_videos.saturating_sub(outcome.state.free_trial_videos_used);
-                return Ok(response(unlock_id, "free_limited_trial", None, Some(left), now));
+    let trial = may_take_free_trial_video(&standing, &video);
+    // A credits unlock of the video requested before the trial began, still pending, is
+    // finished (joined) rather than refused or opened twice.
+    let refused_but_pending = match trial {
+        Some(Err(TrialRefusal::AlreadyTaken)) | Some(Ok(())) | None => false,
+        Some(Err(_)) => queries::credits_unlock_pending(&state.pool, user_id, video.video_id).await?,
+    };
+    match trial {
+        // Not on the free limited trial: credits pay.
+        None => {}
+        Some(Ok(())) => {
+            let now = state.now();
+            let command = Command::TakeFreeTrialVideo {
+                unlock_id: Uuid::now_v7(),
+                video_id: video.video_id,
+                new_id: video.new_id.clone(),
+                allowance: state.config.free_trial_videos,
+                now,
+            };
+            match state.book.submit(user_id, command, meta).await? {
+                Ok(outcome) => {
+                    let (unlock_id, _) = outcome.state.videos[&video.video_id];
+                    let left = state.config.free_trial_videos.saturating_sub(outcome.state.free_trial_videos_used);
+                    return Ok(response(unlock_id, "free_limited_trial", None, Some(left), now));
+                }
+                // A credits unlock of the video is pending: join it rather than open the
+                // video twice.
+                Err(crate::domain::DomainError::UnlockPending) => {}
+                Err(refused) => return Err(refused.into()),
             }
-            // The trial's videos are taken, or a credits unlock of the video is pending (join
-            // it rather than open the video twice): credits pay.
-            Err(
-                crate::domain::DomainError::NoFreeTrialVideosLeft { .. } | crate::domain::DomainError::UnlockPending,
-            ) => {}
-            Err(refused) => return Err(refused.into()),
         }
+        Some(Err(_)) if refused_but_pending => {}
+        // The free limited trial spends no credits: its refusal says why, never a shortage
+        // of credits (docs/decisions.md, "a free trial's refusals say why").
+        Some(Err(TrialRefusal::NoneLeft)) => {
+            return Err(ApiError::NoFreeTrialVideosLeft(state.config.free_trial_videos))
+        }
+        Some(Err(TrialRefusal::AlreadyTaken)) => return Err(ApiError::AlreadyUnlocked),
+        Some(Err(refusal)) => return Err(ApiError::FreeTrialRefused(refusal)),
     }
     let command = Command::RequestVideoUnlock {
         unlock_id: Uuid::now_v7(),

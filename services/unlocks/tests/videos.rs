@@ -118,8 +118,11 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     // The refusal names the step: a flagged video is one of the free ones, another the upgrade.
     assert_eq!(denied(&env, &token, videos[0].video_id).await.as_deref(), Some("free_trial_video"));
     assert_eq!(denied(&env, &token, unflagged.video_id).await.as_deref(), Some("no_access"));
-    // Only free-limited-trial content is taken as one of the three: another video takes credits.
-    assert_eq!(unlock(&env, &token, input(&unflagged)).await.1["code"], "NOT_ENOUGH_CREDITS");
+    // Only free-limited-trial content is taken as one of the three, and the trial spends no
+    // credits: another video is refused as what it is, not for a shortage of credits.
+    let (status, body) = unlock(&env, &token, input(&unflagged)).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("NOT_A_FREE_TRIAL_VIDEO")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("not one of your free trial's videos"), "{body}");
     for (n, left) in [(0, 2), (1, 1), (2, 0)] {
         let (status, body) = unlock(&env, &token, input(&videos[n])).await;
         assert_eq!(status, StatusCode::OK, "{body}");
@@ -128,8 +131,11 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
             (Some("free_limited_trial"), Some(left))
         );
     }
-    // The fourth would take credits, and there are none.
-    assert_eq!(unlock(&env, &token, input(&videos[3])).await.1["code"], "NOT_ENOUGH_CREDITS");
+    // The fourth is refused with the trial's own reason: its three are taken.
+    let (status, body) = unlock(&env, &token, input(&videos[3])).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::CONFLICT, Some("NO_FREE_TRIAL_VIDEOS_LEFT")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("full videos are taken"), "{body}");
+    assert_eq!(unlock(&env, &token, input(&videos[0])).await.1["code"], "ALREADY_UNLOCKED");
     assert_eq!(state(&env, &token).await.free_limited_trial_videos_left, 0);
     // Its three taken, the trial has expired for every other video: 'limited trial expired', the upgrade.
     assert_eq!(denied(&env, &token, videos[3].video_id).await.as_deref(), Some("free_trial_expired"));
@@ -146,6 +152,66 @@ async fn the_free_limited_trial_opens_three_full_videos_while_it_runs() {
     }])
     .await;
     assert_eq!(play(&env, &token, videos[1].video_id).await, StatusCode::FORBIDDEN, "no token once the trial ended");
+    env.cleanup().await;
+}
+
+async fn marks(env: &TestEnv, token: &str, ids: &[Uuid]) -> Vec<bool> {
+    let body: Value = env
+        .http()
+        .post(format!("{}/internal/videos/access", env.base))
+        .bearer_auth(token)
+        .json(&json!({ "videoIds": ids }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    body["videos"].as_array().unwrap().iter().map(|v| v["freeForYourTrial"].as_bool().unwrap()).collect()
+}
+
+/// The combined brand's lists carry every brand's flagged videos; a vixenplus trial's site is
+/// vixenplus: its own flagged videos are the ones it takes and the ones marked for it, another
+/// brand's are refused as another site's, and an ended trial is told it expired.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_trial_takes_only_its_own_sites_free_videos_and_says_why_not_the_others() {
+    let env = TestEnv::new().await;
+    let own: Vec<_> = (0..4).map(|_| free_trial_video("vixenplus")).collect();
+    let other = free_trial_video("tushy");
+    let unflagged = video("vixenplus", None, None);
+    let mut events: Vec<_> = own.iter().map(published).collect();
+    events.extend([published(&other), published(&unflagged)]);
+    env.catalog(&events).await;
+    let user = Uuid::now_v7();
+    let trial = env.subscribe(user, MembershipKind::Trial, &["vixenplus"], true).await;
+    let token = env.token(user);
+    let ids = [own[0].video_id, other.video_id, unflagged.video_id];
+    assert_eq!(marks(&env, &token, &ids).await, [true, false, false], "flagged is not enough: the trial's own site");
+    let (status, body) = unlock(&env, &token, input(&other)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("FREE_TRIAL_VIDEO_OF_ANOTHER_SITE")),
+        "{body}"
+    );
+    assert!(body["message"].as_str().unwrap().contains("another site"), "{body}");
+    assert_eq!(unlock(&env, &token, input(&unflagged)).await.1["code"], "NOT_A_FREE_TRIAL_VIDEO");
+    for video in &own[..3] {
+        let (status, body) = unlock(&env, &token, input(video)).await;
+        assert_eq!((status, body["paidWith"].as_str()), (StatusCode::OK, Some("free_limited_trial")), "{body}");
+    }
+    // Taken, or none left: no longer marked.
+    assert_eq!(marks(&env, &token, &[own[0].video_id, own[3].video_id]).await, [false, false]);
+    assert_eq!(unlock(&env, &token, input(&own[3])).await.1["code"], "NO_FREE_TRIAL_VIDEOS_LEFT");
+    assert_eq!(env.debits().await, 0, "no refusal went to the wallet");
+    env.subscription(&[proto_events::subscription::SubscriptionEvent::SubscriptionExpired {
+        subscription_id: trial,
+        user_id: user,
+        expired_at: chrono::Utc::now(),
+    }])
+    .await;
+    let (status, body) = unlock(&env, &token, input(&own[3])).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("FREE_TRIAL_EXPIRED")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("limited trial expired"), "{body}");
     env.cleanup().await;
 }
 

@@ -109,7 +109,7 @@ export const en = {
   video_card: {
     duration: 'Duration',
     rating: 'Rating {{rating}}',
-    free_trial: 'Free trial video',
+    free_trial: 'Free for your trial',
   },
   join: {
     site: 'Join {{site}}',
@@ -120,5 +120,6 @@ export const en = {
     latest: 'Latest videos',
     recommended: 'Recommended for you',
     popular_models: 'Popular models',
+    free_trial: 'Free for your trial',
   },
 } as const

@@ -64,6 +64,7 @@ export const ANALYTICS_LABELS = {
   showcases: 'Showcases',
   showcase: 'Showcase',
   recommendedVideos: 'Recommended Videos',
+  freeTrialVideos: 'Free Trial Videos',
   reels: 'Quickies',
   quickies: 'Quickies',
   cams: 'Cams',

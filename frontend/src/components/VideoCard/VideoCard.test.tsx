@@ -34,6 +34,7 @@ const video = (slug: string, overrides: Partial<VideoCard_VideoFragment> = {}) =
       duration: 1925,
       rating: 8.46,
       isFreeLimitedTrial: false,
+      freeForYourTrial: false,
       performers: [performer('Ava Stone'), performer('Mia Reed')],
       images: { listing: image(slug) },
       ...overrides,
@@ -76,6 +77,21 @@ describe('how a card writes a video’s numbers', () => {
 })
 
 describe('the video card', () => {
+  it("marks a video free for the user's trial only where the server says the trial may take it, not by its flag", () => {
+    renderInRouter(
+      <VideoGrid
+        videos={[
+          video('ours', { isFreeLimitedTrial: true, freeForYourTrial: true }),
+          video('another-sites', { isFreeLimitedTrial: true, freeForYourTrial: false }),
+          video('plain'),
+        ]}
+      />,
+    )
+    const marks = screen.getAllByText('Free for your trial')
+    expect(marks).toHaveLength(1)
+    expect(marks[0]!.closest('a')?.getAttribute('href')).toBe('/videos/ours')
+  })
+
   it('is one link to the video page, titled by the video, with its numbers', () => {
     renderInRouter(<VideoCard video={video('red-dress')} />)
     const link = screen.getByRole('link')

@@ -21,7 +21,10 @@ export interface VideoCardProps {
   titleAs?: 'h2' | 'h3'
 }
 
-/** The mark of a free-limited-trial video, on its card and its page. */
+/**
+ * The mark of one of the user's free trial's videos, on its card and its page: where the server says this user's
+ * trial may take it (freeForYourTrial), not wherever a video is flagged.
+ */
 export const FREE_TRIAL_MARK = t('video_card.free_trial')
 
 export function videoHref(slug: string): string {
@@ -45,7 +48,7 @@ export function VideoCard({ video: masked, href, priority = false, titleAs }: Vi
             className="video-card__image"
             sizes="(min-width: 1286px) 25vw, (min-width: 769px) 33vw, (min-width: 481px) 50vw, 100vw"
           />
-          {video.isFreeLimitedTrial ? <span className="video-card__badge">{FREE_TRIAL_MARK}</span> : null}
+          {video.freeForYourTrial ? <span className="video-card__badge">{FREE_TRIAL_MARK}</span> : null}
           <span className="video-card__duration">
             <span className="visually-hidden">{t('video_card.duration')} </span>
             {formatDuration(video.duration)}

@@ -94,16 +94,17 @@ export function UnlockOrUpgradeMembership({ props, close }: ModalBodyProps<'Unlo
         <p>
           {translateRich('unlock_video.free_trial', { title: <strong>{title}</strong>, count: freeLimitedTrialVideos })}
         </p>
-        <p data-testid="free-videos-left">
-          {t('unlock_video.free_videos_left', { count: freeVideosLeft })}
-        </p>
+        {/* Refused by the trial, the count the page was loaded with no longer holds: the refusal says why. */}
+        {outcome?.kind === 'trialRefused' ? null : (
+          <p data-testid="free-videos-left">{t('unlock_video.free_videos_left', { count: freeVideosLeft })}</p>
+        )}
         {message ? (
           <p role="alert" className="notice notice--error">
             {message}
           </p>
         ) : null}
         <div className="modal__actions">
-          {outcome?.kind === 'trialExpired' ? null : (
+          {outcome?.kind === 'trialExpired' || outcome?.kind === 'trialRefused' ? null : (
             <button type="button" className="button button--accent" onClick={onUnlock} disabled={loading} aria-busy={loading}>
               {loading ? t('common.unlocking') : t('unlock_video.watch_free')}
             </button>

@@ -2,6 +2,7 @@ import { CombinedGraphQLErrors } from '@apollo/client'
 import { describe, expect, it } from 'vitest'
 import {
   downloadErrorMessage,
+  FREE_TRIAL_REFUSALS,
   modalForLockedVideo,
   quotaLine,
   refusalStep,
@@ -115,8 +116,19 @@ describe('the step a refused video offers', () => {
     expect(step({ deniedReason: 'no_access', subscriptionKind: 'porn-portal', isActive: false }).label).toBe('Get full access')
   })
 
+  it("shows a free trial's own refusals in the server's words, never as a shortage of credits", () => {
+    for (const code of FREE_TRIAL_REFUSALS) {
+      const outcome = refusedVideoUnlock(refused(code, `why ${code}`))
+      expect(outcome).toEqual({ kind: 'trialRefused', code, message: `why ${code}` })
+      expect(videoUnlockMessage(outcome)).toBe(`why ${code}`)
+    }
+  })
+
   it('reads the refusal of a fourth free video as the trial expired', () => {
-    expect(refusedVideoUnlock(refused('NO_FREE_TRIAL_VIDEOS_LEFT'))).toEqual({ kind: 'trialExpired' })
+    expect(refusedVideoUnlock(refused('NO_FREE_TRIAL_VIDEOS_LEFT'))).toMatchObject({
+      kind: 'trialRefused',
+      code: 'NO_FREE_TRIAL_VIDEOS_LEFT',
+    })
     expect(videoUnlockMessage({ kind: 'trialExpired' })).toContain('limited trial expired')
   })
 })

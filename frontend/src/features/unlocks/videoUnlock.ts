@@ -117,17 +117,34 @@ export type VideoUnlockOutcome =
   | { kind: 'success'; creditsLeft: number | null; freeVideosLeft?: number | null }
   | { kind: 'notEnoughCredits' }
   | { kind: 'trialExpired' }
+  /** The free limited trial's own refusal (never a shortage of credits): the server's words, which say why. */
+  | { kind: 'trialRefused'; code: FreeTrialRefusal; message: string }
   | { kind: 'alreadyUnlocked' }
   | { kind: 'failed' }
 
+/** UnlockVideo's refusals to a free limited trial user (services/unlocks error.rs; docs/decisions.md). */
+export const FREE_TRIAL_REFUSALS = [
+  'NO_FREE_TRIAL_VIDEOS_LEFT',
+  'NOT_A_FREE_TRIAL_VIDEO',
+  'FREE_TRIAL_VIDEO_OF_ANOTHER_SITE',
+  'FREE_TRIAL_EXPIRED',
+] as const
+export type FreeTrialRefusal = (typeof FREE_TRIAL_REFUSALS)[number]
+
+const isFreeTrialRefusal = (code: string | undefined): code is FreeTrialRefusal =>
+  (FREE_TRIAL_REFUSALS as readonly string[]).includes(code ?? '')
+
 export function refusedVideoUnlock(error: unknown): VideoUnlockOutcome {
-  switch (refusalOf(error)?.code) {
+  const refusal = refusalOf(error)
+  if (isFreeTrialRefusal(refusal?.code)) {
+    // The server's message says why; the trial's expiry copy stands in only if it said nothing.
+    return { kind: 'trialRefused', code: refusal.code, message: refusal.message || LIMITED_TRIAL_EXPIRED }
+  }
+  switch (refusal?.code) {
     case 'NOT_ENOUGH_CREDITS':
       return { kind: 'notEnoughCredits' }
     case 'ALREADY_UNLOCKED':
       return { kind: 'alreadyUnlocked' }
-    case 'NO_FREE_TRIAL_VIDEOS_LEFT':
-      return { kind: 'trialExpired' }
     default:
       return { kind: 'failed' }
   }
@@ -141,6 +158,8 @@ export function videoUnlockMessage(outcome: VideoUnlockOutcome): string | null {
       return t('video_unlock_modal.no_credits')
     case 'trialExpired':
       return LIMITED_TRIAL_EXPIRED
+    case 'trialRefused':
+      return outcome.message
     case 'alreadyUnlocked':
       return t('video_unlock_modal.already_unlocked')
     case 'failed':

@@ -53,6 +53,12 @@ describe('the upgrade bar', () => {
     expect(upgradeBar(facts('freeLimitedTrial'), 'TUSHY')?.message).toBe(
       'Your free trial includes 3 full videos. Upgrade to watch every video on TUSHY.',
     )
+    // The free trial's bar leads to the trial's videos; no other bar has a link.
+    expect(upgradeBar(facts('freeLimitedTrial'), 'TUSHY')?.link).toEqual({
+      label: 'See your free videos',
+      href: '/free-trial-videos',
+    })
+    expect(upgradeBar(facts('trial'), 'TUSHY')?.link).toBeUndefined()
     expect(upgradeBar(facts('expired'), 'TUSHY')).toEqual({
       kind: 'expired',
       message: 'Your membership has expired. Rejoin to watch every video on TUSHY again.',

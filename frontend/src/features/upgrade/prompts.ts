@@ -42,7 +42,12 @@ export interface PromptBar {
   kind: 'reactivate' | 'freeLimitedTrial' | 'trial' | 'expired' | 'pornPortal' | 'upgrade'
   message: string
   action: PromptAction
+  /** A page the bar points to besides its action: the free trial's bar links to the trial's videos. */
+  link?: { label: string; href: string }
 }
+
+/** The free trial's videos, "free for your trial" (the route row in features/videos/routes/rows.json). */
+export const FREE_TRIAL_VIDEOS_PATH = '/free-trial-videos'
 
 const purchase = (label: string, elm: string, campaign: string, reason?: 'expired'): PromptAction => ({
   label,
@@ -74,6 +79,7 @@ export function upgradeBar(facts: PromptFacts, site: string): PromptBar | null {
       kind: 'freeLimitedTrial',
       message: t('upgrade.bars.free_trial', { site }),
       action: purchase(t('purchase_membership_modal.upgrade_now'), 'upgrade-bar', campaign),
+      link: { label: t('upgrade.actions.see_free_videos'), href: FREE_TRIAL_VIDEOS_PATH },
     }
   }
   if (hasExpired(facts.profile)) {

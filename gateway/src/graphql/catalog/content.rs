@@ -2,7 +2,7 @@
 //! tenant-gated parts answer NOT_FOUND where the tenant's feature is off.
 
 use async_graphql::{Context, Object, ID};
-use catalog_contract::client::{AwardedParams, PerformerListParams, VideoListParams};
+use catalog_contract::client::{AwardedParams, FreeTrialParams, PerformerListParams, VideoListParams};
 
 use access::abilities::{action, subject};
 
@@ -88,6 +88,32 @@ impl ContentQuery {
         let mut page = upstreams(ctx).catalog.videos(&caller(ctx), &params).await.map_err(refused)?;
         loaders::keep_performers(ctx, std::mem::take(&mut page.performers)).await?;
         Ok(page.into())
+    }
+
+    /// "Free for your trial" (/free-trial-videos): the free limited trial's videos of the
+    /// sites the signed-in user's trial covers, on this brand, newest first; the trial's
+    /// videos taken are listed too (they stay open), `freeForYourTrial` marks those it may
+    /// still take. Empty for anyone not on an active free limited trial; UNAUTHENTICATED for
+    /// a visitor.
+    async fn free_trial_videos(
+        &self,
+        ctx: &Context<'_>,
+        page: Option<i32>,
+        size: Option<i32>,
+    ) -> async_graphql::Result<VideoPage> {
+        request(ctx).viewer()?;
+        let sites = abilities::free_trial_sites(ctx).await?;
+        let paging = paging(page, size);
+        if sites.is_empty() {
+            return Ok(VideoPage {
+                items: vec![],
+                total_count: 0,
+                page: paging.page.unwrap_or(1),
+                size: paging.size.unwrap_or(12),
+            });
+        }
+        let params = FreeTrialParams { sites: sites.join(","), page: paging.page, size: paging.size };
+        Ok(upstreams(ctx).catalog.free_trial_videos(&caller(ctx), &params).await.map_err(refused)?.into())
     }
 
     /// Top rated (/toprated): the brand's videos by rating.

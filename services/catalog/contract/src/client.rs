@@ -42,6 +42,16 @@ pub struct Paging {
     pub size: Option<i64>,
 }
 
+/// The free-for-your-trial list's parameters: the trial's sites, comma separated, and the page.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FreeTrialParams {
+    pub sites: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+}
+
 /// The awards list's parameters: a `skip` or a `page` (from 1; the service computes its
 /// 64-bit offset), and `first` (up to 100). Neither: the first page.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -137,6 +147,16 @@ impl CatalogClient {
         params: &VideoListParams,
     ) -> Result<api::VideoPage, UpstreamError> {
         self.get("/internal/videos", caller, params).await
+    }
+
+    /// The free limited trial's videos of `sites` (the sites a user's trial covers) on the
+    /// caller's brand, newest first.
+    pub async fn free_trial_videos(
+        &self,
+        caller: &CallContext,
+        params: &FreeTrialParams,
+    ) -> Result<api::VideoPage, UpstreamError> {
+        self.get("/internal/videos/free-trial", caller, params).await
     }
 
     pub async fn top_rated(&self, caller: &CallContext, paging: &Paging) -> Result<api::VideoPage, UpstreamError> {

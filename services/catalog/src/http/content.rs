@@ -8,6 +8,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/internal/videos", get(list_videos))
         .route("/internal/videos/top-rated", get(top_rated))
         .route("/internal/videos/awarded", get(awarded))
+        .route("/internal/videos/free-trial", get(free_trial_videos))
         .route("/internal/videos/batch", post(videos_batch))
         .route("/internal/videos/by-slug/{slug}", get(get_video))
         .route("/internal/videos/by-slug/{slug}/picture-set", get(get_picture_set))
@@ -85,6 +86,41 @@ async fn listing_page(
     let filter = VideoFilter { site, categories, performer, ..Default::default() };
     let Json(page) = page_of(state, filter, order, q.page, q.size).await?;
     Ok(page)
+}
+
+/// The free limited trial's videos of the sites a user's trial covers (`sites`, comma
+/// separated, as the access rules' `free_trial_sites` name them), within the brand's listing,
+/// newest first. Not kept in the read cache: the answer depends on the user's sites.
+async fn free_trial_videos(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<FreeTrialQuery>, QueryRejection>,
+) -> ApiResult<api::VideoPage> {
+    let Query(q) = query?;
+    let site = site_of(q.site.as_deref(), &headers)?;
+    let sites: Vec<String> = q
+        .sites
+        .as_deref()
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if sites.len() > 50 || sites.iter().any(|s| s.len() > 64) {
+        return Err(ApiError::Invalid("at most 50 sites of at most 64 characters".into()));
+    }
+    let filter = VideoFilter { site, free_trial_of: Some(sites), ..Default::default() };
+    page_of(&state, filter, VideoOrder::Newest, q.page, q.size).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FreeTrialQuery {
+    pub site: Option<String>,
+    pub sites: Option<String>,
+    pub page: Option<i64>,
+    pub size: Option<i64>,
 }
 
 async fn top_rated(

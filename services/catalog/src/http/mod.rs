@@ -87,6 +87,7 @@ pub const INTERNAL_ROUTES: &[Route] = &[
     Route::get("/internal/videos", Access::Any),
     Route::get("/internal/videos/top-rated", Access::Any),
     Route::get("/internal/videos/awarded", Access::Any),
+    Route::get("/internal/videos/free-trial", Access::Any),
     Route::post("/internal/videos/batch", Access::Any),
     Route::get("/internal/videos/by-slug/{slug}", Access::Any),
     Route::get("/internal/videos/by-slug/{slug}/picture-set", Access::Any),

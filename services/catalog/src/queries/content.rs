@@ -40,6 +40,9 @@ pub struct VideoFilter {
     pub award_only: bool,
     pub ids: Option<Vec<Uuid>>,
     pub exclude: Option<Uuid>,
+    /// Only the free limited trial's videos (flagged, outside a third party's channel) of
+    /// these sites: the ones a user's trial covers ("free for your trial").
+    pub free_trial_of: Option<Vec<String>>,
 }
 
 /// The key a site is counted under: the combined brand counts every brand.
@@ -77,20 +80,25 @@ fn push_filter(q: &mut QueryBuilder<'_, Postgres>, f: &VideoFilter) {
     if let Some(x) = f.exclude {
         q.push(" and v.video_id <> ").push_bind(x);
     }
+    if let Some(sites) = &f.free_trial_of {
+        q.push(" and v.is_free_limited_trial and not v.is_third_party_channel and v.site = any(")
+            .push_bind(sites.clone())
+            .push(")");
+    }
 }
 
 /// A brand's page of one category (and nothing else): read from `video_category`.
 fn one_category(f: &VideoFilter) -> Option<(String, String)> {
     let scope = site_scope(&f.site);
     match (f.categories.as_slice(), f.performer, f.channel, f.award_only, &f.ids, f.exclude) {
-        ([c], None, None, false, None, None) if scope != "*" => Some((scope, c.clone())),
+        ([c], None, None, false, None, None) if scope != "*" && f.free_trial_of.is_none() => Some((scope, c.clone())),
         _ => None,
     }
 }
 
 /// The facet a filter's total is kept under, when it has one.
 fn facet_of(f: &VideoFilter) -> Option<(String, String)> {
-    if f.ids.is_some() || f.exclude.is_some() {
+    if f.ids.is_some() || f.exclude.is_some() || f.free_trial_of.is_some() {
         return None;
     }
     let scope = if f.channel.is_some() { crate::domain::CHANNELS_SITE.to_owned() } else { site_scope(&f.site) };

@@ -10,6 +10,19 @@ pub struct Catalog {
     pub ratings: Vec<(Uuid, Uuid, u8)>,
 }
 
+/// Which of the brand videos are the free limited trial's (3 full videos, account-payments-gems.md
+/// §9): each brand's three oldest, and four of its newest (its 1st, 2nd, 5th and 9th newest),
+/// so that a brand's first page of the default listing (newest first) carries some of them and
+/// each brand has more than the trial's three, the combined brand's own among them (its lists
+/// carry every brand's videos, its trial takes its own: docs/decisions.md).
+pub fn is_free_trial_pick(i: usize, brand_videos: usize) -> bool {
+    if i >= brand_videos {
+        return false;
+    }
+    let newest_rank = (brand_videos - 1 - i) / BRANDS.len();
+    i < BRANDS.len() * 3 || matches!(newest_rank, 0 | 1 | 4 | 8)
+}
+
 pub fn generate(scale: Scale) -> Catalog {
     let mut rng = Rng::new(7);
     let at = epoch();
@@ -149,7 +162,7 @@ pub fn generate(scale: Scale) -> Catalog {
             category_slugs: cats,
             channel,
             is_third_party_channel: is_third_party,
-            is_free_limited_trial: !is_channel && i < BRANDS.len() * 3,
+            is_free_limited_trial: !is_channel && is_free_trial_pick(i, scale.brand_videos),
             award: u32::from(rng.below(10) == 0),
             qualities: VideoQuality::ALL[..cut].iter().copied().chain([VideoQuality::Hls]).collect(),
         });

@@ -373,6 +373,36 @@ mod tests {
         }
     }
 
+    /// Every brand sells the free limited trial (config/billing: a free trial join option per
+    /// brand): each brand's own videos hold more than the trial's three, some on the first
+    /// page of its default listing (newest first), the combined brand's too.
+    #[test]
+    fn every_brand_has_free_trial_videos_on_its_first_page() {
+        let a = generate(Scale::DEMO);
+        let videos: Vec<&Video> = a
+            .content
+            .iter()
+            .filter_map(|e| match e {
+                CatalogEvent::VideoPublished { video, .. } => Some(video),
+                _ => None,
+            })
+            .collect();
+        for brand in BRANDS {
+            let mut own: Vec<&&Video> = videos.iter().filter(|v| v.site == brand).collect();
+            own.sort_by_key(|v| std::cmp::Reverse(v.release_date));
+            let flagged = own.iter().filter(|v| v.is_free_limited_trial).count();
+            assert!(flagged >= 6, "{brand}: {flagged} free trial videos");
+            let first_page = own.iter().take(12).filter(|v| v.is_free_limited_trial).count();
+            assert!(first_page >= 4, "{brand}: {first_page} on its first page");
+        }
+        let mut all: Vec<&&Video> = videos.iter().filter(|v| v.channel.is_none()).collect();
+        all.sort_by_key(|v| std::cmp::Reverse(v.release_date));
+        let combined = tenants::global().combined().tenant.clone();
+        let own_on_first = all.iter().take(12).filter(|v| v.site == combined && v.is_free_limited_trial).count();
+        assert!(own_on_first >= 2, "the combined brand's first page: {own_on_first} of its own trial's videos");
+        assert!(videos.iter().all(|v| v.channel.is_none() || !v.is_free_limited_trial), "no channel video is flagged");
+    }
+
     #[test]
     fn seed_ids_are_stable_and_distinct() {
         assert_eq!(seed_id("video", 1), seed_id("video", 1));

@@ -246,6 +246,11 @@ pub struct VideoAccess {
     pub unlocked: bool,
     pub channel_pack_id: Option<Uuid>,
     pub is_free_limited_trial: bool,
+    /// One of the user's free limited trial's videos that the trial may take now (a fact of
+    /// the user and the video together: the access rules' `free_trial_take`), not merely
+    /// flagged.
+    #[serde(default)]
+    pub free_for_your_trial: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

@@ -19,6 +19,7 @@ export const upgradeCopy = {
       get_membership: 'Get a membership',
       see_options: 'See your options',
       rejoin: 'Rejoin now',
+      see_free_videos: 'See your free videos',
     },
   },
 } as const

@@ -17,6 +17,7 @@ import { PerformerGrid } from '../../../components/PerformerCard/PerformerCard'
 import { Shelf } from '../../../components/Shelf/Shelf'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import { RecommendationGrid } from '../../recommendations'
+import { FREE_TRIAL_VIDEOS_PATH } from '../../upgrade'
 import { getFragmentData } from '../../../gql/fragment-masking'
 import { HomePageDocument, Picture_ImageFragmentDoc, VideoCard_VideoFragmentDoc, type HomePageQuery } from '../../../gql/graphql'
 import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from '../shelfSize'
@@ -38,12 +39,19 @@ export function useHomeQueryEffects(data: HomeData | undefined) {
   }, [data])
 }
 
+/** Who is shown the "Free for your trial" shelf: whoever may see the free trial's videos (the server's rules). */
+const FREE_TRIAL_VIDEOS: readonly [string, string] = ['see', 'FreeLimitedTrialVideos']
+
 /** The shelves ask for what the viewport the page loaded for shows (a phone 3 a shelf, a wide screen 9). */
-const homeQuery = (data: HomeData, session: { tenant: TenantConfig }) => ({
+const homeQuery = (
+  data: HomeData,
+  session: { tenant: TenantConfig; user: { isAuthenticated: boolean; can(action: string, subject: string): boolean } },
+) => ({
   query: HomePageDocument,
   variables: {
     shelfSize: homeShelfLimit(data.viewportType, session.tenant),
     latestSize: listShelfSize(data.viewportType, session.tenant),
+    freeTrial: session.user.isAuthenticated && session.user.can(...FREE_TRIAL_VIDEOS),
   },
 })
 
@@ -56,6 +64,7 @@ function HomeScreenView() {
   // Each shelf shows the spec's size for this viewport, in whole rows of its grid.
   const videoColumns = shelfColumns(viewport, 'videos')
   const latest = fullRows(result.latest.videos, listShelfSize(viewport, tenant), videoColumns)
+  const freeTrial = result.freeTrial?.videos ?? []
   const recommended = fullRows(result.recommended.videos, shelfSize(viewport), videoColumns)
   const topRated = fullRows(result.topRated.videos, shelfSize(viewport), videoColumns)
   const models = fullRows(result.models.performers, listShelfSize(viewport, tenant), shelfColumns(viewport, 'performers'))
@@ -64,6 +73,11 @@ function HomeScreenView() {
       <VisitorJoin elm="home-banner" campaign="homeBanner" className="home-join">
         {t('join.site', { site: tenant.site })}
       </VisitorJoin>
+      {freeTrial.length > 0 ? (
+        <Shelf title={t('home.free_trial')} moreHref={FREE_TRIAL_VIDEOS_PATH}>
+          <VideoGrid videos={freeTrial} />
+        </Shelf>
+      ) : null}
       <Shelf title={t('home.latest')} moreHref="/videos">
         <VideoGrid videos={latest} priorityCount={priorityCards(viewport)} />
         <VisitorJoin elm="shelf1" campaign="shelf1" lead={t('join.lead_new_every_day')}>

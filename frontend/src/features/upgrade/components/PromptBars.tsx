@@ -1,5 +1,6 @@
 // The upgrade bar and the porn-portal bar above the page, for the users whose abilities hold them (prompts.ts).
 // Loaded only for such users, so the first page of everyone else carries none of it.
+import { Link } from 'react-router'
 import { useCurrentScreen } from '../../../app/shell/AutomaticModals'
 import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
@@ -15,6 +16,11 @@ function Bar({ bar, label, testId }: { bar: PromptBar; label: string; testId: st
   return (
     <aside className={`prompt-bar prompt-bar--${bar.kind}`} aria-label={label} data-testid={testId}>
       <p className="prompt-bar__message">{bar.message}</p>
+      {bar.link ? (
+        <Link to={bar.link.href} className="button prompt-bar__link" data-testid="prompt-bar-link">
+          {bar.link.label}
+        </Link>
+      ) : null}
       <button type="button" className="button button--accent" onClick={() => show(promptModal(bar.action))}>
         {bar.action.label}
       </button>

@@ -71,7 +71,7 @@ function VideoPageView() {
             <Link to={`/channels/${page.channelSlug}`}>{detail.channelName}</Link>
           ) : null}
           {video.award > 0 ? <span className="video-page__award">{t('videos.award_winner')}</span> : null}
-          {video.isFreeLimitedTrial ? <span className="video-page__free-trial">{FREE_TRIAL_MARK}</span> : null}
+          {video.freeForYourTrial ? <span className="video-page__free-trial">{FREE_TRIAL_MARK}</span> : null}
         </p>
         {video.performers.length > 0 ? (
           <p className="video-page__performers">

@@ -3,6 +3,7 @@ import { type AppRoute, guarded, page, screen } from '../../../app/routing'
 import type { RouteServices } from '../../../app/services'
 import {
   awardsRule,
+  freeTrialVideosRule,
   readTopRated,
   pictureSetRule,
   topRatedRule,
@@ -22,6 +23,11 @@ export const videosRoutes: ReadonlyArray<AppRoute<RouteServices>> = [
   { path: '/videos/:slug/comment/:commentId', load: videoCommentRule, screen: videoScreen },
   { path: '/trailer/:slug', load: trailerRule, screen: screen('videos', screens, (m) => m.TrailerScreen) },
   { path: '/pictureset/:slug', load: pictureSetRule, screen: screen('videos', screens, (m) => m.PictureSetScreen) },
+  {
+    path: '/free-trial-videos',
+    load: freeTrialVideosRule,
+    screen: screen('videos', screens, (m) => m.FreeTrialVideosScreen),
+  },
   {
     path: '/toprated',
     load: guarded('/toprated', async (input, _pass, services: RouteServices, signal: AbortSignal) => {

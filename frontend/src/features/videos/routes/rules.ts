@@ -65,6 +65,12 @@ export function readTopRated<V = unknown>(body: unknown): TopRatedResult<V> {
   return { videos: Array.isArray(videos) ? (videos as V[]) : [], rest }
 }
 
+/** /free-trial-videos: signed in, with the ability to see the free trial's videos (the row's steps). */
+export const freeTrialVideosRule = guarded(
+  '/free-trial-videos',
+  (_input, pass): RouteOutcome<{ page: number }> => page('freeTrialVideos', { page: pass.page }),
+)
+
 /** The last awards page: max 32-bit integer / the small list page size. */
 export function awardsMaxPage(smallListSize: number): number {
   return Math.floor(MAX_INT32 / (smallListSize > 0 ? smallListSize : LIST_SIZES.small))

@@ -10,7 +10,7 @@ import { VisitorJoin } from '../../../components/VisitorJoin'
 import { useSession } from '../../../app/session/SessionContext'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
 import type { VideoCardVideo } from '../../../components/VideoCard/VideoCard'
-import { AwardedVideosDocument, VideoListingDocument } from '../../../gql/graphql'
+import { AwardedVideosDocument, FreeTrialVideosDocument, VideoListingDocument } from '../../../gql/graphql'
 import { VideoFilters } from '../components/VideoFilters'
 import { PictureSetPage, TrailerPage, VideoPage } from '../index'
 import '../components/VideoPage.css'
@@ -102,3 +102,26 @@ function AwardsView() {
 }
 
 export const AwardsScreen = withScreenQuery(AwardsView, awardsQuery)
+
+const freeTrialQuery = (data: { page: number }) => ({
+  query: FreeTrialVideosDocument,
+  variables: { page: data.page, size: PAGE_SIZE },
+})
+
+/** /free-trial-videos: the videos the user's free trial includes, those it may still take marked. */
+function FreeTrialVideosView() {
+  const { page, result } = useScreenQuery(freeTrialQuery)
+  const { freeLimitedTrialVideosLeft: left, freeLimitedTrialVideos: count } = result.unlockState
+  return (
+    <Page title={t('videos.free_trial_title')}>
+      <p className="free-trial-videos__lead" data-testid="free-trial-lead">
+        {left > 0 ? t('videos.free_trial_lead', { count, left }) : t('videos.free_trial_lead_none', { count })}
+      </p>
+      <Listing page={page.page} totalCount={result.freeTrialVideos.totalCount} noun={t('listing.videos')}>
+        <VideoGrid videos={result.freeTrialVideos.videos} priorityCount={4} empty={<p>{t('videos.free_trial_none')}</p>} />
+      </Listing>
+    </Page>
+  )
+}
+
+export const FreeTrialVideosScreen = withScreenQuery(FreeTrialVideosView, freeTrialQuery)

@@ -50,8 +50,16 @@ impl Video {
     async fn is_third_party_channel(&self) -> bool {
         self.0.is_third_party_channel
     }
+    /// The video is flagged as free-limited-trial content (for anyone; whether the caller's
+    /// trial may take it is `freeForYourTrial`).
     async fn is_free_limited_trial(&self) -> bool {
         self.0.is_free_limited_trial
+    }
+    /// One of the caller's free limited trial's videos, which the trial may take now: a
+    /// flagged video of a site the trial covers, outside a third party's channel, not taken,
+    /// with full videos left (services/access `free_trial_take`). False for everyone else.
+    async fn free_for_your_trial(&self, ctx: &Context<'_>) -> async_graphql::Result<bool> {
+        abilities::free_for_your_trial(ctx, &self.0).await
     }
     /// 1 for an awarded video.
     async fn award(&self) -> u32 {

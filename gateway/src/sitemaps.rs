@@ -78,6 +78,7 @@ pub const DISALLOWED: &[&str] = &[
     "/account",
     "/favorites",
     "/offers",
+    "/free-trial-videos",
     "/cams",
     "/joinnow",
     "/_signup",

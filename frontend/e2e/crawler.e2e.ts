@@ -1,7 +1,8 @@
-// What a search engine's crawler reads (issue 39): robots.txt, the sitemap index and every sitemap of two brands,
-// each file checked with xmllint against the sitemaps.org schemas and Google's video extension (e2e/schemas), then
-// the pages they list opened in Chromium with JavaScript off, as a crawler that runs none would read them: each is
-// its own canonical and may be indexed. The members host shuts crawlers out. An unchanged file answers 304.
+// What a search engine's crawler reads (docs/decisions.md, "Sitemaps are built at the edge"): robots.txt, the
+// sitemap index and every sitemap of two brands, each file checked with xmllint against the sitemaps.org schemas and
+// Google's video extension (e2e/schemas), then the pages they list opened in Chromium with JavaScript off, as a
+// crawler that runs none would read them: each is its own canonical and may be indexed. The members host shuts
+// crawlers out. An unchanged file answers 304.
 import { readFileSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { describe, expect, it } from 'vitest'

@@ -1,11 +1,11 @@
-// The free limited trial (issue 25, issue 39; account-payments-gems.md §4 "Membership", §9: 3 full videos), as a new
-// user meets it on two brands, tushy and vixenplus (the combined brand, joined through the shared members host): the
-// trial bar links to "Free for your trial", the trial's own videos (the home page has a shelf of them too); only
-// those are marked, never another brand's flagged videos the combined brand lists; the video page offers each as
-// one of the 3 free ones ("N left"), UnlockVideo opens it and it plays in full; a fourth is refused with the trial's
-// own message, never a shortage of credits, and after 3 the page says 'limited trial expired' and offers the
-// upgrade. A refused playback says why and offers the step that fits (reactivate for a lapsed member), never a
-// purchase. Screenshots in e2e-artifacts/screenshots.
+// The free limited trial (account-payments-gems.md §4 "Membership", §9: 3 full videos; docs/decisions.md, "The free
+// trial's videos are the user's and the video's together"), as a new user meets it on two brands, tushy and vixenplus
+// (the combined brand, joined through the shared members host): the trial bar links to "Free for your trial", the
+// trial's own videos (the home page has a shelf of them too); only those are marked, never another brand's flagged
+// videos the combined brand lists; the video page offers each as one of the 3 free ones ("N left"), UnlockVideo opens
+// it and it plays in full; a fourth is refused with the trial's own message, never a shortage of credits, and after 3
+// the page says 'limited trial expired' and offers the upgrade. A refused playback says why and offers the step that
+// fits (reactivate for a lapsed member), never a purchase. Screenshots in e2e-artifacts/screenshots.
 import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { screenshotAtBothWidths, visitorContext } from './support/browser'
@@ -115,7 +115,7 @@ async function spendTheFreeTrial(brand: string, shots: string): Promise<void> {
     const locked = page.locator('main .player__locked')
     await expect.poll(() => locked.getAttribute('data-step'), SETTLE).toBe('freeVideo')
     await expect.poll(() => locked.textContent(), SETTLE).toContain(`as one of your 3 free videos: ${left} left.`)
-    // The free video is the offer: no "Upgrade now" over its trailer beside it (issue 25).
+    // The free video is the offer: no "Upgrade now" over its trailer beside it.
     expect(await page.getByTestId('upgrade-overlay').count()).toBe(0)
     if (taken.length === 0) await screenshotAtBothWidths(page, `${shots}-offer`)
     const dialog = await takeFreeVideo(page, left)

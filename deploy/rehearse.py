@@ -65,6 +65,18 @@ LOAD_CLIENTS = 3
 PACK_GEMS = 10
 # The content the operator publishes ("Publishing content").
 CONTENT = os.path.join(ROOT, "deploy", "content", "example.json")
+# The documents the front end is built with (codegen's manifest, built into the gateway): in
+# production the gateway executes these and nothing else, so the rehearsal asks what the SPA asks.
+DOCUMENTS = os.path.join(ROOT, "frontend", "src", "gql", "persisted-documents.json")
+
+
+def registered_documents() -> dict[str, tuple[str, str]]:
+    """The front end's operations by name: (hash, "query" or "mutation")."""
+    found = {}
+    for digest, text in json.load(open(DOCUMENTS)).items():
+        for kind, name in re.findall(r"\b(query|mutation) (\w+)", text):
+            found[name] = (digest, kind)
+    return found
 
 
 class Failed(Exception):
@@ -788,19 +800,40 @@ class Client:
         conn.close()
         return resp.status, got, data
 
-    def graphql_answer(self, host: str, query: str, variables: dict | None = None) -> dict:
+    DOCUMENTS = registered_documents()
+
+    def operation_response(self, host: str, name: str, variables: dict | None = None,
+                           headers: dict[str, str] | None = None) -> tuple[int, dict[str, list[str]], bytes]:
+        """The front end's operation `name` as its Apollo client sends it: the persisted
+        document's hash alone, a query by GET, a mutation by POST."""
+        digest, kind = self.DOCUMENTS[name]
+        extensions = {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+        marked = {"x-paysite-csrf": "1", **(headers or {})}
+        if kind == "query":
+            query = urllib.parse.urlencode({"operationName": name, "variables": json.dumps(variables or {}),
+                                            "extensions": json.dumps(extensions)})
+            return self.request("GET", host, f"/graphql?{query}", None, marked)
+        body = json.dumps({"operationName": name, "variables": variables or {}, "extensions": extensions}).encode()
+        return self.request("POST", host, "/graphql", body, {"content-type": "application/json", **marked})
+
+    def operation_answer(self, host: str, name: str, variables: dict | None = None) -> dict:
         """The whole answer, errors and all."""
-        status, _, data = self.request("POST", host, "/graphql", json.dumps({"query": query, "variables": variables or {}}).encode(),
-                                       {"content-type": "application/json", "x-paysite-csrf": "1"})
+        status, _, data = self.operation_response(host, name, variables)
         if status != 200:
-            raise Failed(f"graphql on {host}: {status} {data[:300]!r}")
+            raise Failed(f"{name} on {host}: {status} {data[:300]!r}")
         return json.loads(data)
 
-    def graphql(self, host: str, query: str, variables: dict | None = None) -> dict:
-        answer = self.graphql_answer(host, query, variables)
+    def operation(self, host: str, name: str, variables: dict | None = None) -> dict:
+        answer = self.operation_answer(host, name, variables)
         if answer.get("errors"):
-            raise Failed(f"graphql on {host}: {answer['errors']}")
+            raise Failed(f"{name} on {host}: {answer['errors']}")
         return answer["data"]
+
+    def text_answer(self, host: str, query: str) -> dict:
+        """A document of the caller's own, POSTed as text."""
+        status, _, data = self.request("POST", host, "/graphql", json.dumps({"query": query}).encode(),
+                                       {"content-type": "application/json", "x-paysite-csrf": "1"})
+        return json.loads(data)
 
 
 def retried(what: str, fn, failures: list[str]):
@@ -925,6 +958,7 @@ class Rehearsal:
         twice (the second writes nothing), then each media file it names uploaded into the
         media volume."""
         first = self.run_doc_block("publish", {"content": CONTENT})
+        self.published_at = time.monotonic()
         check("published 4 events (0 unchanged)" in first, "the content's 4 events are published")
         again = self.run_doc_block("publish", {"content": CONTENT})
         check("published 0 events (4 unchanged)" in again, "publishing the same file again writes nothing")
@@ -1159,13 +1193,12 @@ class Journeys:
         """The join form, then the biller's postback: a new member. Answers the sale."""
         c = self.client()
         host = f"www.{brand}.com"
-        options = c.graphql(host, "{ joinOptions { site joinOptions { id kind paymentOptions } } }")["joinOptions"]
+        options = c.operation(host, "JoinOptions")["joinOptions"]
         option = next(o for o in options["joinOptions"] if o["kind"] == "member" and self.BILLER in o["paymentOptions"])
         email = f"rehearsal-{uuid.uuid4().hex[:12]}@paysite-rehearsal.net"
         password = f"Rh{uuid.uuid4().hex[:10]}9"
-        started = c.graphql(host, "mutation($i: JoinInput!) { join(input: $i) { signupId location } }",
-                            {"i": {"email": email, "password": password, "joinOptionId": option["id"],
-                                   "paymentOption": self.BILLER}})["join"]
+        started = c.operation(host, "Join", {"input": {"email": email, "password": password, "joinOptionId": option["id"],
+                                                       "paymentOption": self.BILLER}})["join"]
         ref = f"rh-{uuid.uuid4().hex[:16]}"
         body, signature = ccbill_postback(secret or self.biller_secret(), started["signupId"], options["site"], option["id"],
                                           email, subscription_ref=ref)
@@ -1235,16 +1268,14 @@ class Journeys:
                 raise Failed(f"{sale['email']}'s {expected} gems or the published pack did not arrive in {wait:.0f}s "
                              f"(the wallet holds {gems} gems)")
             time.sleep(0.3)
-        answer = c.graphql_answer(host, "mutation($id: ID!) { unlockChannelPack(channelPackId: $id) { status "
-                                        "gemsBalance } }", {"id": content["pack_id"]})
+        answer = c.operation_answer(host, "UnlockChannelPack", {"channelPackId": content["pack_id"]})
         codes = [e.get("extensions", {}).get("code") for e in answer.get("errors") or []]
         if codes and codes != ["ALREADY_UNLOCKED"]:
             raise Failed(f"{sale['email']} could not unlock the pack: {answer}")
         if not codes:
             sale["gems"] -= PACK_GEMS
             sale["unlocks"] = sale.get("unlocks", 0) + 1
-        tokens = c.graphql(host, "query($id: ID!) { getToken(videoId: $id) { p720 { url } } }",
-                           {"id": content["video_id"]})["getToken"]
+        tokens = c.operation(host, "VideoTokens", {"videoId": content["video_id"]})["getToken"]
         url = urllib.parse.urlsplit(tokens["p720"]["url"])
         status, headers, body = c.request("GET", host, f"{url.path}?{url.query}")
         if status != 200 or body != content["media"]["p720"]:
@@ -1256,12 +1287,11 @@ class Journeys:
         """A postback signed with `secret` for a join of its own: the status it answers."""
         c = self.client()
         host = f"www.{brand}.com"
-        options = c.graphql(host, "{ joinOptions { site joinOptions { id kind paymentOptions } } }")["joinOptions"]
+        options = c.operation(host, "JoinOptions")["joinOptions"]
         option = next(o for o in options["joinOptions"] if o["kind"] == "member" and self.BILLER in o["paymentOptions"])
         email = f"rehearsal-{uuid.uuid4().hex[:12]}@paysite-rehearsal.net"
-        started = c.graphql(host, "mutation($i: JoinInput!) { join(input: $i) { signupId location } }",
-                            {"i": {"email": email, "password": "Rhrefused1x", "joinOptionId": option["id"],
-                                   "paymentOption": self.BILLER}})["join"]
+        started = c.operation(host, "Join", {"input": {"email": email, "password": "Rhrefused1x",
+                                                       "joinOptionId": option["id"], "paymentOption": self.BILLER}})["join"]
         body, signature = ccbill_postback(secret, started["signupId"], options["site"], option["id"], email)
         status, _, _ = c.request("POST", host, f"/billers/{self.BILLER}/postback", body,
                                  {"content-type": "application/json", "x-biller-signature": signature})
@@ -1295,8 +1325,8 @@ class Journeys:
         status, _, _ = c.request("GET", location.netloc, f"{location.path}?{location.query}")
         if status != 302:
             raise Failed(f"the callback on {location.netloc} answered {status}")
-        profile = c.graphql(brand_host, "{ findOneUserProfile { email siteAccessArray } }")["findOneUserProfile"]
-        if profile["email"] != sale["email"] or sale["brand"] not in profile["siteAccessArray"]:
+        profile = c.operation(brand_host, "AccountPage")["findOneUserProfile"]
+        if profile["email"] != sale["email"] or not profile["subscription"]["active"]:
             raise Failed(f"{sale['email']} signed in as {profile}")
         return c
 
@@ -1478,8 +1508,34 @@ def main() -> int:
             for host in (f"www.{brand}.com", f"members.{brand}.com"):
                 status, _, page = c.request("GET", host, "/")
                 check(status == 200 and b'<div id="root"' in page, f"https://{host}/ answers {status} with the SPA's page")
-        step("3a", "the operator publishes the content and uploads its media (\"Publishing content\")")
+        step("3a", "GraphQL executes the front end's documents only, and a visitor's answer is public")
+        visitor, www = journeys.client(), f"www.{BRANDS[0]}.com"
+        own = visitor.text_answer(www, "{ tenantConfig }")
+        check([e.get("extensions", {}).get("code") for e in own.get("errors", [])] == ["DOCUMENT_NOT_REGISTERED"],
+              "a document of the caller's own is refused with DOCUMENT_NOT_REGISTERED")
+        listing = {"page": 1, "size": 24}
+        # Asked more often than there are gateway pods, so that every replica keeps it.
+        answers = [visitor.operation_response(www, "ChannelListing", listing) for _ in range(6)]
+        status, headers, body = answers[-1]
+        cache_control = headers.get("cache-control", [""])[0]
+        check(status == 200 and cache_control.startswith("public, max-age=") and "etag" in headers
+              and headers.get("vary") == ["cookie"],
+              f"a visitor's ChannelListing (GET by hash) answers {status}, {cache_control}, "
+              f"ETag {headers.get('etag', ['-'])[0]}, Vary {headers.get('vary', ['-'])[0]}")
+        again = visitor.operation_response(www, "ChannelListing", listing, {"if-none-match": headers["etag"][0]})
+        check(again[0] == 304 and again[2] == b"", f"revalidated by its ETag: {again[0]}, no body")
+        check(b"Example Studio" not in body, "the listing has no Example Studio yet")
+        step("3b", "the operator publishes the content and uploads its media (\"Publishing content\")")
         r.publish_content()
+        fresh = visitor.operation_response(www, "ChannelListing", listing)
+        while b"Example Studio" not in fresh[2] and time.monotonic() - r.published_at < 10:
+            time.sleep(0.02)
+            fresh = visitor.operation_response(www, "ChannelListing", listing)
+        took = time.monotonic() - r.published_at
+        later = [visitor.operation_response(www, "ChannelListing", listing)[2] for _ in range(6)]
+        check(b"Example Studio" in fresh[2] and all(b"Example Studio" in b for b in later),
+              f"every gateway pod's kept listing shows the published channel, {took:.2f}s after `paysite publish` "
+              f"returned (the catalog's events on each pod's own queue)")
         step(4, "a postback signed with the production biller secret creates a member")
         sale = journeys.join(BRANDS[0])
         step(5, "that member signs in on a brand host and plays a video")

@@ -219,7 +219,9 @@ pub async fn start_gateway(
     let settings = runtime::Settings::from_env()?;
     settings.require(&["AMQP_URL"])?;
     let source = gateway::revocations::Source::from_settings(&settings);
-    gateway::follow_sessions(&state, source, cancel.clone()).await;
+    gateway::follow_sessions(&state, source.clone(), cancel.clone()).await;
+    // Visitors' answers are kept while the catalog's and deals' events are followed.
+    gateway::follow_answers(&state, source, cancel.clone()).await;
     let hosts = state.sites().hosts().into_iter().map(str::to_owned).collect();
     let ops = runtime::http::serve_ops(config.ops_addr, gateway::readiness(), cancel.clone(), tasks).await?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;

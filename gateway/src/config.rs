@@ -32,6 +32,10 @@ pub struct GatewayConfig {
     /// counts and logs them with the correlation id (`/api/analytics/events`); false, the pages
     /// write them to the browser's console (screens-routes-access.md §8).
     pub error_reporting: bool,
+    /// `PAYSITE_GRAPHQL_APQ` (default: on in development, off in production): `/graphql`
+    /// executes any document, and registers the automatic persisted-query way; off, it
+    /// executes only the documents the front end was built with (`DOCUMENT_NOT_REGISTERED`).
+    pub graphql_apq: Option<bool>,
 }
 
 /// Loopback: a deployment that wants the gateway on another interface says so.
@@ -77,6 +81,7 @@ impl GatewayConfig {
             members_origin,
             trust_forwarded_for: flag("PAYSITE_TRUST_FORWARDED_FOR", false)?,
             error_reporting: flag("PAYSITE_ERROR_REPORTING", true)?,
+            graphql_apq: value("PAYSITE_GRAPHQL_APQ").map(|_| flag("PAYSITE_GRAPHQL_APQ", false)).transpose()?,
         })
     }
 }

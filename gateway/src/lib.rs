@@ -5,7 +5,9 @@
 //! at the edge, and serves the operations routes and the GraphQL API (`/graphql`).
 
 pub mod analytics;
+pub mod answers;
 pub mod compression;
+pub mod conditional;
 pub mod config;
 mod edge;
 pub mod graphql;
@@ -42,7 +44,12 @@ pub struct GatewayState {
     sites: Arc<Sites>,
     spa: Spa,
     pub schema: graphql::PaysiteSchema,
+    /// The documents `/graphql` executes: the front end's, and APQ registrations while on.
+    pub documents: Arc<graphql::persisted::Documents>,
     pub upstreams: Arc<graphql::Upstreams>,
+    /// Visitors' answers to persisted queries, dropped by the catalog's and deals' events
+    /// ([`answers::follow`] keeps them fresh; until it binds, nothing is kept).
+    pub answers: Arc<answers::Answers>,
     /// The catalog's recent answers to "does this brand have this slug" (the edge's 404s).
     pub slugs: Arc<slugs::SlugCache>,
     /// Each brand's sitemaps, built once per change to what they list.
@@ -87,7 +94,9 @@ impl GatewayState {
             sites: Arc::new(sites),
             spa: Spa::new(&config.dist_dir),
             schema: graphql::schema(Some(upstreams.clone()), development),
+            documents: Arc::new(graphql::persisted::Documents::new(config.graphql_apq.unwrap_or(development))?),
             upstreams,
+            answers: answers::Answers::from_lookup(|key| std::env::var(key).ok())?,
             slugs: Default::default(),
             sitemaps: Default::default(),
             verifier,
@@ -207,6 +216,22 @@ pub async fn follow_sessions(
     task
 }
 
+/// Starts keeping visitors' answers fresh from the catalog's and the deals' events (their own
+/// queue, [`answers::follow`]), and waits a moment for the first binding: until then, and
+/// whenever the broker is away, visitors' answers are computed afresh and not kept.
+pub async fn follow_answers(
+    state: &GatewayState,
+    source: revocations::Source,
+    cancel: tokio_util::sync::CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let task = tokio::spawn(answers::follow(state.answers.clone(), source, cancel));
+    let started = tokio::time::Instant::now();
+    while !state.answers.is_following() && started.elapsed() < answers::FOLLOW_WAIT {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    task
+}
+
 /// Loads the configuration's tenants, binds its addresses (brand hosts, operations) and serves
 /// until `shutdown`.
 pub async fn run(config: GatewayConfig, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
@@ -214,6 +239,7 @@ pub async fn run(config: GatewayConfig, shutdown: impl Future<Output = ()> + Sen
     let settings = runtime::Settings::from_env()?;
     let cancel = tokio_util::sync::CancellationToken::new();
     let _sessions = follow_sessions(&state, revocations::Source::from_settings(&settings), cancel.clone()).await;
+    let _answers = follow_answers(&state, revocations::Source::from_settings(&settings), cancel.clone()).await;
     let mut ops_task = tokio::task::JoinSet::new();
     let ops = runtime::http::serve_ops(config.ops_addr, readiness(), cancel.clone(), &mut ops_task).await?;
     let _stop_following = cancel.drop_guard();

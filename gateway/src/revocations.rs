@@ -24,10 +24,7 @@ use std::{
 
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
-use lapin::{
-    options::{BasicConsumeOptions, QueueBindOptions, QueueDeclareOptions},
-    types::FieldTable,
-};
+use lapin::{options::BasicConsumeOptions, types::FieldTable};
 use profile_contract::{api::RevokedSessions, client::ProfileClient};
 use proto_events::{profile::ProfileEvent, Envelope};
 use tokio::sync::watch;
@@ -179,26 +176,8 @@ async fn follow_once(
 ) -> anyhow::Result<()> {
     let connection = runtime::broker::connect(&source.amqp_url, "gateway.sessions").await?;
     let channel = connection.create_channel().await?;
-    runtime::broker::declare_exchange(&channel, &source.exchange).await?;
-    // A queue of this process alone: every replica hears every revocation.
-    let queue = channel
-        .queue_declare(
-            "".into(),
-            QueueDeclareOptions { exclusive: true, auto_delete: true, ..Default::default() },
-            FieldTable::default(),
-        )
-        .await?;
-    for key in BINDINGS {
-        channel
-            .queue_bind(
-                queue.name().clone(),
-                source.exchange.as_str().into(),
-                key.into(),
-                QueueBindOptions::default(),
-                FieldTable::default(),
-            )
-            .await?;
-    }
+    // A queue of this process alone: every replica hears every event.
+    let queue = runtime::broker::own_queue(&channel, &source.exchange, &BINDINGS).await?;
     // Bound first, loaded second: nothing falls between the list and the queue.
     let list = tokio::select! {
         _ = cancel.cancelled() => return Ok(()),

@@ -160,6 +160,14 @@ pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     runtime::http::cookie(headers, name).map(str::to_owned)
 }
 
+/// Whether the request carries a session cookie of any kind (access or refresh, plain or
+/// `__Host-`), valid or not: such a caller's answers are theirs, never a visitor's shared one.
+pub fn has_session_cookie(headers: &HeaderMap) -> bool {
+    [ACCESS_COOKIE_SECURE, ACCESS_COOKIE_PLAIN, REFRESH_COOKIE_SECURE, REFRESH_COOKIE_PLAIN]
+        .iter()
+        .any(|name| runtime::http::cookie(headers, name).is_some())
+}
+
 /// Whether a request may change state: safe methods always; anything else needs a JSON body
 /// type and the custom header. text/plain, form and multipart bodies (which a page on another
 /// site can send without a preflight) are refused.

@@ -535,24 +535,8 @@ pub fn http_date(at: DateTime<Utc>) -> String {
     at.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
 }
 
-/// Whether a conditional request's validators match: `If-None-Match` when it is sent (any of its
-/// tags, weak or strong, or `*`), else `If-Modified-Since` not before the last change.
-pub fn not_modified(headers: &HeaderMap, etag: &str, last_modified: DateTime<Utc>) -> bool {
-    if let Some(tags) = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) {
-        return tags
-            .split(',')
-            .map(str::trim)
-            .any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag.trim_start_matches("W/"));
-    }
-    headers
-        .get(header::IF_MODIFIED_SINCE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| DateTime::parse_from_rfc2822(v).ok())
-        .is_some_and(|since| last_modified.timestamp() <= since.timestamp())
-}
-
 fn respond(document: &Document, headers: &HeaderMap) -> Response {
-    let mut response = if not_modified(headers, &document.etag, document.last_modified) {
+    let mut response = if crate::conditional::not_modified(headers, &document.etag, document.last_modified) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         let gzip = headers
@@ -766,22 +750,30 @@ mod tests {
         };
         let tag = document.etag.clone();
         assert!(tag.starts_with("W/\""));
-        assert!(not_modified(&with(header::IF_NONE_MATCH, &tag), &tag, document.last_modified));
-        assert!(not_modified(
+        assert!(crate::conditional::not_modified(&with(header::IF_NONE_MATCH, &tag), &tag, document.last_modified));
+        assert!(crate::conditional::not_modified(
             &with(header::IF_NONE_MATCH, &format!("\"x\", {}", tag.trim_start_matches("W/"))),
             &tag,
             document.last_modified
         ));
-        assert!(!not_modified(&with(header::IF_NONE_MATCH, "W/\"other\""), &tag, document.last_modified));
+        assert!(!crate::conditional::not_modified(
+            &with(header::IF_NONE_MATCH, "W/\"other\""),
+            &tag,
+            document.last_modified
+        ));
         let date = http_date(document.last_modified);
         assert_eq!(date, "Mon, 30 Nov 2026 10:00:00 GMT");
-        assert!(not_modified(&with(header::IF_MODIFIED_SINCE, &date), &tag, document.last_modified));
-        assert!(!not_modified(
+        assert!(crate::conditional::not_modified(
+            &with(header::IF_MODIFIED_SINCE, &date),
+            &tag,
+            document.last_modified
+        ));
+        assert!(!crate::conditional::not_modified(
             &with(header::IF_MODIFIED_SINCE, "Mon, 30 Nov 2026 09:59:59 GMT"),
             &tag,
             document.last_modified
         ));
-        assert!(!not_modified(&HeaderMap::new(), &tag, document.last_modified));
+        assert!(!crate::conditional::not_modified(&HeaderMap::new(), &tag, document.last_modified));
         assert_eq!(&document.xml()[..], b"<urlset/>");
     }
 }

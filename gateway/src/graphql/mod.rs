@@ -16,6 +16,7 @@ pub mod fragments;
 pub mod http;
 pub mod join;
 pub mod limits;
+pub mod persisted;
 pub mod profile;
 pub mod profile_types;
 pub mod stages;
@@ -27,10 +28,7 @@ pub mod wallet;
 
 use std::sync::Arc;
 
-use async_graphql::{
-    extensions::apollo_persisted_queries::{ApolloPersistedQueries, LruCacheStorage},
-    EmptySubscription, MergedObject, Schema,
-};
+use async_graphql::{EmptySubscription, MergedObject, Schema};
 
 /// Deepest selection accepted.
 pub const MAX_DEPTH: usize = 15;
@@ -144,8 +142,8 @@ fn build(upstreams: Option<Arc<Upstreams>>, development: bool, guard: cost::Cost
         .limit_recursive_depth(MAX_RECURSION)
         .extension(stages::Stages)
         .extension(guard);
-    builder =
-        builder.extension(ApolloPersistedQueries::new(LruCacheStorage::new(1024))).data(limits::RateLimiter::default());
+    // Persisted documents are named before the engine sees a request ([`persisted`]).
+    builder = builder.data(limits::RateLimiter::default());
     if !development {
         builder = builder.disable_introspection().disable_suggestions();
     }

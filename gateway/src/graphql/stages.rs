@@ -6,9 +6,7 @@
 //!
 //! What is left to a message: async-graphql gives no kind to an argument or variable that
 //! does not parse as its type (a validation rule's error, or an execution error), so
-//! [`super::errors::is_input_value_error`] still reads its prefix; and the persisted-query
-//! lookup's "not found" is the APQ protocol's own name, `PersistedQueryNotFound`, which Apollo
-//! clients match too.
+//! [`super::errors::is_input_value_error`] still reads its prefix.
 
 use std::sync::Arc;
 
@@ -20,9 +18,6 @@ use async_graphql::{
 
 use super::errors::{self, with_code};
 use super::{fragments, MAX_COMPLEXITY, MAX_DEPTH, MAX_DIRECTIVES, MAX_RECURSION};
-
-/// The persisted-query lookup's answer for a hash it does not hold (the APQ protocol's name).
-const PERSISTED_QUERY_NOT_FOUND: &str = "PersistedQueryNotFound";
 
 /// Registered first, so it sees what every other extension and the engine refuse.
 pub struct Stages;
@@ -37,22 +32,15 @@ struct StagesExtension;
 
 #[async_trait::async_trait]
 impl Extension for StagesExtension {
-    /// The persisted-query lookup and the cost guard ([`super::cost`], whose refusals and
-    /// parse errors have their codes): the lookup's refusals.
+    /// The cost guard ([`super::cost`], whose refusals and parse errors have their codes):
+    /// anything else refused before parsing is a parse failure.
     async fn prepare_request(
         &self,
         ctx: &ExtensionContext<'_>,
         request: Request,
         next: NextPrepareRequest<'_>,
     ) -> ServerResult<Request> {
-        next.run(ctx, request).await.map_err(|e| {
-            let code = if e.message == PERSISTED_QUERY_NOT_FOUND {
-                "PERSISTED_QUERY_NOT_FOUND"
-            } else {
-                "GRAPHQL_PARSE_FAILED"
-            };
-            with_code(e, code)
-        })
+        next.run(ctx, request).await.map_err(|e| with_code(e, "GRAPHQL_PARSE_FAILED"))
     }
 
     async fn parse_query(

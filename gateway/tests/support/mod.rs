@@ -35,12 +35,22 @@ pub fn bare_dist() -> PathBuf {
 
 /// As [`spawn_with`], serving the SPA's page from `dist` when given.
 pub async fn spawn_serving(upstreams: Upstreams, signer: Signer, dist: Option<PathBuf>) -> Gateway {
+    spawn_configured(upstreams, signer, dist, &[]).await
+}
+
+/// As [`spawn_serving`], with more of the gateway's settings (`PAYSITE_GRAPHQL_APQ`, ...).
+pub async fn spawn_configured(
+    upstreams: Upstreams,
+    signer: Signer,
+    dist: Option<PathBuf>,
+    settings: &[(&str, &str)],
+) -> Gateway {
     let tenants = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/tenants");
     let dist = dist.map_or_else(|| "/nonexistent".to_owned(), |d| d.to_str().unwrap().to_owned());
     let config = GatewayConfig::from_lookup(|key| match key {
         "PAYSITE_TENANTS_DIR" => Some(tenants.to_str().unwrap().to_owned()),
         "PAYSITE_DIST_DIR" => Some(dist.clone()),
-        _ => None,
+        _ => settings.iter().find(|(k, _)| *k == key).map(|(_, v)| (*v).to_owned()),
     })
     .unwrap();
     let state = GatewayState::with(&config, Arc::new(upstreams), signer.verifier()).unwrap();
@@ -79,6 +89,52 @@ impl Gateway {
         let status = response.status();
         (status, response.json().await.unwrap())
     }
+}
+
+impl Gateway {
+    /// A GET of `/graphql` with this query string (already encoded), the CSRF header when
+    /// `csrf`, and the access token when given: the status, the headers and the body.
+    pub async fn get(
+        &self,
+        host: &str,
+        query: &str,
+        csrf: bool,
+        cookie: Option<&str>,
+    ) -> (StatusCode, header::HeaderMap, Value) {
+        let mut request = self.client.get(format!("{}/graphql?{query}", self.base)).header(header::HOST, host);
+        if csrf {
+            request = request.header("x-paysite-csrf", "1");
+        }
+        if let Some(token) = cookie {
+            request = request.header(header::COOKIE, format!("paysite_at={token}"));
+        }
+        let response = request.send().await.unwrap();
+        let (status, headers) = (response.status(), response.headers().clone());
+        (status, headers, response.json().await.unwrap())
+    }
+}
+
+/// The query string of a GET naming a persisted document by `hash`, as Apollo's
+/// `PersistedQueryLink` sends it.
+pub fn persisted_get(operation: &str, hash: &str, variables: &Value) -> String {
+    let extensions = serde_json::json!({ "persistedQuery": { "version": 1, "sha256Hash": hash } });
+    form_urlencoded::Serializer::new(String::new())
+        .append_pair("operationName", operation)
+        .append_pair("variables", &variables.to_string())
+        .append_pair("extensions", &extensions.to_string())
+        .finish()
+}
+
+/// The front end's registered document of `operation` (frontend/src/gql/persisted-documents.json):
+/// its hash and text.
+pub fn registered(operation: &str) -> (String, String) {
+    let manifest: std::collections::HashMap<String, String> =
+        serde_json::from_str(include_str!("../../../frontend/src/gql/persisted-documents.json")).unwrap();
+    let needle = [format!("query {operation}("), format!("query {operation} "), format!("mutation {operation}(")];
+    manifest
+        .into_iter()
+        .find(|(_, text)| needle.iter().any(|n| text.contains(n.as_str())))
+        .unwrap_or_else(|| panic!("no registered document {operation}"))
 }
 
 /// The start of a body, for failure messages.

@@ -42,6 +42,8 @@ pub type Traces = Arc<Mutex<Vec<(&'static str, Option<String>)>>>;
 pub type UnlocksClock = Arc<Mutex<Option<chrono::DateTime<Utc>>>>;
 
 pub struct Stack {
+    /// Each upstream service's base URL, for another gateway replica.
+    upstreams: Vec<(&'static str, String)>,
     /// Stops the relay and the gateway's session follower at cleanup.
     background: tokio_util::sync::CancellationToken,
     pub catalog: Scratch,
@@ -83,6 +85,9 @@ pub struct Options {
     pub follow_sessions: bool,
     /// The SPA's page is served (a bare one), with its inline session.
     pub serve_page: bool,
+    /// The catalog's events go out through its relay, and the gateway keeps visitors'
+    /// answers fresh by them, as in service.
+    pub follow_answers: bool,
 }
 
 pub fn media_dir() -> std::path::PathBuf {
@@ -236,6 +241,14 @@ impl Stack {
 
         let (c, p, u) = (catalog_url.clone(), profile_url.clone(), unlocks_url);
         let (sub, w) = (subscription_url.clone(), wallet_url.clone());
+        let upstream_urls: Vec<(&'static str, String)> = vec![
+            ("catalog", c.clone()),
+            ("profile", p.clone()),
+            ("unlocks", u.clone()),
+            ("subscription", sub.clone()),
+            ("wallet", w.clone()),
+            ("deals", deals_url.clone()),
+        ];
         let upstreams = Upstreams::with_base(move |name, _| match name {
             "catalog" => c.clone(),
             "profile" => p.clone(),
@@ -257,7 +270,27 @@ impl Stack {
             gateway::follow_sessions(&gw.state, source, background.clone()).await;
             assert!(gw.state.revocations.is_loaded(), "the gateway loaded the revoked sessions");
         }
+        if options.follow_answers {
+            let relay = runtime::relay::RelaySettings {
+                poll_interval: std::time::Duration::from_millis(20),
+                ..runtime::relay::RelaySettings::new("catalog", &catalog.schema, &catalog.settings)
+            };
+            tokio::spawn(runtime::relay::run(catalog.pool.clone(), relay, background.clone()));
+            let source = gateway::revocations::Source::from_settings(&catalog.settings);
+            gateway::follow_answers(&gw.state, source, background.clone()).await;
+            assert!(gw.state.answers.is_following(), "the gateway follows the catalog's events");
+            // The seed's events go out first: each of them drops the kept answers.
+            let started = std::time::Instant::now();
+            while sqlx::query_scalar::<_, i64>("select count(*) from outbox").fetch_one(&catalog.pool).await.unwrap()
+                > 0
+            {
+                assert!(started.elapsed() < std::time::Duration::from_secs(60), "the catalog's outbox drains");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
         Stack {
+            upstreams: upstream_urls,
             background,
             catalog,
             profile,
@@ -624,6 +657,20 @@ impl Stack {
             .await
             .unwrap();
         assert!(response.status().is_success(), "{}", response.text().await.unwrap());
+    }
+
+    /// Another gateway replica over the same services and signer, following the catalog's
+    /// events for its visitors' answers (its own queue, as every replica has).
+    pub async fn replica(&self) -> Gateway {
+        let urls = self.upstreams.clone();
+        let upstreams = Upstreams::with_base(move |name, _| {
+            urls.iter().find(|(n, _)| *n == name).map_or_else(|| "http://127.0.0.1:9".to_owned(), |(_, u)| u.clone())
+        });
+        let gw = spawn_serving(upstreams, self.gw.signer.clone(), None).await;
+        let source = gateway::revocations::Source::from_settings(&self.catalog.settings);
+        gateway::follow_answers(&gw.state, source, self.background.clone()).await;
+        assert!(gw.state.answers.is_following(), "the replica follows the catalog's events");
+        gw
     }
 
     pub async fn cleanup(self) {

@@ -102,6 +102,32 @@ pub async fn declare_exchange(channel: &Channel, exchange: &str) -> lapin::Resul
         .await
 }
 
+/// A queue of this process alone (server-named, exclusive, deleted with the connection),
+/// bound to `bindings` on `exchange`: what a process that must hear every event of a kind
+/// (each gateway replica, say) consumes, where a service's durable queue would share them out.
+pub async fn own_queue(channel: &Channel, exchange: &str, bindings: &[&str]) -> lapin::Result<lapin::Queue> {
+    declare_exchange(channel, exchange).await?;
+    let queue = channel
+        .queue_declare(
+            "".into(),
+            QueueDeclareOptions { exclusive: true, auto_delete: true, ..Default::default() },
+            FieldTable::default(),
+        )
+        .await?;
+    for key in bindings {
+        channel
+            .queue_bind(
+                queue.name().clone(),
+                exchange.into(),
+                (*key).into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await?;
+    }
+    Ok(queue)
+}
+
 /// The dead-letter queue of a consumer queue.
 pub fn dead_letter_queue(queue: &str) -> String {
     format!("{queue}.dlq")

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import { GemsBalanceQuery } from '../../features/gems/api/gems'
 import { tenantConfig } from '../routing/testing'
-import { createGraphqlClient } from './graphqlClient'
+import { AcknowledgeNewGemsBalanceDocument } from '../../gql/graphql'
+import documents from '../../gql/persisted-documents.json'
+import { createGraphqlClient, persistedHash } from './graphqlClient'
+
+const manifest: Record<string, string> = documents
 import { fetchTenantConfig } from './tenantConfig'
 import type { SessionRefresher } from './sessionRefresh'
 import { fakeFetch, json, type Answer } from './testing'
@@ -26,18 +30,55 @@ function client(refreshAnswers: boolean[], ...answers: Answer[]) {
 }
 
 describe('the GraphQL client', () => {
-  it('POSTs JSON to same-origin /graphql with the CSRF header and a correlation id', async () => {
+  it('GETs a query from same-origin /graphql by its hash alone, with the CSRF header and a correlation id', async () => {
     const { client: apollo, calls } = client([], json({ data: balance }))
     const { data } = await apollo.query({ query: GemsBalanceQuery })
     expect(data?.getGemsBalance.wallet.balance.amount).toBe(20)
     const [request] = calls
-    expect(request!.method).toBe('POST')
-    expect(new URL(request!.url).pathname).toBe('/graphql')
+    expect(request!.method).toBe('GET')
+    const url = new URL(request!.url)
+    expect(url.pathname).toBe('/graphql')
+    expect(url.searchParams.get('query')).toBeNull()
+    expect(url.searchParams.get('operationName')).toBe('GemsBalance')
+    expect(JSON.parse(url.searchParams.get('extensions')!)).toEqual({
+      persistedQuery: { version: 1, sha256Hash: persistedHash(GemsBalanceQuery) },
+    })
+    expect(manifest[persistedHash(GemsBalanceQuery)!]).toContain('query GemsBalance')
     expect(request!.credentials).toBe('same-origin')
-    expect(request!.headers.get('content-type')).toMatch(/^application\/json/)
     expect(request!.headers.get('x-paysite-csrf')).toBe('1')
     expect(request!.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/)
-    expect(JSON.parse(await request!.text()).operationName).toBe('GemsBalance')
+  })
+
+  it('POSTs a mutation by its hash alone', async () => {
+    const { client: apollo, calls } = client([], json({ data: { acknowledgeNewGemsBalance: { __typename: 'AcknowledgeNewGemsBalanceResult', lastAcknowledgementDate: null } } }))
+    await apollo.mutate({ mutation: AcknowledgeNewGemsBalanceDocument })
+    const [request] = calls
+    expect(request!.method).toBe('POST')
+    expect(request!.headers.get('content-type')).toMatch(/^application\/json/)
+    const body = JSON.parse(await request!.text())
+    expect(body.query).toBeUndefined()
+    expect(body.extensions.persistedQuery.sha256Hash).toBe(persistedHash(AcknowledgeNewGemsBalanceDocument))
+  })
+
+  it('sends the text once by POST when the gateway asks for it (APQ registration in development)', async () => {
+    const notFound = { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] }
+    const { client: apollo, calls } = client([], json(notFound), json({ data: balance }))
+    const { data } = await apollo.query({ query: GemsBalanceQuery })
+    expect(data?.getGemsBalance.gems.hasNewGems).toBe(false)
+    expect(calls.map((call) => call.method)).toEqual(['GET', 'POST'])
+    expect(JSON.parse(await calls[1]!.text()).query).toContain('query GemsBalance')
+  })
+
+  it('reloads the page once when the gateway was built with other documents', async () => {
+    const stale = { errors: [{ message: 'not registered', extensions: { code: 'DOCUMENT_NOT_REGISTERED' } }] }
+    sessionStorage.clear()
+    const reload = vi.fn()
+    const fake = fakeFetch(json(stale), json(stale))
+    const apollo = createGraphqlClient({ refresher: { refresh: async () => false }, fetch: fake.fetch, reload })
+    await apollo.query({ query: GemsBalanceQuery, fetchPolicy: 'network-only' }).catch(() => undefined)
+    await apollo.query({ query: GemsBalanceQuery, fetchPolicy: 'network-only' }).catch(() => undefined)
+    expect(fake.calls.map((call) => call.method)).toEqual(['GET', 'GET'])
+    expect(reload).toHaveBeenCalledTimes(1)
   })
 
   it('is cache-first: a second read of the same query does not ask again', async () => {

@@ -13,19 +13,26 @@ afterEach(cleanup)
 const image = (name: string) =>
   makeFragmentData(
     {
+      __typename: 'Image' as const,
       src: `/media/placeholder/listing/${name}.svg?w=640&h=360`,
       width: 640,
       height: 360,
-      highdpi: { double: `/media/${name}@2x.svg`, triple: `/media/${name}@3x.svg` },
+      highdpi: { __typename: 'HighDpi' as const, double: `/media/${name}@2x.svg`, triple: `/media/${name}@3x.svg` },
     },
     Picture_ImageFragmentDoc,
   )
 
-const performer = (name: string) => ({ id: name, slug: name.toLowerCase().replace(' ', '-'), name })
+const performer = (name: string) => ({
+  __typename: 'Performer' as const,
+  id: name,
+  slug: name.toLowerCase().replace(' ', '-'),
+  name,
+})
 
 const video = (slug: string, overrides: Partial<VideoCard_VideoFragment> = {}) =>
   makeFragmentData(
     {
+      __typename: 'Video' as const,
       uuid: `uuid-${slug}`,
       newId: `new-${slug}`,
       slug,
@@ -36,7 +43,7 @@ const video = (slug: string, overrides: Partial<VideoCard_VideoFragment> = {}) =
       isFreeLimitedTrial: false,
       freeForYourTrial: false,
       performers: [performer('Ava Stone'), performer('Mia Reed')],
-      images: { listing: image(slug) },
+      images: { __typename: 'VideoImages' as const, listing: { __typename: 'Image' as const, ...image(slug) } },
       ...overrides,
     },
     VideoCard_VideoFragmentDoc,

@@ -20,7 +20,8 @@ const author = (userType: UserType, badges: Badge[] = [], displayName: string | 
   badges,
 })
 
-const authored = (data: CommentAuthor_CommentFragment) => makeFragmentData(data, CommentAuthor_CommentFragmentDoc)
+const authored = (data: Omit<CommentAuthor_CommentFragment, '__typename'>) =>
+  makeFragmentData({ __typename: 'Comment', ...data }, CommentAuthor_CommentFragmentDoc)
 
 describe('a comment’s author', () => {
   it.each([

@@ -204,6 +204,13 @@ async fn get_video_picture_set_awards_and_channels() {
     assert!(latest.iter().all(|v| v.site == "channels" && v.channel.as_ref().unwrap().slug == "behind-the-lens"));
     assert!(latest.windows(2).all(|w| w[0].release_date >= w[1].release_date));
     assert!(latest.iter().all(|v| v.channel.as_ref().unwrap().channel_pack_id.is_some()));
+    // A channel's video opens on the brands that carry the channel, and no other.
+    let found = c.video(&vixen, &latest[0].slug, 0, false).await.unwrap();
+    assert_eq!(found.video.uuid, latest[0].uuid);
+    assert_eq!(
+        status(c.video(&env.visitor("slayed"), &latest[0].slug, 0, false).await.unwrap_err()).0,
+        StatusCode::NOT_FOUND
+    );
     let pack = &btl.packs[0];
     let pack_page = c.channel_pack(&vixen, "behind-the-lens", &pack.slug, &Paging::default()).await.unwrap();
     assert_eq!(pack_page.videos.total_count, pack.video_ids.len() as i64);

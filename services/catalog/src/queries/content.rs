@@ -212,11 +212,13 @@ pub async fn videos_by_ids(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<api:
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
-/// A video by slug on a site (the combined brand finds any brand's; the channels site too).
+/// A video by slug on a site (the combined brand finds any brand's); a channel's video only on
+/// the brands that carry its channel.
 pub async fn video_by_slug(pool: &PgPool, site: &str, slug: &str) -> sqlx::Result<Option<api::Video>> {
     let row: Option<CardRow> = sqlx::query_as(&format!(
         "select {CARD_COLUMNS} from video v where v.slug = $2 and v.published
-           and (v.site = $1 or v.site = 'channels' or $3)
+           and (v.site = $1 or $3 or (v.site = 'channels' and exists (
+                 select 1 from channel c where c.channel_id = v.channel_id and c.sites @> array[$1])))
          order by (v.site = $1) desc limit 1"
     ))
     .bind(site)

@@ -2,6 +2,7 @@
 // pages, and every channel video.
 import { Link } from 'react-router'
 import { PAGE_SIZE } from '../../../app/routing'
+import { useSessionIfAny } from '../../../app/session/SessionContext'
 import { withScreenQuery } from '../../../app/screenQuery'
 import { useScreenQuery } from '../../../app/useScreenQuery'
 import { Listing } from '../../../components/Listing/Listing'
@@ -31,11 +32,17 @@ const listQuery = (data: { page: number }) => ({
 
 function ChannelsView() {
   const { page, result } = useScreenQuery(listQuery)
+  // Every channel video is a member's list (config/routes.json: signed in, and "see Channels"): a visitor is not
+  // shown a link the route would answer not-found.
+  const user = useSessionIfAny()?.user
+  const mayListAll = user?.isAuthenticated === true && user.can('see', 'Channels')
   return (
     <Page title={t('navigation.channels')}>
-      <p>
-        <Link to="/channels/all-videos">{t('channels.all_videos')}</Link>
-      </p>
+      {mayListAll && (
+        <p>
+          <Link to="/channels/all-videos">{t('channels.all_videos')}</Link>
+        </p>
+      )}
       <Listing page={page.page} totalCount={result.channels.totalCount} noun={t('listing.channels')}>
         <ul className="performer-grid" aria-label={t('navigation.channels')}>
           {result.channels.channels.map((channel) => (

@@ -152,7 +152,11 @@ async fn hostile_documents_leave_the_product_and_a_production_gateway_answering(
     let client = runtime::tls::client();
     survives_hostile_documents(&client, &format!("http://{}", up.gateway), "paysite up").await;
 
-    // A production gateway of its own, in front of the same services and with their key.
+    // A production gateway of its own, in front of the same services and with their key. With
+    // automatic persisted queries kept on (the operators' switch): by default production refuses
+    // any document but the front end's before the engine sees it (DOCUMENT_NOT_REGISTERED,
+    // gateway/tests/persisted.rs and the rehearsal), and this is where the engine's own guards
+    // face hostile text in production.
     let free_port = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let (addr, ops) = (format!("127.0.0.1:{}", free_port()), format!("127.0.0.1:{}", free_port()));
     let urls: Vec<(String, String)> = up
@@ -164,6 +168,7 @@ async fn hostile_documents_leave_the_product_and_a_production_gateway_answering(
         .args(["serve", "gateway"])
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .env("PAYSITE_ENV", "production")
+        .env("PAYSITE_GRAPHQL_APQ", "true")
         .env("PAYSITE_SERVICE_KEY", &key)
         .env("AMQP_URL", &up.vhost.url)
         .env("PAYSITE_EXCHANGE", &up.exchange)

@@ -8,6 +8,7 @@ import { screenshotAtBothWidths } from './support/browser'
 import { journeys } from './support/journey'
 import { brandGet, brandOrigin, brandUrl, GATEWAY } from './support/gateway'
 import { DEMO_BRAND, dismissWelcomeModals, SETTLE, signIn } from './support/members'
+import { graphqlOperation } from './support/server'
 
 let page: Page
 
@@ -129,10 +130,10 @@ describe('/awards', () => {
 
     const asked: Array<{ variables: unknown; errors: unknown }> = []
     page.on('response', async (response) => {
-      const body = response.request().postData() ?? ''
-      if (response.url().endsWith('/graphql') && body.includes('AwardedVideos')) {
+      const operation = graphqlOperation(response.request())
+      if (operation?.operationName === 'AwardedVideos') {
         const answer = (await response.json().catch(() => ({}))) as { errors?: unknown }
-        asked.push({ variables: JSON.parse(body).variables, errors: answer.errors })
+        asked.push({ variables: operation.variables, errors: answer.errors })
       }
     })
     const last = await page.goto(brandUrl(DEMO_BRAND, `/awards?page=${LAST_PAGE}`), { waitUntil: 'networkidle' })

@@ -153,12 +153,22 @@ impl Default for Freshness {
 }
 
 impl Freshness {
+    /// `Cache-Control` for every cache: `public, max-age=…`. No `stale-while-revalidate` here:
+    /// a browser would then show a visitor an answer up to that long after the event that
+    /// changed it, on a reload, with nothing to purge it.
     pub fn header(&self) -> HeaderValue {
-        HeaderValue::from_str(&format!(
-            "public, max-age={}, stale-while-revalidate={}",
-            self.max_age, self.stale_while_revalidate
-        ))
-        .expect("digits are a header value")
+        HeaderValue::from_str(&format!("public, max-age={}", self.max_age)).expect("digits are a header value")
+    }
+
+    /// `CDN-Cache-Control` (RFC 9213), for the shared caches in front of the gateway only:
+    /// the same `max-age`, and `stale-while-revalidate`, which a CDN purging on the events may
+    /// use (docs/operations.md, "GraphQL at the edge").
+    pub fn cdn_header(&self) -> HeaderValue {
+        let swr = match self.stale_while_revalidate {
+            0 => String::new(),
+            s => format!(", stale-while-revalidate={s}"),
+        };
+        HeaderValue::from_str(&format!("public, max-age={}{swr}", self.max_age)).expect("digits are a header value")
     }
 }
 
@@ -462,7 +472,8 @@ mod tests {
     #[test]
     fn the_settings_are_read_and_refused_when_not_numbers() {
         let answers = Answers::from_lookup(|k| (k == "PAYSITE_ANSWERS_MAX_AGE").then(|| "5".into())).unwrap();
-        assert_eq!(answers.freshness.header(), "public, max-age=5, stale-while-revalidate=30");
+        assert_eq!(answers.freshness.header(), "public, max-age=5");
+        assert_eq!(answers.freshness.cdn_header(), "public, max-age=5, stale-while-revalidate=30");
         let err = Answers::from_lookup(|k| (k == "PAYSITE_ANSWERS_CACHE_BYTES").then(|| "lots".into())).err().unwrap();
         assert!(err.to_string().contains("PAYSITE_ANSWERS_CACHE_BYTES"), "{err}");
     }

@@ -2,11 +2,26 @@
 // header), and, for what has no API to read it (the recommender's tracking events), the service's own tables in
 // the scratch database scripts/e2e made (E2E_DATABASE_URL), through psql.
 import { execFileSync } from 'node:child_process'
-import type { Page } from 'playwright-core'
+import type { Page, Request } from 'playwright-core'
 
 export interface GraphqlAnswer<T> {
   data?: T
   errors?: Array<{ message: string; extensions?: { code?: string } }>
+}
+
+/**
+ * The operation a request of the page's own to /graphql names: a query's GET carries it in the query string (the
+ * persisted document's hash, docs/decisions.md "Persisted documents, queries by GET"), a mutation's POST in its body.
+ */
+export function graphqlOperation(request: Request): { operationName?: string; variables?: unknown } | undefined {
+  const url = new URL(request.url())
+  if (url.pathname !== '/graphql') return undefined
+  if (request.method() === 'GET') {
+    const variables = url.searchParams.get('variables')
+    return { operationName: url.searchParams.get('operationName') ?? undefined, variables: variables ? JSON.parse(variables) : undefined }
+  }
+  const body = JSON.parse(request.postData() ?? '{}') as { operationName?: string; variables?: unknown }
+  return { operationName: body.operationName, variables: body.variables }
 }
 
 /** One GraphQL operation from the page, as the signed-in user of its brand. */

@@ -260,6 +260,7 @@ fn public(state: &GatewayState, site: &Site, answer: &answers::Answer, headers: 
     };
     let h = response.headers_mut();
     h.insert(header::CACHE_CONTROL, state.answers.freshness.header());
+    h.insert("cdn-cache-control", state.answers.freshness.cdn_header());
     h.insert(header::ETAG, answer.etag.clone());
     h.append(header::VARY, HeaderValue::from_static("cookie"));
     if let Ok(keys) = HeaderValue::from_str(&format!(

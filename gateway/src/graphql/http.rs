@@ -162,27 +162,15 @@ fn get_request(
             _ => {}
         }
     }
-    let named_hash = request
-        .extensions
-        .get("persistedQuery")
-        .and_then(|p| match p {
-            async_graphql::Value::Object(fields) => fields.get("sha256Hash").cloned(),
-            _ => None,
-        })
-        .and_then(|h| match h {
-            async_graphql::Value::String(h) => Some(h),
-            _ => None,
-        })
-        .unwrap_or_default();
     let resolved = match state.documents.resolve(&mut request) {
         Ok(resolved) => resolved,
         // The lookup's refusals are GraphQL answers (an Apollo client reads them to send the
         // text by POST, or to reload a page built with other documents).
         Err(e) => return Err(private(async_graphql::Response::from_errors(vec![e]))),
     };
-    if !resolved.by_hash_only {
+    let Some(named_hash) = resolved.by_hash_only.clone() else {
         return Err(bad("a GET names a persisted document by its hash; a document's text is POSTed"));
-    }
+    };
     if resolved.document.operation_type(request.operation_name.as_deref()) == Some(OperationType::Mutation) {
         let mut answer = refused(StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "A mutation is POSTed");
         answer.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));

@@ -118,8 +118,8 @@ pub struct Documents {
 #[derive(Debug)]
 pub struct Resolved {
     pub document: Document,
-    /// Named by hash alone (a GET may only be that).
-    pub by_hash_only: bool,
+    /// The hash it was named by alone (a GET may only be that), or `None` when a text came.
+    pub by_hash_only: Option<String>,
 }
 
 impl Documents {
@@ -173,7 +173,7 @@ impl Documents {
         let resolved = match (hash, text.is_empty()) {
             (None, true) => return Err(with_code(ServerError::new("The request has no query", None), "BAD_REQUEST")),
             (Some(hash), true) => match self.lookup(&hash) {
-                Some(document) => Resolved { document, by_hash_only: true },
+                Some(document) => Resolved { document, by_hash_only: Some(hash) },
                 None if self.apq() => {
                     return Err(with_code(
                         ServerError::new(PERSISTED_QUERY_NOT_FOUND, None),
@@ -185,7 +185,7 @@ impl Documents {
             (hash, false) => {
                 let own = hash_of(&text);
                 if let Some(document) = self.manifest.get(&own) {
-                    Resolved { document: document.clone(), by_hash_only: false }
+                    Resolved { document: document.clone(), by_hash_only: None }
                 } else if let Some(registered) = &self.registered {
                     // Only a hash that is the text's own is remembered: another would let one
                     // client put its text under a hash other clients send. A text the checks
@@ -198,7 +198,7 @@ impl Documents {
                     } else {
                         unparsed()
                     };
-                    Resolved { document, by_hash_only: false }
+                    Resolved { document, by_hash_only: None }
                 } else {
                     return Err(not_registered());
                 }
@@ -288,10 +288,10 @@ mod tests {
         let documents = Documents::with_manifest(&manifest, false).unwrap();
         let mut by_hash = persisted(&hash_of(text));
         let resolved = documents.resolve(&mut by_hash).unwrap();
-        assert!(resolved.by_hash_only);
+        assert!(resolved.by_hash_only.is_some());
         assert_eq!(by_hash.query, text);
         let mut by_text = Request::new(text);
-        assert!(!documents.resolve(&mut by_text).unwrap().by_hash_only);
+        assert!(documents.resolve(&mut by_text).unwrap().by_hash_only.is_none());
         for mut other in [Request::new("query B { tenantConfig }"), persisted(&hash_of("query B { tenantConfig }"))] {
             assert_eq!(code(&documents.resolve(&mut other).unwrap_err()), "\"DOCUMENT_NOT_REGISTERED\"");
         }

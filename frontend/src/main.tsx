@@ -3,6 +3,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router/dom'
 import { createGraphqlClient } from './app/api/graphqlClient'
+import { readFirstScreen, seedShell } from './app/api/firstScreen'
 import { screenDataPreloader } from './app/api/screenData'
 import { createSessionRefresher, startPeriodicRefresh } from './app/api/sessionRefresh'
 import { errorReportingFor, loggingOnly } from './app/errorReporting'
@@ -37,6 +38,10 @@ try {
     goTo: (url) => window.location.assign(url),
   })
   const graphql = createGraphqlClient({ refresher })
+  const firstScreen = readFirstScreen(document)
+  // The shell's answers that came with the page: the header's gems balance shows on the first paint, and the gems
+  // modal's first check reads the same answer, as fresh as the page, instead of asking again.
+  const fresh = seedShell(graphql, firstScreen, [GemsBalanceQuery])
   const storage = localStorageIfAllowed()
   if (session.user.isAuthenticated && storage) {
     startPeriodicRefresh({
@@ -50,9 +55,10 @@ try {
   const router = createAppRouter(session, {
     ...httpServices,
     errorReporting: errorReportingFor(session.errorReporting === true),
-    preloadScreenData: screenDataPreloader(graphql, session),
+    preloadScreenData: screenDataPreloader(graphql, session, firstScreen),
     gemsModalAllowed: async () => {
-      const { data } = await graphql.query({ query: GemsBalanceQuery, fetchPolicy: 'network-only' })
+      const fetchPolicy = fresh.delete('GemsBalance') ? 'cache-first' : 'network-only'
+      const { data } = await graphql.query({ query: GemsBalanceQuery, fetchPolicy })
       return data?.getGemsBalance.gems.mayShowGemsModal === true
     },
   })

@@ -36,6 +36,9 @@ pub struct GatewayConfig {
     /// executes any document, and registers the automatic persisted-query way; off, it
     /// executes only the documents the front end was built with (`DOCUMENT_NOT_REGISTERED`).
     pub graphql_apq: Option<bool>,
+    /// `PAYSITE_FIRST_SCREEN` (default true) and `PAYSITE_FIRST_SCREEN_BUDGET_MS` (default 250):
+    /// pages carry their first screen's data, asked for within the budget (crate::first_screen).
+    pub first_screen: crate::first_screen::Settings,
 }
 
 /// Loopback: a deployment that wants the gateway on another interface says so.
@@ -82,6 +85,7 @@ impl GatewayConfig {
             trust_forwarded_for: flag("PAYSITE_TRUST_FORWARDED_FOR", false)?,
             error_reporting: flag("PAYSITE_ERROR_REPORTING", true)?,
             graphql_apq: value("PAYSITE_GRAPHQL_APQ").map(|_| flag("PAYSITE_GRAPHQL_APQ", false)).transpose()?,
+            first_screen: crate::first_screen::Settings::from_lookup(&lookup)?,
         })
     }
 }

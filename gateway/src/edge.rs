@@ -71,6 +71,7 @@ fn unexpected_host() -> Response {
 pub async fn page(
     State(state): State<GatewayState>,
     Extension(site): Extension<Arc<Site>>,
+    correlation: Option<Extension<runtime::http::CorrelationId>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
@@ -84,7 +85,8 @@ pub async fn page(
             .into_response();
     }
     let session = crate::session::page_user(&state, &site, &headers).await;
-    let (mut user, visitor) = user_view(&state, &site, &headers, session.user).await;
+    let viewer = session.user.clone().map(|(claims, token)| crate::graphql::context::Viewer { claims, token });
+    let (user, visitor) = user_view(&state, &site, &headers, session.user).await;
     let renewed: Vec<HeaderValue> = session.set_cookies.iter().filter_map(|c| HeaderValue::from_str(c).ok()).collect();
     let (welcome, keep_welcome) = crate::welcome::for_page(path, uri.query(), &headers, state.secure_cookies);
     let visitor = routes::Visitor { welcome: welcome.clone(), ..visitor };
@@ -97,14 +99,15 @@ pub async fn page(
         brands: state.sites().brands(),
     };
     let row = routes::page_row(path);
-    let (status, facts) = match routes::resolve_at(&request, &row) {
-        Edge::Page => (StatusCode::OK, None),
-        Edge::PageIfFound(lookup) => match state.slugs.find(&state.upstreams, &site.tenant.tenant, &lookup).await {
-            Some(None) => (StatusCode::NOT_FOUND, None),
-            Some(Some(facts)) => (StatusCode::OK, Some(facts)),
-            None => (StatusCode::OK, None),
-        },
-        Edge::NotFound => (StatusCode::NOT_FOUND, None),
+    let edge = routes::resolve_at(&request, &row);
+    let lookup = match edge {
+        Edge::Page => None,
+        Edge::PageIfFound(lookup) => Some(lookup),
+        Edge::NotFound => {
+            return finish_page(&state, &site, &row, &uri, &headers, user, welcome, StatusCode::NOT_FOUND, None, None)
+                .await
+                .with(keep_welcome, renewed)
+        }
         Edge::MovedPermanently(location) => {
             return with_set_cookies(redirect(StatusCode::MOVED_PERMANENTLY, &location, keep_welcome), renewed)
         }
@@ -112,28 +115,122 @@ pub async fn page(
             return with_set_cookies(redirect(StatusCode::FOUND, &location, keep_welcome), renewed)
         }
     };
+    // The slug lookup and the first screen's query go together: a page waits for the slower.
+    let found = async {
+        let Some(lookup) = lookup else { return (StatusCode::OK, None) };
+        match state.slugs.find(&state.upstreams, &site.tenant.tenant, &lookup).await {
+            Some(None) => (StatusCode::NOT_FOUND, None),
+            Some(Some(facts)) => (StatusCode::OK, Some(facts)),
+            None => (StatusCode::OK, None),
+        }
+    };
+    let correlation = correlation.map(|Extension(runtime::http::CorrelationId(id))| id.to_string());
+    let first_screen = first_screen(&state, &site, &row, &uri, &headers, &visitor, viewer, correlation);
+    let ((status, facts), first_screen) = tokio::join!(found, first_screen);
+    let first_screen = first_screen.filter(|_| status == StatusCode::OK);
+    finish_page(&state, &site, &row, &uri, &headers, user, welcome, status, facts, first_screen)
+        .await
+        .with(keep_welcome, renewed)
+}
+
+/// The head additions of the page's first screen ([`crate::first_screen`]), or None: no plan
+/// for the page, prefetching off, or no clean answer within the budget.
+#[allow(clippy::too_many_arguments)]
+async fn first_screen(
+    state: &GatewayState,
+    site: &Arc<Site>,
+    row: &routes::PageRow,
+    uri: &Uri,
+    headers: &HeaderMap,
+    visitor: &routes::Visitor,
+    viewer: Option<crate::graphql::context::Viewer>,
+    correlation: Option<String>,
+) -> Option<String> {
+    use crate::first_screen as first;
+    if !state.first_screen.enabled || !first::has_plan(row) {
+        return None;
+    }
+    let who = first::Viewer { is_authenticated: visitor.is_authenticated, rules: &visitor.rules };
+    let screen = first::plan(row, uri.query(), &site.tenant, &who, first::SizeClass::of_request(headers))?;
+    let plans: Vec<first::Plan> = std::iter::once(screen).chain(first::shell_plans(&who)).collect();
+    let asked = plans.iter().map(|plan| {
+        crate::graphql::http::first_screen_answer(
+            state,
+            site.clone(),
+            viewer.clone(),
+            plan.operation,
+            plan.variables.clone(),
+            correlation.clone(),
+        )
+    });
+    match tokio::time::timeout(state.first_screen.budget, futures::future::join_all(asked)).await {
+        Ok(answers) => {
+            let answered: Vec<(first::Plan, axum::body::Bytes)> =
+                plans.into_iter().zip(answers).filter_map(|(plan, answer)| Some((plan, answer?))).collect();
+            first::head_html(&answered)
+        }
+        Err(_) => {
+            tracing::debug!(operation = plans[0].operation, "first screen over its budget");
+            None
+        }
+    }
+}
+
+/// What a page answer still needs once its status is known.
+struct PageAnswer(Response);
+
+impl PageAnswer {
+    fn with(self, keep_welcome: Option<HeaderValue>, renewed: Vec<HeaderValue>) -> Response {
+        let mut response = self.0;
+        if let Some(cookie) = keep_welcome {
+            response.headers_mut().append(header::SET_COOKIE, cookie);
+        }
+        with_set_cookies(response, renewed)
+    }
+}
+
+/// The SPA's page: its head, the session it starts from and the first screen's data.
+#[allow(clippy::too_many_arguments)]
+async fn finish_page(
+    state: &GatewayState,
+    site: &Site,
+    row: &routes::PageRow,
+    uri: &Uri,
+    headers: &HeaderMap,
+    mut user: UserView,
+    welcome: serde_json::Map<String, serde_json::Value>,
+    status: StatusCode,
+    facts: Option<Arc<crate::head::Facts>>,
+    first_screen: Option<String>,
+) -> PageAnswer {
     user.welcome = welcome;
     let bootstrap = Bootstrap {
         tenant: &site.tenant,
         user,
         is_members_area: site.is_members_area,
-        region: crate::spa::region_of(&headers),
+        region: crate::spa::region_of(headers),
         error_reporting: state.error_reporting,
     };
     let shown = crate::head::Page {
         tenant: &site.tenant,
         is_members_area: site.is_members_area,
-        row: &row,
+        row,
         query: uri.query(),
         status,
         facts: facts.as_deref(),
     };
-    let head = crate::head::html(&crate::head::head(&shown, path), &site.tenant, site.is_members_area);
-    let mut response = state.spa.page(&head, &bootstrap, status).await;
-    if let Some(cookie) = keep_welcome {
-        response.headers_mut().append(header::SET_COOKIE, cookie);
+    let mut head = crate::head::html(&crate::head::head(&shown, uri.path()), &site.tenant, site.is_members_area);
+    if let Some(first_screen) = &first_screen {
+        head.push_str(first_screen);
     }
-    with_set_cookies(response, renewed)
+    let mut response = state.spa.page(&head, &bootstrap, status).await;
+    if state.first_screen.enabled && crate::first_screen::has_plan(row) {
+        // What the first screen was planned from: the browser's own cache must tell them apart.
+        let h = response.headers_mut();
+        h.insert(header::VARY, HeaderValue::from_static(crate::first_screen::VARY));
+        h.insert("accept-ch", HeaderValue::from_static(crate::first_screen::ACCEPT_CH));
+    }
+    PageAnswer(response)
 }
 
 /// Appends the session cookies a page load renewed (or cleared); such an answer is never stored.

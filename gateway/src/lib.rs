@@ -10,6 +10,7 @@ pub mod compression;
 pub mod conditional;
 pub mod config;
 mod edge;
+pub mod first_screen;
 pub mod graphql;
 pub mod head;
 pub mod hosts;
@@ -67,6 +68,8 @@ pub struct GatewayState {
     pub error_reporting: bool,
     /// Requests per client address on `/graphql` and the sign-in form.
     pub rate_limits: Arc<rate_limits::RateLimits>,
+    /// Pages carry their first screen's data (`PAYSITE_FIRST_SCREEN`, [`first_screen`]).
+    pub first_screen: first_screen::Settings,
 }
 
 impl GatewayState {
@@ -111,6 +114,7 @@ impl GatewayState {
             revocations: revocations::Revocations::new(),
             error_reporting: config.error_reporting,
             rate_limits: Arc::new(rate_limits::RateLimits::from_env()?),
+            first_screen: config.first_screen,
         })
     }
 

@@ -404,7 +404,7 @@ async fn home(
     if has_token {
         return autologin(&state, &site, &uri).await;
     }
-    crate::edge::page(State(state), Extension(site), method, uri, headers).await
+    crate::edge::page(State(state), Extension(site), None, method, uri, headers).await
 }
 
 /// `/?al_token=…` after a signup or an upgrade: redeems the single-use token, sets the session
@@ -454,7 +454,7 @@ async fn cross_site(
     let PageSession { user, set_cookies } = page_user(&state, &site, &headers).await;
     let Some((_, token)) = user else {
         // Signed out: the route table's answer (§4): the members login in the members area, not-found elsewhere.
-        return crate::edge::page(State(state), Extension(site), axum::http::Method::GET, uri, headers).await;
+        return crate::edge::page(State(state), Extension(site), None, axum::http::Method::GET, uri, headers).await;
     };
     let deeplink = Some(same_site_path(query.deeplink.as_deref()));
     let ctx = call_context(&site, &token, &headers);

@@ -200,6 +200,22 @@ async fn get(
         let ctx = RequestCtx::new(site, viewer, correlation);
         return private(execute(state, request, ctx, true).await);
     }
+    match kept_answer(state, &site, request, hash, correlation).await {
+        Ok(answer) => public(state, &site, &answer, headers),
+        Err(response) => private(response),
+    }
+}
+
+/// A visitor's answer to a shared query: this replica's kept one, else the engine's, kept when
+/// it answered cleanly (no error, no cookie, nothing a field marks private). An answer that
+/// cannot be kept is handed back as the engine gave it.
+async fn kept_answer(
+    state: &GatewayState,
+    site: &Arc<Site>,
+    request: async_graphql::Request,
+    hash: String,
+    correlation: Option<String>,
+) -> Result<Arc<answers::Answer>, async_graphql::Response> {
     let key = answers::Key {
         hash,
         operation: request.operation_name.clone(),
@@ -208,7 +224,7 @@ async fn get(
         host: site.host.clone(),
     };
     if let Some(answer) = state.answers.get(&key) {
-        return public(state, &site, &answer, headers);
+        return Ok(answer);
     }
     let generation = state.answers.generation();
     let response = execute(state, request, RequestCtx::new(site.clone(), None, correlation), true).await;
@@ -217,13 +233,45 @@ async fn get(
         && response.cache_control.public
         && response.cache_control.max_age != -1;
     if !keepable {
-        return private(response);
+        return Err(response);
     }
     let answer = Arc::new(answers::Answer::new(Bytes::from(serde_json::to_vec(&response).unwrap_or_default())));
     if let Some(generation) = generation {
         state.answers.put(key, answer.clone(), generation);
     }
-    public(state, &site, &answer, headers)
+    Ok(answer)
+}
+
+/// The engine's answer to the front end's query `operation` for a page's first screen
+/// (crate::first_screen), asked the way the page's own GET would ask it: by the document's
+/// hash, for the page's session (`viewer`) or a visitor, a visitor's from the kept answers.
+/// None when the front end has no such query or the answer has an error or sets a cookie:
+/// the page then asks for itself.
+pub async fn first_screen_answer(
+    state: &GatewayState,
+    site: Arc<Site>,
+    viewer: Option<Viewer>,
+    operation: &str,
+    variables: serde_json::Value,
+    correlation: Option<String>,
+) -> Option<Bytes> {
+    let hash = state.documents.hash_of_operation(operation)?;
+    let mut request = async_graphql::Request::new("").operation_name(operation);
+    request.variables = async_graphql::Variables::from_json(variables);
+    request.extensions.insert(
+        "persistedQuery".to_owned(),
+        async_graphql::Value::from_json(json!({ "version": 1, "sha256Hash": hash })).ok()?,
+    );
+    let resolved = state.documents.resolve(&mut request).ok()?;
+    if viewer.is_none()
+        && !site.is_members_area
+        && answers::shared(resolved.document.root_fields(request.operation_name.as_deref()))
+    {
+        return kept_answer(state, &site, request, hash, correlation).await.ok().map(|answer| answer.body.clone());
+    }
+    let response = execute(state, request, RequestCtx::new(site, viewer, correlation), true).await;
+    let clean = response.errors.is_empty() && response.http_headers.get(header::SET_COOKIE).is_none();
+    clean.then(|| serde_json::to_vec(&response).ok().map(Bytes::from)).flatten()
 }
 
 /// An answer of the engine for one caller: `private, no-store`, with the cookies a resolver set.

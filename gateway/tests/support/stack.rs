@@ -662,15 +662,19 @@ impl Stack {
     /// Another gateway replica over the same services and signer, following the catalog's
     /// events for its visitors' answers (its own queue, as every replica has).
     pub async fn replica(&self) -> Gateway {
-        let urls = self.upstreams.clone();
-        let upstreams = Upstreams::with_base(move |name, _| {
-            urls.iter().find(|(n, _)| *n == name).map_or_else(|| "http://127.0.0.1:9".to_owned(), |(_, u)| u.clone())
-        });
-        let gw = spawn_serving(upstreams, self.gw.signer.clone(), None).await;
+        let gw = spawn_serving(self.replica_upstreams(), self.gw.signer.clone(), None).await;
         let source = gateway::revocations::Source::from_settings(&self.catalog.settings);
         gateway::follow_answers(&gw.state, source, self.background.clone()).await;
         assert!(gw.state.answers.is_following(), "the replica follows the catalog's events");
         gw
+    }
+
+    /// Clients of this stack's services, for another gateway over them.
+    pub fn replica_upstreams(&self) -> Upstreams {
+        let urls = self.upstreams.clone();
+        Upstreams::with_base(move |name, _| {
+            urls.iter().find(|(n, _)| *n == name).map_or_else(|| "http://127.0.0.1:9".to_owned(), |(_, u)| u.clone())
+        })
     }
 
     pub async fn cleanup(self) {

@@ -5,6 +5,7 @@ import { CombinedGraphQLErrors, type ApolloClient } from '@apollo/client'
 import { HttpError } from '../routing'
 import type { DataScreen, LeadingImage } from '../screenQuery'
 import type { RoutingSession } from '../session/bootstrap'
+import { firstScreenSeeder, type FirstScreen } from './firstScreen'
 
 const STATUS_BY_CODE: Readonly<Record<string, number>> = { NOT_FOUND: 404, UNAUTHENTICATED: 401, FORBIDDEN: 403 }
 
@@ -21,10 +22,17 @@ export function asHttpError(error: unknown): unknown {
 
 export type ScreenDataPreloader = (screen: DataScreen, data: unknown, request: Request) => Promise<void>
 
-export function screenDataPreloader(client: ApolloClient, session: RoutingSession): ScreenDataPreloader {
+export function screenDataPreloader(
+  client: ApolloClient,
+  session: RoutingSession,
+  firstScreen: FirstScreen | null = null,
+): ScreenDataPreloader {
+  const seed = firstScreenSeeder(client, firstScreen)
   return async (screen, data, request) => {
     const query = screen.screenQuery?.(data, session, new URL(request.url))
     if (!query) return
+    // The landing page's answer came with the page: the query below then answers from the cache.
+    seed(query)
     let result: unknown
     try {
       const fetchOptions = { signal: request.signal }

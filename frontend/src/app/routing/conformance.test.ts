@@ -4,6 +4,7 @@
 import { matchRoutes, type RouteObject } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import conformance from '../../../../config/routes-conformance.json'
+import firstScreenConformance from '../../../../config/first-screen-conformance.json'
 import { appRouteObjects } from '../router'
 import { httpServices, type RouteServices } from '../services'
 import type { RoutingSession } from '../session/bootstrap'
@@ -136,4 +137,61 @@ describe('config/routes.json', () => {
     expect(appRoutes.map((route) => route.path).sort()).toEqual(ROUTE_ROWS.map((row) => row.path).sort())
     for (const route of appRoutes) expect(route.load.routePath, route.path).toBe(route.path)
   })
+})
+
+// config/first-screen-conformance.json: the query each landing page's screen asks first, which the edge runs and
+// writes into the page (gateway first_screen.rs runs the same file). A case the edge leaves alone (expect null) is
+// one the edge must not plan; the browser may still have a query of its own there.
+interface FirstScreenCase {
+  brand: string
+  user: string
+  viewport: 'small' | 'medium' | 'large'
+  path: string
+  expect: { operation: string; variables: Record<string, unknown> } | null
+}
+
+const WIDTHS = { small: 412, medium: 800, large: 1350 } as const
+
+async function firstQuery(testCase: FirstScreenCase) {
+  Object.defineProperty(window, 'innerWidth', { configurable: true, value: WIDTHS[testCase.viewport] })
+  window.dispatchEvent(new Event('resize'))
+  const kind = (firstScreenConformance.users as Record<string, { signedIn: boolean; abilities?: string[] }>)[testCase.user]!
+  const url = new URL(testCase.path, brandOrigin(testCase.brand))
+  const abilities = kind.abilities ?? []
+  const session: RoutingSession = {
+    tenant: tenantFor(testCase.brand, 'brand'),
+    isMembersArea: false,
+    user: {
+      isAuthenticated: kind.signedIn,
+      can: (action, subject) => abilities.includes(`${action} ${subject}`),
+      profile: kind.signedIn ? { email: 'user@example.test', teaserViewed: false, isSubscribed: true, isActive: true } : null,
+      welcome: {},
+    },
+  }
+  let asked: { operation: string | undefined; variables: unknown } | null = null
+  const capturing: RouteServices = {
+    ...services,
+    preloadScreenData: async (screen, data, request) => {
+      const query = screen.screenQuery?.(data, session, new URL(request.url))
+      if (!query) return
+      const operation = query.query.definitions.find((d) => d.kind === 'OperationDefinition')
+      asked = { operation: operation?.kind === 'OperationDefinition' ? operation.name?.value : undefined, variables: query.variables }
+    },
+  }
+  const routes = appRouteObjects(session, capturing)[0]!.children as RouteObject[]
+  const match = matchRoutes(routes, url.pathname)!.at(-1)!
+  const loader = match.route.loader as (args: { request: Request; params: typeof match.params }) => Promise<unknown>
+  await loader({ request: new Request(url), params: match.params })
+  return asked
+}
+
+describe('config/first-screen-conformance.json in the browser', () => {
+  it.each((firstScreenConformance.cases as FirstScreenCase[]).map((c) => [`${c.user} on ${c.brand} ${c.viewport} ${c.path}`, c] as const))(
+    '%s',
+    async (_name, testCase) => {
+      const asked = await firstQuery(testCase)
+      if (testCase.expect === null) return
+      expect(asked).toEqual({ operation: testCase.expect.operation, variables: testCase.expect.variables })
+    },
+  )
 })

@@ -88,6 +88,9 @@ pub struct Options {
     /// The catalog's events go out through its relay, and the gateway keeps visitors'
     /// answers fresh by them, as in service.
     pub follow_answers: bool,
+    /// Pages without their first screen (`PAYSITE_FIRST_SCREEN=false`): a test counting the
+    /// edge's own catalog calls.
+    pub without_first_screen: bool,
 }
 
 pub fn media_dir() -> std::path::PathBuf {
@@ -258,7 +261,9 @@ impl Stack {
             "deals" => deals_url.clone(),
             _ => "http://127.0.0.1:9".to_owned(),
         });
-        let gw = spawn_serving(upstreams, signer, options.serve_page.then(bare_dist)).await;
+        let settings: &[(&str, &str)] =
+            if options.without_first_screen { &[("PAYSITE_FIRST_SCREEN", "false")] } else { &[] };
+        let gw = super::spawn_configured(upstreams, signer, options.serve_page.then(bare_dist), settings).await;
         let background = tokio_util::sync::CancellationToken::new();
         if options.follow_sessions {
             let relay = runtime::relay::RelaySettings {

@@ -85,7 +85,15 @@ impl GatewayConfig {
             trust_forwarded_for: flag("PAYSITE_TRUST_FORWARDED_FOR", false)?,
             error_reporting: flag("PAYSITE_ERROR_REPORTING", true)?,
             graphql_apq: value("PAYSITE_GRAPHQL_APQ").map(|_| flag("PAYSITE_GRAPHQL_APQ", false)).transpose()?,
-            first_screen: crate::first_screen::Settings::from_lookup(&lookup)?,
+            first_screen: crate::first_screen::Settings {
+                enabled: flag("PAYSITE_FIRST_SCREEN", true)?,
+                budget: match value("PAYSITE_FIRST_SCREEN_BUDGET_MS") {
+                    None => crate::first_screen::Settings::default().budget,
+                    Some(text) => std::time::Duration::from_millis(text.trim().parse().with_context(|| {
+                        format!("PAYSITE_FIRST_SCREEN_BUDGET_MS must be a number of milliseconds, got {text:?}")
+                    })?),
+                },
+            },
         })
     }
 }

@@ -104,9 +104,10 @@ pub async fn page(
         Edge::Page => None,
         Edge::PageIfFound(lookup) => Some(lookup),
         Edge::NotFound => {
-            return finish_page(&state, &site, &row, &uri, &headers, user, welcome, StatusCode::NOT_FOUND, None, None)
-                .await
-                .with(keep_welcome, renewed)
+            let page =
+                finish_page(&state, &site, &row, &uri, &headers, user, welcome, StatusCode::NOT_FOUND, None, None)
+                    .await;
+            return with_page_cookies(page, keep_welcome, renewed);
         }
         Edge::MovedPermanently(location) => {
             return with_set_cookies(redirect(StatusCode::MOVED_PERMANENTLY, &location, keep_welcome), renewed)
@@ -128,9 +129,8 @@ pub async fn page(
     let first_screen = first_screen(&state, &site, &row, &uri, &headers, &visitor, viewer, correlation);
     let ((status, facts), first_screen) = tokio::join!(found, first_screen);
     let first_screen = first_screen.filter(|_| status == StatusCode::OK);
-    finish_page(&state, &site, &row, &uri, &headers, user, welcome, status, facts, first_screen)
-        .await
-        .with(keep_welcome, renewed)
+    let page = finish_page(&state, &site, &row, &uri, &headers, user, welcome, status, facts, first_screen).await;
+    with_page_cookies(page, keep_welcome, renewed)
 }
 
 /// The head additions of the page's first screen ([`crate::first_screen`]), or None: no plan
@@ -176,17 +176,12 @@ async fn first_screen(
     }
 }
 
-/// What a page answer still needs once its status is known.
-struct PageAnswer(Response);
-
-impl PageAnswer {
-    fn with(self, keep_welcome: Option<HeaderValue>, renewed: Vec<HeaderValue>) -> Response {
-        let mut response = self.0;
-        if let Some(cookie) = keep_welcome {
-            response.headers_mut().append(header::SET_COOKIE, cookie);
-        }
-        with_set_cookies(response, renewed)
+/// The page with the cookies its load set: the welcome data kept, the session renewed.
+fn with_page_cookies(mut response: Response, keep_welcome: Option<HeaderValue>, renewed: Vec<HeaderValue>) -> Response {
+    if let Some(cookie) = keep_welcome {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
     }
+    with_set_cookies(response, renewed)
 }
 
 /// The SPA's page: its head, the session it starts from and the first screen's data.
@@ -202,7 +197,7 @@ async fn finish_page(
     status: StatusCode,
     facts: Option<Arc<crate::head::Facts>>,
     first_screen: Option<String>,
-) -> PageAnswer {
+) -> Response {
     user.welcome = welcome;
     let bootstrap = Bootstrap {
         tenant: &site.tenant,
@@ -230,7 +225,7 @@ async fn finish_page(
         h.insert(header::VARY, HeaderValue::from_static(crate::first_screen::VARY));
         h.insert("accept-ch", HeaderValue::from_static(crate::first_screen::ACCEPT_CH));
     }
-    PageAnswer(response)
+    response
 }
 
 /// Appends the session cookies a page load renewed (or cleared); such an answer is never stored.

@@ -32,8 +32,6 @@ pub const ELEMENT_ID: &str = "paysite-first-screen";
 pub const PAGE_SIZE: u32 = 12;
 /// Related videos on a video page (frontend `RELATED_COUNT`).
 pub const RELATED_COUNT: u32 = 6;
-/// A recommendation shelf's size per size class (frontend `RECOMMENDED_LIST_SIZES`, §9).
-const RECOMMENDED: [(SizeClass, u32); 3] = [(SizeClass::Small, 3), (SizeClass::Medium, 6), (SizeClass::Large, 9)];
 /// The widest viewport of each size class (frontend `BREAKPOINTS`: small to 480 px, medium
 /// (the medium and large types) to 1024 px).
 const SMALL_MAX: u32 = 480;
@@ -45,8 +43,8 @@ pub const VIEWPORT_WIDTH_HINT: &str = "sec-ch-viewport-width";
 pub const ACCEPT_CH: &str = "Sec-CH-Viewport-Width";
 pub const VARY: &str = "Cookie, Sec-CH-Viewport-Width, Sec-CH-UA-Mobile, User-Agent";
 
-/// The settings: `PAYSITE_FIRST_SCREEN` (default true) and `PAYSITE_FIRST_SCREEN_BUDGET_MS`
-/// (default 250), the longest a page waits for its first screen's answer.
+/// The settings (crate::config): `PAYSITE_FIRST_SCREEN` (default true) and
+/// `PAYSITE_FIRST_SCREEN_BUDGET_MS` (default 250), the longest a page waits for its answers.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
     pub enabled: bool,
@@ -56,24 +54,6 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings { enabled: true, budget: Duration::from_millis(250) }
-    }
-}
-
-impl Settings {
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<Settings> {
-        let value = |key: &str| lookup(key).filter(|v| !v.trim().is_empty());
-        let enabled = match value("PAYSITE_FIRST_SCREEN").as_deref() {
-            None | Some("true") | Some("1") => true,
-            Some("false") | Some("0") => false,
-            Some(other) => anyhow::bail!("PAYSITE_FIRST_SCREEN must be true or false, got {other:?}"),
-        };
-        let budget = match value("PAYSITE_FIRST_SCREEN_BUDGET_MS") {
-            None => Settings::default().budget,
-            Some(text) => Duration::from_millis(text.trim().parse().map_err(|_| {
-                anyhow::anyhow!("PAYSITE_FIRST_SCREEN_BUDGET_MS must be a number of milliseconds, got {text:?}")
-            })?),
-        };
-        Ok(Settings { enabled, budget })
     }
 }
 
@@ -128,8 +108,13 @@ impl SizeClass {
         }
     }
 
+    /// A recommendation shelf's size (frontend `RECOMMENDED_LIST_SIZES`, §9).
     fn recommended_size(self) -> u32 {
-        RECOMMENDED.iter().find(|(class, _)| *class == self).map(|(_, size)| *size).unwrap_or(3)
+        match self {
+            SizeClass::Small => 3,
+            SizeClass::Medium => 6,
+            SizeClass::Large => 9,
+        }
     }
 
     /// How many cards of the first shelf or grid load at once (frontend `priorityCards`):
@@ -387,6 +372,27 @@ mod tests {
                 (expect, planned) => panic!("{}: expected {:?}, planned {planned:?}", case.path, expect.is_some()),
             }
         }
+    }
+
+    #[test]
+    fn the_rows_said_to_have_a_plan_are_exactly_those_planned() {
+        let tenant = tenants::global().get("tushy").unwrap().clone();
+        let viewer = Viewer { is_authenticated: false, rules: &[] };
+        let mut planned = 0;
+        for row in crate::routes::rows().iter().filter(|row| row.path != "*") {
+            let path: String = row
+                .path
+                .split('/')
+                .map(|segment| if segment.starts_with(':') { "some-slug" } else { segment })
+                .collect::<Vec<_>>()
+                .join("/");
+            let page = crate::routes::page_row(&path);
+            assert_eq!(page.path, row.path, "{path}");
+            let plans = plan(&page, None, &tenant, &viewer, SizeClass::Large).is_some();
+            assert_eq!(has_plan(&page), plans, "{}", row.path);
+            planned += usize::from(plans);
+        }
+        assert_eq!(planned, 3, "home, the listing and a video");
     }
 
     #[test]

@@ -110,6 +110,8 @@ pub fn hash_of(text: &str) -> String {
 /// The documents this gateway executes.
 pub struct Documents {
     manifest: HashMap<String, Document>,
+    /// Each named operation of the manifest, with its document's hash (pages ask by name).
+    by_operation: HashMap<String, String>,
     /// APQ registrations, while APQ is on.
     registered: Option<Mutex<lru::LruCache<String, Document>>>,
 }
@@ -132,14 +134,18 @@ impl Documents {
     fn with_manifest(manifest: &str, apq: bool) -> anyhow::Result<Documents> {
         let entries: HashMap<String, String> = serde_json::from_str(manifest)?;
         let mut documents = HashMap::with_capacity(entries.len());
+        let mut by_operation = HashMap::new();
         for (hash, text) in entries {
             anyhow::ensure!(hash_of(&text) == hash, "persisted document {hash} is not the SHA-256 of its text");
             let document =
                 Document::parse(&text).ok_or_else(|| anyhow::anyhow!("persisted document {hash} does not parse"))?;
+            for name in document.operations.iter().filter_map(|op| op.name.clone()) {
+                by_operation.insert(name, hash.clone());
+            }
             documents.insert(hash, document);
         }
         let registered = apq.then(|| Mutex::new(lru::LruCache::new(NonZeroUsize::new(REMEMBERED).expect("non-zero"))));
-        Ok(Documents { manifest: documents, registered })
+        Ok(Documents { manifest: documents, by_operation, registered })
     }
 
     /// Whether documents outside the manifest are executed (`PAYSITE_GRAPHQL_APQ`).
@@ -152,13 +158,10 @@ impl Documents {
         self.manifest.len()
     }
 
-    /// The hash of the front end's operation `name` (benchmarks and the rehearsal ask as the
-    /// front end does).
+    /// The hash of the front end's operation `name` (a page's first screen, benchmarks and the
+    /// rehearsal ask as the front end does).
     pub fn hash_of_operation(&self, name: &str) -> Option<String> {
-        self.manifest
-            .iter()
-            .find(|(_, d)| d.operations.iter().any(|op| op.name.as_deref() == Some(name)))
-            .map(|(hash, _)| hash.clone())
+        self.by_operation.get(name).cloned()
     }
 
     /// The manifest's document with this hash.

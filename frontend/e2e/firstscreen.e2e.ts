@@ -87,7 +87,7 @@ describe.each(['tushy', 'vixen'])('a visitor on %s', (brand) => {
 })
 
 describe('a member on the demo brand, signed in through the members host', () => {
-  it('gets their home page painted before any GraphQL request, and a video page with its video', async () => {
+  it('gets their home page and a video page, with its player and favourite, painted before any GraphQL request', async () => {
     await signIn(page, 'member', DEMO_BRAND, '/')
     await dismissWelcomeModals(page)
     const home = await load(DEMO_BRAND, '/')
@@ -95,8 +95,11 @@ describe('a member on the demo brand, signed in through the members host', () =>
     await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached' })
     const video = await someVideo(DEMO_BRAND)
     const shown = await load(DEMO_BRAND, video)
-    // The video comes with the page; the member's player still asks its media tokens and the favourite button its
-    // state as the page first renders (they need the video's id, which the edge does not chain yet).
-    expectScreenFromThePage(shown, 'VideoPage')
+    // The video comes with the page, and with it what the member's player and favourite button ask from its answer.
+    expectFirstScreenFromThePage(shown, 'VideoPage')
+    const carried = (JSON.parse(shown.embedded!) as { answers: Array<{ operation: string }> }).answers.map((a) => a.operation)
+    expect(carried).toEqual(['VideoPage', 'GemsBalance', 'VideoTokens', 'VideoFavorite'])
+    expect(shown.asked.map((request) => request.operation)).not.toContain('VideoTokens')
+    expect(shown.asked.map((request) => request.operation)).not.toContain('VideoFavorite')
   })
 })

@@ -5,9 +5,13 @@
 // a performance score of 100, each page's median. Exits 1 when one is missed.
 //
 //   E2E_GATEWAY=http://tushy.localhost:8080 npm run bench:lighthouse [-- --json] [-- --runs 3] [-- --brands vixen,tushy]
+//     [-- --before http://tushy.localhost:8081]
 //
 // --brands defaults to the gateway's own brand; each brand is its host beside the gateway's (<brand>.localhost:port).
 // Each page is measured `runs` times (default 3) and the median kept; reports go to e2e-artifacts/lighthouse/.
+// --before names a second stack to compare with side by side in the same run (the same binary with a change switched
+// off, say PAYSITE_FIRST_SCREEN=false): each run measures its page there, then here, and the table gains the before
+// figures and the after/before ratio of LCP. The targets apply to E2E_GATEWAY's pages.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { loadavg } from 'node:os'
@@ -26,11 +30,13 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const brandsArg = process.argv.indexOf('--brands')
 const gatewayBrand = gateway.hostname.split('.')[0]
 const brands = brandsArg > 0 ? process.argv[brandsArg + 1].split(',') : [gatewayBrand]
+const beforeArg = process.argv.indexOf('--before')
+const before = beforeArg > 0 ? new URL(process.argv[beforeArg + 1]) : null
 
-/** The brand's origin beside the gateway's: its host with the first label swapped (tushy.localhost → vixen.localhost). */
-function brandGateway(brand) {
-  const url = new URL(gateway)
-  url.hostname = [brand, ...gateway.hostname.split('.').slice(1)].join('.')
+/** The brand's origin beside a gateway's: its host with the first label swapped (tushy.localhost → vixen.localhost). */
+function brandGateway(brand, base = gateway) {
+  const url = new URL(base)
+  url.hostname = [brand, ...base.hostname.split('.').slice(1)].join('.')
   return url
 }
 
@@ -84,39 +90,41 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)]
 }
 
-async function measure(chrome, name, url) {
-  const samples = []
-  for (let run = 1; run <= runs; run += 1) {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES })
-    const { audits, categories } = result.lhr
-    if (result.lhr.runtimeError) throw new Error(`${name}: ${result.lhr.runtimeError.message}`)
-    writeFileSync(join(artifacts, `${name}-${run}.json`), result.report)
-    samples.push({
-      score: categories.performance.score,
-      accessibility: categories.accessibility.score,
-      bestPractices: categories['best-practices'].score,
-      seo: categories.seo.score,
-      // What keeps a category under 100 on this run: its failing audits' ids.
-      failing: Object.fromEntries(
-        CATEGORIES.filter((id) => id !== 'performance').map((id) => [
-          id,
-          categories[id].auditRefs
-            .filter((ref) => ref.weight > 0 && audits[ref.id].score !== null && audits[ref.id].score < 1)
-            .map((ref) => ref.id),
-        ]),
-      ),
-      fcp: audits['first-contentful-paint'].numericValue,
-      lcp: audits['largest-contentful-paint'].numericValue,
-      cls: audits['cumulative-layout-shift'].numericValue,
-      tbt: audits['total-blocking-time'].numericValue,
-    })
+/** One Lighthouse run of the page, as the figures the table shows. */
+async function sample(chrome, name, url, run) {
+  const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES })
+  const { audits, categories } = result.lhr
+  if (result.lhr.runtimeError) throw new Error(`${name}: ${result.lhr.runtimeError.message}`)
+  writeFileSync(join(artifacts, `${name}-${run}.json`), result.report)
+  return {
+    score: categories.performance.score,
+    accessibility: categories.accessibility.score,
+    bestPractices: categories['best-practices'].score,
+    seo: categories.seo.score,
+    // What keeps a category under 100 on this run: its failing audits' ids.
+    failing: Object.fromEntries(
+      CATEGORIES.filter((id) => id !== 'performance').map((id) => [
+        id,
+        categories[id].auditRefs
+          .filter((ref) => ref.weight > 0 && audits[ref.id].score !== null && audits[ref.id].score < 1)
+          .map((ref) => ref.id),
+      ]),
+    ),
+    fcp: audits['first-contentful-paint'].numericValue,
+    lcp: audits['largest-contentful-paint'].numericValue,
+    cls: audits['cumulative-layout-shift'].numericValue,
+    tbt: audits['total-blocking-time'].numericValue,
   }
-  const pick = (key) => median(samples.map((sample) => sample[key]))
-  const range = (key) => [Math.min(...samples.map((sample) => sample[key])), Math.max(...samples.map((sample) => sample[key]))]
+}
+
+/** The medians of a page's samples. */
+function summary(name, url, samples) {
+  const pick = (key) => median(samples.map((one) => one[key]))
+  const range = (key) => [Math.min(...samples.map((one) => one[key])), Math.max(...samples.map((one) => one[key]))]
   return {
     page: name,
     url,
-    runs,
+    runs: samples.length,
     score: pick('score'),
     accessibility: pick('accessibility'),
     bestPractices: pick('bestPractices'),
@@ -131,15 +139,28 @@ async function measure(chrome, name, url) {
   }
 }
 
+/** The page measured `runs` times, and when there is a before stack, its twin there in the same runs, before first. */
+async function measure(chrome, name, url, beforeUrl) {
+  const samples = []
+  const beforeSamples = []
+  for (let run = 1; run <= runs; run += 1) {
+    if (beforeUrl) beforeSamples.push(await sample(chrome, `${name}-before`, beforeUrl, run))
+    samples.push(await sample(chrome, name, url, run))
+  }
+  const after = summary(name, url, samples)
+  return beforeUrl ? { ...after, before: summary(`${name}-before`, beforeUrl, beforeSamples) } : after
+}
+
 mkdirSync(artifacts, { recursive: true })
 const pages = []
 for (const brand of brands) {
   const origin = brandGateway(brand)
-  pages.push(
-    [`${brand}-home`, new URL('/', origin).toString()],
-    [`${brand}-videos`, new URL('/videos', origin).toString()],
-    [`${brand}-video`, new URL(`/videos/${await newestVideoSlug(origin)}`, origin).toString()],
-  )
+  const beforeOrigin = before && brandGateway(brand, before)
+  const paths = ['/', '/videos', `/videos/${await newestVideoSlug(origin)}`]
+  for (const [index, name] of ['home', 'videos', 'video'].entries()) {
+    const path = paths[index]
+    pages.push([`${brand}-${name}`, new URL(path, origin).toString(), beforeOrigin && new URL(path, beforeOrigin).toString()])
+  }
 }
 const chrome = await chromeLauncher.launch({
   chromePath,
@@ -149,7 +170,7 @@ const chrome = await chromeLauncher.launch({
 const loadBefore = loadavg()[0]
 const results = []
 try {
-  for (const [name, url] of pages) results.push(await measure(chrome, name, url))
+  for (const [name, url, beforeUrl] of pages) results.push(await measure(chrome, name, url, beforeUrl))
 } finally {
   await chrome.kill()
 }
@@ -171,6 +192,17 @@ if (process.argv.includes('--json')) {
         `${Math.round(r.lcp).toString().padStart(16)} ${r.cls.toFixed(3).padStart(12)} ${Math.round(r.tbt).toString().padStart(15)}  ` +
         `${passes(r) ? 'ok' : 'MISSED'}   (runs: LCP ${r.lcpRange.map(Math.round).join('–')} ms, TBT ${r.tbtRange.map(Math.round).join('–')} ms)`,
     )
+  }
+  if (before) {
+    console.log(`before: ${before.origin} (its brands' hosts beside it), measured in the same runs, each page before then after`)
+    console.log('page            perf  FCP ms   LCP ms  TBT ms     CLS   →  perf  FCP ms   LCP ms  TBT ms     CLS   LCP after/before')
+    for (const r of results) {
+      const b = r.before
+      const figures = (x) =>
+        `${percent(x.score)} ${Math.round(x.fcp).toString().padStart(7)} ${Math.round(x.lcp).toString().padStart(8)} ` +
+        `${Math.round(x.tbt).toString().padStart(7)} ${x.cls.toFixed(3).padStart(7)}`
+      console.log(`${r.page.padEnd(15)} ${figures(b)}   → ${figures(r)}   ${(r.lcp / b.lcp).toFixed(2).padStart(8)}`)
+    }
   }
   for (const r of results) {
     const failing = Object.entries(r.failing).filter(([, ids]) => ids.length > 0)

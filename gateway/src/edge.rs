@@ -152,28 +152,43 @@ async fn first_screen(
     }
     let who = first::Viewer { is_authenticated: visitor.is_authenticated, rules: &visitor.rules };
     let screen = first::plan(row, uri.query(), &site.tenant, &who, first::SizeClass::of_request(headers))?;
-    let plans: Vec<first::Plan> = std::iter::once(screen).chain(first::shell_plans(&who)).collect();
-    let asked = plans.iter().map(|plan| {
-        crate::graphql::http::first_screen_answer(
+    // One deadline for every answer: one that misses it is left out alone, and the page never waits past it.
+    let deadline = tokio::time::Instant::now() + state.first_screen.budget;
+    let ask = |plan: first::Plan| {
+        let answer = crate::graphql::http::first_screen_answer(
             state,
             site.clone(),
             viewer.clone(),
             plan.operation,
             plan.variables.clone(),
             correlation.clone(),
-        )
-    });
-    match tokio::time::timeout(state.first_screen.budget, futures::future::join_all(asked)).await {
-        Ok(answers) => {
-            let answered: Vec<(first::Plan, axum::body::Bytes)> =
-                plans.into_iter().zip(answers).filter_map(|(plan, answer)| Some((plan, answer?))).collect();
-            first::head_html(&answered)
+        );
+        async move {
+            match tokio::time::timeout_at(deadline, answer).await {
+                Ok(answer) => answer.map(|answer| (plan, answer)),
+                Err(_) => {
+                    tracing::debug!(operation = plan.operation, "first screen answer over its budget");
+                    None
+                }
+            }
         }
-        Err(_) => {
-            tracing::debug!(operation = plans[0].operation, "first screen over its budget");
-            None
-        }
+    };
+    // The screen's query and the shell's at once; what the screen's parts ask with its answer, once it is there.
+    let chain = async {
+        let Some((screen, answer)) = ask(screen).await else { return Vec::new() };
+        let parsed = serde_json::from_slice::<serde_json::Value>(&answer).unwrap_or_default();
+        let follow = futures::future::join_all(first::follow_ups(&screen, &parsed, &who).into_iter().map(&ask)).await;
+        std::iter::once((screen, answer)).chain(follow.into_iter().flatten()).collect::<Vec<_>>()
+    };
+    let shell = futures::future::join_all(first::shell_plans(&who).into_iter().map(&ask));
+    let (mut answered, shell) = futures::future::join(chain, shell).await;
+    if answered.is_empty() {
+        return None;
     }
+    // The screen's answer first, then the shell's, then the screen's parts'.
+    let follow = answered.split_off(1);
+    answered.extend(shell.into_iter().flatten().chain(follow));
+    first::head_html(&answered)
 }
 
 /// The page with the cookies its load set: the welcome data kept, the session renewed.

@@ -226,6 +226,29 @@ pub fn shell_plans(viewer: &Viewer<'_>) -> Vec<Plan> {
     vec![Plan { operation: "GemsBalance", variables: json!({}), lead: Lead::Nothing }]
 }
 
+/// What the screen's parts ask as soon as its answer is there, with what they take from it: on a
+/// signed-in user's video page, the player's media tokens for the video's id
+/// (features/videos/components/VideoPlayer.tsx `MemberPlayer`) and the favourite button's state for
+/// its slug (FavoriteButton.tsx). `answer` is the screen's whole answer (`{"data": …}`); a plan
+/// whose input the answer lacks is left out. The screen declares the same documents as its
+/// `pageAnswers`, and the front end seeds them with the screen's own.
+pub fn follow_ups(screen: &Plan, answer: &Value, viewer: &Viewer<'_>) -> Vec<Plan> {
+    if screen.operation != "VideoPage" || !viewer.is_authenticated {
+        return Vec::new();
+    }
+    let field = |name: &str| {
+        answer.pointer(&format!("/data/getVideo/video/{name}")).and_then(Value::as_str).filter(|v| !v.is_empty())
+    };
+    let mut plans = Vec::new();
+    if let Some(uuid) = field("uuid") {
+        plans.push(Plan { operation: "VideoTokens", variables: json!({ "videoId": uuid }), lead: Lead::Nothing });
+    }
+    if let Some(slug) = field("slug") {
+        plans.push(Plan { operation: "VideoFavorite", variables: json!({ "videoSlug": slug }), lead: Lead::Nothing });
+    }
+    plans
+}
+
 /// An image to preload, as the page's `<img>` asks for it (frontend components/Picture).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Preload {
@@ -263,7 +286,8 @@ pub fn preloads(lead: &Lead, answer: &Value) -> Vec<Preload> {
 }
 
 /// The page's head additions: the preloads of the screen's images, then the embedded answers
-/// (`{"answers": [{operation, variables, data}, …]}`, the screen's first). None without the
+/// (`{"answers": [{operation, variables, data}, …]}`, the screen's first, then the shell's and the
+/// screen's follow-ups). None without the
 /// screen's own answer: the shell's alone save too little to be worth the page's bytes.
 pub fn head_html(answered: &[(Plan, axum::body::Bytes)]) -> Option<String> {
     let mut html = String::new();
@@ -436,6 +460,33 @@ mod tests {
             ]
         );
         assert_eq!(preloads(&Lead::Url("/data/none"), &answer), vec![]);
+    }
+
+    #[test]
+    fn a_members_video_page_follows_with_its_tokens_and_favourite_from_the_answer() {
+        let tenant = tenants::global().get("vixen").unwrap().clone();
+        let row = crate::routes::page_row("/videos/asked-slug");
+        let answer = json!({"data": {"getVideo": {"video": {"uuid": "v-1", "slug": "canonical-slug"}}}});
+        let member = Viewer { is_authenticated: true, rules: &[] };
+        let screen = plan(&row, None, &tenant, &member, SizeClass::Small).unwrap();
+        let follow = follow_ups(&screen, &answer, &member);
+        let asked: Vec<(&str, &Value)> = follow.iter().map(|p| (p.operation, &p.variables)).collect();
+        assert_eq!(
+            asked,
+            vec![
+                ("VideoTokens", &json!({"videoId": "v-1"})),
+                ("VideoFavorite", &json!({"videoSlug": "canonical-slug"})),
+            ]
+        );
+        // A visitor's player shows the trailer and has no favourite button; other screens follow with nothing;
+        // an answer without the video's id or slug gives no plan that needs it.
+        let visitor = Viewer { is_authenticated: false, rules: &[] };
+        assert!(follow_ups(&screen, &answer, &visitor).is_empty());
+        let home = plan(&crate::routes::page_row("/"), None, &tenant, &member, SizeClass::Small).unwrap();
+        assert!(follow_ups(&home, &answer, &member).is_empty());
+        let partial = json!({"data": {"getVideo": {"video": {"slug": "s", "uuid": ""}}}});
+        let only: Vec<&str> = follow_ups(&screen, &partial, &member).iter().map(|p| p.operation).collect();
+        assert_eq!(only, vec!["VideoFavorite"]);
     }
 
     #[test]

@@ -28,22 +28,23 @@ struct Page {
 }
 
 impl Page {
-    /// The embedded first screen, if the page has one.
-    fn first_screen(&self) -> Option<Value> {
-        let open = "<script id=\"paysite-first-screen\" type=\"application/json\">";
-        let start = self.html.find(open)? + open.len();
-        let end = start + self.html[start..].find("</script>").unwrap();
-        let embedded: Value = serde_json::from_str(&self.html[start..end]).unwrap();
-        Some(embedded["answers"][0].clone())
-    }
-
-    /// Every embedded answer's operation, the screen's first.
-    fn embedded_operations(&self) -> Vec<String> {
+    /// Every embedded answer, the screen's first; none when the page carries no first screen.
+    fn first_screen_answers(&self) -> Vec<Value> {
         let open = "<script id=\"paysite-first-screen\" type=\"application/json\">";
         let Some(start) = self.html.find(open).map(|at| at + open.len()) else { return Vec::new() };
         let end = start + self.html[start..].find("</script>").unwrap();
         let embedded: Value = serde_json::from_str(&self.html[start..end]).unwrap();
-        embedded["answers"].as_array().unwrap().iter().map(|a| a["operation"].as_str().unwrap().to_owned()).collect()
+        embedded["answers"].as_array().unwrap().clone()
+    }
+
+    /// The embedded screen's answer, if the page has one.
+    fn first_screen(&self) -> Option<Value> {
+        self.first_screen_answers().into_iter().next()
+    }
+
+    /// Every embedded answer's operation, the screen's first.
+    fn embedded_operations(&self) -> Vec<String> {
+        self.first_screen_answers().iter().map(|a| a["operation"].as_str().unwrap().to_owned()).collect()
     }
 
     fn preloads(&self) -> Vec<&str> {
@@ -123,6 +124,8 @@ async fn a_visitors_home_carries_the_engines_own_answer_and_its_lead_image() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_video_page_carries_its_video_for_a_visitor_and_for_a_member_only_for_that_member() {
     let s = Stack::start(Options { seed_catalog: true, serve_page: true, ..Default::default() }).await;
+    // The unlocks service's copy of the catalog, which says whose access covers a video's media.
+    s.sync_catalog_to_unlocks().await;
     let slug = some_video(&s).await;
     let visitor = page(&s.gw, VIXEN, &format!("/videos/{slug}"), PHONE, None).await;
     assert_eq!(visitor.status, StatusCode::OK);
@@ -142,13 +145,34 @@ async fn a_video_page_carries_its_video_for_a_visitor_and_for_a_member_only_for_
     assert_eq!(theirs.status, StatusCode::OK);
     assert_eq!(theirs.headers[header::CACHE_CONTROL], "private, no-cache");
     let first = theirs.first_screen().expect("a member's video page carries their first screen");
-    assert_eq!(theirs.embedded_operations(), ["VideoPage", "GemsBalance"], "and the header's gems balance");
+    assert_eq!(
+        theirs.embedded_operations(),
+        ["VideoPage", "GemsBalance", "VideoTokens", "VideoFavorite"],
+        "the header's gems balance, and what the player and the favourite button ask with the video's answer"
+    );
     assert_eq!(first["data"]["getVideo"]["video"]["slug"], slug);
-    let (hash, _) = registered("VideoPage");
-    let variables = json!({ "videoSlug": slug, "relatedCount": 6 });
-    let (_, headers, asked) = s.gw.get(VIXEN, &persisted_get("VideoPage", &hash, &variables), true, Some(&token)).await;
-    assert_eq!(headers[header::CACHE_CONTROL], "private, no-store");
-    assert_eq!(asked["data"], first["data"], "the member's page carries the member's own answer");
+    let uuid = first["data"]["getVideo"]["video"]["uuid"].as_str().unwrap().to_owned();
+    let embedded = theirs.first_screen_answers();
+    for (operation, variables) in [
+        ("VideoPage", json!({ "videoSlug": slug, "relatedCount": 6 })),
+        ("VideoTokens", json!({ "videoId": uuid })),
+        ("VideoFavorite", json!({ "videoSlug": slug })),
+    ] {
+        let carried = embedded.iter().find(|a| a["operation"] == operation).unwrap();
+        assert_eq!(carried["variables"], variables, "{operation}");
+        let (hash, _) = registered(operation);
+        let (_, headers, asked) =
+            s.gw.get(VIXEN, &persisted_get(operation, &hash, &variables), true, Some(&token)).await;
+        assert_eq!(headers[header::CACHE_CONTROL], "private, no-store", "{operation}");
+        assert_eq!(asked["data"], carried["data"], "the member's page carries the member's own {operation} answer");
+    }
+
+    // A signed-in user whose access does not cover the video: the tokens' answer is FORBIDDEN, so the page leaves it
+    // out (the player asks, and shows the way in), and still carries the rest.
+    let stranger = Uuid::now_v7();
+    s.account(stranger, "vixen").await;
+    let locked = page(&s.gw, VIXEN, &format!("/videos/{slug}"), DESKTOP, Some(&s.token(stranger, VIXEN, &[]))).await;
+    assert_eq!(locked.embedded_operations(), ["VideoPage", "GemsBalance", "VideoFavorite"]);
 
     // A slug the brand does not have: the 404 page, with nothing embedded.
     let missing = page(&s.gw, VIXEN, "/videos/no-such-video-here", PHONE, None).await;

@@ -44,15 +44,26 @@ export type DataScreen<D = unknown> = ComponentType & {
   screenQuery?: ScreenQueryFor<D>
   /** Fetched as soon as the query answers, while the page renders, instead of once the page is on screen. */
   leadingImages?: LeadingImagesFor<D>
+  /**
+   * The queries the screen's parts ask as soon as its answer is there, which the page may carry with it (gateway
+   * first_screen.rs `follow_ups`): seeded with the screen's own answer, each for exactly the variables it answers.
+   */
+  pageAnswers?: ReadonlyArray<TypedDocumentNode<unknown, AnyVariables>>
+}
+
+/** What a screen says besides its query: the images it leads with, and the answers its page may carry. */
+export interface ScreenExtras<D, R> {
+  leadingImages?: LeadingImagesFor<D, R>
+  pageAnswers?: ReadonlyArray<TypedDocumentNode<unknown, AnyVariables>>
 }
 
 /** Gives a screen component its query. */
 export function withScreenQuery<D, R = unknown>(
   component: ComponentType,
   screenQuery: (data: D, session: RoutingSession, location: ScreenLocation) => ScreenQuery<R, AnyVariables> | null,
-  leadingImages?: LeadingImagesFor<D, R>,
+  { leadingImages, pageAnswers }: ScreenExtras<D, R> = {},
 ): DataScreen<D> {
   // The result handed to leadingImages is the answer to this screen's own query, so it is an R.
   const images = leadingImages && ((result: unknown, data: D) => leadingImages(result as R, data))
-  return Object.assign(component, { screenQuery, leadingImages: images })
+  return Object.assign(component, { screenQuery, leadingImages: images, pageAnswers })
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { tenantConfig, userView } from '../routing/testing'
 import { withScreenQuery } from '../screenQuery'
-import { TenantConfigDocument } from '../../gql/graphql'
+import { TenantConfigDocument, VideoFavoriteDocument, VideoTokensDocument } from '../../gql/graphql'
 import { canonicalJson, FIRST_SCREEN_ELEMENT_ID, readFirstScreen, seedShell, type EmbeddedAnswer, type FirstScreen } from './firstScreen'
 import { createGraphqlClient } from './graphqlClient'
 import { screenDataPreloader } from './screenData'
@@ -48,6 +48,30 @@ describe('the first screen that came with the page', () => {
     const varied = preloader({ answers: [{ ...answer, variables: { shelfSize: 3 } }] })
     await varied.preload(screen, {}, request())
     expect(varied.calls).toHaveLength(1)
+  })
+
+  it("seeds the answers the page carries for the screen's parts, each for its own variables only", async () => {
+    const favourite = { getVideo: { __typename: 'VideoDetail', video: { __typename: 'Video', uuid: 'v-1', isFavorite: true } } }
+    const tokens = { getToken: { __typename: 'VideoTokens', p270: null, p360: null, p480: null, p480l: null, p720: null, p1080: null, p2160: null, hls: null } }
+    const page: FirstScreen = {
+      answers: [
+        answer,
+        { operation: 'VideoFavorite', variables: { videoSlug: 'a-video' }, data: favourite },
+        { operation: 'VideoTokens', variables: { videoId: 'v-1' }, data: tokens },
+      ],
+    }
+    const parts = withScreenQuery(() => null, () => ({ query: TenantConfigDocument, variables: {} }), { pageAnswers: [VideoFavoriteDocument] })
+    const { preload, client, calls } = preloader(page)
+    await preload(parts, {}, request())
+    expect(calls).toHaveLength(0)
+    expect(client.readQuery({ query: VideoFavoriteDocument, variables: { videoSlug: 'a-video' } })).toEqual(favourite)
+    expect(client.readQuery({ query: VideoFavoriteDocument, variables: { videoSlug: 'another' } })).toBeNull()
+    // A part the screen does not declare is not written.
+    expect(client.readQuery({ query: VideoTokensDocument, variables: { videoId: 'v-1' } })).toBeNull()
+    // Nor is any part when the screen's own answer is not the page's.
+    const missed = preloader({ answers: [{ ...answer, operation: 'HomePage' }, page.answers[1]!] })
+    await missed.preload(parts, {}, request())
+    expect(missed.client.readQuery({ query: VideoFavoriteDocument, variables: { videoSlug: 'a-video' } })).toBeNull()
   })
 
   it('is read from its script element, and a missing or malformed one is none', () => {

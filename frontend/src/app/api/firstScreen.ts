@@ -1,9 +1,10 @@
 // The first screen's data that came with the page (gateway first_screen.rs): the edge ran the landing page's first
-// query, and for a signed-in user the shell's own (the header's gems balance), for the same session, and wrote the
-// answers into <script id="paysite-first-screen" type="application/json">. The cache starts from them, so the
-// loader's query for that screen and the shell's queries answer from the cache, and the first render asks the network
-// for nothing it already has. Each answer is used once, for exactly the query it answers: another operation, or the
-// same with other variables (a window wider than the request said), asks the network as before.
+// query, for a signed-in user the shell's own (the header's gems balance) and what the screen's parts ask with its
+// answer (a member's media tokens), for the same session, and wrote the answers into
+// <script id="paysite-first-screen" type="application/json">. The cache starts from them, so the loader's query for
+// that screen, its parts' queries and the shell's answer from the cache, and the first render asks the network for
+// nothing it already has. Each answer is used once, for exactly the query it answers: another operation, or the same
+// with other variables (a window wider than the request said), asks the network as before.
 import type { ApolloClient, TypedDocumentNode } from '@apollo/client'
 import type { OperationDefinitionNode } from 'graphql'
 import type { AnyVariables, ScreenQuery } from '../screenQuery'
@@ -64,16 +65,22 @@ export function answers(embedded: EmbeddedAnswer, query: AnyQuery): boolean {
 }
 
 /**
- * Seeds the cache with the page's screen answer before the first screen query runs; called with every screen query,
- * it acts on the first only (later navigations ask for themselves).
+ * Seeds the cache with the page's screen answer before the first screen query runs, and with the answers the page
+ * carries for the screen's parts (`pageAnswers`, each with its own variables); called with every screen query, it
+ * acts on the first only (later navigations ask for themselves).
  */
 export function firstScreenSeeder(client: Writer, first: FirstScreen | null) {
-  let pending = first?.answers[0] ?? null
-  return (query: AnyQuery): boolean => {
-    const embedded = pending
+  let pending = first
+  return (query: AnyQuery, pageAnswers: ReadonlyArray<TypedDocumentNode<unknown, AnyVariables>> = []): boolean => {
+    const page = pending
     pending = null
-    if (!embedded || !answers(embedded, query)) return false
+    const embedded = page?.answers[0]
+    if (!page || !embedded || !answers(embedded, query)) return false
     client.writeQuery({ query: query.query, variables: query.variables, data: embedded.data })
+    for (const part of page.answers.slice(1)) {
+      const document = pageAnswers.find((candidate) => operationName(candidate) === part.operation)
+      if (document) client.writeQuery({ query: document, variables: part.variables, data: part.data })
+    }
     return true
   }
 }

@@ -69,9 +69,11 @@ describe('the leading images of a screen', () => {
       () => null,
       () => ({ query: TenantConfigDocument, variables: {} }),
       // tenantConfig is JSON in the schema: this test's answer gives it a tenant.
-      (result) => [
-        { src: `/media/${(result.tenantConfig as { tenant: string }).tenant}.svg`, highdpi: { double: '/media/2x.svg', triple: '/media/3x.svg' } },
-      ],
+      {
+        leadingImages: (result) => [
+          { src: `/media/${(result.tenantConfig as { tenant: string }).tenant}.svg`, highdpi: { double: '/media/2x.svg', triple: '/media/3x.svg' } },
+        ],
+      },
     )
     const { preload } = preloader(json({ data: { tenantConfig: { tenant: 'tushy' } } }))
     await preload(leading, {}, request())
@@ -87,7 +89,7 @@ describe('the leading images of a screen', () => {
     const leading = withScreenQuery(
       () => null,
       () => ({ query: TenantConfigDocument, variables: {} }),
-      () => [{ src: '/media/never.svg' }],
+      { leadingImages: () => [{ src: '/media/never.svg' }] },
     )
     await preloader(failing('NOT_FOUND')).preload(leading, {}, request()).catch(() => undefined)
     expect(preloads()).toHaveLength(1)

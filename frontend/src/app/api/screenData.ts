@@ -32,7 +32,7 @@ export function screenDataPreloader(
     const query = screen.screenQuery?.(data, session, new URL(request.url))
     if (!query) return
     // The landing page's answer came with the page: the query below then answers from the cache.
-    seed(query)
+    seed(query, screen.pageAnswers)
     let result: unknown
     try {
       const fetchOptions = { signal: request.signal }

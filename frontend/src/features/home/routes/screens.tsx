@@ -124,4 +124,4 @@ const leadingImages = (result: HomePageQuery, data: HomeData) =>
     .slice(0, priorityCards(data.viewportType))
     .map((video) => getFragmentData(Picture_ImageFragmentDoc, getFragmentData(VideoCard_VideoFragmentDoc, video).images.listing))
 
-export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery, leadingImages)
+export const HomeScreen = withScreenQuery(HomeScreenView, homeQuery, { leadingImages })

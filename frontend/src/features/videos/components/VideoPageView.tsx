@@ -12,7 +12,7 @@ import { Shelf } from '../../../components/Shelf/Shelf'
 import { formatDuration, formatReleaseDate } from '../../../components/VideoCard/format'
 import { FREE_TRIAL_MARK } from '../../../components/VideoCard/VideoCard'
 import { VideoGrid } from '../../../components/VideoCard/VideoGrid'
-import { VideoPageDocument } from '../../../gql/graphql'
+import { VideoFavoriteDocument, VideoPageDocument, VideoTokensDocument } from '../../../gql/graphql'
 import { CrossNavigationShelf } from '../../recommendations'
 import { DownloadPanel } from '../../unlocks'
 import { FavoriteButton } from './FavoriteButton'
@@ -137,4 +137,8 @@ function VideoPageView() {
   )
 }
 
-export const VideoPage = withScreenQuery(VideoPageView, videoPageQuery)
+// A member's player asks the video's media tokens and the favourite button its state as the page renders; the page
+// comes with both (gateway first_screen.rs `follow_ups`).
+export const VideoPage = withScreenQuery(VideoPageView, videoPageQuery, {
+  pageAnswers: [VideoTokensDocument, VideoFavoriteDocument],
+})

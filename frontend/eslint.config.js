@@ -1,4 +1,4 @@
-// The front end's lint (issue 22): typescript-eslint, the React hooks rules as errors, jsx-a11y's recommended set.
+// The front end's lint: typescript-eslint, the React hooks rules as errors, jsx-a11y's recommended set.
 // `npm run lint` only reports; it never rewrites a file.
 import { dirname, relative, resolve, sep } from 'node:path'
 import js from '@eslint/js'
@@ -71,7 +71,7 @@ export default tseslint.config(
     },
   },
   {
-    // Every user-facing string in JSX goes through i18n (src/app/i18n; issue 22, docs/decisions.md): text
+    // Every user-facing string in JSX goes through i18n (src/app/i18n; docs/decisions/): text
     // children, literals rendered as children, and the props that carry words. Literals without a letter
     // (punctuation, symbols, digits: "·", "▲", "/", "×") and paths ("/videos") are allowed; tests are not checked.
     files: ['src/**/*.tsx'],

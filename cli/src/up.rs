@@ -215,7 +215,7 @@ pub async fn start_gateway(
         _ => std::env::var(key).ok(),
     })?;
     let state = gateway::GatewayState::load(&config)?;
-    // Sessions ended anywhere are refused here within seconds (docs/decisions.md).
+    // Sessions ended anywhere are refused here within seconds (docs/decisions/).
     let settings = runtime::Settings::from_env()?;
     settings.require(&["AMQP_URL"])?;
     let source = gateway::revocations::Source::from_settings(&settings);

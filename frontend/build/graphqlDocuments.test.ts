@@ -38,8 +38,8 @@ describe('splitDocumentImports', () => {
   })
 
   it('gives each re-exported document its own module too, keeping the exported names', () => {
-    expect(split(`export {\n  GemsBalanceDocument as GemsBalanceQuery,\n  somethingElse,\n} from '../../../gql/graphql'`)).toBe(
-      [`export { GemsBalanceDocument as GemsBalanceQuery } from 'virtual:GemsBalanceDocument';`, `export { somethingElse } from '../../../gql/graphql';`].join('\n'),
+    expect(split(`export {\n  GemsBalanceDocument as GemsBalanceQuery,\n  somethingElse,\n} from '../../gql/graphql'`)).toBe(
+      [`export { GemsBalanceDocument as GemsBalanceQuery } from 'virtual:GemsBalanceDocument';`, `export { somethingElse } from '../../gql/graphql';`].join('\n'),
     )
   })
 

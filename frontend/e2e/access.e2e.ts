@@ -1,4 +1,4 @@
-// One owner for every rule, one verified identity on every call (issue 19), as a user meets it: a member who cancelled
+// One owner for every rule, one verified identity on every call, as a user meets it: a member who cancelled
 // keeps the paid period and a tandem child plays on the parent's membership; a media URL plays only in its owner's
 // session; a chargeback stops a media URL already handed out within seconds; a logout ends the session everywhere,
 // also for a copy of its cookie. Screenshots in e2e-artifacts/screenshots.

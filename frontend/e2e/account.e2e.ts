@@ -1,4 +1,4 @@
-// The member's account journeys of issue 25 (account-payments-gems.md §2, §4, §5): the gems popup opened from the
+// The member's account journeys (product.md, "Account and profile"): the gems popup opened from the
 // header's balance and from the account page, with the transactions newest first, while its automatic opening keeps
 // the once-a-day rule; the change-password form with its three errors and the password rule, the password_changed
 // notice and the other sessions ended; the display name beside the user's comments. On two brands, one through the

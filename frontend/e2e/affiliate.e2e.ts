@@ -1,4 +1,4 @@
-// An affiliate's `ujc` code from the landing to the recorded sale (issue 25; account-payments-gems.md §9): a `?ujc=`
+// An affiliate's `ujc` code from the landing to the recorded sale (product.md, "Analytics and affiliates"): a `?ujc=`
 // landing keeps the code in aff_code_single and aff_code_multi, the brand's "Join now" carries it to the members host's
 // join form, the form sends it with the join, the biller's payment page gets it, and the biller's postback records the
 // sale with it: the single-site code for a brand's own option, the multisite code for the network package. The sale

@@ -1,4 +1,4 @@
-// Comments as members and moderators use them (issue 25; account-payments-gems.md §6, §8; screens-routes-access.md §6):
+// Comments as members and moderators use them (product.md, "Comments, ratings and favourites"):
 // a draft kept while typing across a way out and back, like and dislike once with 'already liked' and 'already
 // disliked', threaded replies, load more, sort, and the moderators' pin, unpin and remove. On vixen and through the
 // shared members host. Screenshots in e2e-artifacts/screenshots.
@@ -98,7 +98,7 @@ describe('comments', () => {
     await page.getByRole('button', { name: 'Load more comments' }).click()
     await expect.poll(() => list.count(), SETTLE).toBe(12)
 
-    // Like once; a second vote is refused with §8's message.
+    // Like once; a second vote is refused with its message (product.md, "Comments, ratings and favourites").
     await mine.getByRole('button', { name: /^Like/ }).click()
     await expect.poll(() => mine.getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed'), SETTLE).toBe('true')
     expect(await mine.getByRole('button', { name: /^Like/ }).textContent()).toContain('1')

@@ -1,4 +1,4 @@
-// Consent before sharing (issue 25): /cams asks CamsConsent before anything goes to the cams partner, and the
+// Consent before sharing: /cams asks CamsConsent before anything goes to the cams partner, and the
 // e-mail consent prompt opens by itself for the users the profile service asks (a tandem user here, with the tandem
 // text), never for an internal test domain. Each journey runs on a brand and on vixenplus through the shared members host, and reads
 // the server's answer behind what the person saw. Screenshots at 360 px and 1440 px.

@@ -1,4 +1,4 @@
-// What a search engine's crawler reads (docs/decisions.md, "Sitemaps are built at the edge"): robots.txt, the
+// What a search engine's crawler reads (docs/decisions/gateway/sitemaps-built-at-edge-once-per.md): robots.txt, the
 // sitemap index and every sitemap of two brands, each file checked with xmllint against the sitemaps.org schemas and
 // Google's video extension (e2e/schemas), then the pages they list opened in Chromium with JavaScript off, as a
 // crawler that runs none would read them: each is its own canonical and may be indexed. The members host shuts

@@ -1,4 +1,4 @@
-// The first screen comes with the page (docs/decisions.md, "The first screen comes with the page"): a visitor's and a
+// The first screen comes with the page (docs/decisions/caching-and-first-screen/first-screen-comes-page.md): a visitor's and a
 // member's home and video page paint their first screen before the page has asked /graphql anything, and never ask
 // for the screen's own query at all. Measured by the browser itself: the first contentful paint against the start of
 // every /graphql request (resource timing), on tushy and on vixen, where the member signs in through the members host.

@@ -1,5 +1,4 @@
-// The free limited trial (account-payments-gems.md §4 "Membership", §9: 3 full videos; docs/decisions.md, "The free
-// trial's videos are the user's and the video's together"), as a new user meets it on two brands, tushy and vixenplus
+// The free limited trial (product.md, "Unlocks": 3 full videos; docs/decisions/access/free-trial-videos-user-video-together.md), as a new user meets it on two brands, tushy and vixenplus
 // (the combined brand, joined through the shared members host): the trial bar links to "Free for your trial", the
 // trial's own videos (the home page has a shelf of them too); only those are marked, never another brand's flagged
 // videos the combined brand lists; the video page offers each as one of the 3 free ones ("N left"), UnlockVideo opens
@@ -198,7 +197,7 @@ describe('a refused playback', () => {
       page = await context.newPage()
       await signIn(page, 'expired', origin, '/videos')
       await dismissWelcomeModals(page)
-      // The expired user's automatic upgrade modal (§4) comes first; closing it leaves the page.
+      // The expired user's automatic upgrade modal (product.md, "Modals and flashes") comes first; closing it leaves the page.
       const auto = page.getByRole('dialog')
       if ((await auto.count()) > 0) await page.keyboard.press('Escape')
       await page.locator('main .video-card a').first().click()

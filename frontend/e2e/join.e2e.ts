@@ -1,4 +1,4 @@
-// A visitor joins through the biller sandbox and becomes a member (account-payments-gems.md §4, §5): the brand's
+// A visitor joins through the biller sandbox and becomes a member (product.md, "Sign-up and join"): the brand's
 // "Join now" leads to the members host's join form, the form takes the visitor to the biller's payment page, the
 // biller's approval brings the browser back to the signup-success page, which waits for the account (welcomeCheck)
 // and signs the new member in with the autologin token. A trial joiner goes on to the upgrade membership page and
@@ -94,7 +94,7 @@ describe('a visitor joining', () => {
     const start = page.getByRole('link', { name: 'Start watching' })
     await start.waitFor({ timeout: 30_000 })
     expect(await page.locator('main').textContent()).toContain(`joiner${id}`)
-    // The welcome page signs the new member in as soon as the account exists: its header says so (issue 25), and
+    // The welcome page signs the new member in as soon as the account exists: its header says so, and
     // the session is the browser's (the cookies), not only the page's.
     await page.locator('header button', { hasText: 'My account' }).waitFor({ state: 'attached', timeout: 20_000 })
     expect(await page.locator('header a', { hasText: 'Log in' }).count()).toBe(0)
@@ -229,7 +229,7 @@ describe('a visitor joining', () => {
       page.getByRole('button', { name: 'Decline with reason' }).click(),
     ])
     // vixenplus's site id counts as multisite, but offers is for a signed-in member: a declined visitor reads the
-    // denial (docs/decisions.md).
+    // denial (docs/decisions/).
     expect(new URL(page.url()).origin).toBe(brandOrigin('vixenplus'))
     await expect.poll(() => heading().textContent(), SETTLE).toBe('Signup Denied')
     const denial = page.getByRole('alert')

@@ -1,4 +1,4 @@
-// The demo members' journeys (issue 12): each signs in through the members host as that kind of user, does the
+// The demo members' journeys: each signs in through the members host as that kind of user, does the
 // thing, asserts what the person sees, and keeps screenshots at 360 px and 1440 px (e2e-artifacts/screenshots).
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -172,7 +172,7 @@ describe('a tandem parent', () => {
       await signIn(child, email, DEMO_BRAND, '/', password)
       await dismissWelcomeModals(child)
       expect(await child.locator('header nav').getByRole('link', { name: 'Channels' }).count()).toBe(0)
-      // The edge answers what the page shows: not found, without the ability (issue 20).
+      // The edge answers what the page shows: not found, without the ability.
       const response = await child.goto(brandUrl(DEMO_BRAND, '/channels'), { waitUntil: 'networkidle' })
       expect(response?.status()).toBe(404)
       await expect.poll(() => child.locator('main h1').first().textContent(), SETTLE).toBe('Page Not Found')

@@ -1,4 +1,4 @@
-// The offers page, the upgrade prompts and the one-click outgoing upsell (issue 12): each journey signs in through the
+// The offers page, the upgrade prompts and the one-click outgoing upsell: each journey signs in through the
 // members host as a demo user, asserts what the person sees, and keeps screenshots at 360 px and 1440 px
 // (e2e-artifacts/screenshots).
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -49,7 +49,7 @@ async function graphqlErrorCodes(query: string): Promise<string[]> {
   }, query)
 }
 
-/** Expired members get the upgrade modal on every page load (§4); closes it when it is there. */
+/** Expired members get the upgrade modal on every page load (product.md, "Modals and flashes"); closes it when it is there. */
 async function closeExpiredUpgradeModal() {
   await page.waitForTimeout(400)
   const title = dialog().locator('.modal__title')
@@ -61,7 +61,7 @@ async function closeExpiredUpgradeModal() {
 
 /**
  * Opens /offers with a full page load. Until the promotional teaser is seen, /offers sends the user on to `next`
- * (§2.1); the teaser opened on the sign-in page records it, so the page comes once the profile has it.
+ * (product.md, "Screens and routes"); the teaser opened on the sign-in page records it, so the page comes once the profile has it.
  */
 async function openOffers() {
   await expect
@@ -141,7 +141,7 @@ describe('a pay-per-video user', () => {
     await expect.poll(() => upgradeBar().textContent(), SETTLE).toContain('You pay per video. A membership opens every video on VIXEN.')
     expect(await pornPortalBar().count()).toBe(0)
     await openOffers()
-    // Porn-portal subscribers get the special offers (account-payments-gems.md §6), ranked first here.
+    // Porn-portal subscribers get the special offers (product.md, "Deals, offers and upsells"), ranked first here.
     await expect.poll(() => page.getByTestId('offers-grid').getByRole('article').first().getAttribute('aria-label'), SETTLE).toBe(
       'Lumen Video',
     )

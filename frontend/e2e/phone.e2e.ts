@@ -1,4 +1,4 @@
-// The phone's compact header (issue 25): at 390×844 the header is one row (menu button, wordmark, the visitor's
+// The phone's compact header: at 390×844 the header is one row (menu button, wordmark, the visitor's
 // "Join now", a search icon), the first video card shows without scrolling, and the menu and the search open from
 // their buttons and work. On a brand host and on the shared members host; screenshots at 390 px.
 import { mkdirSync } from 'node:fs'

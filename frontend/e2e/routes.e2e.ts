@@ -1,4 +1,4 @@
-// The route table's journeys (issue 20), against the real stack: the members host's login as a full page load, /joinnow
+// The route table's journeys, against the real stack: the members host's login as a full page load, /joinnow
 // signed in landing once, /awards at its bounds, a refused picture set with its way in, a visitor's trailer playing,
 // and the 404 and 500 pages inside the brand's shell with the error reported. Screenshots at 360 px and 1440 px
 // (e2e-artifacts/screenshots).
@@ -258,7 +258,7 @@ describe('the error screens', () => {
     await page.waitForURL((url) => url.pathname === '/')
   })
 
-  it('shows the 500 page inside the shell with §2.2’s text and buttons, and reports the error under its report id', async () => {
+  it('shows the 500 page inside the shell with its text and buttons (product.md, "Route errors and the error screen"), and reports the error under its report id', async () => {
     const reports: Array<{ body: Record<string, unknown>; id: string; status: number }> = []
     page.on('response', async (response) => {
       const request = response.request()
@@ -266,7 +266,7 @@ describe('the error screens', () => {
       const body = JSON.parse(request.postData() ?? '{}') as Record<string, unknown>
       if (body.event === 'error') reports.push({ body, id: request.headers()['x-correlation-id'] ?? '', status: response.status() })
     })
-    // A confirmation whose link is missing: the error of §5 ('Outgoing upsell - Confirmation link is missing').
+    // A confirmation whose link is missing: the error of product.md, "Deals, offers and upsells" ('Outgoing upsell - Confirmation link is missing').
     await page.goto(brandUrl(VISITOR_BRAND, '/deals?confirmation=bm90LWpzb24'), { waitUntil: 'networkidle' })
     await errorScreen().waitFor()
     await expectInsideShell()

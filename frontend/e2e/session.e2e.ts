@@ -1,4 +1,4 @@
-// Sign-in, session and sign-out journeys (issue 25): a sign-in comes back to the brand, path and query it started
+// Sign-in, session and sign-out journeys: a sign-in comes back to the brand, path and query it started
 // from; a page load after the access token lapsed is signed in from its first paint; "Sign out" and "Sign out
 // everywhere" end the sessions, and the header says so at once. Each journey asserts what the person sees and the
 // server's state behind it (cookies, /api/refresh, GraphQL). Screenshots in e2e-artifacts/screenshots.

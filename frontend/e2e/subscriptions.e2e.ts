@@ -1,4 +1,4 @@
-// Subscription journeys (issue 12): a trial upgrades in one click and the status polling brings the membership in; a
+// Subscription journeys: a trial upgrades in one click and the status polling brings the membership in; a
 // cancelled member (native biller) reactivates on the retention offer; an expired member reactivates their brand in
 // one click (single site). Screenshots at 360 px and 1440 px.
 import type { Page } from 'playwright-core'

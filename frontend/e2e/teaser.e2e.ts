@@ -1,4 +1,4 @@
-// The promotional video teaser (issue 25, account-payments-gems.md §2 and §4): it opens when the tenant has it on,
+// The promotional video teaser (product.md, "Modals and flashes"): it opens when the tenant has it on,
 // the user has not viewed it and is not a guest. The demo user "teaser" has not seen it: not on the shared members
 // host (its tenant has the teaser off), then on vixen (on), where showing it records it as viewed, so tushy (on)
 // does not show it again. The server's flag is read after each step. Screenshots at 360 px and 1440 px.

@@ -1,4 +1,4 @@
-// The recommender's signals (issue 25, account-payments-gems.md §7), sent by the front end as a member uses the
+// The recommender's signals (product.md, "Recommendations"), sent by the front end as a member uses the
 // site and read back from where the catalog records them: a click on a recommendation shelf and on the video page's
 // cross-navigation shelf (with the shelf's recommId), and the reels' view, rating, delete rating, add and delete
 // bookmark, and purchase (with email, userId, timestamp, item id and recommId). On vixen and on the shared members

@@ -1,4 +1,4 @@
-// The username selection screen (issue 25, account-payments-gems.md §2 and §5): a member without a permanent
+// The username selection screen (product.md, "Account and profile"): a member without a permanent
 // username (the demo user "newcomer", who signs in with the e-mail) chooses one on /account/username. The form and
 // the server both say 'invalid username' and 'already taken'; once chosen it is permanent. The server's answer is
 // read back on the members host and on the brand. Screenshots at 360 px and 1440 px.

@@ -1,4 +1,4 @@
-// UpgradeToYearlyMembership (issue 25): offered to a member the subscription service calls upgradeable to the VP
+// UpgradeToYearlyMembership: offered to a member the subscription service calls upgradeable to the VP
 // yearly plan (isUpgradeableToVixenPlusYearly), never to one who is not. The demo user "texas" (an active vixen
 // member, browsing here from no particular region) sees the offer on the members host's account page, and buys it
 // on vixen's in one click; the server then has the package and offers it no more. A multisite member is not offered

@@ -1,4 +1,4 @@
-// Bundle-size benchmark (issue 10, Performance): builds the app and, in the same run, an empty React + react-router
+// Bundle-size benchmark (Performance): builds the app and, in the same run, an empty React + react-router
 // + Apollo Client shell (bench/baseline-shell), then measures gzip sizes from the build manifests:
 //   - initial JS of the home route: the entry chunk, its static imports, and the home screen's lazy chunk with its
 //     own static imports; target ≤ 1.15 × the empty shell's initial JS;

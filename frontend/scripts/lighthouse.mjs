@@ -1,4 +1,4 @@
-// Lighthouse benchmark (issue 10, Performance; issue 39, the other categories): the home page, the listing (/videos)
+// Lighthouse benchmark (Performance; the other categories): the home page, the listing (/videos)
 // and a video page of a running stack, on each brand asked for, in Lighthouse's default mobile preset (emulated
 // phone, simulated slow 4G and 4x CPU slowdown), with Debian's Chromium. It reports all four categories
 // (performance, accessibility, best practices, SEO). Targets ("Fast at the edge"): LCP ≤ 1.5 s, TBT ≤ 100 ms, CLS 0 and

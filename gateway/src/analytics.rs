@@ -1,9 +1,9 @@
-//! `POST /api/analytics/events`: the page's analytics events (screens-routes-access.md §2.2:
-//! each page has an analytics label; account-payments-gems.md §9: a leave event gets up to
+//! `POST /api/analytics/events`: the page's analytics events (product.md, "Analytics and affiliates":
+//! each page has an analytics label; product.md, "Analytics and affiliates": a leave event gets up to
 //! 300 ms before the browser goes). A page view names the page's label; a leave names where
 //! the visitor leaves to (the join form, a partner) with the join link's `ref` and `elm`.
 //!
-//! An error event is the browser's error reporting (screens-routes-access.md §8: "errors are
+//! An error event is the browser's error reporting (product.md, "Route errors and the error screen": "errors are
 //! reported to an error-reporting service when enabled, otherwise logged"): the page's label, the
 //! error's message, an optional code (`CSS_CHUNK_LOAD_FAILED`) and the path, logged at warn
 //! (target `paysite::errors`) with the request's correlation id, which the browser chose and
@@ -44,7 +44,7 @@ const MAX_PATH: usize = 512;
 pub enum EventName {
     PageView,
     Leave,
-    /// An error the page reports (§8).
+    /// An error the page reports (product.md, "Route errors and the error screen").
     Error,
 }
 

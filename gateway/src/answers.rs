@@ -1,6 +1,6 @@
 //! Visitors' answers: what `/graphql` answered a GET of a persisted query for someone with no
 //! session, kept per replica and bounded in memory, and dropped by the events that change
-//! what such answers show (docs/decisions.md, "Visitors' answers are cached, fresh by events").
+//! what such answers show (docs/decisions/caching-and-first-screen/visitors-answers-cached-fresh-events.md).
 //!
 //! A visitor's answer depends on the document, its variables and the host (the brand), and on
 //! nothing else: resolvers see the site and the viewer, and a visitor has none. So the key is

@@ -30,7 +30,7 @@ pub struct GatewayConfig {
     pub trust_forwarded_for: bool,
     /// `PAYSITE_ERROR_REPORTING` (default true): the pages send their errors to the gateway, which
     /// counts and logs them with the correlation id (`/api/analytics/events`); false, the pages
-    /// write them to the browser's console (screens-routes-access.md §8).
+    /// write them to the browser's console (product.md, "Route errors and the error screen").
     pub error_reporting: bool,
     /// `PAYSITE_GRAPHQL_APQ` (default: on in development, off in production): `/graphql`
     /// executes any document, and registers the automatic persisted-query way; off, it

@@ -13,7 +13,7 @@
 //! for itself: the embedded answer is only ever used for exactly the query it answers.
 //!
 //! A prefetch that fails, errs or takes longer than its budget leaves the page as it was
-//! without one (docs/decisions.md, "The first screen comes with the page").
+//! without one (docs/decisions/caching-and-first-screen/first-screen-comes-page.md).
 
 use std::time::Duration;
 
@@ -108,7 +108,7 @@ impl SizeClass {
         }
     }
 
-    /// A recommendation shelf's size (frontend `RECOMMENDED_LIST_SIZES`, §9).
+    /// A recommendation shelf's size (frontend `RECOMMENDED_LIST_SIZES`, product.md, "Business constants and limits").
     fn recommended_size(self) -> u32 {
         match self {
             SizeClass::Small => 3,

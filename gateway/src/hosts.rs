@@ -8,7 +8,7 @@ use tenants::{Origins, Tenant, Tenants};
 
 use crate::config::OriginTemplate;
 
-/// The error of a Host that names no site (screens-routes-access.md §5).
+/// The error of a Host that names no site (product.md, "Brands and hosts").
 pub const UNEXPECTED_HOST: &str = "Received unexpected host string";
 
 /// What a host serves: a tenant's configuration (URLs filled in for this host) and whether it

@@ -1,5 +1,6 @@
 //! Revoked sessions: the access tokens the gateway refuses although their signature and
-//! expiry are good (ARCHITECTURE.md "Identity and sessions").
+//! expiry are good (docs/architecture.md, "The rules of the house": a revoked session is
+//! refused within seconds on every brand).
 //!
 //! An access token carries its session id (`sid`). When a session ends (logout, logout
 //! everywhere, a password change, a VIP conversion, a reused refresh token, an operator) the

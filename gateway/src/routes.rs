@@ -1,4 +1,4 @@
-//! The route table of screens-routes-access.md §2.1 and what the edge answers for a request.
+//! The route table of product.md, "Screens and routes" and what the edge answers for a request.
 //!
 //! The rules are data: config/routes.json, which the browser's loaders read too
 //! (frontend `app/routing/table.ts`). Each row's steps run in order and the first that stops
@@ -41,13 +41,13 @@ pub struct Row {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 enum Step {
-    /// Signed out: the members login in the members area, not-found elsewhere (§4).
+    /// Signed out: the members login in the members area, not-found elsewhere (product.md, "Route errors and the error screen").
     Authenticated,
     /// Signed in: redirected to the target.
     VisitorsOnly(Target),
-    /// Any of these (action, subject) abilities, else not-found (§6).
+    /// Any of these (action, subject) abilities, else not-found (product.md, "Screens and routes").
     Ability(Vec<(String, String)>),
-    /// A tenant switch, else not-found (§5).
+    /// A tenant switch, else not-found (product.md, "Screens and routes").
     Feature(Feature),
     /// Every slug parameter passes the slug rule, else not-found.
     Slugs,
@@ -68,7 +68,7 @@ enum Step {
     /// As WelcomeRequired; then a signed-in user of a non-multisite signup goes home with reactivation=success.
     SignupSuccess,
     /// A declined multisite or VP signup of a signed-in user goes to /offers (the only reader who
-    /// can see offers); anyone else reads the denial (docs/decisions.md).
+    /// can see offers); anyone else reads the denial (docs/decisions/).
     SignupDenial,
     /// To the members host of the `site` brand, with an optional same-site deeplink.
     CrossSite,
@@ -105,7 +105,7 @@ struct PageStep {
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 enum PageMax {
-    /// Max 32-bit integer / the tenant's small list size (§2.1 /awards).
+    /// Max 32-bit integer / the tenant's small list size (product.md, "Screens and routes" /awards).
     Awards,
 }
 
@@ -123,7 +123,7 @@ enum Invalid {
     KeepUnlessDefault(Vec<(String, String)>),
 }
 
-/// The tenant switches that gate a route (§5).
+/// The tenant switches that gate a route (product.md, "Screens and routes").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Feature {
@@ -150,7 +150,7 @@ enum LookupKind {
 /// The general slug rule (`^[a-z0-9]+(-[a-z0-9]+)*$`, 1 to 200 characters), the catalog's.
 pub use catalog_contract::is_valid_slug;
 
-/// Max 32-bit integer (§9).
+/// Max 32-bit integer (product.md, "Business constants and limits").
 const MAX_INT32: u64 = 2_147_483_647;
 
 /// What the catalog is asked before a row with a slug answers 200: whether the brand has it.

@@ -1,7 +1,7 @@
 //! The brand host's side of sign-in: session cookies, the code callback, refresh, logout,
 //! autologin, the cross-site switch and the members host's `/oidc/*` proxy.
 //!
-//! Owned by the profile work (issue 3). Contract with the rest of the gateway, keep it:
+//! Owned by the profile work. Contract with the rest of the gateway, keep it:
 //! - `router()` is merged into the tenant-resolved edge (the `Site` is in the request's
 //!   extensions, as for every edge handler);
 //! - `current_user` is how GraphQL and the edge learn who is signed in;
@@ -38,7 +38,7 @@ use crate::{hosts::Site, GatewayState};
 /// The access-token cookie on an https host (`__Host-` needs Secure, Path=/, no Domain).
 pub const ACCESS_COOKIE_SECURE: &str = "__Host-paysite_at";
 /// The access-token cookie on a plain-http development host, where browsers refuse
-/// `__Host-` cookies (docs/decisions.md).
+/// `__Host-` cookies (docs/decisions/).
 pub const ACCESS_COOKIE_PLAIN: &str = "paysite_at";
 /// The refresh-token cookie, https and plain-http development.
 pub const REFRESH_COOKIE_SECURE: &str = "__Host-paysite_rt";
@@ -106,10 +106,10 @@ pub struct PageSession {
 /// The signed-in user of a page load. When the access cookie has lapsed (the browser dropped
 /// it at its Max-Age) or names an ended session, and a refresh cookie is present, the session
 /// is renewed here, before the page is built: the first screen already shows the user, with no
-/// signed-out header first and no `/api/refresh` from the page (issue 25). A session that is
+/// signed-out header first and no `/api/refresh` from the page. A session that is
 /// over clears the cookies; a refresh another tab made a moment ago (409) or an unreachable
 /// profile service leaves the page signed out and the cookies as they are, and the page's
-/// first GraphQL call refreshes as always (spec §4).
+/// first GraphQL call refreshes as always (product.md, "Calls and sessions").
 pub async fn page_user(state: &GatewayState, site: &Site, headers: &HeaderMap) -> PageSession {
     if let Some(user) = current_user(state, site, headers).await {
         return PageSession { user: Some(user), set_cookies: Vec::new() };
@@ -302,7 +302,7 @@ async fn callback(
 
 /// `GET /api/refresh` and `GET /refresh`: rotates the session with the refresh cookie. A dead
 /// session answers 401 `{error: "invalid_grant"}` and clears the cookies; the browser then goes
-/// to the members login (spec §4).
+/// to the members login (product.md, "Calls and sessions").
 async fn refresh(
     State(state): State<GatewayState>,
     Extension(site): Extension<Arc<Site>>,
@@ -316,7 +316,7 @@ async fn refresh(
         }
         Err(UpstreamError::Refused { status: 401, .. }) => invalid_grant(&state),
         // Another tab or a retry rotated this cookie a moment ago: keep the cookies (the
-        // browser's jar holds the successor by now) and let the front end retry (spec §4).
+        // browser's jar holds the successor by now) and let the front end retry (product.md, "Calls and sessions").
         Err(UpstreamError::Refused { status: 409, .. }) => {
             let response = (StatusCode::CONFLICT, Json(json!({ "error": "refresh_in_progress" }))).into_response();
             with_cookies(response, &[])
@@ -450,10 +450,10 @@ async fn cross_site(
     headers: HeaderMap,
 ) -> Response {
     let here = uri.path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "/".into());
-    // A lapsed access token with a live refresh cookie is renewed here, as for a page (issue 25).
+    // A lapsed access token with a live refresh cookie is renewed here, as for a page.
     let PageSession { user, set_cookies } = page_user(&state, &site, &headers).await;
     let Some((_, token)) = user else {
-        // Signed out: the route table's answer (§4): the members login in the members area, not-found elsewhere.
+        // Signed out: the route table's answer (product.md, "Route errors and the error screen"): the members login in the members area, not-found elsewhere.
         return crate::edge::page(State(state), Extension(site), None, axum::http::Method::GET, uri, headers).await;
     };
     let deeplink = Some(same_site_path(query.deeplink.as_deref()));

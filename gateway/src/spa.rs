@@ -40,7 +40,7 @@ pub struct Bootstrap<'a> {
 }
 
 /// The header the edge in front of the gateway (ingress, CDN) writes with the visitor's
-/// ISO 3166-2 region; the edge overwrites whatever a client sent (docs/decisions.md).
+/// ISO 3166-2 region; the edge overwrites whatever a client sent (docs/decisions/).
 pub const REGION_HEADER: &str = "x-paysite-region";
 
 /// The region of a request: `US-TX`-shaped values of [`REGION_HEADER`] only.
@@ -54,7 +54,7 @@ pub fn region_of(headers: &axum::http::HeaderMap) -> Option<String> {
     shaped.then_some(value)
 }
 
-/// The user's routing view (screens-routes-access.md §3).
+/// The user's routing view (product.md, "Screens and routes").
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserView {

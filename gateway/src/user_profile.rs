@@ -1,4 +1,4 @@
-//! findOneUserProfile (account-payments-gems.md §3), put together from the owners of its
+//! findOneUserProfile (product.md, "Account and profile"), put together from the owners of its
 //! facts. No fact is computed here: each field is the owner's answer, under the spec's name.
 //!
 //! | fields | owner | asked with |
@@ -29,7 +29,7 @@ use crate::graphql::Upstreams;
 
 pub use crate::graphql::profile_types::ModalFlags;
 
-/// findOneUserProfile: every field of account-payments-gems.md §3 "User profile".
+/// findOneUserProfile: every field of product.md, "Account and profile".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct UserProfile {

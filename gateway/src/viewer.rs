@@ -1,4 +1,4 @@
-//! The user's routing view (screens-routes-access.md §3): who is asking, their abilities as a
+//! The user's routing view (product.md, "Screens and routes"): who is asking, their abilities as a
 //! CASL rule list computed by `services/access`, and the few profile facts the browser's route
 //! rules and automatic modals read. The page's inline session and the `user` query both come
 //! from here, so the browser and the API see the same rules.
@@ -31,7 +31,7 @@ pub fn rules(site: &Site, profile: Option<&UserProfile>) -> Vec<Rule> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileRoutingView {
-    /// Who the tracking calls speak for (userId beside the e-mail, account-payments-gems.md §7).
+    /// Who the tracking calls speak for (userId beside the e-mail, product.md, "Recommendations").
     pub user_id: uuid::Uuid,
     pub email: String,
     pub teaser_viewed: bool,

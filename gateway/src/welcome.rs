@@ -1,4 +1,4 @@
-//! The welcome data (account-payments-gems.md §3, §4): what the biller's redirect after a
+//! The welcome data (product.md, "Sign-up and join"): what the biller's redirect after a
 //! signup carries in its query (`memberid`, `hashedMemberId`, `username`, `siteId`,
 //! `isTrial`, or a decline's `reason`) and the signup and upgrade result pages read.
 //!

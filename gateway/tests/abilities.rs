@@ -1,4 +1,4 @@
-//! The catalog and unlocks resolvers enforce the abilities of screens-routes-access.md §6
+//! The catalog and unlocks resolvers enforce the abilities of product.md, "Roles and abilities"
 //! themselves (whatever the browser renders): full-video qualities and tokens for who may
 //! play, picture sets as their video, channel trailers, internal channels and the expert review
 //! by flag or preview role, the recommended-videos shelf. The real catalog (demo content),

@@ -1,4 +1,4 @@
-//! Issue 21 at the real gateway: security headers on every answer, and the per-address rate
+//! Abuse resistance at the real gateway: security headers on every answer, and the per-address rate
 //! limits on `/graphql` and the sign-in form (429 with Retry-After).
 
 mod support;

@@ -1,4 +1,4 @@
-//! The authorization matrix (issue 9): every operation that takes the id of something on one
+//! The authorization matrix: every operation that takes the id of something on one
 //! brand (vixen), asked through the gateway by each kind of caller, against the answer
 //! expected of it. The deals, catalog, profile, unlocks and wallet services behind the gateway
 //! are the real ones, each on its own scratch schema; each caller's token is signed for the

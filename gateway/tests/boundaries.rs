@@ -1,4 +1,4 @@
-//! The boundaries between the services (issue 22): the gateway and the services know one
+//! The boundaries between the services: the gateway and the services know one
 //! another only through contracts (`services/<service>/contract`: wire types and a typed
 //! client, no sqlx, no lapin). Read from the manifests, so a new dependency on a service's
 //! internals fails here, not in review. The cli runs every service in one process and may

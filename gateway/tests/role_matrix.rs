@@ -1,6 +1,6 @@
-//! Issue 19's role × action matrix, through the real gateway and the real profile,
+//! The role × action matrix, through the real gateway and the real profile,
 //! subscription, wallet, unlocks and catalog services: every kind of user of the spec (the
-//! role table of screens-routes-access.md §6) asks for the browser's abilities, a playback
+//! role table of product.md, "Roles and abilities") asks for the browser's abilities, a playback
 //! token, a download, an UnlockVideo of a free-limited-trial video, a channel pack unlock and a
 //! comment, and reads its profile. Each cell must be what the role table says, and what the
 //! browser's rule list says must be what the server then does: one rule, one answer.
@@ -195,7 +195,7 @@ async fn every_kind_of_user_gets_the_role_tables_answer_and_the_browser_sees_the
         ])
         .await;
     let pack_subject = json!({ "channelPackId": pack.to_string() });
-    // "Shown when their feature flag is on or the user has the preview role" (§6).
+    // "Shown when their feature flag is on or the user has the preview role" (product.md, "Roles and abilities").
     let tenant: Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../config/tenants/vixen.json")).unwrap(),
     )
@@ -250,7 +250,7 @@ async fn every_kind_of_user_gets_the_role_tables_answer_and_the_browser_sees_the
             if codes(&played) != [want] {
                 failures.push(format!("{kind:?}: getToken refused with {:?}, not {want}", codes(&played)));
             }
-            // The step that fits (§4): a lapsed member reactivates; the others have nothing
+            // The step that fits (product.md, "Access-denied routing"): a lapsed member reactivates; the others have nothing
             // that opens a plain vixen video.
             let denied = match kind {
                 Kind::Expired | Kind::CancelledAfterPeriod => "reactivate",

@@ -500,7 +500,7 @@ async fn a_visitor_joins_through_the_gateway_and_the_sandbox_and_is_welcomed() {
     // The purchase modal's multisite package is the service's configured one.
     assert_eq!(o["multisiteUpsellJoinOptionId"], env.state.config.multisite_upsell_join_option_id);
 
-    // Every §5 rule answers its message, and records nothing.
+    // Every product.md, "Validation rules" rule answers its message, and records nothing.
     for (input, code, message) in [
         (
             join_input("not-an-email", "Secret12345", 10301, "EPOCH"),

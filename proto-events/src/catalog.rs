@@ -83,7 +83,7 @@ impl VideoQuality {
     ];
 }
 
-/// The channel categories that share a separate download quota (spec §9).
+/// The channel categories that share a separate download quota (product.md, "Downloads and quotas").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChannelCategory {
@@ -157,7 +157,7 @@ pub enum CommentVote {
     Dislike,
 }
 
-/// The criteria of an expert review (spec §3), each rated up to 5.
+/// The criteria of an expert review (product.md, "Comments, ratings and favourites"), each rated up to 5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExpertReviewCriterion {
@@ -401,7 +401,7 @@ pub enum CatalogEvent {
     },
 }
 
-/// What a reels tracking call reports (spec §3: view, rating, add bookmark, delete bookmark,
+/// What a reels tracking call reports (product.md, "Recommendations": view, rating, add bookmark, delete bookmark,
 /// delete rating, purchase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -49,7 +49,7 @@ pub struct DealImage {
     pub height: u32,
 }
 
-/// A deal, every field of spec §3.
+/// A deal, every field of product.md, "Deals, offers and upsells".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
     pub deal_id: Uuid,
@@ -96,13 +96,13 @@ pub struct Deal {
     pub enabled: bool,
     pub enabled_list: bool,
     pub enabled_interstitial: bool,
-    /// A special offer: shown only to porn-portal subscribers (spec §6, "porn-portal
+    /// A special offer: shown only to porn-portal subscribers (product.md, "Deals, offers and upsells", "porn-portal
     /// subscribers get special offers"), beside the deals everyone sees. Added in v2 of
     /// `DealCreated` and `DealEdited`; v1 deals are not special.
     pub special_offer: bool,
 }
 
-/// A step of the deal carousel's loading, as the spec names them (§4: requested, then
+/// A step of the deal carousel's loading, as the spec names them (product.md, "Deals, offers and upsells": requested, then
 /// success or failed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -22,7 +22,7 @@ pub fn stream_id(user_id: Uuid) -> String {
     format!("user-{user_id}")
 }
 
-/// The groups the spec knows (§6); each opens abilities in the access rules.
+/// The groups the spec knows (product.md, "Kinds of user"); each opens abilities in the access rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Group {
     #[serde(rename = "admin")]

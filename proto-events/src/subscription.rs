@@ -176,7 +176,7 @@ pub enum SubscriptionEvent {
         upgraded_at: DateTime<Utc>,
     },
     /// The member or biller cancelled; access runs until the paid period ends, but gems
-    /// and unlocked channels are lost now (spec §1).
+    /// and unlocked channels are lost now (product.md, "Subscriptions and their states").
     SubscriptionCancelled { subscription_id: Uuid, user_id: Uuid, transaction_id: String, cancelled_at: DateTime<Utc> },
     /// A cancelled subscription was taken up again.
     SubscriptionReactivated {

@@ -42,7 +42,7 @@ pub enum VideoUnlockPayment {
     FreeLimitedTrial { free_videos_left: u32 },
 }
 
-/// The download quota a download counts against (spec §9, decisions table).
+/// The download quota a download counts against (product.md, "Downloads and quotas", decisions table).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DownloadQuotaBucket {
@@ -111,7 +111,7 @@ pub enum UnlockEvent {
         gems_spent: u32,
         unlocked_at: DateTime<Utc>,
     },
-    /// A subscription was cancelled or ended: these unlocked packs are lost (spec §1).
+    /// A subscription was cancelled or ended: these unlocked packs are lost (product.md, "Unlocks").
     ChannelPacksForfeited {
         user_id: Uuid,
         channel_pack_ids: Vec<Uuid>,

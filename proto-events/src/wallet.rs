@@ -122,7 +122,7 @@ pub enum WalletEvent {
         reference: String,
         balance_after: u64,
     },
-    /// The whole gems balance was lost (spec §1: gems are lost on cancel).
+    /// The whole gems balance was lost (product.md, "Gems and the wallet": gems are lost on cancel).
     GemsForfeited {
         user_id: Uuid,
         amount: u64,

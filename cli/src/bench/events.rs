@@ -160,7 +160,7 @@ pub async fn run(base: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The issue's targets (issue 24): the whole pipeline carries at least this share of what the
+/// The issue's targets: the whole pipeline carries at least this share of what the
 /// database appends alone, one event a transaction, measured in the same run.
 pub const PIPELINE_TARGET: f64 = 0.9;
 /// Append to projection commit, p99, at half the end-to-end rate.

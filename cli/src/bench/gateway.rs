@@ -10,7 +10,7 @@
 //! soon as the last answered; the raw endpoint measured first and again last, and every
 //! throughput ratio taken against the mean of the two), the same with the performers' whole
 //! cards (gender, rating, image), and p99 at half load (both paced at half the gateway's
-//! measured throughput). The targets (issue 24) are the no-cache mode's: listing >= 0.8, whole cards >= 0.6, half-load
+//! measured throughput). The targets are the no-cache mode's: listing >= 0.8, whole cards >= 0.6, half-load
 //! p99 ratio <= 1.5; the command exits non-zero when one is missed.
 //!
 //! Each client keeps one HTTP/1.1 connection, so neither side pays for a client pool.

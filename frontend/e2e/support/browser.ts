@@ -1,4 +1,4 @@
-// Debian's Chromium through playwright-core: Playwright never downloads a browser on these machines (TOOLING.md).
+// Debian's Chromium through playwright-core: Playwright never downloads a browser on these machines.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,7 +20,7 @@ export const CHROMIUM_ARGS = [
 /** Git-ignored; kept by CI as the run's artifacts. */
 export const ARTIFACTS_DIR = process.env.E2E_ARTIFACTS ?? fileURLToPath(new URL('../../e2e-artifacts/', import.meta.url))
 
-/** The two widths every journey is photographed at: the smallest phone of §9 and a laptop. */
+/** The two widths every journey is photographed at: the smallest phone of product.md, "Business constants and limits" and a laptop. */
 export const VIEWPORTS = {
   mobile: { width: 360, height: 740 },
   desktop: { width: 1440, height: 900 },

@@ -11,7 +11,7 @@ export interface GraphqlAnswer<T> {
 
 /**
  * The operation a request of the page's own to /graphql names: a query's GET carries it in the query string (the
- * persisted document's hash, docs/decisions.md "Persisted documents, queries by GET"), a mutation's POST in its body.
+ * persisted document's hash, docs/decisions/graphql/persisted-documents-queries-get.md), a mutation's POST in its body.
  */
 export function graphqlOperation(request: Request): { operationName?: string; variables?: unknown } | undefined {
   const url = new URL(request.url())

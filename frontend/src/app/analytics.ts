@@ -1,4 +1,4 @@
-// Analytics events (screens-routes-access.md §2.2: each page has an analytics label; account-payments-gems.md §9: a
+// Analytics events (product.md, "Analytics and affiliates": each page has an analytics label; product.md, "Analytics and affiliates": a
 // leave event gets up to 300 ms before the browser goes): a page view per screen shown, and a leave when the
 // visitor goes off to the join form or a partner. The gateway counts and logs them (POST /api/analytics/events).
 import { useEffect } from 'react'

@@ -4,7 +4,7 @@ import { ChunkLoadError } from './pageCode'
 
 afterEach(() => vi.restoreAllMocks())
 
-describe('error reporting (§8)', () => {
+describe('error reporting (product.md, "Route errors and the error screen")', () => {
   it('with reporting on, sends the error to the gateway under a report id of its own and answers that id', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const fetch = vi.fn().mockResolvedValue(new Response(null, { status: 204 }))

@@ -1,4 +1,4 @@
-// Errors go to an error-reporting service when one is enabled, otherwise they are logged (§8). The service is the
+// Errors go to an error-reporting service when one is enabled, otherwise they are logged (product.md, "Route errors and the error screen"). The service is the
 // gateway (POST /api/analytics/events, event "error"), which counts each error and logs it with the request's
 // correlation id; the page chooses that id, so it is the error-report id the error screen's "Fill a report" carries.
 // With reporting off (the gateway's PAYSITE_ERROR_REPORTING, told to the page in its bootstrap) errors go to the

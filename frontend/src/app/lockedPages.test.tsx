@@ -1,4 +1,4 @@
-// A page whose content the server refuses (FORBIDDEN) is a locked page with §6's access-denied routing, never the
+// A page whose content the server refuses (FORBIDDEN) is a locked page with the access-denied routing (product.md, "Access-denied routing"), never the
 // error screen: through the production path (the loader runs the screen's query with the real preloader).
 import type { DeniedReason } from '../features/unlocks/videoUnlock'
 import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client'

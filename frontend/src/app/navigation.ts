@@ -15,7 +15,7 @@ export class RouteFailure extends Error {
 
 let fullPageLoadsOnly = false
 
-/** After an unrecoverable error, any navigation becomes a full page load (§2.2). */
+/** After an unrecoverable error, any navigation becomes a full page load (product.md, "Route errors and the error screen"). */
 export function requireFullPageLoads(): void {
   fullPageLoadsOnly = true
 }
@@ -37,7 +37,7 @@ export function settle<D>(outcome: RouteOutcome<D>): RouteOutcome<D> & { kind: '
       return outcome
     case 'redirect':
       // The members login (/oidc/...) is the gateway's page, not a route of the app: a full page load, even on the
-      // members host where it is the same origin (§4).
+      // members host where it is the same origin (product.md, "Route errors and the error screen").
       throw isServerPage(outcome.location)
         ? redirectDocument(outcome.location, outcome.status)
         : redirect(outcome.location, outcome.status)

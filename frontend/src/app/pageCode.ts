@@ -1,9 +1,9 @@
-// Page code loads lazily; a load times out after 120 s and is retried 3 times before the error view (§1, §8).
+// Page code loads lazily; a load times out after 120 s and is retried 3 times before the error view (product.md, "Route errors and the error screen").
 import { PAGE_LOAD_RETRIES, PAGE_LOAD_TIMEOUT_MS } from './routing'
 
 export type ChunkLoadErrorType = 'missing' | 'timeout' | 'other'
 
-/** The code of a page whose code loaded but whose stylesheet did not (§8). */
+/** The code of a page whose code loaded but whose stylesheet did not (product.md, "Route errors and the error screen"). */
 export const CSS_CHUNK_LOAD_FAILED = 'CSS_CHUNK_LOAD_FAILED'
 
 export class ChunkLoadError extends Error {

@@ -46,7 +46,7 @@ function renderAt(url: string, routeServices = services(), routingSession = sess
 }
 
 describe('the route table', () => {
-  it('registers every path of §2.1', () => {
+  it('registers every path of product.md, "Screens and routes"', () => {
     const paths = appRoutes.map((route) => route.path)
     for (const path of [
       '/', '/videos', '/videos/:slug', '/videos/:slug/comment/:commentId', '/trailer/:slug', '/pictureset/:slug',

@@ -41,7 +41,7 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
       if (fullPageLoad) throw fullPageLoad
       const input = routeInput(request, params, session)
       let outcome: RouteOutcome<unknown>
-      // What failed, when something threw; a rule's own error outcome (§8's messages) has none.
+      // What failed, when something threw; a rule's own error outcome (its message, product.md, "Route errors and the error screen") has none.
       let cause: unknown
       try {
         outcome = await route.load(input, services, request.signal)
@@ -50,13 +50,13 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
         outcome = loaderErrorOutcome(input, error)
       }
       if (outcome.kind === 'page' && screen && services.preloadScreenData) {
-        // The screen names its query; a page-code failure here is the chunk error of §8, not a loader error.
+        // The screen names its query; a page-code failure here is the chunk error of product.md, "Route errors and the error screen", not a loader error.
         const component = await loadPageCode(screen.chunk, screen.load)
         const shown = outcome
         try {
           await services.preloadScreenData(component as DataScreen, outcome.data, request)
         } catch (error) {
-          // Content the server refuses this user is a locked page with the way in, not the error screen (§4, §6).
+          // Content the server refuses this user is a locked page with the way in, not the error screen (product.md, "Access-denied routing").
           if (isAccessDenied(error)) {
             outcome = deniedPage(shown)
           } else {
@@ -74,7 +74,7 @@ function toRouteObject(route: AppRoute, session: RoutingSession, services: Route
 }
 
 /**
- * Every error outcome is reported once, here (§8: "errors are reported to an error-reporting service when enabled,
+ * Every error outcome is reported once, here (product.md, "Route errors and the error screen": "errors are reported to an error-reporting service when enabled,
  * otherwise logged"), whether a call threw or a rule decided it ('Outgoing upsell - Confirmation link is missing');
  * the error screen then offers "Fill a report" with the report id.
  */

@@ -1,4 +1,4 @@
-// The app's routes (screens-routes-access.md §2.1): each feature declares its own (features/<feature>/routes/index.ts:
+// The app's routes (product.md, "Screens and routes"): each feature declares its own (features/<feature>/routes/index.ts:
 // path, load, lazy screen) and owns their rows of the route table (routes/rows.json, from which config/routes.json is
 // generated). This list only puts the features together; react-router ranks the paths, so their order does not matter.
 import { accountRoutes } from '../features/account/routes'

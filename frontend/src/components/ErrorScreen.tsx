@@ -10,7 +10,7 @@ export interface ErrorScreenProps {
   onFillReport?: (errorReportId: string) => void
 }
 
-/** The generic error screen (§2.2), the e500 page, inside the brand's shell (app/router.tsx): "Go Home", and "Fill a report" only when an error-report id exists. */
+/** The generic error screen (product.md, "Route errors and the error screen"), the e500 page, inside the brand's shell (app/router.tsx): "Go Home", and "Fill a report" only when an error-report id exists. */
 export function ErrorScreen({ errorReportId, onGoHome, onFillReport }: ErrorScreenProps) {
   useDocumentHead(500, undefined, t('error_page.title_500'))
   return (

@@ -1,4 +1,4 @@
-// A join call to action for visitors only, in one of the placements of §3's campaign suffixes (a grid, a home shelf,
+// A join call to action for visitors only, in one of the placements of the campaign suffixes (product.md, "Analytics and affiliates") (a grid, a home shelf,
 // a model's page, the top banner): members see nothing. The link carries the placement's campaign, so the members host
 // can tell which grid, shelf or model page a join came from (app/routing/campaign.ts).
 import type { ReactNode } from 'react'

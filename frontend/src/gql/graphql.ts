@@ -5,7 +5,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /**
- * Why a video is refused, and so the step the page offers (spec §4 access-denied routing and
+ * Why a video is refused, and so the step the page offers (product.md, "Access-denied routing" and
  * membership; the reason is services/access's `denied_reason`).
  */
 export type AccessDeniedReason =

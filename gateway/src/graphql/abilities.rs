@@ -1,4 +1,4 @@
-//! The request's abilities (services/access, screens-routes-access.md §6), enforced by the
+//! The request's abilities (services/access, product.md, "Roles and abilities"), enforced by the
 //! resolvers themselves: the browser renders from the same rules, but never decides.
 //!
 //! A visitor's abilities cost nothing; a signed-in user's are computed from their profile

@@ -1,4 +1,4 @@
-//! Deals and offers (issue 8): findDeals, the offers page and its interstitial, the deal
+//! Deals and offers: findDeals, the offers page and its interstitial, the deal
 //! carousel events, the /deals confirmation payload, and the operators' deal management.
 
 use async_graphql::{Context, Enum, InputObject, Object, SimpleObject, ID};
@@ -66,7 +66,7 @@ pub struct OneClickConsent {
     pub src: Option<String>,
 }
 
-/// A deal (account-payments-gems.md §3).
+/// A deal (product.md, "Deals, offers and upsells").
 #[derive(SimpleObject)]
 pub struct Deal {
     pub id: ID,
@@ -211,7 +211,7 @@ pub struct DealCarouselEventResult {
     pub tracking_id: ID,
 }
 
-/// A deal as an operator writes it; every field of §3. With an `id` chosen by the caller,
+/// A deal as an operator writes it; every field of product.md, "Deals, offers and upsells". With an `id` chosen by the caller,
 /// sending the same deal again creates it once.
 #[derive(InputObject)]
 pub struct DealInput {

@@ -1,4 +1,4 @@
-//! Join (account-payments-gems.md §4, §5): the join form of the members host's `/joinnow`.
+//! Join (product.md, "Sign-up and join"): the join form of the members host's `/joinnow`.
 //! `joinOptions` lists the host's brand's options with their example prices (config);
 //! `join` runs the form's checks on the subscription service, records the signup and answers
 //! the biller's payment page the browser goes to. The biller's postback then makes the
@@ -146,7 +146,7 @@ impl JoinQuery {
 
 #[Object]
 impl JoinMutation {
-    /// join: the form's checks with the messages of §5 (codes INVALID_EMAIL, INVALID_PASSWORD,
+    /// join: the form's checks with the messages of product.md, "Validation rules" (codes INVALID_EMAIL, INVALID_PASSWORD,
     /// INVALID_USERNAME, INVALID_JOIN_OPTION, INVALID_PAYMENT_OPTION, MEMBERSHIP_UNAVAILABLE,
     /// ACCOUNT_EXISTS_LOG_IN), then the biller's payment page. At most [`Bucket::Join`]'s limit
     /// per e-mail address a minute: a form sent again and again for one address stops there.
@@ -154,7 +154,7 @@ impl JoinMutation {
     /// that is a per-client limit, which the gateway cannot key on (it has no client address).
     async fn join(&self, ctx: &Context<'_>, input: JoinInput) -> async_graphql::Result<JoinStarted> {
         let request = request(ctx);
-        // The join form is for visitors (§2: an authenticated user on /joinnow goes home); a
+        // The join form is for visitors (product.md, "Sign-up and join": an authenticated user on /joinnow goes home); a
         // member buys another brand through the purchase modal's one-click options.
         if request.viewer().is_ok() {
             return Err(errors::coded(

@@ -2,7 +2,7 @@
 //!
 //! A fixed window per (bucket, account), kept in this gateway's memory: with several
 //! gateway replicas an account gets at most replicas × the limit, which still bounds abuse;
-//! docs/decisions.md says why that is enough here.
+//! docs/decisions/ says why that is enough here.
 
 use std::{
     collections::HashMap,

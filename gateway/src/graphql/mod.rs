@@ -137,7 +137,7 @@ fn build(upstreams: Option<Arc<Upstreams>>, development: bool, guard: cost::Cost
     // The depth, complexity, recursion and directive limits are checked by [`cost::CostGuard`]
     // and [`stages::Stages`], which give each refusal its code. The engine's own recursion
     // check stays on at the same limit: it walks fragments entered, and only a bound stops it
-    // on a cycle (docs/decisions.md, "No unbounded recursion over input").
+    // on a cycle (docs/decisions/graphql/no-unbounded-recursion-over-input.md).
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
         .limit_recursive_depth(MAX_RECURSION)
         .extension(stages::Stages)

@@ -6,8 +6,7 @@
 //!
 //! The manifest is `frontend/src/gql/persisted-documents.json`, which codegen writes from the
 //! front end's `.graphql` files; it is built into the binary, so a release's gateway knows
-//! exactly the documents its own SPA sends (docs/decisions.md, "Persisted documents, queries
-//! by GET").
+//! exactly the documents its own SPA sends (docs/decisions/graphql/persisted-documents-queries-get.md).
 //!
 //! - APQ on (the default in development): any document is executed. A hash with its text is
 //!   remembered (per replica, least recently used first out) when the text's own hash is

@@ -1,4 +1,4 @@
-//! The profile domain's queries and mutations (issue 3): findOneUserProfile and the profile
+//! The profile domain's queries and mutations: findOneUserProfile and the profile
 //! settings. Every operation acts for the signed-in user (the access token forwarded to the
 //! services decides who); none takes a user id. findOneUserProfile is put together from the
 //! owners of its facts ([`crate::user_profile`]); a settings change answers the profile
@@ -37,7 +37,7 @@ pub async fn of<'a>(ctx: &'a Context<'_>) -> async_graphql::Result<&'a UserProfi
 
 #[Object]
 impl ProfileQuery {
-    /// The signed-in user's whole profile (account-payments-gems.md §3), on this brand.
+    /// The signed-in user's whole profile (product.md, "Account and profile"), on this brand.
     async fn find_one_user_profile(&self, ctx: &Context<'_>) -> async_graphql::Result<UserProfile> {
         Ok(of(ctx).await?.clone())
     }

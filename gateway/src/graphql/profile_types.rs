@@ -77,9 +77,9 @@ impl From<wire::UserType> for UserType {
 pub struct RelationshipInfo {
     pub relationship_status: Option<String>,
     pub relationship_role: Option<String>,
-    /// §6: admin, or an active wifey subscription.
+    /// product.md, "Roles and abilities": admin, or an active wifey subscription.
     pub is_visible: bool,
-    /// §6: admin, or an active non-tandem-child wifey member.
+    /// product.md, "Roles and abilities": admin, or an active non-tandem-child wifey member.
     pub is_editable: bool,
 }
 

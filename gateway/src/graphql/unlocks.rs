@@ -1,4 +1,4 @@
-//! Unlocks (issue 6): channel-pack unlocks paid with gems, UnlockVideo paid with pay-per-video
+//! Unlocks: channel-pack unlocks paid with gems, UnlockVideo paid with pay-per-video
 //! credits or the free limited trial, video tokens (getToken), downloads under their quotas,
 //! the unlocks part of the profile and the access of a page of videos at once.
 //!
@@ -82,7 +82,7 @@ pub struct VideoUnlock {
     pub unlocked_at: DateTime<Utc>,
 }
 
-/// One quality's media token: `cdn` and `token` (spec §3), and `url`, the two put together.
+/// One quality's media token: `cdn` and `token` (product.md, "Unlocks"), and `url`, the two put together.
 #[derive(SimpleObject)]
 pub struct VideoToken {
     pub token: String,
@@ -113,7 +113,7 @@ pub struct VideoTokens {
     pub download_quotas: Option<DownloadQuotas>,
 }
 
-/// A download bucket's standing (spec §3 downloadQuotas).
+/// A download bucket's standing (product.md, "Downloads and quotas" downloadQuotas).
 #[derive(SimpleObject)]
 pub struct DownloadQuotas {
     pub threshold_reached: bool,
@@ -144,7 +144,7 @@ impl From<wire::DownloadQuotas> for DownloadQuotas {
     }
 }
 
-/// One downloadable resolution (spec §3).
+/// One downloadable resolution (product.md, "Downloads and quotas").
 #[derive(SimpleObject)]
 pub struct DownloadResolution {
     /// `4K MP4 UHD`, `HD MP4 1080P`, ...
@@ -187,7 +187,7 @@ pub struct UnlockedVideo {
     pub unlocked_at: DateTime<Utc>,
 }
 
-/// The unlocks part of the profile (spec §3).
+/// The unlocks part of the profile (product.md, "Unlocks").
 #[derive(SimpleObject)]
 pub struct UnlockState {
     pub unlocked_channel_pack_ids: Vec<ID>,
@@ -198,13 +198,13 @@ pub struct UnlockState {
     pub unlocked_video_ids: Vec<ID>,
     pub unlocked_videos: Vec<UnlockedVideo>,
     pub free_limited_trial_videos_left: u32,
-    /// What a channel pack unlock costs, in gems (spec §9): the unlocks service's configured
+    /// What a channel pack unlock costs, in gems (product.md, "Unlocks"): the unlocks service's configured
     /// price, the one the unlock debits.
     pub channel_pack_cost_gems: u32,
     /// What a video unlock costs, in pay-per-video credits: the unlocks service's configured
     /// price.
     pub video_unlock_cost_credits: u32,
-    /// The full videos a free limited trial opens (spec §9), of which
+    /// The full videos a free limited trial opens (product.md, "Unlocks"), of which
     /// `freeLimitedTrialVideosLeft` remain.
     pub free_limited_trial_videos: u32,
 }
@@ -234,7 +234,7 @@ impl From<Access> for VideoAccessKind {
     }
 }
 
-/// Why a video is refused, and so the step the page offers (spec §4 access-denied routing and
+/// Why a video is refused, and so the step the page offers (product.md, "Access-denied routing" and
 /// membership; the reason is services/access's `denied_reason`).
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
 #[graphql(rename_items = "snake_case")]

@@ -1,4 +1,4 @@
-//! `user`: who is asking and what they may do (screens-routes-access.md §3, §6), the same
+//! `user`: who is asking and what they may do (product.md, "Roles and abilities"), the same
 //! CASL rule list the page's inline session carries, for @casl/ability in the browser.
 
 use async_graphql::{Context, Object, SimpleObject};

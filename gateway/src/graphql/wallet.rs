@@ -23,7 +23,7 @@ pub struct GemsBalance {
     pub gems: GemsState,
     pub wallet: Wallet,
     pub pay_per_video_credits: u64,
-    /// The gems each earning site subscription receives a week (spec §9): the wallet's
+    /// The gems each earning site subscription receives a week (product.md, "Gems and the wallet"): the wallet's
     /// configured amount.
     pub weekly_gems: u64,
 }

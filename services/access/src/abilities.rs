@@ -1,4 +1,4 @@
-//! The rule list: screens-routes-access.md §6, its role table and every rule after it.
+//! The rule list: product.md, "Roles and abilities", its role table and every rule after it.
 //!
 //! [`abilities`] builds the list the browser receives as `user.abilities`; [`can`] answers a
 //! question from the same list, so the server and the browser cannot disagree. The rules are
@@ -168,7 +168,7 @@ fn everyone(st: &Standing, f: &Features, rules: &mut Vec<Rule>) {
     if f.channels {
         rules.push(Rule::can(SEE, CHANNELS));
     }
-    // The flag, or the preview role (§6).
+    // The flag, or the preview role (product.md, "Roles and abilities").
     let shown = |flag: bool| flag || st.preview;
     if shown(f.internal_channels) {
         rules.push(Rule::can(SEE, INTERNAL_CHANNELS));
@@ -196,10 +196,10 @@ fn free_limited_trial(st: &Standing, rules: &mut Vec<Rule>) {
     if st.active {
         rules.push(Rule::can_if(SEE, PICTURE_SET, vec![Cond::FreeLimitedTrial]));
         // Free-limited-trial content is what the trial's three full videos
-        // (account-payments-gems.md §4) are taken from, with UnlockVideo: a flagged video of
+        // (product.md, "Unlocks") are taken from, with UnlockVideo: a flagged video of
         // the trial's site, not a third party's channel, not taken yet. Once taken it is an
         // unlock like any other, played and commented on while the trial runs. Playing every
-        // flagged video outright would make the three a formality (docs/decisions.md).
+        // flagged video outright would make the three a formality (docs/decisions/).
         rules.push(Rule::can_if(
             UNLOCK,
             VIDEO,
@@ -231,7 +231,7 @@ fn expired_member(st: &Standing, rules: &mut Vec<Rule>) {
     rules.push(Rule::can_if(UNLOCK, CHANNEL_VIDEO, in_locked_pack(st)));
     rules.push(Rule::can(SEE, LOCKED_CHANNEL));
     // The row lets an expired member unlock a channel video: what they unlocked (with credits,
-    // for good) they play and comment on, as every other role that unlocks (docs/decisions.md).
+    // for good) they play and comment on, as every other role that unlocks (docs/decisions/).
     rules.push(Rule::can_if(PLAY, VIDEO, unlocked(st)));
     rules.push(Rule::can_if(COMMENT_ON, VIDEO, unlocked(st)));
 }
@@ -243,8 +243,8 @@ fn porn_portal(st: &Standing, rules: &mut Vec<Rule>) {
     } else {
         prompts(rules, &[UPGRADE_BAR, UPGRADE_OVERLAY, LOCKED_CHANNEL]);
         rules.push(Rule::can_if(UNLOCK, CHANNEL_VIDEO, in_locked_pack(st)));
-        // Pay-per-video users spend credits to unlock a video (account-payments-gems.md §4,
-        // §6): what they paid for, they play and comment on, on every brand.
+        // Pay-per-video users spend credits to unlock a video (product.md, "Unlocks",
+        // product.md, "Unlocks"): what they paid for, they play and comment on, on every brand.
         rules.push(Rule::can_if(PLAY, VIDEO, unlocked(st)));
         rules.push(Rule::can_if(COMMENT_ON, VIDEO, unlocked(st)));
     }

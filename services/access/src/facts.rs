@@ -1,7 +1,7 @@
 //! The inputs: what the gateway knows about a user and a tenant when it asks a question.
 //!
-//! [`ProfileFacts`] deserialises from the JSON of findOneUserProfile (account-payments-gems.md
-//! §3 "User profile"): it names a subset of its fields with the spec's spelling, every field
+//! [`ProfileFacts`] deserialises from the JSON of findOneUserProfile (product.md, "Account and profile"
+//! product.md, "Account and profile"): it names a subset of its fields with the spec's spelling, every field
 //! has a default and unknown fields are ignored, so the gateway can pass the profile through.
 //! The tenant's features are `tenants::Features`, as `config/tenants/*.json` gives them.
 
@@ -57,8 +57,8 @@ pub struct ProfileFacts {
     pub state: ProfileState,
 }
 
-/// The facts the rules read, as their owners answer them (ARCHITECTURE.md, "Every rule and
-/// every fact has one owner"): the subscription service's read of the user, the unlocks
+/// The facts the rules read, as their owners answer them (docs/architecture.md, "One owner
+/// per fact"): the subscription service's read of the user, the unlocks
 /// service's holdings, the wallet's credits and the groups the access token carries.
 ///
 /// Every process that decides access (the gateway for the browser's rule list, the unlocks
@@ -268,7 +268,7 @@ pub fn shows_flag_or_preview(feature_enabled: bool, groups: &[Group]) -> bool {
     feature_enabled || groups.contains(&Group::VideoPreview)
 }
 
-/// The base role of a user on a tenant, the rows of screens-routes-access.md §6 that are
+/// The base role of a user on a tenant, the rows of product.md, "Roles and abilities" that are
 /// mutually exclusive. Groups (moderator, preview), the tandem-child flag and admin are
 /// overlays on top of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,12 +1,11 @@
-//! The free limited trial's videos (account-payments-gems.md §4 "Membership", §9: 3 full
+//! The free limited trial's videos (product.md, "Unlocks": 3 full
 //! videos): which videos a user's trial may take, and why it may not take one.
 //!
 //! A video is one of the trial's free videos for this user when the "unlock Video" rule of
 //! the free limited trial holds for it (a flagged video of the trial's own sites, not a third
 //! party's channel, not taken yet) and the trial still has full videos left. Being flagged
 //! (`isFreeLimitedTrial`) is not enough: the combined brand's lists carry every brand's
-//! flagged videos, and a vixenplus trial's sites are vixenplus's alone (docs/decisions.md,
-//! "the free trial's videos are the user's and the video's together").
+//! flagged videos, and a vixenplus trial's sites are vixenplus's alone (docs/decisions/access/free-trial-videos-user-video-together.md).
 
 use serde::{Deserialize, Serialize};
 

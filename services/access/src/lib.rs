@@ -1,6 +1,6 @@
 //! Pure access rules: what a user may see and do, from their profile, subscriptions, groups
-//! and the tenant's features (screens-routes-access.md §6, account-payments-gems.md §4 and
-//! §6). No I/O beyond the brands, which the `tenants` crate loads once per process: the
+//! and the tenant's features (product.md, "Roles and abilities" and
+//! product.md, "Roles and abilities"). No I/O beyond the brands, which the `tenants` crate loads once per process: the
 //! gateway and the services call these with facts they have looked up, and
 //! the browser receives the same rules as `user.abilities` to render with.
 //!

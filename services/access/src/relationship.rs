@@ -1,4 +1,4 @@
-//! The relationship-status section (screens-routes-access.md §6).
+//! The relationship-status section (product.md, "Roles and abilities").
 
 /// What the relationship-status section rule needs to know about a user.
 #[derive(Clone, Copy, Debug, Default)]

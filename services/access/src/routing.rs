@@ -1,5 +1,5 @@
-//! Where a user goes when access is denied (account-payments-gems.md §4 "Access denied
-//! routing") and how channel routes answer without the ability (screens-routes-access.md §6).
+//! Where a user goes when access is denied (product.md, "Access-denied
+//! routing"), and how channel routes answer without the ability.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +20,7 @@ pub enum DeniedRoute {
     PurchaseMembership,
 }
 
-/// The video whose access was denied, as account-payments-gems.md §3 "Video unlock state"
+/// The video whose access was denied, as product.md, "Access-denied routing"
 /// names its fields.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -46,7 +46,7 @@ pub fn access_denied_route(user: &UserFacts, video: &VideoFacts) -> DeniedRoute 
 
 /// Why a video a user asked to play or download does not open, as the API names it
 /// (getToken's `denied` extension, videoAccess's `deniedReason`), and so the step the page
-/// offers (account-payments-gems.md §4 "Access denied routing" and "Membership"): unlock,
+/// offers (product.md, "Access-denied routing"): unlock,
 /// reactivate, upgrade or support, never a purchase to someone who already pays for the site.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -99,7 +99,7 @@ pub fn denied_reason(
     }
 }
 
-/// The channel routes of screens-routes-access.md §2.1.
+/// The channel routes of product.md, "Screens and routes".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ChannelRoute {

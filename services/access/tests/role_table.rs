@@ -1,4 +1,4 @@
-//! screens-routes-access.md §6, role × ability. Columns are the users of `common::user`
+//! product.md, "Roles and abilities", role × ability. Columns are the users of `common::user`
 //! (the role table's rows), rows are an ability with an optional resource of
 //! `common::resource`. Features: channels and the upgrade overlay on, every preview-gated flag
 //! off (so the preview role shows). Y = may, . = may not.
@@ -146,8 +146,8 @@ fn without_the_upgrade_overlay_feature_nobody_sees_the_overlay() {
     }
 }
 
-/// The free limited trial's full videos are taken with UnlockVideo (account-payments-gems.md
-/// §4): while the trial runs, what it unlocked plays and takes comments like its own content;
+/// The free limited trial's full videos are taken with UnlockVideo (product.md, "Unlocks"
+/// product.md, "Unlocks"): while the trial runs, what it unlocked plays and takes comments like its own content;
 /// once it ended, nothing does.
 #[test]
 fn the_free_limited_trials_unlocked_videos_play_while_it_runs() {

@@ -148,7 +148,7 @@ impl IntoResponse for SandboxError {
 }
 
 /// A failure on a page the buyer's browser shows (the payment page and its decision): the
-/// biller's own words on an HTML page, never the JSON of an API (issue 25).
+/// biller's own words on an HTML page, never the JSON of an API.
 #[derive(Debug)]
 pub struct PageError(pub SandboxError);
 

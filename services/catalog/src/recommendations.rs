@@ -1,4 +1,4 @@
-//! Recommendation shelves (spec §3): each shelf picks videos (or performers) by a rule of
+//! Recommendation shelves (product.md, "Recommendations"): each shelf picks videos (or performers) by a rule of
 //! its own from the read models; every answer carries a fresh recommId that the tracking
 //! calls refer back to.
 

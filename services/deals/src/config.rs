@@ -36,7 +36,7 @@ impl DealsConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Site {
     pub key: String,
-    /// The offers page id (spec §9: blacked 1, tushy 2, vixen 3, ...).
+    /// The offers page id (product.md, "Brands and hosts": blacked 1, tushy 2, vixen 3, ...).
     pub offer_page_id: u32,
 }
 

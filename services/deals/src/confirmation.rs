@@ -1,7 +1,7 @@
-//! The /deals confirmation payload (spec §2, §5): the query `confirmation` holds base64 of
+//! The /deals confirmation payload (product.md, "Deals, offers and upsells"): the query `confirmation` holds base64 of
 //! a JSON object with title, confirmationLink, component, price and description, and opens
 //! the outgoing-upsell confirmation modal with the props component, confirmationLink,
-//! confirmationTitle, description and price (§3).
+//! confirmationTitle, description and price (product.md, "Deals, offers and upsells").
 //!
 //! The link must be non-empty, else 'Outgoing upsell - Confirmation link is missing'. It
 //! must also be a path on the site or an http(s) address: the modal sends the user there,

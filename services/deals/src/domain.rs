@@ -2,7 +2,7 @@
 //!
 //! - A deal (`deal-<uuid>`): operators create it, edit it, enable or disable it per type
 //!   and rank it per type. Each type (carousel, interstitial, listing) has its own enabled
-//!   flag and rank (spec §3): carousel `enabled`/`rank`, listing `enabledList`/`rankListing`,
+//!   flag and rank (product.md, "Deals, offers and upsells"): carousel `enabled`/`rank`, listing `enabledList`/`rankListing`,
 //!   interstitial `enabledInterstitial`/`rankInterstitial`.
 //! - A user's interstitial (`interstitial-<user uuid>`): hidden (snoozed) for one calendar
 //!   month per site, or continued; both are tracked (interstitial_snooze, interstitial_continue).
@@ -16,9 +16,9 @@ use proto_events::deals::{interstitial_snooze_until, Deal, DealEvent, DealType};
 use runtime::Decider;
 use uuid::Uuid;
 
-/// The deals carousel's limit (spec §9).
+/// The deals carousel's limit (product.md, "Deals, offers and upsells").
 pub const CAROUSEL_LIMIT: u32 = 40;
-/// The deals grid and the offers grid show 15 each (spec §9).
+/// The deals grid and the offers grid show 15 each (product.md, "Deals, offers and upsells").
 pub const GRID_LIMIT: u32 = 15;
 
 /// The most deals findDeals answers for a type, and its default `limit`: the carousel 40,
@@ -48,7 +48,7 @@ pub fn rank_for(deal: &Deal, deal_type: DealType) -> u32 {
     }
 }
 
-/// Who sees special offers: porn-portal subscribers only (spec §6).
+/// Who sees special offers: porn-portal subscribers only (product.md, "Deals, offers and upsells").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
     PornPortalSubscriber,

@@ -49,7 +49,7 @@ pub fn router(state: DealsState) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions.md, "trust model"): the deals a page shows
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): the deals a page shows
 /// for anyone the gateway vouches for; a user's interstitial for that user's token; the
 /// operators' routes for an admin's token.
 pub const INTERNAL_ROUTES: &[Route] = &[

@@ -3,7 +3,7 @@
 //! (`member_subscription`, written by the `profile.projections` consumer from the subscription
 //! service's events). The live writers call the same functions as a rebuild, so a rebuilt
 //! model equals the live one. Credits, gems, unlocks and download quotas are not kept here:
-//! the gateway asks their owners (docs/decisions.md, "One owner per fact").
+//! the gateway asks their owners (docs/decisions/profile/who-owns-each-fact-findoneuserprofile-how.md).
 
 use proto_events::profile::{HealthWarningState, ProfileEvent};
 use proto_events::subscription::{StandingChange, SubscriptionEvent};

@@ -206,7 +206,7 @@ pub fn assemble(f: Facts, config: &ProfileConfig, now: DateTime<Utc>) -> OwnProf
         is_visible: access::may_see_relationship_section(relationship),
         is_editable: access::may_edit_relationship(relationship),
     };
-    // The e-mail consent prompt (account-payments-gems.md §5) is for the two kinds the spec gives
+    // The e-mail consent prompt (product.md, "Account and profile") is for the two kinds the spec gives
     // a text: guests (18+, terms, privacy, e-mail marketing) and tandem users, parent or child
     // (18+, terms, privacy); never for an internal test domain, and only until answered.
     let is_tandem = is_tandem_child || row.has_tandem_child_account;

@@ -1,5 +1,5 @@
-//! The user type shown beside a user's comments (screens-routes-access.md §6 "Display colours
-//! exist for user types"): the role first, else the membership, in the spec's words.
+//! The user type shown beside a user's comments (product.md, "Roles and
+//! abilities"): the role first, else the membership, in the spec's words.
 
 use crate::queries::SubscriptionRow;
 

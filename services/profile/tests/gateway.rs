@@ -123,7 +123,7 @@ async fn login_on_the_members_host_redirects_and_the_brand_host_sets_its_cookies
     let cookies = set_cookies(&callback);
     assert_eq!(cookies.len(), 2, "{cookies:?}");
     for c in &cookies {
-        // Plain-http development: no __Host- prefix and no Secure (docs/decisions.md).
+        // Plain-http development: no __Host- prefix and no Secure (docs/decisions/).
         assert!(c.contains("; Path=/; HttpOnly; SameSite=Lax; Max-Age="), "{c}");
         assert!(!c.contains("Secure"), "{c}");
     }
@@ -334,7 +334,7 @@ async fn the_cross_site_switch_lands_signed_in_on_the_other_brand() {
     let jane = env.account("jane").await;
     let gw = gateway(&env, "http://{brand}.localhost:8080", "http://members.localhost:8080").await;
     let host = "vixen.localhost:8080";
-    // Signed out, outside the members area, an authenticated route is not found (§4).
+    // Signed out, outside the members area, an authenticated route is not found (product.md, "Route errors and the error screen").
     let anonymous = gw.get(host, "/xsite/tushy").send().await.unwrap();
     assert_eq!(anonymous.status(), 404);
     let cookies = set_cookies(&gw.sign_in("members.localhost:8080", "http://vixen.localhost:8080", host, "jane").await);

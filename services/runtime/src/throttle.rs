@@ -2,7 +2,7 @@
 //! and a burst, answered with 429 and `Retry-After` when spent.
 //!
 //! The state is this process's memory: with several replicas a key gets at most replicas ×
-//! the rate, which still bounds a flood from one address (docs/decisions.md).
+//! the rate, which still bounds a flood from one address (docs/decisions/).
 
 use std::{num::NonZeroU32, time::Duration};
 

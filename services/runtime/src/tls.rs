@@ -1,4 +1,4 @@
-//! TLS as configuration (issue 23). The same code runs with and without it; the environment
+//! TLS as configuration. The same code runs with and without it; the environment
 //! decides, so a laptop runs plain and the production overlay turns TLS on with certificates
 //! mounted from Secrets:
 //!

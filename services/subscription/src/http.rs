@@ -53,7 +53,7 @@ pub fn router(state: AppState) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions.md, "trust model"): a member's own
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): a member's own
 /// subscription and purchases for that member's token; a user's read by id for that user or a
 /// service; the join flow (a visitor has no token yet) for anyone the gateway vouches for.
 /// Biller postbacks are no internal route: their signatures verify them.
@@ -183,7 +183,7 @@ async fn credit_packs(State(state): State<AppState>) -> Json<Value> {
     Json(json!({ "creditPacks": state.config.credit_packs }))
 }
 
-/// The join form: checks (§5), records the signup, answers the biller's payment page.
+/// The join form: checks (product.md, "Sign-up and join"), records the signup, answers the biller's payment page.
 #[tracing::instrument(name = "join", skip_all)]
 async fn join(
     State(state): State<AppState>,

@@ -1,4 +1,4 @@
-//! Join: the join form's checks (§5), the signup sent to the biller's payment page, and what
+//! Join: the join form's checks (product.md, "Sign-up and join"), the signup sent to the biller's payment page, and what
 //! comes back: signup status, `welcomeCheck` and `/_signup-extern/{biller}`.
 
 use hmac::{Hmac, KeyInit, Mac};
@@ -13,7 +13,7 @@ use crate::{BillingConfig, State};
 
 pub use subscription_contract::api::{JoinOptions, JoinRequest, JoinStarted, SignupStatus, WelcomeData};
 
-/// §5 join form messages.
+/// product.md, "Validation rules" join form messages.
 pub const INVALID_JOIN_OPTION_MESSAGE: &str = "Invalid join option";
 pub const INVALID_PAYMENT_OPTION_MESSAGE: &str = "Invalid payment option";
 pub const MEMBERSHIP_UNAVAILABLE_MESSAGE: &str = "Membership unavailable";
@@ -35,7 +35,7 @@ pub enum JoinError {
     MembershipUnavailable,
     #[error("{LOG_IN_MESSAGE}")]
     AccountExists,
-    /// The profile service says another account has the username (§5 'already taken').
+    /// The profile service says another account has the username (product.md, "Validation rules" 'already taken').
     #[error("{}", v::USERNAME_TAKEN_MESSAGE)]
     UsernameTaken,
 }
@@ -100,7 +100,7 @@ fn tracking(value: &Option<String>) -> Option<String> {
 
 /// The affiliate value the sale carries to the biller and its postback: the join link's `nats`
 /// when it has one, else the affiliate code of a `ujc` landing kept for this kind of sale,
-/// `aff_code_multi` for a multisite package and `aff_code_single` for a brand (spec §9).
+/// `aff_code_multi` for a multisite package and `aff_code_single` for a brand (product.md, "Analytics and affiliates").
 pub fn affiliate_value(config: &BillingConfig, option: &JoinOption, r: &JoinRequest) -> Option<String> {
     let code = if config.package(&option.site).is_some() { &r.aff_code_multi } else { &r.aff_code_single };
     tracking(&r.nats).filter(|n| !n.is_empty()).or_else(|| tracking(code).filter(|c| !c.is_empty()))

@@ -3,7 +3,7 @@
 //!
 //! Read top-down: the pure rules are the decider ([`domain`]: one normalised state machine for
 //! every biller), the billers' postback formats and signatures ([`billers`]) and the subscription
-//! read of §3 derived from a user's subscriptions ([`view`]). The write path is [`commands`] (a
+//! read of product.md, "Subscriptions and their states" derived from a user's subscriptions ([`view`]). The write path is [`commands`] (a
 //! biller fact stored once, then decided), fed by biller postbacks ([`postbacks`], committed in
 //! groups by [`batcher`]) and by the native biller's charges: one-click purchases ([`purchases`])
 //! and retention and cancel ([`retention`]). Beside it, one module per flow of its own: the join

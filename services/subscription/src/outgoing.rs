@@ -1,4 +1,4 @@
-//! Outgoing one-click upsells (§7 `outgoingUpsellOneclick`, `outgoingUpsellOneclickTracking`):
+//! Outgoing one-click upsells (product.md, "Deals, offers and upsells" `outgoingUpsellOneclick`, `outgoingUpsellOneclickTracking`):
 //! a partner's membership sold in one click to a member, charged by the member's own biller
 //! under that biller's upsell id (`epoch_upsellid`, `segpay_upsellid`, `rg_upsellid` of the
 //! /oneclick/outgoing-upsell route).

@@ -1,4 +1,4 @@
-//! One-click purchases (§4 purchase flow): multisite (sixSite), trial upgrade (fixed pricing),
+//! One-click purchases (product.md, "Subscriptions and their states" purchase flow): multisite (sixSite), trial upgrade (fixed pricing),
 //! reactivate (single site), and pay-per-video credit packs. The card on file is charged by the
 //! native biller, so the charge is a native fact decided like any postback.
 //!

@@ -1,6 +1,6 @@
 //! Retention: `getRetentionOffer` (display rules against the cancelled rebill),
 //! `reactivateCancelledRebill`, cancel, and `creditCardUpdate` (only for the biller path
-//! /vxnbill). All three writes are native facts of the subscription (RGNATIVE: §6 shows the
+//! /vxnbill). All three writes are native facts of the subscription (RGNATIVE: product.md, "Payments and billers" shows the
 //! reactivate-cancelled-rebill modal for a cancelled RGNATIVE subscription only).
 
 use chrono::Utc;
@@ -15,7 +15,7 @@ use crate::{queries, State, NATIVE_BILLER};
 
 pub use subscription_contract::api::{ReactivateCancelledRebill, RetentionOfferView};
 
-/// The biller path that may update a card (§5).
+/// The biller path that may update a card (product.md, "Payments and billers").
 pub const CARD_UPDATE_BILLER_PATH: &str = "/vxnbill";
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

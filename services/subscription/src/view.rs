@@ -1,4 +1,4 @@
-//! The subscription read of §3: derived types and flags from a user's subscriptions. Pure, so
+//! The subscription read of product.md, "Subscriptions and their states": derived types and flags from a user's subscriptions. Pure, so
 //! every rule is a unit test; the same rules as the profile's view of the same events.
 //!
 //! - type: member, trial or porn-portal of the current subscription; `expired` when it is not

@@ -77,7 +77,7 @@ async fn demo_users_get_the_memberships_their_kinds_say() {
         (Some("member"), Some("none"))
     );
     assert_eq!(child["tandemSubscription"]["isTandemChildAccount"], true);
-    // The light read is the four fields of §3.
+    // The light read is the four fields of product.md, "Subscriptions and their states".
     let (status, light) =
         env.get("/internal/subscription/light", Some(&env.token(profile::demo_user_id("member"), "vixen"))).await;
     assert_eq!(status, 200);

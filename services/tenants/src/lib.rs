@@ -77,11 +77,11 @@ pub struct Tenant {
     pub tenant: String,
     /// Upper-case brand name, e.g. `TUSHY`.
     pub site: String,
-    /// e.g. `tsh` (account-payments-gems.md §1).
+    /// e.g. `tsh` (product.md, "Brands and hosts").
     pub abbreviation: String,
     /// Numeric site id (welcome data, signups).
     pub site_id: u32,
-    /// Offer page id (account-payments-gems.md §9), the `ref` of join links.
+    /// Offer page id (product.md, "Brands and hosts"), the `ref` of join links.
     pub offer_page_id: u32,
     /// Hidden from the porn-portal listing (vixenplus).
     #[serde(default)]
@@ -165,7 +165,7 @@ pub struct Features {
     /// The channels section (a tandem child never sees it).
     pub channels: bool,
     /// Internal channels, channel trailers, internal channel trailers and the expert-review
-    /// modal: shown when on, or to the preview role (screens-routes-access.md §6).
+    /// modal: shown when on, or to the preview role (product.md, "Roles and abilities").
     pub internal_channels: bool,
     pub channel_trailers: bool,
     pub internal_channel_trailers: bool,
@@ -173,7 +173,7 @@ pub struct Features {
     /// The tenant's upgrade overlay rule (never for admins and active members).
     pub upgrade_overlay: bool,
     pub promotional_video_teaser_modal: Toggle,
-    /// The join form's image A/B test (account-payments-gems.md §9: cookie-driven, variants a
+    /// The join form's image A/B test (product.md, "Analytics and affiliates": cookie-driven, variants a
     /// and b, one-year cookie); off unless a tenant turns it on.
     #[serde(default)]
     pub join_form_image_test: Toggle,
@@ -445,7 +445,7 @@ mod tests {
         Tenants::load(&dir).expect("config/tenants loads")
     }
 
-    /// The brands, abbreviations and offer page ids of account-payments-gems.md §1 and §9.
+    /// The brands, abbreviations and offer page ids of product.md, "Brands and hosts".
     const SPEC_BRANDS: [(&str, &str, u32); 10] = [
         ("blacked", "blk", 1),
         ("blackedraw", "braw", 4),

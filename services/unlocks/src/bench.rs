@@ -62,7 +62,7 @@ enum Scenario {
     /// baseline of the next one, same file, same HTTP stack, same run.
     MediaUnchecked,
     /// The same range request through the media endpoint: the media token's signature, the
-    /// holder's access token, and what opened the video not revoked since (issue 19).
+    /// holder's access token, and what opened the video not revoked since.
     MediaChecked,
 }
 

@@ -12,9 +12,9 @@ use crate::quota::{QuotaRule, QuotaRules};
 pub const CATALOG_QUEUE: &str = "unlocks.catalog";
 /// The queue subscription events arrive on.
 pub const SUBSCRIPTIONS_QUEUE: &str = "unlocks.subscriptions";
-/// Spec §9: each channel pack costs 10 gems.
+/// Spec product.md, "Unlocks": each channel pack costs 10 gems.
 pub const PACK_GEMS: u32 = 10;
-/// Spec §9: the free limited trial opens 3 full videos.
+/// Spec product.md, "Unlocks": the free limited trial opens 3 full videos.
 pub const FREE_TRIAL_VIDEOS: u32 = 3;
 /// A development-only media secret; production sets `UNLOCKS_MEDIA_SECRET`.
 pub const DEVELOPMENT_MEDIA_SECRET: &str = "paysite-development-media-secret";

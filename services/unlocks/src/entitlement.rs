@@ -1,5 +1,5 @@
 //! Who may watch, download or unlock what. The rules are `services/access`'s, the one owner
-//! of every ability (screens-routes-access.md §6); this module only gathers the facts their
+//! of every ability (product.md, "Roles and abilities"); this module only gathers the facts their
 //! owners give and asks those rules:
 //!
 //! - the subscription read of the user (the subscription service, asked now: a cancelled

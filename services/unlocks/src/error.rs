@@ -96,8 +96,7 @@ impl ApiError {
     }
 }
 
-/// UnlockVideo's refusals to a free limited trial user (docs/decisions.md, "a free trial's
-/// refusals say why").
+/// UnlockVideo's refusals to a free limited trial user (docs/decisions/unlocks/free-trial-refusals-say-why.md).
 pub const NO_FREE_TRIAL_VIDEOS_LEFT: &str = "NO_FREE_TRIAL_VIDEOS_LEFT";
 pub const NOT_A_FREE_TRIAL_VIDEO: &str = "NOT_A_FREE_TRIAL_VIDEO";
 pub const FREE_TRIAL_VIDEO_OF_ANOTHER_SITE: &str = "FREE_TRIAL_VIDEO_OF_ANOTHER_SITE";

@@ -19,7 +19,7 @@ use crate::entitlement::Asker;
 use crate::error::ApiError;
 use crate::{media, queries, unlock, State};
 
-/// 'Recent' (spec §9): 14 days, 1209600000 ms.
+/// 'Recent' (product.md, "Unlocks"): 14 days, 1209600000 ms.
 pub const RECENT: Duration = Duration::milliseconds(1_209_600_000);
 /// Most videos one access check may ask about.
 pub const MAX_BATCH: usize = 200;
@@ -42,7 +42,7 @@ pub fn router(state: State) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions.md, "trust model"): unlocks, access,
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): unlocks, access,
 /// tokens and downloads for the member's own token; a user's unlocks by id for that user or
 /// a service; the orphaned debits for an admin's token. Media is no internal route: media
 /// tokens carry its checks.

@@ -1,4 +1,4 @@
-//! Download quotas and resolutions (spec §3 downloadQuotas and download resolutions, §9).
+//! Download quotas and resolutions (product.md, "Downloads and quotas" downloadQuotas and download resolutions, product.md, "Downloads and quotas").
 //!
 //! A user's downloads count in buckets: one per site, and one that Compilations, Behind The
 //! Scenes and Intimates channel videos share. A bucket allows `max` downloads in any rolling

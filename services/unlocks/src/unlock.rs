@@ -387,7 +387,7 @@ pub async fn unlock_video(
         }
         Some(Err(_)) if refused_but_pending => {}
         // The free limited trial spends no credits: its refusal says why, never a shortage
-        // of credits (docs/decisions.md, "a free trial's refusals say why").
+        // of credits (docs/decisions/unlocks/free-trial-refusals-say-why.md).
         Some(Err(TrialRefusal::NoneLeft)) => {
             return Err(ApiError::NoFreeTrialVideosLeft(state.config.free_trial_videos))
         }

@@ -191,7 +191,7 @@ async fn tokens_follow_entitlement_through_a_cancel_an_expiry_and_a_chargeback()
     assert_eq!(denied, [false, true, false]);
     assert_eq!(access["videos"][2]["access"], "channel_pack");
 
-    // A cancel keeps the paid period (spec §1: only gems and unlocked channels are lost): the
+    // A cancel keeps the paid period (product.md, "Subscriptions and their states": only gems and unlocked channels are lost): the
     // site's videos still play, the pack's do not, and a token issued for the pack dies now.
     let (_, pack_tokens) = tokens(&env, &token, in_pack.video_id, "desktop").await;
     let pack_url = pack_tokens["tokens"]["p270"]["url"].as_str().unwrap().to_owned();

@@ -77,7 +77,7 @@ async fn a_pack_unlock_debits_ten_gems_records_the_unlock_and_answers_every_outc
     assert_eq!(
         (s.channel_pack_cost_gems, s.video_unlock_cost_credits, s.free_limited_trial_videos),
         (10, 1, 3),
-        "the default prices and trial (spec §9, docs/decisions.md)"
+        "the default prices and trial (product.md, 'Business constants and limits', docs/decisions/)"
     );
     assert_eq!(s.last_channel_pack_unlock_date, Some(first.unlocked_at));
     assert!(s.has_unlocked_channel_pack_in_last_two_weeks);

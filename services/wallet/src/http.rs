@@ -45,7 +45,7 @@ pub fn router(state: WalletState) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions.md, "trust model"): a wallet for its own
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): a wallet for its own
 /// user's token (the gateway), or a service's token (the unlocks service debits, naming the
 /// user); another user's token is refused (403).
 pub const INTERNAL_ROUTES: &[Route] = &[

@@ -191,7 +191,7 @@ async fn the_gems_balance_and_the_transactions_newest_first_since_an_instant() {
     let empty = gems_balance(&base, user).await;
     assert_eq!(empty.wallet.balance.amount, 0);
     assert_eq!(empty.days_until_refresh_gems, 2);
-    assert_eq!(empty.weekly_gems, 10, "the default weekly amount (spec §9)");
+    assert_eq!(empty.weekly_gems, 10, "the default weekly amount (product.md, 'Gems and the wallet')");
     assert!(empty.gems.may_show_gems_modal && !empty.gems.has_new_gems);
 
     env.fund(user, 30).await;

@@ -1,7 +1,7 @@
 // The Apollo Client of the shell: same-origin /graphql with the CSRF header, every operation named by its
 // persisted document's hash (queries as GET, so a shared cache can keep a visitor's answers; mutations POSTed),
 // a fresh correlation id per request, cache-first, and the UNAUTHENTICATED -> refresh -> retry-once link
-// (account-payments-gems.md §4, §7).
+// (product.md, "Calls and sessions").
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client'
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries'
 import type { DocumentNode, FormattedExecutionResult } from 'graphql'

@@ -1,4 +1,4 @@
-// The generic REST client (account-payments-gems.md §7): base /api, GET/POST/PUT/DELETE, query params with null
+// The generic REST client (product.md, "Calls and sessions"): base /api, GET/POST/PUT/DELETE, query params with null
 // skipped, optional JSON body, credentials, 60 s timeout, JSON body (null when unparsable), redirects answered as
 // 301 with a location, any status outside 200-299 thrown with an errors list of title and details, and a 419
 // answered by one session refresh and one retry.

@@ -1,6 +1,6 @@
 // The loaders' side of a screen's query: run it before the page shows, its GraphQL errors as HTTP statuses for the
 // shared loader error handler (NOT_FOUND → e404, UNAUTHENTICATED → members login, others → e500); FORBIDDEN (403)
-// is the locked page, with the access-denied routing of §6.
+// is the locked page, with the access-denied routing of product.md, "Access-denied routing".
 import { CombinedGraphQLErrors, type ApolloClient } from '@apollo/client'
 import { HttpError } from '../routing'
 import type { DataScreen, LeadingImage } from '../screenQuery'

@@ -1,4 +1,4 @@
-// Session refresh (account-payments-gems.md §4): GET /api/refresh, shared while in flight; a non-OK answer is
+// Session refresh (product.md, "Calls and sessions"): GET /api/refresh, shared while in flight; a non-OK answer is
 // retried twice (100 ms, then 300 ms) unless its body says invalid_grant; after that, or on 401/511, the browser
 // goes to the members login with the current path and query as uri.
 import { signInUrl } from '../routing'
@@ -6,7 +6,7 @@ import { CORRELATION_HEADER, newCorrelationId } from './correlation'
 
 export const REFRESH_PATH = '/api/refresh'
 export const REFRESH_RETRY_DELAYS_MS = [100, 300] as const
-/** §9 gives both 48 min and 480000 ms; 48 min is the one the session design names (decisions). */
+/** product.md, "Calls and sessions" gives both 48 min and 480000 ms; 48 min is the one the session design names (decisions). */
 export const PERIODIC_REFRESH_INTERVAL_MS = 48 * 60 * 1000
 
 export interface SessionRefreshDeps {
@@ -98,7 +98,7 @@ export interface PeriodicRefreshDeps {
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
   /**
    * The browser's Web Locks (navigator.locks): the cross-tab lock when present. The browser releases it when its tab
-   * closes or crashes, so no lease time is needed; without it (old browsers) the lock in local storage of spec §4 is
+   * closes or crashes, so no lease time is needed; without it (old browsers) the lock in local storage of product.md, "Calls and sessions" is
    * used.
    */
   locks?: WebLocks | null

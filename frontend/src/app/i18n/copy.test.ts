@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The copy's split (index.ts, docs/decisions.md): a key is in the shell's copy (en.ts) or in one copy module, and
+// The copy's split (index.ts, docs/decisions/): a key is in the shell's copy (en.ts) or in one copy module, and
 // every source file that names a key of a copy module imports that module itself, so the words are there whenever
 // the code that shows them has run, whichever chunk it ends up in.
 import { readdirSync, readFileSync } from 'node:fs'

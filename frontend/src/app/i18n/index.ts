@@ -1,9 +1,9 @@
 // Translations by the spec's keys. The resources use i18next's format (nested keys, {{name}} interpolation, plural
 // suffixes _one/_other chosen by `count`), and `t` answers as i18next's t does for those features. i18next itself
-// is not used: its 16 kB gzip alone would take the home route's whole budget (docs/decisions.md). Going
+// is not used: its 16 kB gzip alone would take the home route's whole budget (docs/decisions/). Going
 // back to it changes this file and resources.ts only.
 //
-// The copy is split (docs/decisions.md): ./en.ts is the shell's (what the entry, the screen code every route shares
+// The copy is split (docs/decisions/): ./en.ts is the shell's (what the entry, the screen code every route shares
 // and the home page read), ./copy/<reader>.ts the rest, by the screens and modals that read it. A module that reads a
 // key of a copy module imports that module itself (`import '…/app/i18n/copy/deals'`), so the words arrive with the
 // code that shows them; copy.test.ts checks every source file for it.

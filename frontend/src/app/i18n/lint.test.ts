@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The lint rule that keeps copy in the translations (eslint.config.js, docs/decisions.md): what it refuses and what it lets by.
+// The lint rule that keeps copy in the translations (eslint.config.js, docs/decisions/): what it refuses and what it lets by.
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 

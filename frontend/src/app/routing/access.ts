@@ -13,7 +13,7 @@ export function loginUrl(membersUrl: string, uri: string): string {
 /**
  * The members login that comes back to this brand, on `pathAndQuery`: the return target is the brand's own origin
  * ({tourUrl}) with the path and query, so a shared members host (which serves its default brand for a bare path) sends
- * the browser back to the brand it left (docs/decisions.md).
+ * the browser back to the brand it left (docs/decisions/).
  */
 export function signInUrl(tenant: { membersUrl: string; tourUrl: string }, pathAndQuery: string): string {
   const path = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`
@@ -24,7 +24,7 @@ export function currentPathAndQuery(input: Pick<RouteInput, 'pathname' | 'query'
   return withQuery(input.pathname, input.query)
 }
 
-/** What an unauthenticated visitor gets: the members login in the members area, not-found elsewhere (§4). */
+/** What an unauthenticated visitor gets: the members login in the members area, not-found elsewhere (product.md, "Route errors and the error screen"). */
 export function unauthenticated(input: RouteInput): StopOutcome {
   return input.isMembersArea ? redirect(signInUrl(input.tenant, currentPathAndQuery(input))) : notFound
 }
@@ -34,12 +34,12 @@ export function requireAuthentication(input: RouteInput): StopOutcome | undefine
   return input.user.isAuthenticated ? undefined : unauthenticated(input)
 }
 
-/** A missing ability is not-found, never a login prompt (§6). */
+/** A missing ability is not-found, never a login prompt (product.md, "Screens and routes"). */
 export function requireAbility(input: RouteInput, ...anyOf: ReadonlyArray<readonly [string, string]>): StopOutcome | undefined {
   return anyOf.some(([action, subject]) => input.user.can(action, subject)) ? undefined : notFound
 }
 
-/** A disabled tenant feature is not-found (§5). */
+/** A disabled tenant feature is not-found (product.md, "Screens and routes"). */
 export function requireFeature(enabled: boolean | undefined): StopOutcome | undefined {
   return enabled === true ? undefined : notFound
 }

@@ -1,5 +1,5 @@
 // The brands, from config/tenants at build time (one file per brand, named by its brand key; members-area.json is
-// the members area, not a brand): no brand key is written in the front end's code (issue 22).
+// the members area, not a brand): no brand key is written in the front end's code.
 const TENANT_FILE = /\/([^/]+)\.json$/
 
 const standaloneSitesByFile = import.meta.glob<readonly string[]>(

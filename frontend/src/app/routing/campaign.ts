@@ -1,6 +1,6 @@
-// The affiliate campaign a join or upgrade link carries (account-payments-gems.md §3 "Other"): the campaign source
+// The affiliate campaign a join or upgrade link carries (product.md, "Analytics and affiliates"): the campaign source
 // placeholder {src} followed by the suffix of the place the link sits in. {src} is the brand's abbreviation (vxn,
-// tsh, …), so the members host can tell which brand's header, shelf or bar a join came from (docs/decisions.md).
+// tsh, …), so the members host can tell which brand's header, shelf or bar a join came from (docs/decisions/).
 
 export const CAMPAIGN_SOURCE_PLACEHOLDER = '{src}'
 
@@ -18,7 +18,7 @@ export type CampaignPlacement =
   | 'homeBanner'
   | 'topBanner'
 
-/** The suffixes of §3, each for one placement (and a viewport where it has a mobile one). */
+/** The suffixes of product.md, "Analytics and affiliates", each for one placement (and a viewport where it has a mobile one). */
 const SUFFIXES: Readonly<Record<CampaignPlacement, { desktop: string; mobile: string }>> = {
   upgrade: { desktop: '-upgrade', mobile: '-upgrade' },
   pornPortalBar: { desktop: '-pp-bar', mobile: '-pp-bar' },
@@ -33,7 +33,7 @@ const SUFFIXES: Readonly<Record<CampaignPlacement, { desktop: string; mobile: st
   topBanner: { desktop: '-top-banner', mobile: '-top-banner' },
 }
 
-/** Every suffix of §3, in the spec's order. */
+/** Every suffix of product.md, "Analytics and affiliates", in the spec's order. */
 export const CAMPAIGN_SUFFIXES: readonly string[] = [
   '-upgrade',
   '-pp-bar',

@@ -1,4 +1,4 @@
-// Business constants of the routing spec (screens-routes-access.md §9), in one place.
+// Business constants of the routing spec (product.md, "Business constants and limits"), in one place.
 
 /** Max 32-bit integer: the upper bound of any page number. */
 export const MAX_INT32 = 2147483647

@@ -1,5 +1,5 @@
 // What every route rule reads: the location, the tenant, the user and a little meta.
-// Shapes follow screens-routes-access.md §3.
+// Shapes follow product.md, "Screens and routes".
 
 export interface HealthWarningConfig {
   enabled: boolean
@@ -44,7 +44,7 @@ export interface TenantConfig {
   /** Brand key, e.g. 'tushy'. */
   tenant: string
   site: string
-  /** e.g. 'tsh' (account-payments-gems.md §1): the source of the affiliate campaigns (campaign.ts). */
+  /** e.g. 'tsh' (product.md, "Brands and hosts"): the source of the affiliate campaigns (campaign.ts). */
   abbreviation?: string
   /** The brand's own site id; the combined brand's is one of multisiteSiteIds. */
   siteId?: number
@@ -87,7 +87,7 @@ export interface ProfileRoutingView {
   isSubscribed: boolean
   /** The subscription is active. */
   isActive: boolean
-  // What the shell's automatic modals read (§4); absent until the server sends them, and then they open nothing.
+  // What the shell's automatic modals read (product.md, "Modals and flashes"); absent until the server sends them, and then they open nothing.
   /** member, trial, porn-portal or expired. */
   subscriptionKind?: 'member' | 'trial' | 'porn-portal' | 'expired'
   isGuest?: boolean

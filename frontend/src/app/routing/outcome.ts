@@ -6,12 +6,12 @@ export type RedirectStatus = typeof REDIRECT_PERMANENT | typeof REDIRECT_DEFAULT
 export interface PageOutcome<D = undefined> {
   kind: 'page'
   screen: ScreenId
-  /** Navigation page id (§3), for content pages only. */
+  /** Navigation page id (product.md, "Screens and routes"), for content pages only. */
   pageId?: string
   data: D
   /**
    * The server refused the page's content to this user (FORBIDDEN): the route shows what is locked and the way in
-   * (§4 "An access-guarded action that is denied opens the purchase modal", §6 "When access is denied").
+   * (product.md, "Access-denied routing").
    */
   denied?: true
 }
@@ -33,7 +33,7 @@ export interface ErrorOutcome {
   errorReportId?: string
 }
 
-/** What a route loader decides before its screen shows (§4 "Loader outcomes"). */
+/** What a route loader decides before its screen shows (product.md, "Route errors and the error screen"). */
 export type RouteOutcome<D = undefined> = PageOutcome<D> | RedirectOutcome | NotFoundOutcome | ErrorOutcome
 
 /** An outcome that stops the route before its page: used by guards. */

@@ -1,4 +1,4 @@
-// Navigation page ids (§3).
+// Navigation page ids (product.md, "Screens and routes").
 
 export const pageIds = {
   video: (slug: string) => `video:${slug}`,

@@ -1,6 +1,6 @@
-// The screens of §2.2 by identifier, each with its analytics label.
+// The screens of product.md, "Screens and routes" by identifier, each with its analytics label.
 // The spec gives these labels: Homepage, Join Now, Video Listing, Top rated, Footer Link (legal pages),
-// Favorite Channel Videos, Quickies. The others follow the same style (recorded in docs/decisions.md).
+// Favorite Channel Videos, Quickies. The others follow the same style (recorded in docs/decisions/).
 
 const FOOTER_LINK = 'Footer Link'
 

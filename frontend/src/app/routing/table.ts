@@ -1,4 +1,4 @@
-// The route table of screens-routes-access.md §2.1 as data: config/routes.json, which the gateway's edge reads too
+// The route table of product.md, "Screens and routes" as data: config/routes.json, which the gateway's edge reads too
 // (gateway/src/routes.rs). Each feature owns its rows (features/<feature>/routes/rows.json); config/routes.json is
 // generated from them and this engine's head (tableHead.json) by `npm run routes`. Each row's steps run in order and
 // the first that stops decides: not-found, a 302 or a 301. A row whose steps all pass goes on to the rule the feature
@@ -171,7 +171,7 @@ function runStep(step: Step, row: RouteRow, input: RouteInput, pass: Pass): Stop
           ? redirect(withQuery('/', { reactivation: 'success', fatr: 'true' }))
           : undefined
       case 'signupDenial':
-        // Offers is for a signed-in user: a declined visitor reads the denial and its reason (docs/decisions.md).
+        // Offers is for a signed-in user: a declined visitor reads the denial and its reason (docs/decisions/).
         return user.isAuthenticated && isMultisiteSiteId(tenant, user.welcome.siteId) ? redirect('/offers') : undefined
       case 'crossSite':
         return redirect(crossSiteUrl(tenant.membersUrl, tenant.tenant, params.site ?? '', sameSitePath(query.get('deeplink'))))

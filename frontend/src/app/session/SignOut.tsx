@@ -1,4 +1,4 @@
-// Signing out (issue 25): POST /logout (JSON with the CSRF header, the gateway's rule for a state change) ends this
+// Signing out: POST /logout (JSON with the CSRF header, the gateway's rule for a state change) ends this
 // brand's session, `?everywhere=true` every session of the user; then the browser loads this brand's home page as a
 // new document, whose bootstrap is a visitor's, so the header shows "Log in" at once.
 import { useState } from 'react'

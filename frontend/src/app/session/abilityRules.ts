@@ -1,4 +1,4 @@
-// The server-computed ability rules (screens-routes-access.md §6) as CASL's raw rule list, and the one question the
+// The server-computed ability rules (product.md, "Roles and abilities") as CASL's raw rule list, and the one question the
 // shell and the route loaders ask of them: "may this user <action> <subject type>". That question needs no
 // condition matching, so it is answered here without CASL, which stays out of the first page's JavaScript; components
 // that ask about a subject instance build the full CASL ability (ability.ts) in their lazily loaded code. A test

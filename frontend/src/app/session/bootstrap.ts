@@ -16,7 +16,7 @@ export interface BootstrapPayload {
   isMembersArea: boolean
   /** The visitor's region from the edge's geo lookup, e.g. 'US-TX'. */
   region?: string | null
-  /** The gateway takes the page's error reports (§8); false, errors go to the console. */
+  /** The gateway takes the page's error reports (product.md, "Route errors and the error screen"); false, errors go to the console. */
   errorReporting?: boolean
 }
 
@@ -28,7 +28,7 @@ export interface RoutingSession {
   region?: string | null
   /** The readable rules behind user.can; components build the CASL ability from them (ability.ts). */
   abilityRules?: readonly AbilityRule[]
-  /** Errors go to the gateway's error reporting; false or absent, to the console (§8). */
+  /** Errors go to the gateway's error reporting; false or absent, to the console (product.md, "Route errors and the error screen"). */
   errorReporting?: boolean
 }
 

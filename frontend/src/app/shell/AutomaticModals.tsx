@@ -1,4 +1,4 @@
-// Opens the automatic modal of §4 when a page shows. Each opens at most once per page load, except the health
+// Opens the automatic modal of product.md, "Modals and flashes" when a page shows. Each opens at most once per page load, except the health
 // warning, which comes back on every page until acknowledged.
 import { useEffect, useEffectEvent, useRef } from 'react'
 import { useLocation, useMatches } from 'react-router'

@@ -1,6 +1,6 @@
 // The site header: the brand's wordmark and the navigation, one dropdown open at a time. On a phone (up to the
 // medium breakpoint, 768 px) it is one compact row: a menu button that opens the navigation, the wordmark, and a
-// search icon that opens the search form (issue 25); from 769 px everything shows as before.
+// search icon that opens the search form; from 769 px everything shows as before.
 import { useId, useState } from 'react'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from '../i18n'

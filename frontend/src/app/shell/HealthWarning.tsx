@@ -1,4 +1,4 @@
-// The health warning overlay (§2.2): full-screen black, the Texas or Alabama text, until acknowledged. The browser
+// The health warning overlay (product.md, "Modals and flashes"): full-screen black, the Texas or Alabama text, until acknowledged. The browser
 // keeps the acknowledgement for visitors; a signed-in user's is recorded on their profile as well.
 import { useApolloClient } from '@apollo/client/react'
 import { useTranslation } from '../i18n'

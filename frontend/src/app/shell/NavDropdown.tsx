@@ -1,4 +1,4 @@
-// Navigation dropdowns: only one is open at a time (§2.2). Escape closes and gives focus back to its button; a click
+// Navigation dropdowns: only one is open at a time (product.md, "Screens and routes"). Escape closes and gives focus back to its button; a click
 // elsewhere or a navigation closes it.
 import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useLocation } from 'react-router'

@@ -1,5 +1,5 @@
 // Where the upgrade and porn-portal bars go, above the page. The bars load with their feature, only for a signed-in
-// user whose abilities hold one of them (screens-routes-access.md §6): everyone else's first page carries none of it.
+// user whose abilities hold one of them (product.md, "Roles and abilities"): everyone else's first page carries none of it.
 import { lazy, Suspense } from 'react'
 import type { RoutingSession } from '../session/bootstrap'
 

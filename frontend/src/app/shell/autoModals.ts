@@ -1,4 +1,4 @@
-// The modals that open by themselves on page load (screens-routes-access.md §4, account-payments-gems.md §2, §4),
+// The modals that open by themselves on page load (product.md, "Modals and flashes"),
 // and the one a denied action opens. Pure: the shell gathers the facts, these decide.
 import { HEALTH_WARNING_REGIONS, type ScreenId, type TenantConfig } from '../routing'
 import type { ModalRequest } from './modalIds'
@@ -63,7 +63,7 @@ export function healthWarningToShow(facts: AutoModalFacts, tenant: TenantConfig)
   return pendingHealthWarning(facts, tenant)
 }
 
-/** The EmailConsent prompt to open on this page, if any: the guests' text or the tandem users' (§5). */
+/** The EmailConsent prompt to open on this page, if any: the guests' text or the tandem users' (product.md, "Account and profile"). */
 export function emailConsentPrompt(facts: AutoModalFacts): { variant: 'guest' | 'tandem' } | null {
   if (!facts.isAuthenticated || !facts.emailConsentRequested) return null
   if (HEALTH_WARNING_EXCLUDED_SCREENS.includes(facts.screen)) return null
@@ -79,7 +79,7 @@ export function isPromotionalTeaserPending(facts: AutoModalFacts, tenant: Tenant
   )
 }
 
-/** Expired: not active and not porn-portal (§6). */
+/** Expired: not active and not porn-portal (product.md, "Kinds of user"). */
 export function isExpired(facts: Pick<AutoModalFacts, 'subscription'>): boolean {
   const { subscription } = facts
   if (subscription === null) return false
@@ -117,7 +117,7 @@ export type AutomaticModal = ModalRequest
 export function automaticModal(facts: AutoModalFacts, tenant: TenantConfig): AutomaticModal | null {
   const region = healthWarningToShow(facts, tenant)
   if (region !== null) return { id: 'HealthWarning', props: { region } }
-  // The signup result pages sign the new member in (issue 25) and keep the welcome in front: the prompts and offers
+  // The signup result pages sign the new member in and keep the welcome in front: the prompts and offers
   // wait for the next page.
   if (SIGNUP_SCREENS.includes(facts.screen)) return null
   const consent = emailConsentPrompt(facts)
@@ -144,7 +144,7 @@ export type DeniedActionModal =
   | { id: 'UnlockOrUpgradeMembership' }
   | { id: 'PurchaseMembership'; props: { singleSiteOnly: true } }
 
-/** §6 "When access is denied". */
+/** product.md, "Access-denied routing". */
 export function modalForDeniedAction(facts: DeniedActionFacts): DeniedActionModal {
   if (facts.channelVideo && facts.isMultisiteWithAccess) return { id: 'UnlockChannel' }
   if (facts.isActiveTrial && facts.payPerVideoCredits > 0 && !facts.isThirdPartyChannel && !facts.isFreeLimitedTrial) {

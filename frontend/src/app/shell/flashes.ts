@@ -1,4 +1,4 @@
-// Flash notifications (§8): type, message or translation key, dismissAfter (default 10 000 ms); a flash equal to
+// Flash notifications (product.md, "Modals and flashes"): type, message or translation key, dismissAfter (default 10 000 ms); a flash equal to
 // one already shown is suppressed.
 import { FLASH_DISMISS_AFTER_MS } from '../routing'
 import type { TranslationKey } from '../i18n'

@@ -1,5 +1,5 @@
 // Acknowledged health warnings, per region. The profile's flags count for members; the browser's own record counts
-// for visitors and until the acknowledgeHealthWarning mutation exists (docs/decisions.md).
+// for visitors and until the acknowledgeHealthWarning mutation exists (docs/decisions/).
 import type { HealthWarningRegion } from './autoModals'
 
 const key = (region: HealthWarningRegion) => `paysite.healthWarning.${region}.acknowledged`

@@ -1,5 +1,5 @@
 // Where each modal's body lives. Each body belongs to its feature and is loaded with it, lazily, when the modal first
-// opens: the shell's first page carries none of them (docs/decisions.md). The health warning is the exception: it
+// opens: the shell's first page carries none of them (docs/decisions/). The health warning is the exception: it
 // covers the page before anything else may show. The table is typed by the registry (modalIds.ts): a body whose
 // props are not its modal's, or a modal without a body, does not compile.
 import { lazy, type ComponentType } from 'react'

@@ -1,7 +1,7 @@
-// The modals of §2.2, opened and closed by id, each with its own props: one registry, typed by modal id, that the
+// The modals of product.md, "Modals and flashes", opened and closed by id, each with its own props: one registry, typed by modal id, that the
 // shell and every feature read. Several cannot be closed by the backdrop: the spec does not say which,
 // so a modal that waits on an answer the user must give (consent, acknowledgement) or on a running process
-// (subscription polling, account creation) is not (docs/decisions.md).
+// (subscription polling, account creation) is not (docs/decisions/).
 // A leaf: it imports no feature and no shell component, so a feature can register its bodies against it (see
 // modalBodies.ts) without a cycle through the modal host.
 import type { HEALTH_WARNING_REGIONS } from '../routing/constants'
@@ -43,7 +43,7 @@ export interface ModalPropsMap {
   PurchaseMembership: {
     /** expired: the rejoin wording; absent, an upgrade. */
     reason?: 'upgrade' | 'expired'
-    /** A denied action: only the single-site options (§6). */
+    /** A denied action: only the single-site options (product.md, "Access-denied routing"). */
     singleSiteOnly?: boolean
     /** The element and affiliate campaign of what opened the modal (an upgrade or porn-portal bar, the overlay). */
     elm?: string
@@ -117,7 +117,7 @@ export const MODAL_BEHAVIOUR: Readonly<Record<ModalId, ModalBehaviour>> = {
 /** Every modal id, in the registry's order (MODAL_BEHAVIOUR names each id exactly once). */
 export const MODAL_IDS = Object.keys(MODAL_BEHAVIOUR) as readonly ModalId[]
 
-/** The modal z-index of §9. */
+/** The modal z-index of product.md, "Business constants and limits". */
 export const MODAL_Z_INDEX = 9999
 
 export function isModalId(value: unknown): value is ModalId {

@@ -1,4 +1,4 @@
-// The viewport type of §9's breakpoints (xsmall 360 … huge 1920), following window resizes.
+// The viewport type of the breakpoints (product.md, "Business constants and limits") (xsmall 360 … huge 1920), following window resizes.
 import { useSyncExternalStore } from 'react'
 import { BREAKPOINTS, viewportTypeForWidth, type ViewportType } from '../routing'
 

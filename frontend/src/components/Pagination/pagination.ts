@@ -1,4 +1,4 @@
-// Which page links a list shows (§9): page size 12; at most 5 page links on mobile, 10 on desktop.
+// Which page links a list shows (product.md, "Business constants and limits"): page size 12; at most 5 page links on mobile, 10 on desktop.
 import { PAGE_SIZE, VARIABLE_PAGINATION_MAX_PAGES } from '../../app/routing'
 
 export function pageCount(totalCount: number, pageSize: number = PAGE_SIZE): number {

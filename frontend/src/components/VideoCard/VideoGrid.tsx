@@ -30,7 +30,7 @@ export function VideoGrid<V extends VideoCardVideo>({
       {videos.map((masked, index) => {
         const video = getFragmentData(VideoCard_VideoFragmentDoc, masked)
         return (
-          // Lists key by newId (§3) where the catalog sends it.
+          // Lists key by newId (product.md, "Screens and routes") where the catalog sends it.
           <li key={video.newId ?? video.slug}>
             <VideoCard video={masked} href={hrefFor?.(video, masked)} priority={index < priorityCount} titleAs={titleAs} />
           </li>

@@ -1,5 +1,5 @@
 // The account's modals: EmailConsent (guest and tandem variants), ConvertVipUser (the VIP form), TandemAccountCreation
-// and CamsConsent (account-payments-gems.md §2, §4, §5, §8).
+// and CamsConsent (product.md, "Account and profile").
 import { useApolloClient, useMutation } from '@apollo/client/react'
 import { useId, useState, type FormEvent } from 'react'
 import { refusalOf } from '../../app/api/graphqlErrors'

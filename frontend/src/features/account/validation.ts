@@ -1,4 +1,4 @@
-// The account forms' rules (account-payments-gems.md §5), the same as the profile service's validation.rs, which
+// The account forms' rules (product.md, "Validation rules"), the same as the profile service's validation.rs, which
 // enforces them again: e-mail, password, username, the VIP form, and the e-mail consent prompt's exclusions.
 import { t } from '../../app/i18n'
 import '../../app/i18n/copy/account'
@@ -15,7 +15,7 @@ export const INVALID_USERNAME_MESSAGE = t('account.username.invalid')
 const LOCAL_CHARS = /^[A-Za-z0-9._%+-]+$/
 const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/
 
-/** §5: 6 to 254 characters; the internal test pattern or the general one; local part ≤ 64, each label ≤ 63. */
+/** product.md, "Validation rules": 6 to 254 characters; the internal test pattern or the general one; local part ≤ 64, each label ≤ 63. */
 export function isValidEmail(email: string): boolean {
   const length = [...email].length
   if (length < 6 || length > 254) return false
@@ -36,12 +36,12 @@ export function emailFieldError(email: string): string | null {
   return email === '' || isValidEmail(email) ? null : INVALID_EMAIL_MESSAGE
 }
 
-/** §5: letters and numbers only, 8 to 32 characters. */
+/** product.md, "Validation rules": letters and numbers only, 8 to 32 characters. */
 export function isValidPassword(password: string): boolean {
   return /^[A-Za-z0-9]{8,32}$/.test(password)
 }
 
-/** §5: 3 to 20 lower-case letters and numbers. */
+/** product.md, "Validation rules": 3 to 20 lower-case letters and numbers. */
 export function isValidUsername(username: string): boolean {
   return /^[a-z0-9]{3,20}$/.test(username)
 }
@@ -54,13 +54,13 @@ export interface VipFormErrors {
   password: string | null
 }
 
-/** §5 "VIP form": the e-mail, lower-cased and trimmed, is valid and not on the placeholder domain. */
+/** product.md, "Validation rules": the e-mail, lower-cased and trimmed, is valid and not on the placeholder domain. */
 export function vipEmailError(email: string): string | null {
   const normalized = normalizeEmail(email)
   return isValidEmail(normalized) && !normalized.endsWith(VIP_PLACEHOLDER_DOMAIN) ? null : INVALID_EMAIL_MESSAGE
 }
 
-/** §5 "VIP form": a valid e-mail not on the placeholder domain, and a password of the password rule. */
+/** product.md, "Validation rules": a valid e-mail not on the placeholder domain, and a password of the password rule. */
 export function vipFormErrors(email: string, password: string): VipFormErrors {
   return {
     email: vipEmailError(email),
@@ -68,7 +68,7 @@ export function vipFormErrors(email: string, password: string): VipFormErrors {
   }
 }
 
-/** §8: the VIP form's answer codes and what each says; anything else is the generic failure with support. */
+/** product.md, "The error catalogue": the VIP form's answer codes and what each says; anything else is the generic failure with support. */
 export function vipErrorMessage(code: string | null | undefined): { message: string; support: boolean } {
   switch (code) {
     case 'EMAIL_ALREADY_EXISTS':
@@ -83,7 +83,7 @@ export function vipErrorMessage(code: string | null | undefined): { message: str
 }
 
 /**
- * The e-mail consent texts (§5): guests and tandem users read their variant. Whether the prompt opens is the profile
+ * The e-mail consent texts (product.md, "Account and profile"): guests and tandem users read their variant. Whether the prompt opens is the profile
  * service's rule (shouldRequestEmailConsent, which leaves out the internal test domains); the shell opens it on that.
  */
 export type EmailConsentVariant = 'guest' | 'tandem' | 'member'

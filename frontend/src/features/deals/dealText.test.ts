@@ -20,7 +20,7 @@ describe('a deal card', () => {
     })
   })
 
-  it('uses the limits of §9', () => {
+  it('uses the limits of product.md, "Business constants and limits"', () => {
     expect(DEALS_CAROUSEL_LIMIT).toBe(40)
     expect(DEALS_GRID_SIZE).toBe(15)
   })

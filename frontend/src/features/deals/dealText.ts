@@ -1,4 +1,4 @@
-// How a deal reads on its card (account-payments-gems.md §3 "Deal"): the discount line from its parts, and where
+// How a deal reads on its card (product.md, "Deals, offers and upsells"): the discount line from its parts, and where
 // its button goes.
 
 export interface DealTextFields {
@@ -26,6 +26,6 @@ export function dealAction(deal: { url: string; oneClickEnabled: boolean; oneCli
   return { kind: 'link', href: deal.url }
 }
 
-/** Deals carousel limit and deals grid size (§9). */
+/** Deals carousel limit and deals grid size (product.md, "Business constants and limits"). */
 export const DEALS_CAROUSEL_LIMIT = 40
 export const DEALS_GRID_SIZE = 15

@@ -1,5 +1,5 @@
 // The deals' modals: OneClickConsent (partnerName, price, oneClickUrl, src) and ConfirmOutgoingUpsell (component,
-// confirmationLink, confirmationTitle, description, price), account-payments-gems.md §3.
+// confirmationLink, confirmationTitle, description, price), product.md, "Deals, offers and upsells".
 import type { ModalBodyProps, UpsellPrice } from '../../app/shell/modalIds'
 import { leavePage } from './leavePage'
 import { t } from '../../app/i18n'

@@ -1,11 +1,11 @@
-// The offers page (screens-routes-access.md §2.1, §4; account-payments-gems.md §2, §4, §9): its grid of at most 15
+// The offers page (product.md, "Deals, offers and upsells"): its grid of at most 15
 // offers, the interstitial that can be hidden for one month (interstitial_snooze) or continued
 // (interstitial_continue), and where continuing goes.
 import { DEFAULT_REDIRECT_TARGET, OFFERS_GRID_SIZE, sameSitePath } from '../../app/routing'
 
 export { OFFERS_GRID_SIZE }
 
-/** The ability that shows the "Hide for one month" button (§6: active subscribers with tenant access). */
+/** The ability that shows the "Hide for one month" button (product.md, "Roles and abilities": active subscribers with tenant access). */
 export const HIDE_MONTH_INTERSTITIAL_BUTTON = ['see', 'HideMonthInterstitialButton'] as const
 
 /** The offers grid: the first 15 offers, in the order the deals service ranked them. */

@@ -1,11 +1,11 @@
-// The outgoing one-click upsell (screens-routes-access.md §2.1; account-payments-gems.md §2, §3, §7): the query of
+// The outgoing one-click upsell (product.md, "Deals, offers and upsells"): the query of
 // /oneclick/outgoing-upsell as outgoingUpsellOneclick's input, the confirmation step (the ConfirmOutgoingUpsell
 // modal, whose link comes back with confirmed=1), and the result pages' tracking cookie.
 import type { ModalProps } from '../../app/shell/modalIds'
 import { ONE_DAY_MS, UPSELL_TRACKING_COOKIES, sameSitePath } from '../../app/routing'
 import type { OutgoingUpsellData } from './routes/rules'
 
-/** The cookie the result pages set to the tracking call's redirectUrl, kept one day (§7's final argument of 1). */
+/** The cookie the result pages set to the tracking call's redirectUrl, kept one day (the final argument of 1 in product.md, "Deals, offers and upsells"). */
 export const UPSELL_COOKIE_MAX_AGE_SECONDS = ONE_DAY_MS / 1000
 
 export { UPSELL_TRACKING_COOKIES }
@@ -74,7 +74,7 @@ export interface OutgoingUpsellAnswer {
 }
 
 export type OutgoingUpsellStep =
-  /** Open ConfirmOutgoingUpsell with these props (§3: component, confirmationLink, confirmationTitle, description, price). */
+  /** Open ConfirmOutgoingUpsell with these props (product.md, "Deals, offers and upsells": component, confirmationLink, confirmationTitle, description, price). */
   | { kind: 'confirm'; modalProps: ModalProps<'ConfirmOutgoingUpsell'> }
   /** Charged (to the member link) or not possible (to the fallback). */
   | { kind: 'leave'; url: string; success: boolean }

@@ -27,7 +27,7 @@ function client(answers: Record<string, Answer[]>) {
   return new ApolloClient({ link, cache: new InMemoryCache() })
 }
 
-// The wallet's answer; its weekly gems as the wallet is configured (10 by default, spec §9).
+// The wallet's answer; its weekly gems as the wallet is configured (10 by default, product.md, "Gems and the wallet").
 const balance = (amount: number, days = 3, weeklyGems = 10) => ({
   data: {
     getGemsBalance: {
@@ -41,7 +41,7 @@ const balance = (amount: number, days = 3, weeklyGems = 10) => ({
   },
 })
 
-// The unlocks service's pack price, as it is configured (10 by default, spec §9).
+// The unlocks service's pack price, as it is configured (10 by default, product.md, "Unlocks").
 const packCost = (channelPackCostGems = 10) => ({
   data: { unlockState: { __typename: 'UnlockState', channelPackCostGems } },
 })

@@ -1,4 +1,4 @@
-// The gems modals (account-payments-gems.md §2, §4): UnlockChannel (balance, cost, the unlock and its outcomes, the
+// The gems modals (product.md, "Gems and the wallet"): UnlockChannel (balance, cost, the unlock and its outcomes, the
 // gem animation) and UserGemsInfo (balance, days until new gems, transactions; the intro variant acknowledges).
 import { useMutation, useQuery } from '@apollo/client/react'
 import { useEffect, useRef, useState } from 'react'
@@ -189,7 +189,7 @@ export function UserGemsInfo({ props, close }: ModalBodyProps<'UserGemsInfo'>) {
   const hasNewGems = balance.data?.getGemsBalance.gems.hasNewGems === true
 
   useEffect(() => {
-    // Seeing the balance acknowledges the new gems: the modal then waits a day (§9).
+    // Seeing the balance acknowledges the new gems: the modal then waits a day (product.md, "Gems and the wallet").
     if (hasNewGems) void acknowledgeBalance().catch(() => undefined)
   }, [hasNewGems, acknowledgeBalance])
 

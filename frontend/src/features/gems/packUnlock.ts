@@ -1,4 +1,4 @@
-// A channel-pack unlock with gems (account-payments-gems.md §4 "Pack unlock", §8, §9): its outcomes and their
+// A channel-pack unlock with gems (product.md, "Unlocks", "The error catalogue", "Business constants and limits"): its outcomes and their
 // messages, whether the balance covers the pack, and the frames of the gem animation. The pack's price and the weekly
 // gems are the server's (unlockState.channelPackCostGems, getGemsBalance.weeklyGems): nothing here repeats them.
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
@@ -69,7 +69,7 @@ export function gemFrames(from: number, to: number, maxFrames = 12): number[] {
 }
 
 /**
- * Whether the user has a wallet to show in the header (docs/decisions.md, gems entry): gems arrive for them (an
+ * Whether the user has a wallet to show in the header (docs/decisions/front-end/header-shows-gems-balance-users-wallet.md): gems arrive for them (an
  * active subscriber with access to the brand, the GemAnimation ability), or they hold some.
  */
 export function hasWallet(facts: { receivesGems: boolean; balance: number }): boolean {

@@ -5,13 +5,13 @@ import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from
 const tenant = { paginationListSizes: { large: 6, medium: 4, small: 3 } }
 const VIEWPORTS: ViewportType[] = ['xsmall', 'small', 'medium', 'large', 'xlarge', 'huge', 'boundary']
 
-describe('a recommendation shelf’s size (§9: recommended lists 9, 6, 3)', () => {
+describe('a recommendation shelf’s size (product.md, "Business constants and limits": recommended lists 9, 6, 3)', () => {
   it('shows 3 on phones, 6 on tablets and small laptops, 9 on wide screens', () => {
     expect(VIEWPORTS.map(shelfSize)).toEqual([3, 3, 6, 6, 9, 9, 9])
   })
 })
 
-describe('a list shelf’s size (§9: list sizes 6, 4, 3, from the tenant)', () => {
+describe('a list shelf’s size (product.md, "Business constants and limits": list sizes 6, 4, 3, from the tenant)', () => {
   it('shows 3 on phones, 4 on tablets and small laptops, 6 on wide screens', () => {
     expect(VIEWPORTS.map((v) => listShelfSize(v, tenant))).toEqual([3, 3, 4, 4, 6, 6, 6])
   })

@@ -1,5 +1,5 @@
 // How many cards each home shelf shows, and how its grid lays them out, so every row is full (no orphan card).
-// The sizes are the spec's (§9): lists large 6, medium 4, small 3 (the tenant's paginationListSizes), recommended lists
+// The sizes are the spec's (product.md, "Business constants and limits"): lists large 6, medium 4, small 3 (the tenant's paginationListSizes), recommended lists
 // 9, 6, 3. The shelves' grids (components/Shelf/Shelf.css, PerformerCard.css) have columns that divide them: phones
 // (small) scroll one row sideways; medium screens (481–1024 px) show video rows of 2 and model rows of 4; large
 // screens (from 1025 px) video rows of 3 and model rows of 6.
@@ -23,12 +23,12 @@ export function shelfSizeClass(viewport: ViewportType): ShelfSizeClass {
   }
 }
 
-/** How many videos a recommendation shelf (recommended, top rated) shows (§9: 9 large, 6 medium, 3 small). */
+/** How many videos a recommendation shelf (recommended, top rated) shows (product.md, "Business constants and limits": 9 large, 6 medium, 3 small). */
 export function shelfSize(viewport: ViewportType): number {
   return RECOMMENDED_LIST_SIZES[shelfSizeClass(viewport)]
 }
 
-/** How many cards a list shelf (latest videos, popular models) shows: the tenant's list size (§9: 6, 4, 3). */
+/** How many cards a list shelf (latest videos, popular models) shows: the tenant's list size (product.md, "Business constants and limits": 6, 4, 3). */
 export function listShelfSize(viewport: ViewportType, tenant: Pick<TenantConfig, 'paginationListSizes'>): number {
   return tenant.paginationListSizes[shelfSizeClass(viewport)]
 }

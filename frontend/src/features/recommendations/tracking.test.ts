@@ -3,7 +3,7 @@ import { recommendationClick, recommIdOf, reelEvent, RECOMM_ID_STORAGE_KEY, trac
 
 const who = { userId: '0190-user', email: 'fan@example.com' }
 
-describe('the recommender signals (§7)', () => {
+describe('the recommender signals (product.md, "Recommendations")', () => {
   it('a shelf click carries email, userId, elementClicked and recommId', () => {
     expect(recommendationClick(who, 'video-slug', 'rc-1')).toEqual({
       email: 'fan@example.com',

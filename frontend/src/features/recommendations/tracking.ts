@@ -1,8 +1,8 @@
-// The recommender's signals (account-payments-gems.md §7): which element of a recommendation shelf was clicked
+// The recommender's signals (product.md, "Recommendations"): which element of a recommendation shelf was clicked
 // (POST /recommendations-tracking with email, userId, elementClicked, recommId) and the reels' events (POST
 // /rest/reel/{view|rating|delete-rating|add-bookmark|delete-bookmark|purchase} with email, userId, timestamp, item
 // id, recommId and, for a rating, the rating). The gateway acts for the session's user and the catalog records each.
-// The recommId of the shelf clicked last is kept for the tab and read once per page load (§7: "read once from
+// The recommId of the shelf clicked last is kept for the tab and read once per page load (product.md, "Recommendations": "read once from
 // storage or from the query string").
 import { CORRELATION_HEADER, CSRF_HEADER, newCorrelationId } from '../../app/api/correlation'
 
@@ -77,7 +77,7 @@ function sessionStore(): Storage | null {
 
 let pageRecommId: string | null | undefined
 
-/** Read once per page load (§7). */
+/** Read once per page load (product.md, "Recommendations"). */
 export function currentRecommId(): string | null {
   if (pageRecommId === undefined) pageRecommId = recommIdOf(window.location.search, sessionStore())
   return pageRecommId

@@ -15,7 +15,7 @@ import {
   type ExpertReviewType,
 } from '../../gql/graphql'
 
-/** Rating maximum 10; a criterion's or performer's 5 (§9). */
+/** Rating maximum 10; a criterion's or performer's 5 (product.md, "Comments, ratings and favourites"). */
 export const OVERALL_MAX = 10
 export const ITEM_MAX = 5
 

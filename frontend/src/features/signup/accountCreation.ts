@@ -1,4 +1,4 @@
-// Account creation after a signup (account-payments-gems.md §4): the biller has approved, the account is being made
+// Account creation after a signup (product.md, "Sign-up and join"): the biller has approved, the account is being made
 // from its postback. Ask welcomeCheck every 5 s, at most 24 times; then 'Account creation timed out'. A welcome
 // answer is stored; trial members go on to the upgrade membership page, everyone else sees the welcome page.
 

@@ -1,5 +1,5 @@
-// Affiliate and analytics values the join links carry (issue 12; screens-routes-access.md §2.2, account-payments-gems
-// §9): the affiliate code of a `ujc` landing kept 30 days in aff_code_single / aff_code_multi (the sales tracking
+// Affiliate and analytics values the join links carry (product.md, "Analytics and affiliates", account-payments-gems
+// product.md, "Analytics and affiliates"): the affiliate code of a `ujc` landing kept 30 days in aff_code_single / aff_code_multi (the sales tracking
 // cookie), the stored nats value put on every join link, the join-form image A/B test (cookie-driven, off by
 // default, variants a and b, one-year cookie), and the analytics leave-event wait of up to 300 ms.
 

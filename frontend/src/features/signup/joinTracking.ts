@@ -1,4 +1,4 @@
-// The join route's tracking values (screens-routes-access.md §2.2): ref (the page id the join started from), elm
+// The join route's tracking values (product.md, "Sign-up and join"): ref (the page id the join started from), elm
 // (the element), nats (the stored affiliate value), and the affiliate codes of a `ujc` landing the brand's join link
 // carried (aff_code_single, aff_code_multi). Each is short text; anything else is dropped.
 

@@ -1,5 +1,5 @@
 // The membership modals: SubscriptionStatus (polling after a purchase), PurchaseMembership, ReactivateCancelledRebill,
-// UpgradeToYearlyMembership and the PromotionalVideo teaser (account-payments-gems.md §2, §4).
+// UpgradeToYearlyMembership and the PromotionalVideo teaser (product.md, "Subscriptions and their states").
 // PurchaseMembership offers the trial upgrade and the multisite package in one click, an expired member the one-click
 // reactivation of their brand, and sends visitors to the members host's join form (JoinLink, with the leave event).
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
@@ -101,7 +101,7 @@ function usePurchaseAnswer(kind: PurchaseKind, close: () => void) {
       }
     },
     onError() {
-      // §4: an error in the data shows the payment-failed message and closes the purchase modal.
+      // product.md, "Subscriptions and their states": an error in the data shows the payment-failed message and closes the purchase modal.
       flashes.add({ type: 'error', translation: 'purchase_membership_modal.payment_failed' })
       close()
     },
@@ -415,7 +415,7 @@ export function UpgradeToYearlyMembership({ props, close }: ModalBodyProps<'Upgr
 export function PromotionalVideo({ close }: ModalBodyProps<'PromotionalVideo'>) {
   const [acknowledge] = useMutation(AcknowledgePromotionalTeaserViewedDocument)
   useEffect(() => {
-    // Shown is viewed: the teaser opens once (§4).
+    // Shown is viewed: the teaser opens once (product.md, "Modals and flashes").
     void acknowledge().catch(() => undefined)
   }, [acknowledge])
   return (

@@ -1,4 +1,4 @@
-// The purchase flow (account-payments-gems.md §4 "Purchase flow"): which of the three kinds a user is offered, and
+// The purchase flow (product.md, "Subscriptions and their states"): which of the three kinds a user is offered, and
 // what happens after the answer.
 
 /** multisite (sixSite), trial upgrade (fixed pricing), reactivate (single site). */

@@ -1,11 +1,11 @@
-// Subscription status polling (account-payments-gems.md §4, §9): after a purchase, ask whether the membership is
+// Subscription status polling (product.md, "Subscriptions and their states"): after a purchase, ask whether the membership is
 // active every 15 s, at most 40 times, refreshing the session between tries; the combined brand (the one whose site
 // id counts as multisite) reloads after 10 s.
 
 export const POLL_INTERVAL_MS = 15_000
 export const POLL_MAX_TRIES = 40
 export const COMBINED_BRAND_RELOAD_DELAY_MS = 10_000
-/** §9: the membership-update screen tells the user to wait this long before contacting support. */
+/** product.md, "Subscriptions and their states": the membership-update screen tells the user to wait this long before contacting support. */
 export const MEMBERSHIP_UPDATE_WAIT_MINUTES = 10
 export const POLLING_MAX_RETRY = 'POLLING_MAX_RETRY'
 

@@ -1,4 +1,4 @@
-// UnlockOrUpgradeMembership (§2.2, §4 "Video unlock"): spend a pay-per-video credit on this video, or upgrade to a
+// UnlockOrUpgradeMembership (product.md, "Unlocks"): spend a pay-per-video credit on this video, or upgrade to a
 // membership that plays every video.
 import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'

@@ -1,4 +1,4 @@
-// Pay-per-video unlocks and downloads (account-payments-gems.md §4, §6, §8): which modal a locked video opens, what
+// Pay-per-video unlocks and downloads (product.md, "Unlocks"): which modal a locked video opens, what
 // a refused unlock or download says, and the quota line.
 import type { DownloadQuotas_QuotasFragment } from '../../gql/graphql'
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
@@ -30,7 +30,7 @@ export interface LockedVideoFacts {
 }
 
 /**
- * §4 "Access denied routing", and §6 "Pay-per-video users spend payPerVideoCredits to unlock a video": a
+ * product.md, "Access-denied routing", and product.md, "Access-denied routing": a
  * porn-portal user with credits gets the unlock-or-upgrade modal too, which is where credits are spent.
  */
 export function modalForLockedVideo(facts: LockedVideoFacts): ModalId {
@@ -50,7 +50,7 @@ export function modalForLockedVideo(facts: LockedVideoFacts): ModalId {
 }
 
 /**
- * The step a refused video offers (§4 "Access denied routing" and "Membership"), from the server's reason: unlock
+ * The step a refused video offers (product.md, "Access-denied routing"), from the server's reason: unlock
  * (a pack, a free-trial video, credits), reactivate, upgrade or support; never a purchase to someone who already
  * pays for the video's site (the server answers `support` for them).
  */
@@ -122,7 +122,7 @@ export type VideoUnlockOutcome =
   | { kind: 'alreadyUnlocked' }
   | { kind: 'failed' }
 
-/** UnlockVideo's refusals to a free limited trial user (services/unlocks error.rs; docs/decisions.md). */
+/** UnlockVideo's refusals to a free limited trial user (services/unlocks error.rs; docs/decisions/). */
 export const FREE_TRIAL_REFUSALS = [
   'NO_FREE_TRIAL_VIDEOS_LEFT',
   'NOT_A_FREE_TRIAL_VIDEO',

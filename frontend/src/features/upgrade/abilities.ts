@@ -1,4 +1,4 @@
-// The abilities that hold each upgrade prompt (screens-routes-access.md §6), computed by the server. A module of its
+// The abilities that hold each upgrade prompt (product.md, "Roles and abilities"), computed by the server. A module of its
 // own, with no copy and no rules beside it: the overlay's slot, in every video page's chunk, asks one of them without
 // loading the prompts (prompts.ts).
 export const PROMPT_ABILITIES = {

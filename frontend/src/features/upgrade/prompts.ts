@@ -1,4 +1,4 @@
-// The upgrade prompts of screens-routes-access.md §6: the upgrade bar, the porn-portal bar and the upgrade overlay,
+// The upgrade prompts of product.md, "Roles and abilities": the upgrade bar, the porn-portal bar and the upgrade overlay,
 // each shown exactly to the users whose server-computed abilities hold it (trial, free limited trial, expired,
 // porn-portal; a cancelled RGNATIVE member gets the upgrade bar and the reactivate-cancelled-rebill modal; the
 // overlay never to admins or active members). Each bar's action opens the existing purchase or reactivate modal,
@@ -13,7 +13,7 @@ import { PROMPT_ABILITIES } from './abilities'
 
 /**
  * No bar on the pages of a purchase or signup in progress (join, signup, upgrade, one-click upsell): they are
- * already the way in, as for the health warning (§2.2).
+ * already the way in, as for the health warning (product.md, "Modals and flashes").
  */
 export const BARLESS_SCREENS: readonly ScreenId[] = HEALTH_WARNING_EXCLUDED_SCREENS
 
@@ -111,7 +111,7 @@ export function upgradeBar(facts: PromptFacts, site: string): PromptBar | null {
 }
 
 /**
- * The porn-portal bar (expired members, §6): the way back in by the video or by membership. On the offers page it
+ * The porn-portal bar (expired members, product.md, "Roles and abilities"): the way back in by the video or by membership. On the offers page it
  * is the interstitial's bar, whose campaign is -int-pp-bar.
  */
 export function pornPortalBar(facts: PromptFacts, site: string): PromptBar | null {

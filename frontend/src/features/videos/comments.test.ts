@@ -19,7 +19,7 @@ class MemoryStorage {
 }
 
 describe('a vote on a comment', () => {
-  it("says 'already liked' and 'already disliked' for a repeat vote (§8)", () => {
+  it("says 'already liked' and 'already disliked' for a repeat vote (product.md, 'Comments, ratings and favourites')", () => {
     expect(voteErrorMessage(refused('ALREADY_LIKED'))).toBe('You have already liked this comment')
     expect(voteErrorMessage(refused('ALREADY_DISLIKED'))).toBe('You have already disliked this comment')
     expect(voteErrorMessage(refused('INTERNAL'))).toBe('Failed to vote on the comment. Please try again later.')

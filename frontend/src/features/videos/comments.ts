@@ -1,4 +1,4 @@
-// The messages a failed comment or rating shows (account-payments-gems.md §8): the server's code decides.
+// The messages a failed comment or rating shows (product.md, "Comments, ratings and favourites"): the server's code decides.
 import { CombinedGraphQLErrors } from '@apollo/client'
 import { t } from '../../app/i18n'
 import '../../app/i18n/copy/shared'
@@ -39,7 +39,7 @@ export const commentErrorMessage = (error: unknown) => messageFor(error, COMMENT
 export const ratingErrorMessage = (error: unknown) => messageFor(error, RATING_MESSAGES, t('common.try_again'))
 export const voteErrorMessage = (error: unknown) => messageFor(error, VOTE_MESSAGES, t('comments.vote_failed'))
 
-/** Where a comment being written is kept while it is typed (setDraft, §6): per video, or per comment for a reply. */
+/** Where a comment being written is kept while it is typed (setDraft, product.md, "Comments, ratings and favourites"): per video, or per comment for a reply. */
 export const draftKey = (target: { videoId: string } | { commentId: string }) =>
   'videoId' in target ? `paysite.comment-draft:video:${target.videoId}` : `paysite.comment-draft:reply:${target.commentId}`
 

@@ -1,4 +1,4 @@
-//! Comment authors (issue 12): `Comment.author { displayName badges userType }`, what anyone
+//! Comment authors: `Comment.author { displayName badges userType }`, what anyone
 //! may see of who wrote a comment. The profile service computes both (badges by
 //! membership length with the 7-day grace, by role and attributes, and the founder badge; the
 //! user type by role, else membership); the catalog knows only the author's id.
@@ -25,8 +25,8 @@ pub const MAX_PUBLIC_PROFILES: usize = profile_contract::api::MAX_PUBLIC_PROFILE
 /// Who wrote a comment, as others see them.
 #[derive(SimpleObject, Clone, Debug, PartialEq, Eq)]
 pub struct CommentAuthor {
-    /// The name they chose to show beside their comments (account-payments-gems.md §4 "Display
-    /// name"); null when not set, and the comment's `authorName` stands.
+    /// The name they chose to show beside their comments (product.md, "Account and
+    /// profile"); null when not set, and the comment's `authorName` stands.
     pub display_name: Option<String>,
     /// Their badges, in the profile's order: the membership-length badge (bronze, silver, gold,
     /// boss), then moderator, king, director, model, founder.

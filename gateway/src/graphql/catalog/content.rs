@@ -14,9 +14,9 @@ pub struct ContentQuery;
 
 /// Most related videos getVideo returns (the catalog's page limit).
 pub const MAX_RELATED: i32 = 100;
-/// Performers are ordered by rating unless asked (screens-routes-access.md §9).
+/// Performers are ordered by rating unless asked (product.md, "Business constants and limits").
 pub const DEFAULT_PERFORMER_ORDER: &str = "rating";
-/// Performers are girls unless asked (screens-routes-access.md §9).
+/// Performers are girls unless asked (product.md, "Business constants and limits").
 pub const DEFAULT_GENDER: &str = "girls";
 /// A shelf's videos unless asked (the large recommended list size).
 pub const DEFAULT_SHELF_LIMIT: i32 = 9;
@@ -474,7 +474,7 @@ fn sister(ctx: &Context<'_>, brand: &str) -> async_graphql::Result<()> {
     gate(tenant.standalone_sites.iter().any(|s| s == brand) && tenant.tenant != brand)
 }
 
-/// The shelves with a rule of their own (screens-routes-access.md §6): RECOMMENDED_VIDEOS (the
+/// The shelves with a rule of their own (product.md, "Roles and abilities"): RECOMMENDED_VIDEOS (the
 /// /recommended-videos route) needs "see RecommendationShelf" (admins, and signed-in users who
 /// are not on a trial); the channel shelves need "see Channels", the internal channels' ones
 /// "see InternalChannels" too. Not-found otherwise, as their routes are.

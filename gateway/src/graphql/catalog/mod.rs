@@ -1,4 +1,4 @@
-//! The catalog (issue 7): videos, performers, categories, channels, picture sets, search,
+//! The catalog: videos, performers, categories, channels, picture sets, search,
 //! sister-brand lists, reels, showcases, angels, the curator wall and recommendation shelves
 //! ([`content`]), and the community around them: comments, ratings, the expert review and
 //! favourites ([`community`]), with each comment's author's badges and user type ([`authors`]).

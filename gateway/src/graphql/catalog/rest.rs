@@ -1,4 +1,4 @@
-//! The catalog's part of the REST edge (account-payments-gems.md §7), under the generic
+//! The catalog's part of the REST edge (product.md, "Calls and sessions"), under the generic
 //! client's semantics: JSON in and out, and any status outside 200-299 answered with
 //! `{errors: [{title, details}]}` (title the SCREAMING_SNAKE code, details the message).
 //!

@@ -1,4 +1,4 @@
-//! Subscriptions and billing (account-payments-gems.md §4, §7): the light subscription read,
+//! Subscriptions and billing (product.md, "Subscriptions and their states"): the light subscription read,
 //! the welcome check after a signup, the one-click purchases (multisite, single site, trial
 //! upgrade), retention (offer, reactivation of a cancelled rebill, cancel) and the card update.
 //!

@@ -5,7 +5,7 @@ use super::*;
 /// Longest idempotency key accepted.
 pub const MAX_IDEMPOTENCY_KEY: usize = 200;
 
-/// getUserSubscription: the light subset of the profile (§3).
+/// getUserSubscription: the light subset of the profile (product.md, "Subscriptions and their states").
 #[derive(SimpleObject)]
 #[graphql(rename_fields = "camelCase")]
 pub struct LightSubscription {
@@ -72,7 +72,7 @@ impl From<LightRead> for LightSubscription {
     }
 }
 
-/// welcomeCheck's answer: the welcome data of §3.
+/// welcomeCheck's answer: the welcome data of product.md, "Sign-up and join".
 #[derive(SimpleObject)]
 #[graphql(rename_fields = "camelCase")]
 pub struct WelcomeCheck {
@@ -91,7 +91,7 @@ pub struct WelcomeCheck {
     pub username_lost: bool,
 }
 
-/// A one-click purchase's answer (§7).
+/// A one-click purchase's answer (product.md, "Subscriptions and their states").
 #[derive(SimpleObject)]
 #[graphql(rename_fields = "camelCase")]
 pub struct OneclickPurchase {
@@ -163,7 +163,7 @@ pub struct RetentionDealInput {
     pub offered_gems: Option<u32>,
 }
 
-/// getRetentionOffer's answer (§3).
+/// getRetentionOffer's answer (product.md, "Subscriptions and their states").
 #[derive(SimpleObject)]
 #[graphql(rename_fields = "camelCase")]
 pub struct RetentionOffer {
@@ -204,7 +204,7 @@ pub struct OutgoingUpsellConfirmationModal {
     pub component: String,
 }
 
-/// outgoingUpsellOneclick's answer (§7).
+/// outgoingUpsellOneclick's answer (product.md, "Deals, offers and upsells").
 #[derive(SimpleObject)]
 #[graphql(rename_fields = "camelCase")]
 pub struct OutgoingUpsellOneclick {
@@ -214,7 +214,7 @@ pub struct OutgoingUpsellOneclick {
     pub confirmation_modal: Option<OutgoingUpsellConfirmationModal>,
 }
 
-/// outgoingUpsellOneclickTracking's answer (§7).
+/// outgoingUpsellOneclickTracking's answer (product.md, "Deals, offers and upsells").
 #[derive(SimpleObject)]
 #[graphql(rename_fields = "camelCase")]
 pub struct OutgoingUpsellOneclickTracking {
@@ -225,7 +225,7 @@ pub struct OutgoingUpsellOneclickTracking {
 /// The cookies outgoingUpsellOneclickTracking sets when it answers a redirectUrl.
 pub const SUCCESS_COOKIE: &str = "outgoing_upsell_oneclick_success";
 pub const FALLBACK_COOKIE: &str = "outgoing_upsell_oneclick_fallback";
-/// How long they last: one day (the final argument of 1 in §7, read as days).
+/// How long they last: one day (the final argument of 1 in product.md, "Deals, offers and upsells", read as days).
 pub const OUTGOING_COOKIE_MAX_AGE_SECS: u32 = 86_400;
 
 /// The `Set-Cookie` value of an outgoing upsell outcome.

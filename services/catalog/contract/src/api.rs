@@ -532,7 +532,7 @@ pub struct RecommendationTrackingRequest {
     pub recomm_id: String,
 }
 
-/// The reel action of `POST /rest/reel/{action}` (account-payments-gems.md §7): the one list,
+/// The reel action of `POST /rest/reel/{action}` (product.md, "Recommendations"): the one list,
 /// which the gateway's edge and this service both read.
 pub fn reel_action(path: &str) -> Option<proto_events::catalog::ReelAction> {
     use proto_events::catalog::ReelAction;

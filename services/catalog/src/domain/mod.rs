@@ -27,11 +27,11 @@ pub use viewer::*;
 /// The site channel videos are released on (tenantsSubscriptionState has it beside the brands).
 pub const CHANNELS_SITE: &str = "channels";
 
-/// Overall rating bounds (spec §9: rating maximum 10).
+/// Overall rating bounds (product.md, "Comments, ratings and favourites": rating maximum 10).
 pub const MAX_RATING: u8 = 10;
-/// Property and performer rating bound of an expert review (spec §9: property rating 5).
+/// Property and performer rating bound of an expert review (product.md, "Comments, ratings and favourites": property rating 5).
 pub const MAX_PROPERTY_RATING: u8 = 5;
-/// A member's rating of a video they have not rated (spec §9).
+/// A member's rating of a video they have not rated (product.md, "Comments, ratings and favourites").
 pub const DEFAULT_USER_RATING: i32 = -1;
 /// Longest comment.
 pub const MAX_COMMENT_LEN: usize = 2_000;

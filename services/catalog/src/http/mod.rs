@@ -53,13 +53,13 @@ pub use favourites::{CheckRequest, FavouritesQuery};
 /// Largest page a list answers.
 pub const MAX_PAGE_SIZE: i64 = 100;
 pub const DEFAULT_PAGE_SIZE: i64 = 12;
-/// Page numbers are 32-bit (spec §9: max 2147483647).
+/// Page numbers are 32-bit (product.md, "Business constants and limits": max 2147483647).
 pub const MAX_PAGE: i64 = 2_147_483_647;
 /// The largest offset a list is asked for: the last page of the largest size.
 pub const MAX_SKIP: i64 = (MAX_PAGE - 1) * MAX_PAGE_SIZE;
-/// Favourites come in batches of at most 100 (spec §9).
+/// Favourites come in batches of at most 100 (product.md, "Comments, ratings and favourites").
 pub const FAVOURITE_BATCH: i64 = 100;
-/// The channel widget shows the last 6 videos (spec §9).
+/// The channel widget shows the last 6 videos (product.md, "Business constants and limits").
 pub const CHANNEL_WIDGET: i64 = 6;
 pub const MAX_BATCH_IDS: usize = 200;
 
@@ -79,7 +79,7 @@ pub fn router(state: AppState) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions.md, "trust model"): the catalog's pages
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): the catalog's pages
 /// for anyone the gateway vouches for (a user, or its service token for a visitor); what a
 /// user writes or keeps (comments, votes, ratings, favourites) for that user's own token;
 /// publishing for an admin's token.

@@ -10,11 +10,11 @@ pub struct Catalog {
     pub ratings: Vec<(Uuid, Uuid, u8)>,
 }
 
-/// Which of the brand videos are the free limited trial's (3 full videos, account-payments-gems.md
-/// §9): each brand's three oldest, and four of its newest (its 1st, 2nd, 5th and 9th newest),
+/// Which of the brand videos are the free limited trial's (3 full videos, product.md, "Unlocks"
+/// product.md, "Unlocks"): each brand's three oldest, and four of its newest (its 1st, 2nd, 5th and 9th newest),
 /// so that a brand's first page of the default listing (newest first) carries some of them and
 /// each brand has more than the trial's three, the combined brand's own among them (its lists
-/// carry every brand's videos, its trial takes its own: docs/decisions.md).
+/// carry every brand's videos, its trial takes its own: docs/decisions/).
 pub fn is_free_trial_pick(i: usize, brand_videos: usize) -> bool {
     if i >= brand_videos {
         return false;

@@ -65,7 +65,7 @@ pub struct DealInput {
     pub special_offer: bool,
 }
 
-/// A deal with every field of spec §3, plus the props of its one-click consent modal.
+/// A deal with every field of product.md, "Deals, offers and upsells", plus the props of its one-click consent modal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DealView {
@@ -102,7 +102,7 @@ pub struct DealView {
     pub one_click_consent: Option<OneClickConsentProps>,
 }
 
-/// The OneClickConsent modal's props (spec §3).
+/// The OneClickConsent modal's props (product.md, "Deals, offers and upsells").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OneClickConsentProps {

@@ -64,7 +64,7 @@ impl UserType {
     }
 }
 
-/// The profile service's part of findOneUserProfile (account-payments-gems.md §3): the facts
+/// The profile service's part of findOneUserProfile (product.md, "Account and profile"): the facts
 /// it owns, named as the spec names them. The gateway puts the whole profile together from
 /// this and the other owners' answers (subscription: the subscription fields; wallet: credits,
 /// `daysUntilRefreshGems`, `state.gems`; unlocks: unlocked packs and videos, recent unlocks,
@@ -105,9 +105,9 @@ pub struct OwnProfile {
 pub struct RelationshipInfo {
     pub relationship_status: Option<String>,
     pub relationship_role: Option<String>,
-    /// §6: admin, or an active wifey subscription.
+    /// product.md, "Account and profile": admin, or an active wifey subscription.
     pub is_visible: bool,
-    /// §6: admin, or an active non-tandem-child wifey member.
+    /// product.md, "Account and profile": admin, or an active non-tandem-child wifey member.
     pub is_editable: bool,
 }
 

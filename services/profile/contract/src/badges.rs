@@ -1,4 +1,4 @@
-//! Badges (spec §3 "Badges", §9): by membership length, by role, and the founder badge.
+//! Badges (product.md, "Account and profile"): by membership length, by role, and the founder badge.
 
 use chrono::{DateTime, Duration, Months, Utc};
 use serde::{Deserialize, Serialize};
@@ -35,7 +35,7 @@ impl Badge {
     }
 }
 
-/// A membership that ended keeps its length badge this long (§9 "Badge grace period").
+/// A membership that ended keeps its length badge this long (product.md, "Account and profile").
 pub const GRACE: Duration = Duration::days(7);
 /// The founder badge: accounts made in the first six months from the launch date on.
 pub const FOUNDER_MONTHS: u32 = 6;

@@ -1,4 +1,4 @@
-//! The validation rules of account-payments-gems.md §5, with the spec's messages.
+//! The validation rules of product.md, "Validation rules", with the spec's messages.
 //!
 //! Pure functions: the join form, the VIP form, username selection and the password change
 //! all call these, and the property tests below pin every edge length.
@@ -16,7 +16,7 @@ pub const USERNAME_TAKEN_MESSAGE: &str = "already taken";
 pub const OLD_PASSWORD_INCORRECT_MESSAGE: &str = "old password incorrect";
 pub const CONFIRMATION_MISMATCH_MESSAGE: &str = "confirmation does not match";
 pub const NEW_PASSWORD_NOT_SECURE_MESSAGE: &str = "new password not secure";
-/// VIP form messages by code (§8).
+/// VIP form messages by code (product.md, "The error catalogue").
 pub const VIP_EMAIL_ALREADY_EXISTS_MESSAGE: &str = "This email already exists. Please choose another one.";
 pub const VIP_INVALID_EMAIL_MESSAGE: &str = "Email is not valid.";
 pub const VIP_GENERIC_FAILURE_MESSAGE: &str = "Failed to update your credentials. Please contact customer support.";
@@ -52,7 +52,7 @@ fn label_ok(label: &str) -> bool {
         && !label.ends_with('-')
 }
 
-/// §5: 6 to 254 characters; the internal test pattern or the general one; local part at most
+/// product.md, "Validation rules": 6 to 254 characters; the internal test pattern or the general one; local part at most
 /// 64, every domain label at most 63.
 pub fn is_valid_email(email: &str) -> bool {
     let len = email.chars().count();
@@ -87,12 +87,12 @@ pub fn is_valid_vip_email(email: &str) -> bool {
     is_valid_email(email) && !email.to_ascii_lowercase().ends_with(VIP_PLACEHOLDER_DOMAIN)
 }
 
-/// §5: letters and digits only, 8 to 32 characters.
+/// product.md, "Validation rules": letters and digits only, 8 to 32 characters.
 pub fn is_valid_password(password: &str) -> bool {
     (PASSWORD_MIN..=PASSWORD_MAX).contains(&password.len()) && password.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
-/// §5: 3 to 20 lower-case letters and digits.
+/// product.md, "Validation rules": 3 to 20 lower-case letters and digits.
 pub fn is_valid_username(username: &str) -> bool {
     (USERNAME_MIN..=USERNAME_MAX).contains(&username.len())
         && username.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())

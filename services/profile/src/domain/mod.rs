@@ -120,7 +120,7 @@ pub enum Command {
     SetRelationship {
         relationship_status: String,
         relationship_role: String,
-        /// §6: admin, or an active non-tandem-child member of the wifey brand.
+        /// product.md, "Roles and abilities": admin, or an active non-tandem-child member of the wifey brand.
         may_edit: bool,
         at: DateTime<Utc>,
     },

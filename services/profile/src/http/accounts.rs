@@ -22,7 +22,7 @@ use crate::error::ApiError;
 use crate::validation::{self as v};
 use crate::{queries, State as ProfileState};
 
-/// `POST /internal/accounts/check`: the profile's own rules for a new account's username (§5:
+/// `POST /internal/accounts/check`: the profile's own rules for a new account's username (product.md, "Validation rules":
 /// the username rule, then 'already taken'), asked before the visitor pays.
 pub(super) async fn check_account(
     State(state): State<ProfileState>,

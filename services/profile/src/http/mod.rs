@@ -68,7 +68,7 @@ pub fn router(state: ProfileState) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions.md, "trust model"): the gateway signs
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): the gateway signs
 /// users in with its service token; only the subscription service's token gets autologin
 /// tokens and accounts; e-mails go to services and admins; a user's own profile to its user.
 pub const INTERNAL_ROUTES: &[Route] = &[

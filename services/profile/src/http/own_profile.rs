@@ -117,7 +117,7 @@ pub(super) async fn set_relationship(
     let mut conn = state.pool.acquire().await?;
     let subs = queries::subscriptions(&mut conn, user.tandem_parent.unwrap_or(claims.sub)).await?;
     drop(conn);
-    // §6: admin, or an active non-tandem-child member of the wifey brand (the access rule).
+    // product.md, "Roles and abilities": admin, or an active non-tandem-child member of the wifey brand (the access rule).
     let may_edit = access::may_edit_relationship(queries::relationship_facts(
         user.in_group(Group::Admin),
         &subs,

@@ -130,7 +130,7 @@ pub struct JoinOptions {
     pub trial_upgrade: TrialUpgrade,
 }
 
-/// The welcome data of §3, for the signup-success page.
+/// The welcome data of product.md, "Sign-up and join", for the signup-success page.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WelcomeData {
@@ -294,7 +294,7 @@ pub struct CreditsPurchase {
     pub idempotency_key: String,
 }
 
-/// What a purchase answers (§7: success, location, username, memberId, hashedMemberId).
+/// What a purchase answers (product.md, "Subscriptions and their states": success, location, username, memberId, hashedMemberId).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseAnswer {
@@ -351,7 +351,7 @@ pub struct BillerView {
     pub url: String,
 }
 
-/// `subscription` of §3 (credits and unlocked videos are the wallet's and unlocks').
+/// `subscription` of product.md, "Subscriptions and their states" (credits and unlocked videos are the wallet's and unlocks').
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubscriptionInfo {

@@ -114,7 +114,7 @@ impl SubscriptionClient {
         self.upstream.get("/internal/join-options", &[("site", site.to_owned())], ctx).await
     }
 
-    /// The join form: the §5 checks, then the signup and the biller's payment page to go to.
+    /// The join form: the product.md, "Sign-up and join" checks, then the signup and the biller's payment page to go to.
     pub async fn join(&self, request: &JoinRequest, ctx: &CallContext) -> Result<JoinStarted, UpstreamError> {
         self.upstream.post("/internal/joins", request, ctx).await
     }

@@ -61,7 +61,7 @@ pub struct DownloadQuotas {
     pub site: String,
 }
 
-/// One downloadable resolution (spec §3).
+/// One downloadable resolution (product.md, "Downloads and quotas").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DownloadResolution {
     pub label: String,
@@ -121,7 +121,7 @@ pub struct UnlockedVideo {
     pub unlocked_at: DateTime<Utc>,
 }
 
-/// The unlocks part of the profile (spec §3): gems fields, subscription fields, iterate
+/// The unlocks part of the profile (product.md, "Unlocks"): gems fields, subscription fields, iterate
 /// profile and customer-survey fields, and `downloadQuotas`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -135,12 +135,12 @@ pub struct UnlockStateResponse {
     pub unlocked_video_ids: Vec<Uuid>,
     pub unlocked_videos: Vec<UnlockedVideo>,
     pub free_limited_trial_videos_left: u32,
-    /// What a channel pack unlock costs, in gems (spec §9; the service's `UNLOCKS_PACK_GEMS`):
+    /// What a channel pack unlock costs, in gems (product.md, "Unlocks"; the service's `UNLOCKS_PACK_GEMS`):
     /// the front end shows this price and owns no copy of it.
     pub channel_pack_cost_gems: u32,
     /// What a video unlock costs, in pay-per-video credits (the service's `UNLOCKS_VIDEO_CREDITS`).
     pub video_unlock_cost_credits: u32,
-    /// The full videos a free limited trial opens (spec §9: 3; `UNLOCKS_FREE_TRIAL_VIDEOS`), of
+    /// The full videos a free limited trial opens (product.md, "Unlocks": 3; `UNLOCKS_FREE_TRIAL_VIDEOS`), of
     /// which `free_limited_trial_videos_left` remain.
     pub free_limited_trial_videos: u32,
     /// The signed-in user's download quotas on the request's brand (its site bucket and the
@@ -150,7 +150,7 @@ pub struct UnlockStateResponse {
     pub download_quotas: Option<DownloadQuotasResponse>,
 }
 
-/// One quality's token (spec §3: token and cdn); `url` is the two put together.
+/// One quality's token (product.md, "Unlocks": token and cdn); `url` is the two put together.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct TokenView {
     pub token: String,
@@ -240,7 +240,7 @@ pub struct VideoAccess {
     /// The video's `denied` field.
     pub denied: bool,
     pub access: Option<Access>,
-    /// Where a denied user is sent (spec §4 access-denied routing).
+    /// Where a denied user is sent (product.md, "Access-denied routing").
     pub denied_reason: Option<Denied>,
     /// Unlocked on its own (credits or the free trial).
     pub unlocked: bool,

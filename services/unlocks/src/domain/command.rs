@@ -39,7 +39,7 @@ pub enum Command {
     CompleteUnlock { unlock_id: Uuid, paid: PendingUnlock, may_unlock: bool, now: DateTime<Utc> },
     /// The wallet refused the pending unlock's debit.
     RefuseUnlock { unlock_id: Uuid, reason: UnlockRefusal, now: DateTime<Utc> },
-    /// A subscription ended: every pack held is lost (spec §1), and every pending pack unlock
+    /// A subscription ended: every pack held is lost (product.md, "Unlocks"), and every pending pack unlock
     /// is given up (`UnlockRefused`, `no_tenant_access`).
     ForfeitPacks { subscription_id: Uuid, reason: ForfeitReason, now: DateTime<Utc> },
     /// Count a download against its bucket, if the quota allows.

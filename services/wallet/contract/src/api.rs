@@ -59,7 +59,7 @@ pub struct GemsBalanceResponse {
     pub gems: GemsState,
     pub wallet: WalletBalance,
     pub pay_per_video_credits: u64,
-    /// The gems each earning site subscription receives a week (spec §9: 10 every Friday; the
+    /// The gems each earning site subscription receives a week (product.md, "Gems and the wallet": 10 every Friday; the
     /// wallet's `WALLET_WEEKLY_GEMS`), so the front end shows the amount the wallet grants.
     pub weekly_gems: u64,
 }

@@ -6,7 +6,7 @@ use proto_events::wallet::{Asset, CreditsGrantReason, GemsGrantReason, WalletEve
 use super::command::{friday_gems_reference, transaction_reference, Command, DomainError, Earning, Grant};
 use super::wallet::{evolve, DebitReceipt, Wallet};
 
-/// Gems per Friday per site subscription (spec §9); the default of the configured amount.
+/// Gems per Friday per site subscription (product.md, "Gems and the wallet"); the default of the configured amount.
 pub const FRIDAY_GEMS: u64 = 10;
 
 pub fn decide(wallet: &Wallet, command: Command) -> Result<Vec<WalletEvent>, DomainError> {

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::command::{friday_gems_reference, Grant, Lookup};
 use crate::calendar::WeekKey;
 
-/// The gems modal shows at most once in this long (spec §9: at most once per day).
+/// The gems modal shows at most once in this long (product.md, "Gems and the wallet": at most once per day).
 pub const GEMS_MODAL_QUIET_PERIOD: Duration = Duration::milliseconds(86_400_000);
 
 /// The gems modal shows at most once a day: not within a day of the last acknowledgement.

@@ -1,4 +1,4 @@
-// The account's REST calls (account-payments-gems.md §7), same-origin with the CSRF and correlation headers.
+// The account's REST calls (product.md, "Account and profile"), same-origin with the CSRF and correlation headers.
 import { CORRELATION_HEADER, CSRF_HEADER, newCorrelationId } from '../../../app/api/correlation'
 
 async function postJson(path: string, body: unknown): Promise<{ ok: boolean; status: number; body: Record<string, unknown> | null }> {

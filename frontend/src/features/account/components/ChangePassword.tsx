@@ -1,4 +1,4 @@
-// The change-password form of /account (account-payments-gems.md §5): the old password, the new one under the
+// The change-password form of /account (product.md, "Validation rules"): the old password, the new one under the
 // password rule, its confirmation. The profile service decides and answers the three errors with their messages
 // ('old password incorrect', 'confirmation does not match', 'new password not secure'); on success it ends the
 // user's other sessions and this page goes to /account?password_changed, which shows the notice.
@@ -68,7 +68,7 @@ export function ChangePassword() {
   async function submit(event: FormEvent) {
     event.preventDefault()
     setFailure(null)
-    // The password rule (§5), shown before sending; the server holds it too ('new password not secure').
+    // The password rule (product.md, "Validation rules"), shown before sending; the server holds it too ('new password not secure').
     if (!isValidPassword(newPassword)) {
       setRuleError(PASSWORD_RULE_MESSAGE)
       return

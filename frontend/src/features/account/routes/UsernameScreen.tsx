@@ -1,4 +1,4 @@
-// The username selection screen (account-payments-gems.md §2, §5): a member without a permanent username chooses
+// The username selection screen (product.md, "Account and profile"): a member without a permanent username chooses
 // one. 3 to 20 lower-case letters and digits; the server checks the same rule and that nobody has it, and answers
 // 'invalid username' or 'already taken'. Once chosen it is permanent.
 import { useMutation } from '@apollo/client/react'
@@ -40,7 +40,7 @@ function UsernameView() {
   const [error, setError] = useState<string | null>(null)
   const [choose, { loading }] = useMutation(ChooseUsernameDocument)
   const { t } = useTranslation()
-  // After the join race (issue 25): the username the member joined with, taken meanwhile.
+  // After the join race: the username the member joined with, taken meanwhile.
   const taken = new URLSearchParams(useLocation().search).get('taken')
 
   async function submit(event: FormEvent) {

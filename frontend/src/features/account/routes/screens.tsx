@@ -1,4 +1,4 @@
-// The account screen (account-payments-gems.md §2, §4, §6): display name, e-mail consent, autoplay, relationship
+// The account screen (product.md, "Account and profile"): display name, e-mail consent, autoplay, relationship
 // status and role (shown and editable by the server's rule), the second (tandem) account, and the password_changed
 // notice. Invited VIP users are asked for their own credentials first.
 import { useApolloClient, useMutation } from '@apollo/client/react'
@@ -34,7 +34,7 @@ import './account.css'
 
 const accountQuery = () => ({ query: AccountPageDocument, variables: {} })
 
-/** §6 "relationship status": the choices offered; the server takes any short text. */
+/** product.md, "Roles and abilities": the choices offered; the server takes any short text. */
 export const RELATIONSHIP_STATUSES = ['single', 'in a relationship', 'married', 'it is complicated'] as const
 export const RELATIONSHIP_ROLES = ['husband', 'wife', 'partner', 'boyfriend', 'girlfriend'] as const
 
@@ -236,7 +236,7 @@ function AccountView() {
   const { open, isOpen } = useModals()
   const isVip = profile.specialAttributes.isVipUser
   useEffect(() => {
-    // An invited VIP chooses their own e-mail and password before anything else (§2 "VIP conversion modal").
+    // An invited VIP chooses their own e-mail and password before anything else (product.md, "Account and profile").
     if (isVip && !isOpen('ConvertVipUser')) open('ConvertVipUser')
   }, [isVip, isOpen, open])
   const brands = page?.passwordChangedBrands

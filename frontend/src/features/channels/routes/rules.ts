@@ -1,4 +1,4 @@
-// Channel routes: gated by abilities (./rows.json); a missing ability is not-found, never a login prompt (§6).
+// Channel routes: gated by abilities (./rows.json); a missing ability is not-found, never a login prompt (product.md, "Screens and routes").
 import { guarded, notFound, page, pageIds, type RouteOutcome, type StopOutcome } from '../../../app/routing'
 
 /** Channel pre-check (spec README): a channel that does not exist, or that the tenant does not carry, is not-found. */

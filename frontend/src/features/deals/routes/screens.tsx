@@ -30,7 +30,7 @@ function DealsView() {
     if (data?.openModal && data.confirmation) open(data.openModal, { ...data.confirmation })
   }, [data, open])
   useEffect(() => {
-    // The carousel's loading steps are tracked (§4 "Deal carousel"); the loader already fetched it.
+    // The carousel's loading steps are tracked (product.md, "Deals, offers and upsells"); the loader already fetched it.
     const dealIds = carouselIds ? carouselIds.split(',') : []
     void track({ variables: { input: { step: 'success', dealIds } } }).catch(() => undefined)
   }, [carouselIds, track])

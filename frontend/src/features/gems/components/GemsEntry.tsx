@@ -1,6 +1,6 @@
-// The doors back to the gems popup (UserGemsInfo, account-payments-gems.md §2): a gems balance in the header for users
-// with a wallet, and a button on the account page. Opening it by hand is not the automatic opening, which §4's
-// once-a-day rule alone governs (app/shell/autoModals.ts).
+// The doors back to the gems popup (UserGemsInfo, product.md, "Gems and the wallet"): a gems balance in the header for users
+// with a wallet, and a button on the account page. Opening it by hand is not the automatic opening, which the
+// once-a-day rule alone governs (product.md, "Modals and flashes"; app/shell/autoModals.ts).
 import { useQuery } from '@apollo/client/react'
 import { useModals } from '../../../app/shell/ModalManager'
 import type { RoutingSession } from '../../../app/session/bootstrap'

@@ -12,7 +12,7 @@ export interface HomeData {
   openModal: 'PurchaseMembership' | null
   /** Which subscription-status action the visit triggers, if any. */
   subscriptionStatusAction: 'reactivation' | 'fromJoinnow' | null
-  /** The viewport the page was loaded for: the home query asks for that viewport's share of each shelf (§9). */
+  /** The viewport the page was loaded for: the home query asks for that viewport's share of each shelf (product.md, "Business constants and limits"). */
   viewportType: ViewportType
 }
 

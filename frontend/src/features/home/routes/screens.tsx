@@ -1,4 +1,4 @@
-// The home page: the query effects of §2.1, then the recommendation shelves, the latest videos and the top rated.
+// The home page: the query effects of product.md, "Screens and routes", then the recommendation shelves, the latest videos and the top rated.
 import { useEffect, useEffectEvent } from 'react'
 import { useLoaderData } from 'react-router'
 import type { PageOutcome, TenantConfig, ViewportType } from '../../../app/routing'
@@ -22,7 +22,7 @@ import { getFragmentData } from '../../../gql/fragment-masking'
 import { HomePageDocument, Picture_ImageFragmentDoc, VideoCard_VideoFragmentDoc, type HomePageQuery } from '../../../gql/graphql'
 import { fullRows, homeShelfLimit, listShelfSize, shelfColumns, shelfSize } from '../shelfSize'
 
-/** The home page's query effects (§2.1): its flash, the purchase modal, the subscription-status actions. */
+/** The home page's query effects (product.md, "Screens and routes"): its flash, the purchase modal, the subscription-status actions. */
 export function useHomeQueryEffects(data: HomeData | undefined) {
   const flashes = useFlash()
   const modals = useModals()

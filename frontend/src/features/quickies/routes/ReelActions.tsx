@@ -1,4 +1,4 @@
-// What a member does with the reel in the player, each sent to the recommender (account-payments-gems.md §7): the
+// What a member does with the reel in the player, each sent to the recommender (product.md, "Recommendations"): the
 // view when it opens, a rating of 1 to 10 and its removal, the bookmark and its removal, and the purchase when a
 // pay-per-video member unlocks the full video from it.
 import { useApolloClient } from '@apollo/client/react'

@@ -1,6 +1,6 @@
-// The join and signup-result screens (account-payments-gems.md §2, §4, §5). The join screen lives on the members host
+// The join and signup-result screens (product.md, "Sign-up and join"). The join screen lives on the members host
 // (/joinnow with ref, elm and nats, which name where the visitor came from): it lists the brand's join options, sends
-// the form to `join` (the server checks it, with the messages of §5) and takes the browser to the biller's payment
+// the form to `join` (the server checks it, with the messages of product.md, "Sign-up and join") and takes the browser to the biller's payment
 // page. The biller brings it back to /_signupsuccess (account creation polling, then the welcome page or, for a trial,
 // the upgrade membership page) or /_signupdenial (the reason).
 import { useApolloClient, useMutation, useQuery } from '@apollo/client/react'
@@ -308,7 +308,7 @@ export function SignupSuccessScreen() {
   const username = welcome.username ?? ''
   const adopt = useAdoptSession()
   const autologinId = state.kind === 'welcome' ? state.autologinId : null
-  // Signed in as soon as the account exists, so the header tells the truth on this page too (issue 25).
+  // Signed in as soon as the account exists, so the header tells the truth on this page too.
   useEffect(() => {
     if (!autologinId || user.isAuthenticated) return
     let cancelled = false
@@ -360,7 +360,7 @@ export function SignupSuccessScreen() {
 }
 
 /**
- * The join race (issue 25): the username was taken while the payment went through. The membership is active and the
+ * The join race: the username was taken while the payment went through. The membership is active and the
  * member is being signed in; they choose another username on the username screen, which says the same.
  */
 function UsernameLost({ username, autologinId, signedIn }: { username: string; autologinId: string | null; signedIn: boolean }) {

@@ -1,4 +1,4 @@
-// Downloads (§4 "Download", §8): a button per resolution; each download counts against the quota, and the line
+// Downloads (product.md, "Downloads and quotas"): a button per resolution; each download counts against the quota, and the line
 // below says what is left, or the limit message with the maximum and the days until reset.
 import { useMutation, useQuery } from '@apollo/client/react'
 import { useState } from 'react'

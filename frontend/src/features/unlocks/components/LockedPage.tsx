@@ -1,5 +1,5 @@
-// A page whose content the server refused this user (FORBIDDEN): what is locked, and the way in of §6 ("When access
-// is denied": the unlock-channel, unlock-or-upgrade or purchase modal), opened at once over the page as §4's denied
+// A page whose content the server refused this user (FORBIDDEN): what is locked, and the way in of product.md, "Access-denied routing" ("When access
+// is denied": the unlock-channel, unlock-or-upgrade or purchase modal), opened at once over the page as the denied
 // guarded action does, and behind a button after it is closed. Never the error screen.
 import { useQuery } from '@apollo/client/react'
 import { useEffect, useMemo, useRef } from 'react'
@@ -89,7 +89,7 @@ function LockedVideoView({
   )
 }
 
-/** A locked page without a video: the purchase modal (single-site options), §6's last case. */
+/** A locked page without a video: the purchase modal (single-site options), the last case of product.md, "Access-denied routing". */
 function LockedOtherContent() {
   const { open } = useModals()
   const stable = useMemo<WayIn>(

@@ -1,4 +1,4 @@
-// The way in for a signed-in user whose access does not cover a video (§4 "Access denied routing", "Membership"):
+// The way in for a signed-in user whose access does not cover a video (product.md, "Access-denied routing", "Membership"):
 // why it is refused, and the step that fits: the pack's unlock with gems, one of the free limited trial's videos, a
 // credit, reactivation, the upgrade, or support for someone who already pays for the site.
 import { useQuery } from '@apollo/client/react'
@@ -27,7 +27,7 @@ export interface LockedVideoProps {
 }
 
 export interface WayIn {
-  /** The video's access is known, so the step is the one §4 routes to. */
+  /** The video's access is known, so the step is the one product.md, "Access-denied routing" routes to. */
   ready: boolean
   /** Why the video is refused, in the user's terms (empty until known). */
   note: string
@@ -37,7 +37,7 @@ export interface WayIn {
   open: () => void
 }
 
-/** Which step a locked video offers (§6 "When access is denied"), from the server's reason and the user's credits. */
+/** Which step a locked video offers (product.md, "Access-denied routing"), from the server's reason and the user's credits. */
 export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): WayIn {
   const { user } = useSession()
   const { open } = useModals()
@@ -125,7 +125,7 @@ export function useWayIn(video: LockedVideoFactsOf, onUnlocked: () => void): Way
 /**
  * The trailer's place for a refused video: `trailer` renders the trailer with what goes over it, told whether the
  * upgrade overlay belongs there; the way in follows. One video access answer decides both, so the overlay never
- * offers the upgrade beside a free limited trial's free video (issue 25).
+ * offers the upgrade beside a free limited trial's free video.
  */
 export function LockedVideo({
   video,

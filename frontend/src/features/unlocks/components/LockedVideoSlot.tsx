@@ -1,4 +1,4 @@
-// The way in of a refused video, loaded only by the members refused one. Its code (the §4 routing of a refusal, its
+// The way in of a refused video, loaded only by the members refused one. Its code (the product.md, "Access-denied routing" routing of a refusal, its
 // copy, the video access query) was part of every video page's first load, a visitor's too, though only a signed-in
 // user whose access does not cover the video renders it (docs/benchmarks.md, "The locked video's way in, lazy").
 import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react'

@@ -1,4 +1,4 @@
-// The upgrade overlay over a video the user's membership does not open (§6: free limited trial, trials for videos
+// The upgrade overlay over a video the user's membership does not open (product.md, "Roles and abilities": free limited trial, trials for videos
 // they have not unlocked, expired and porn-portal users; never admins or active members). The ability may carry
 // conditions (a trial's: not one of its unlocked videos), so it is asked of the video itself.
 import { useMemo } from 'react'

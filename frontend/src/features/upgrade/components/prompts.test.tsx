@@ -87,7 +87,7 @@ function renderShell(name: string, screenId: ScreenId = 'home', path = '/') {
   )
 }
 
-/** Expired users get the upgrade modal on load (§4); close it to reach the bars behind it. */
+/** Expired users get the upgrade modal on load (product.md, "Modals and flashes"); close it to reach the bars behind it. */
 async function closeTheExpiredUpgradeModal() {
   await screen.findByRole('dialog', { name: 'Join now' })
   fireEvent.click(screen.getByRole('button', { name: 'Close' }))

@@ -1,4 +1,4 @@
-// Who wrote a comment (issue 12): the name in their user type's colour, the type in words (never colour alone), and
+// Who wrote a comment: the name in their user type's colour, the type in words (never colour alone), and
 // their badges, each with its own class and its name. The profile service decides both; an unknown author has none.
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/videos'
@@ -13,7 +13,7 @@ export function CommentAuthor({ comment: masked }: { comment: FragmentType<typeo
   const comment = getFragmentData(CommentAuthor_CommentFragmentDoc, masked)
   const author = comment.author
   const username = comment.authorName ?? t('comments.author_fallback')
-  // The display name, where the author set one (§4), beside their comments; the username after it, muted.
+  // The display name, where the author set one (product.md, "Account and profile"), beside their comments; the username after it, muted.
   const displayName = author?.displayName?.trim() || null
   const name = displayName ?? username
   if (!author) return <strong className="comment-author">{name}</strong>

@@ -1,4 +1,4 @@
-// A video's comments (account-payments-gems.md §6, §8; screens-routes-access.md §6 moderator row): newest, oldest or
+// A video's comments (product.md, "Comments, ratings and favourites" moderator row): newest, oldest or
 // top first, ten at a time with "Load more"; signed-in users add, reply (threaded under the comment, loaded a page at
 // a time), like and dislike once ('already liked', 'already disliked'), and keep a draft while typing (kept in the
 // tab's session storage, so a re-render or going back does not lose it); moderators pin, unpin and remove. Each
@@ -32,7 +32,7 @@ export const COMMENT_PAGE_SIZE = 10
 
 /**
  * The video as the access rules read it (`subject('Video', …)`): writing a comment or a reply is for who may comment on
- * it (§6 "comment Video"), the gateway's rule too.
+ * it (product.md, "Roles and abilities"), the gateway's rule too.
  */
 export interface CommentedVideo {
   id: string
@@ -47,7 +47,7 @@ const MayWrite = createContext(false)
 
 const sessionStore = (): Storage | undefined => (typeof window === 'undefined' ? undefined : window.sessionStorage)
 
-/** Moderators' tools on a comment (§6): pin or unpin (top-level comments), remove; each refreshes the list. */
+/** Moderators' tools on a comment (product.md, "Comments, ratings and favourites"): pin or unpin (top-level comments), remove; each refreshes the list. */
 function ModeratorTools({ comment, isReply }: { comment: { id: string; pinned: boolean }; isReply: boolean }) {
   const { user } = useSession()
   const flashes = useFlash()
@@ -86,7 +86,7 @@ function ModeratorTools({ comment, isReply }: { comment: { id: string; pinned: b
   )
 }
 
-/** Like and dislike, once each comment (§8: a repeat vote is refused with its message). */
+/** Like and dislike, once each comment (product.md, "Comments, ratings and favourites": a repeat vote is refused with its message). */
 function Votes({ comment }: { comment: CommentItem_CommentFragment }) {
   const { user } = useSession()
   const flashes = useFlash()

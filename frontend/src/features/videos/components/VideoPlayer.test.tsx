@@ -23,7 +23,7 @@ const video = (src: string) => ({
 })
 
 describe('the trailer', () => {
-  it('plays its clip (§6: a visitor plays the trailer when it is not denied)', () => {
+  it('plays its clip (product.md, "Roles and abilities": a visitor plays the trailer when it is not denied)', () => {
     const { container } = render(<Trailer video={video('/media/trailers/golden-hour.mp4')} autoPlay />)
     const player = container.querySelector('video')
     expect(player?.getAttribute('src')).toBe('/media/trailers/golden-hour.mp4')

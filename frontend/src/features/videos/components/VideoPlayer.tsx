@@ -24,7 +24,7 @@ export interface PlayerVideo {
 
 /**
  * The trailer (a short clip under /media/trailers/, apart from the full videos), playing for everyone unless it is
- * denied (§6: the server then sends no src, and the poster stays with a note).
+ * denied (product.md, "Roles and abilities": the server then sends no src, and the poster stays with a note).
  */
 export function Trailer({ video, autoPlay = false, children }: { video: PlayerVideo; autoPlay?: boolean; children?: ReactNode }) {
   const { src, poster } = video.trailer
@@ -60,8 +60,8 @@ function MemberPlayer({ video }: { video: PlayerVideo }) {
   if (loading) return LOADING
   const source = sources.find((candidate) => candidate.quality === chosen) ?? defaultSource(sources, mobile)
   if (!source) {
-    // FORBIDDEN: the account does not cover this video. The trailer stays; the way in follows §4's access-denied
-    // routing (a pack's unlock with gems, a credit, or a membership); over the trailer, the upgrade overlay for those
+    // FORBIDDEN: the account does not cover this video. The trailer stays; the way in follows the access-denied
+    // routing of product.md, "Access-denied routing" (a pack's unlock with gems, a credit, or a membership); over the trailer, the upgrade overlay for those
     // whose abilities hold it.
     return (
       <LockedVideo
@@ -91,7 +91,7 @@ function MemberPlayer({ video }: { video: PlayerVideo }) {
   )
 }
 
-/** Visitors see the trailer (screens-routes-access.md §6) and the join link; signed-in users their video. */
+/** Visitors see the trailer (product.md, "Roles and abilities") and the join link; signed-in users their video. */
 export function VideoPlayer({ video }: { video: PlayerVideo }) {
   const { user, tenant } = useSession()
   if (user.isAuthenticated) return <MemberPlayer video={video} />

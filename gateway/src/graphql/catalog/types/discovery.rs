@@ -72,7 +72,7 @@ impl SearchResult {
     }
 }
 
-/// The recommendation shelves (account-payments-gems.md §3).
+/// The recommendation shelves (product.md, "Recommendations").
 #[derive(Enum, Clone, Copy, PartialEq, Eq, Debug)]
 #[graphql(rename_items = "SCREAMING_SNAKE_CASE")]
 pub enum RecommendationShelf {

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// A video as lists and pages show it (account-payments-gems.md §3).
+/// A video as lists and pages show it (product.md, "Unlocks").
 pub struct Video(pub api::Video);
 
 #[Object]

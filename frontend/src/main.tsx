@@ -3,7 +3,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router/dom'
 import { createGraphqlClient } from './app/api/graphqlClient'
-import { readFirstScreen, seedShell } from './app/api/firstScreen'
+import { readFirstScreen, seedPageAnswers } from './app/api/firstScreen'
 import { screenDataPreloader } from './app/api/screenData'
 import { createSessionRefresher, startPeriodicRefresh } from './app/api/sessionRefresh'
 import { errorReportingFor, loggingOnly } from './app/errorReporting'
@@ -41,7 +41,7 @@ try {
   const firstScreen = readFirstScreen(document)
   // The shell's answers that came with the page: the header's gems balance shows on the first paint, and the gems
   // modal's first check reads the same answer, as fresh as the page, instead of asking again.
-  const fresh = seedShell(graphql, firstScreen, [GemsBalanceQuery])
+  const fresh = seedPageAnswers(graphql, firstScreen, [GemsBalanceQuery])
   const storage = localStorageIfAllowed()
   if (session.user.isAuthenticated && storage) {
     startPeriodicRefresh({

@@ -165,7 +165,8 @@ async fn first_screen(
         );
         async move {
             match tokio::time::timeout_at(deadline, answer).await {
-                Ok(answer) => answer.map(|answer| (plan, answer)),
+                // Read once: the follow-ups and the page's head both take the parsed answer.
+                Ok(answer) => serde_json::from_slice(&answer?).ok().map(|answer| (plan, answer)),
                 Err(_) => {
                     tracing::debug!(operation = plan.operation, "first screen answer over its budget");
                     None
@@ -176,8 +177,7 @@ async fn first_screen(
     // The screen's query and the shell's at once; what the screen's parts ask with its answer, once it is there.
     let chain = async {
         let Some((screen, answer)) = ask(screen).await else { return Vec::new() };
-        let parsed = serde_json::from_slice::<serde_json::Value>(&answer).unwrap_or_default();
-        let follow = futures::future::join_all(first::follow_ups(&screen, &parsed, &who).into_iter().map(&ask)).await;
+        let follow = futures::future::join_all(first::follow_ups(&screen, &answer, &who).into_iter().map(&ask)).await;
         std::iter::once((screen, answer)).chain(follow.into_iter().flatten()).collect::<Vec<_>>()
     };
     let shell = futures::future::join_all(first::shell_plans(&who).into_iter().map(&ask));

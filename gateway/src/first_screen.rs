@@ -287,15 +287,14 @@ pub fn preloads(lead: &Lead, answer: &Value) -> Vec<Preload> {
 
 /// The page's head additions: the preloads of the screen's images, then the embedded answers
 /// (`{"answers": [{operation, variables, data}, …]}`, the screen's first, then the shell's and the
-/// screen's follow-ups). None without the
-/// screen's own answer: the shell's alone save too little to be worth the page's bytes.
-pub fn head_html(answered: &[(Plan, axum::body::Bytes)]) -> Option<String> {
+/// screen's follow-ups), from each plan's whole answer. None without the screen's own answer: the
+/// shell's alone save too little to be worth the page's bytes.
+pub fn head_html(answered: &[(Plan, Value)]) -> Option<String> {
     let mut html = String::new();
     let mut answers = Vec::new();
-    for (plan, body) in answered {
-        let Ok(answer) = serde_json::from_slice::<Value>(body) else { continue };
+    for (plan, answer) in answered {
         let Some(data) = answer.get("data").filter(|d| d.is_object()) else { continue };
-        for preload in preloads(&plan.lead, &answer) {
+        for preload in preloads(&plan.lead, answer) {
             html.push_str("<link rel=\"preload\" as=\"image\" href=\"");
             html.push_str(&attribute(&preload.href));
             html.push('"');
@@ -496,12 +495,12 @@ mod tests {
             variables: json!({"videoSlug": "x"}),
             lead: Lead::Url("/data/getVideo/video/trailer/poster"),
         };
-        let answer = br#"{"data":{"getVideo":{"video":{"title":"</script><script>alert(1)</script>","trailer":{"poster":"/p.jpg?a=1&b=\"2"}}}}}"#;
+        let answer = json!({"data": {"getVideo": {"video": {
+            "title": "</script><script>alert(1)</script>",
+            "trailer": {"poster": "/p.jpg?a=1&b=\"2"},
+        }}}});
         let gems = Plan { operation: "GemsBalance", variables: json!({}), lead: Lead::Nothing };
-        let answered = [
-            (plan.clone(), axum::body::Bytes::from_static(answer)),
-            (gems.clone(), axum::body::Bytes::from_static(br#"{"data":{"getGemsBalance":{}}}"#)),
-        ];
+        let answered = [(plan.clone(), answer), (gems.clone(), json!({"data": {"getGemsBalance": {}}}))];
         let html = head_html(&answered).unwrap();
         assert_eq!(html.matches("</script>").count(), 1, "{html}");
         assert!(
@@ -514,10 +513,7 @@ mod tests {
         assert_eq!(embedded["answers"][0]["data"]["getVideo"]["video"]["title"], "</script><script>alert(1)</script>");
         assert_eq!(embedded["answers"][1]["operation"], "GemsBalance");
         // Without the screen's own answer, nothing is embedded.
-        let failed = [
-            (plan, axum::body::Bytes::from_static(br#"{"errors":[]}"#)),
-            (gems, axum::body::Bytes::from_static(br#"{"data":{}}"#)),
-        ];
+        let failed = [(plan, json!({"errors": []})), (gems, json!({"data": {}}))];
         assert_eq!(head_html(&failed), None);
     }
 }

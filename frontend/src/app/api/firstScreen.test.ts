@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tenantConfig, userView } from '../routing/testing'
 import { withScreenQuery } from '../screenQuery'
 import { TenantConfigDocument, VideoFavoriteDocument, VideoTokensDocument } from '../../gql/graphql'
-import { canonicalJson, FIRST_SCREEN_ELEMENT_ID, readFirstScreen, seedShell, type EmbeddedAnswer, type FirstScreen } from './firstScreen'
+import { canonicalJson, FIRST_SCREEN_ELEMENT_ID, readFirstScreen, seedPageAnswers, type EmbeddedAnswer, type FirstScreen } from './firstScreen'
 import { createGraphqlClient } from './graphqlClient'
 import { screenDataPreloader } from './screenData'
 import { fakeFetch, json } from './testing'
@@ -92,12 +92,12 @@ describe('the first screen that came with the page', () => {
     const client = createGraphqlClient({ refresher: { refresh: async () => false }, fetch: fakeFetch().fetch })
     const shell: EmbeddedAnswer = { operation: 'TenantConfig', variables: {}, data: { tenantConfig: { tenant: 'shell' } } }
     const screenFirst: FirstScreen = { answers: [{ operation: 'HomePage', variables: {}, data: {} }, shell] }
-    expect([...seedShell(client, screenFirst, [TenantConfigDocument])]).toEqual(['TenantConfig'])
+    expect([...seedPageAnswers(client, screenFirst, [TenantConfigDocument])]).toEqual(['TenantConfig'])
     expect(client.readQuery({ query: TenantConfigDocument })).toEqual({ tenantConfig: { tenant: 'shell' } })
     // The screen's own answer is the screen seeder's, never the shell's; a document the shell does not name is left.
-    expect([...seedShell(client, { answers: [shell] }, [TenantConfigDocument])]).toEqual([])
-    expect([...seedShell(client, screenFirst, [])]).toEqual([])
-    expect([...seedShell(client, null, [TenantConfigDocument])]).toEqual([])
+    expect([...seedPageAnswers(client, { answers: [shell] }, [TenantConfigDocument])]).toEqual([])
+    expect([...seedPageAnswers(client, screenFirst, [])]).toEqual([])
+    expect([...seedPageAnswers(client, null, [TenantConfigDocument])]).toEqual([])
   })
 
   it('compares variables by value, whatever order their keys were written in', () => {

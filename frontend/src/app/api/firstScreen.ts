@@ -64,42 +64,38 @@ export function answers(embedded: EmbeddedAnswer, query: AnyQuery): boolean {
   return operationName(query.query) === embedded.operation && canonicalJson(query.variables) === canonicalJson(embedded.variables)
 }
 
+type Documents = ReadonlyArray<TypedDocumentNode<unknown, AnyVariables>>
+
+/**
+ * Writes the page's answers after the screen's own (the shell's, the screen's parts') whose operation is one of
+ * `documents`, each for exactly the variables it answers, and says which it wrote: the operations whose answer is as
+ * fresh as the page.
+ */
+export function seedPageAnswers(client: Writer, first: FirstScreen | null, documents: Documents): Set<string> {
+  const seeded = new Set<string>()
+  for (const embedded of first?.answers.slice(1) ?? []) {
+    const query = documents.find((document) => operationName(document) === embedded.operation)
+    if (!query) continue
+    client.writeQuery({ query, variables: embedded.variables, data: embedded.data })
+    seeded.add(embedded.operation)
+  }
+  return seeded
+}
+
 /**
  * Seeds the cache with the page's screen answer before the first screen query runs, and with the answers the page
- * carries for the screen's parts (`pageAnswers`, each with its own variables); called with every screen query, it
- * acts on the first only (later navigations ask for themselves).
+ * carries for the screen's parts (`pageAnswers`); called with every screen query, it acts on the first only (later
+ * navigations ask for themselves).
  */
 export function firstScreenSeeder(client: Writer, first: FirstScreen | null) {
   let pending = first
-  return (query: AnyQuery, pageAnswers: ReadonlyArray<TypedDocumentNode<unknown, AnyVariables>> = []): boolean => {
+  return (query: AnyQuery, pageAnswers: Documents = []): boolean => {
     const page = pending
     pending = null
     const embedded = page?.answers[0]
     if (!page || !embedded || !answers(embedded, query)) return false
     client.writeQuery({ query: query.query, variables: query.variables, data: embedded.data })
-    for (const part of page.answers.slice(1)) {
-      const document = pageAnswers.find((candidate) => operationName(candidate) === part.operation)
-      if (document) client.writeQuery({ query: document, variables: part.variables, data: part.data })
-    }
+    seedPageAnswers(client, page, pageAnswers)
     return true
   }
-}
-
-/**
- * Writes the page's answers to the shell's own queries (variables-free, as the header asks them) into the cache, and
- * says which it wrote: the names of those whose answer is as fresh as the page.
- */
-export function seedShell(
-  client: Writer,
-  first: FirstScreen | null,
-  documents: ReadonlyArray<TypedDocumentNode<unknown, AnyVariables>>,
-): Set<string> {
-  const seeded = new Set<string>()
-  for (const embedded of first?.answers.slice(1) ?? []) {
-    const query = documents.find((document) => operationName(document) === embedded.operation)
-    if (!query || !answers(embedded, { query, variables: {} })) continue
-    client.writeQuery({ query, variables: {}, data: embedded.data })
-    seeded.add(embedded.operation)
-  }
-  return seeded
 }

@@ -1,11 +1,11 @@
-//! `paysite bench unlocks`: download grants (the quota-counted write, under the user's lock)
-//! and playback token issues (the subscription service's read over HTTP, the access rules,
-//! eight signatures), against the real database in scratch schemas dropped afterwards, with
-//! the real subscription service served beside. Pack unlocks need the wallet running and are
-//! measured by the tests' concurrency cases (see docs/benchmarks.md).
+//! `paysite bench unlocks`: download grants (the quota-counted write, under the user's lock),
+//! playback token issues (the subscription service's read over HTTP, the access rules, eight
+//! signatures) and pack unlocks (the whole request: the pack's brand, the access facts, the
+//! wallet's debit over HTTP, the record), against the real database in scratch schemas dropped
+//! afterwards, with the real subscription service and wallet served beside.
 
 use chrono::Utc;
-use proto_events::catalog::{CatalogEvent, Video};
+use proto_events::catalog::{ChannelKind, CatalogEvent, Video};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, EventMeta};
 use runtime::auth::Signer;
@@ -50,6 +50,42 @@ impl Owner {
     }
 }
 
+/// The wallet, served on a free port of this machine in its own schema.
+struct Wallet {
+    pool: sqlx::PgPool,
+    store: EventStore,
+    url: String,
+}
+
+impl Wallet {
+    async fn serve(store: EventStore, signer: &Signer) -> anyhow::Result<Wallet> {
+        let pool = store.pool().clone();
+        let state = wallet::State::new(pool.clone(), store.clone(), wallet::WalletConfig::default())
+            .with_verifier(signer.verifier());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let app = wallet::router(state);
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Ok(Wallet { pool, store, url })
+    }
+
+    /// Gives a wallet `gems` gems, as a retention deal does.
+    async fn fund_gems(&self, user_id: Uuid, gems: u64) -> anyhow::Result<()> {
+        let command = wallet::domain::Command::GrantRetentionGems {
+            subscription_id: Uuid::now_v7(),
+            transaction_id: format!("BENCH-{}", Uuid::now_v7()),
+            amount: gems,
+        };
+        let meta = EventMeta::new(Actor::System("bench".into()));
+        let mut tx = self.pool.begin().await?;
+        let item = wallet::commands::Item::new(command, meta);
+        let outcome = wallet::commands::run_in(&mut tx, &self.store, user_id, &[item]).await?.remove(0);
+        outcome.map_err(|refused| anyhow::anyhow!("the wallet refused the bench's gems: {refused}"))?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Scenario {
     /// Each client its own user: downloads counted in parallel.
@@ -58,6 +94,8 @@ enum Scenario {
     DownloadsOneUser,
     /// getToken for a member: subscriptions and unlocks read, eight tokens signed.
     PlaybackTokens,
+    /// A member's pack unlock with gems, each request a pack the member does not hold yet.
+    PackUnlocks,
     /// A player's range request (64 KiB) of a file served as it is, with no check at all: the
     /// baseline of the next one, same file, same HTTP stack, same run.
     MediaUnchecked,
@@ -72,6 +110,7 @@ impl Scenario {
             Scenario::DownloadsDistinctUsers => "downloads, distinct users",
             Scenario::DownloadsOneUser => "downloads, one user",
             Scenario::PlaybackTokens => "playback tokens (8 qualities)",
+            Scenario::PackUnlocks => "pack unlocks (brand, access, debit, record)",
             Scenario::MediaUnchecked => "media range, unchecked",
             Scenario::MediaChecked => "media range, checked",
         }
@@ -83,8 +122,8 @@ pub async fn run(settings: &Settings) -> anyhow::Result<()> {
     bench(&options(settings.database_url.expose())).await.map(|_| ())
 }
 
-/// Runs the scenarios in scratch schemas (this service's and the subscription service's),
-/// prints a table, and returns its rows.
+/// Runs the scenarios in scratch schemas (this service's, the subscription service's and the
+/// wallet's), prints a table, and returns its rows.
 pub async fn bench(options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
     let url = &options.database_url;
     let scratch = ScratchSchema::fresh(url, "unlocks", options.pool_size, &[("unlocks", &MIGRATIONS)]).await?;
@@ -92,7 +131,13 @@ pub async fn bench(options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
         .run(|store| async move {
             let migrations = [("subscription", &subscription::MIGRATIONS)];
             let owner = ScratchSchema::fresh(url, "subscription", 8, &migrations).await?;
-            owner.run(|owner| scenarios(store, owner, options)).await
+            owner
+                .run(|owner| async move {
+                    let migrations = [("wallet", &wallet::MIGRATIONS)];
+                    let wallet = ScratchSchema::fresh(url, "wallet", 8, &migrations).await?;
+                    wallet.run(|wallet| scenarios(store, owner, wallet, options)).await
+                })
+                .await
         })
         .await?;
     TABLE.print(options, &rows);
@@ -100,14 +145,21 @@ pub async fn bench(options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
     Ok(rows)
 }
 
-async fn scenarios(store: EventStore, owner: EventStore, options: &LoadOptions) -> anyhow::Result<Vec<Row>> {
+async fn scenarios(
+    store: EventStore,
+    owner: EventStore,
+    wallet: EventStore,
+    options: &LoadOptions,
+) -> anyhow::Result<Vec<Row>> {
     let signer = Signer::generate("bench");
     let owner = Owner::serve(owner, &signer).await?;
+    let wallet = Wallet::serve(wallet, &signer).await?;
     // Quotas large enough never to refuse: the bench measures the counted write.
     let big = QuotaRule { max: u32::MAX, days: 7 };
     let config = UnlocksConfig {
         quotas: QuotaRules { site: big, channels: big, ..QuotaRules::default() },
         subscription_url: owner.url.clone(),
+        wallet_url: wallet.url.clone(),
         ..UnlocksConfig::default()
     };
     let state = State::new(store.pool().clone(), store, config, signer.verifier());
@@ -116,6 +168,7 @@ async fn scenarios(store: EventStore, owner: EventStore, options: &LoadOptions) 
     for scenario in [Scenario::DownloadsDistinctUsers, Scenario::DownloadsOneUser, Scenario::PlaybackTokens] {
         rows.push(measure(&state, &owner, &signer, options, scenario, video).await?);
     }
+    rows.push(measure_pack_unlocks(&state, &owner, &wallet, &signer, options).await?);
     // The media check's cost: the two side by side, interleaved twice, in one run.
     let media = MediaBench::start(&state, &owner, &signer, video).await?;
     for scenario in [Scenario::MediaUnchecked, Scenario::MediaChecked, Scenario::MediaUnchecked, Scenario::MediaChecked]
@@ -243,6 +296,62 @@ async fn member(state: &State, owner: &Owner) -> anyhow::Result<Uuid> {
     apply_subscription_event(&mut tx, &started, Utc::now()).await?;
     tx.commit().await?;
     Ok(user_id)
+}
+
+/// `options.total` pack unlocks: one vixen channel with enough packs that each member
+/// unlocks a pack it does not hold yet at every turn, each member funded for all of them.
+async fn measure_pack_unlocks(
+    state: &State,
+    owner: &Owner,
+    wallet: &Wallet,
+    signer: &Signer,
+    options: &LoadOptions,
+) -> anyhow::Result<Row> {
+    let members = options.concurrency.max(1);
+    let packs_per_member = options.total.div_ceil(members);
+    let channel_id = Uuid::now_v7();
+    let packs: Vec<Uuid> = (0..packs_per_member).map(|_| Uuid::now_v7()).collect();
+    let mut tx = state.pool.begin().await?;
+    let channel = CatalogEvent::ChannelPublished {
+        channel_id,
+        slug: "bench-channel".into(),
+        name: "Bench channel".into(),
+        kind: ChannelKind::Internal,
+        category: None,
+        sites: vec!["vixen".into()],
+        published_at: Utc::now(),
+    };
+    apply_catalog_event(&mut tx, &channel).await?;
+    for (n, channel_pack_id) in packs.iter().enumerate() {
+        let pack = CatalogEvent::ChannelPackPublished {
+            channel_pack_id: *channel_pack_id,
+            channel_id,
+            slug: format!("bench-pack-{n}"),
+            name: format!("Bench pack {n}"),
+            video_ids: vec![],
+            published_at: Utc::now(),
+        };
+        apply_catalog_event(&mut tx, &pack).await?;
+    }
+    tx.commit().await?;
+    let mut askers = Vec::new();
+    for _ in 0..members {
+        let user_id = member(state, owner).await?;
+        wallet.fund_gems(user_id, packs.len() as u64 * u64::from(state.config.pack_gems)).await?;
+        let claims = signed_in(user_id, "vixen");
+        askers.push(Asker::of(&claims, "vixen", Some(&signer.sign(&claims))));
+    }
+    let shared = state.clone();
+    options
+        .measure(Scenario::PackUnlocks.name(), move |turn| {
+            let (state, asker) = (shared.clone(), askers[turn.index % members].clone());
+            let pack = packs[turn.index / members];
+            async move {
+                let meta = EventMeta::new(Actor::User(asker.user_id));
+                crate::unlock::unlock_channel_pack(&state, &asker, pack, &meta).await.is_ok()
+            }
+        })
+        .await
 }
 
 async fn measure(

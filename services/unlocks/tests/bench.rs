@@ -9,7 +9,7 @@ use unlocks::bench::{bench, options};
 async fn the_benchmark_reports_every_scenario() {
     let options = LoadOptions { database_url: support::database_url(), concurrency: 4, total: 40, pool_size: 4 };
     let rows = bench(&options).await.unwrap();
-    assert_eq!(rows.len(), 7);
+    assert_eq!(rows.len(), 8);
     for row in rows {
         assert_eq!((row.stats.requests, row.stats.failed), (40, 0), "{}", row.scenario);
         assert!(row.stats.p99_ms >= row.stats.p50_ms && row.stats.per_second > 0.0);

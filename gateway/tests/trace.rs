@@ -1,7 +1,9 @@
-//! One trace runs gateway -> unlocks -> wallet -> relay -> consumer for a pack unlock: the
-//! browser's `traceparent` reaches the unlocks service through the gateway's client, the
-//! wallet's debit through the unlocks service's, and the debit's event carries it through the
-//! wallet's outbox and relay over the real broker to a consumer's span. Real Postgres and
+//! One trace runs gateway -> unlocks -> (subscription, wallet) -> relay -> consumer for a pack
+//! unlock, and its synchronous hops are counted: the browser's call, the gateway's one call to
+//! the unlocks service, which reads the subscription once and debits the wallet once (every
+//! service of the stack records the calls it receives). The browser's `traceparent` reaches
+//! each of them, and the debit's event carries it through the wallet's outbox and relay over
+//! the real broker to a consumer's span. Real Postgres and
 //! RabbitMQ; the spans are real OpenTelemetry spans (an SDK tracer, nothing exported).
 
 mod support;
@@ -113,9 +115,14 @@ async fn a_pack_unlock_is_one_trace_from_the_gateway_through_the_wallet_to_a_con
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["data"]["unlockChannelPack"]["status"], "success", "{}", short(&body));
 
-    // Each hop received the browser's trace.
+    // One straight path: the gateway asks the unlocks service, which reads the subscription
+    // once and debits the wallet once. With the browser's call to the gateway, 4 hops.
     let hops = stack.traces.lock().unwrap().clone();
-    for service in ["unlocks", "wallet"] {
+    let called: Vec<&str> = hops.iter().map(|(service, _)| *service).collect();
+    assert_eq!(called, ["unlocks", "subscription", "wallet"], "the synchronous calls of one unlock, in order");
+
+    // Each hop received the browser's trace.
+    for service in ["unlocks", "subscription", "wallet"] {
         let received: Vec<_> = hops.iter().filter(|(s, _)| *s == service).map(|(_, tp)| tp.clone()).collect();
         assert!(!received.is_empty(), "{service} was called: {hops:?}");
         for tp in received {

@@ -166,6 +166,62 @@ async fn packs_unlock_with_gems_once_and_refusals_keep_their_codes_and_fields() 
     env.cleanup().await;
 }
 
+/// A channel carried by `site` alone, with a slug of its own.
+fn channel_on(channel: Uuid, n: usize, site: &str) -> CatalogEvent {
+    match channel_published(channel) {
+        CatalogEvent::ChannelPublished { channel_id, kind, category, published_at, .. } => {
+            CatalogEvent::ChannelPublished {
+                channel_id,
+                slug: format!("channel-{n:03}"),
+                name: format!("Channel {n:03}"),
+                kind,
+                category,
+                sites: vec![site.into()],
+                published_at,
+            }
+        }
+        other => unreachable!("{other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn any_pack_of_a_brand_with_many_channels_unlocks_and_another_brands_pack_is_not_found() {
+    let env = env().await;
+    // More channels than any one page of the catalog's listing holds.
+    let channels: Vec<(Uuid, Uuid)> = (0..130).map(|_| (Uuid::now_v7(), Uuid::now_v7())).collect();
+    let mut events = Vec::new();
+    let (tushy_channel, tushy_pack) = (Uuid::now_v7(), Uuid::now_v7());
+    let all = channels.iter().map(|c| (*c, "vixen")).chain([((tushy_channel, tushy_pack), "tushy")]);
+    for (n, ((channel, pack), site)) in all.enumerate() {
+        let mut in_pack = video(Some((pack, channel)));
+        if let Some(c) = in_pack.channel.as_mut() {
+            c.slug = format!("channel-{n:03}");
+        }
+        events.push(channel_on(channel, n, site));
+        events.push(published(&in_pack));
+        events.push(pack_published(pack, channel, vec![in_pack.video_id]));
+    }
+    env.catalog(&events).await;
+    let member = Uuid::now_v7();
+    env.subscribe(member, MembershipKind::Member).await;
+    env.fund_gems(member, 30).await;
+    let token = env.token(member);
+
+    for (_, pack) in [channels[0], channels[129]] {
+        let body = env.ask(Some(&token), UNLOCK_PACK, json!({"id": pack})).await;
+        assert_eq!(body["data"]["unlockChannelPack"]["status"], "success", "{}", short(&body));
+    }
+    // Another brand's pack and an unknown one: NOT_FOUND, as any item of another brand is, and
+    // nothing is debited.
+    for pack in [tushy_pack, Uuid::now_v7()] {
+        let body = env.ask(Some(&token), UNLOCK_PACK, json!({"id": pack})).await;
+        assert_eq!(codes(&body), ["NOT_FOUND"], "{}", short(&body));
+    }
+    let body = env.ask(Some(&token), "{ getGemsBalance { wallet { balance { amount } } } }", json!({})).await;
+    assert_eq!(body["data"]["getGemsBalance"]["wallet"]["balance"]["amount"], 10, "{}", short(&body));
+    env.cleanup().await;
+}
+
 const TOKENS: &str = "query($id: ID!, $device: String) { getToken(videoId: $id, device: $device) { p270 { token cdn url } p360 { token cdn url } p480 { token cdn url } p480l { token cdn url } p720 { token cdn url } p1080 { token cdn url } p2160 { token cdn url } hls { token cdn url } downloadQuotas { downloadsNumber quotaLeft } } }";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

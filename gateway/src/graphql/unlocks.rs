@@ -297,10 +297,12 @@ fn caller(ctx: &Context<'_>) -> CallContext {
 
 /// The service's refusals keep their code, message and extra fields (`daysUntilRefreshGems`,
 /// `downloadQuotaMax`, `remainingDays`, `denied`); UNLOCK_FAILED keeps its copy although it is
-/// a 503; anything else unexpected is masked.
+/// a 503; a pack the brand does not carry is NOT_FOUND, as any item of another brand is;
+/// anything else unexpected is masked.
 fn refused(e: UpstreamError) -> async_graphql::Error {
     match (e.service_code(), e.service_message()) {
         (Some(code), Some(message)) if code == wire::UNLOCK_FAILED => errors::coded(code, message),
+        (Some(code), _) if code == wire::CHANNEL_PACK_NOT_FOUND => super::catalog::not_found(),
         _ => errors::upstream(e),
     }
 }
@@ -446,10 +448,10 @@ impl UnlocksMutation {
     ) -> async_graphql::Result<ChannelPackUnlock> {
         limit(ctx, Bucket::Spend)?;
         let pack = parse(&channel_pack_id, "channel pack")?;
-        brand::channel_pack(ctx, pack).await?;
-        // "unlock ChannelPack" (an active member with access to this brand, a pack not held):
-        // the unlocks service asks the access rules (NO_TENANT_ACCESS, ALREADY_UNLOCKED).
         request(ctx).viewer()?;
+        // The unlocks service answers which brand carries the pack (NOT_FOUND on another's)
+        // and asks the access rules for "unlock ChannelPack" (an active member with access to
+        // this brand, a pack not held: NO_TENANT_ACCESS, ALREADY_UNLOCKED).
         let r = upstreams(ctx).unlocks.unlock_channel_pack(&caller(ctx), pack).await.map_err(refused)?;
         Ok(ChannelPackUnlock {
             status: r.status,

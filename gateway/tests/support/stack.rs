@@ -149,6 +149,8 @@ fn envelope<E: EventFamily>(event: &E, tenant: &str) -> Envelope {
 
 impl Stack {
     pub async fn start(options: Options) -> Stack {
+        // Every service records the calls it receives, for a trace's hops.
+        let traces: Traces = Arc::default();
         // The profile first: its key signs every token of the test.
         let profile = Scratch::new(&[("profile", &profile::MIGRATIONS)], 2).await;
         let config = ProfileConfig {
@@ -160,7 +162,8 @@ impl Stack {
         let profile_state = profile::State::load(profile.pool.clone(), profile.store.clone(), config).await.unwrap();
         let signer = profile_state.signer.clone();
         let profile_calls: Calls = Arc::default();
-        let profile_url = serve(counted(profile::router(profile_state.clone()), profile_calls.clone())).await;
+        let profile_app = counted(profile::router(profile_state.clone()), profile_calls.clone());
+        let profile_url = serve(traced(profile_app, "profile", traces.clone())).await;
 
         let catalog = Scratch::new(&[("catalog", &catalog::MIGRATIONS)], 4).await;
         if options.seed_catalog {
@@ -178,7 +181,8 @@ impl Stack {
             catalog::CatalogConfig::default(),
         );
         let calls: Calls = Arc::default();
-        let catalog_url = serve(counted(catalog::router(state), calls.clone())).await;
+        let catalog_url =
+            serve(traced(counted(catalog::router(state), calls.clone()), "catalog", traces.clone())).await;
 
         let subscription = Scratch::new(&[("subscription", &subscription::MIGRATIONS)], 3).await;
         let mut billing = subscription::BillingConfig::from_lookup(|_| None, false).unwrap();
@@ -190,7 +194,8 @@ impl Stack {
             profile::client::ProfileClient::new(profile_url.clone()),
             signer.verifier(),
         );
-        let subscription_url = serve(subscription::router(subscription_state.clone())).await;
+        let subscription_app = subscription::router(subscription_state.clone());
+        let subscription_url = serve(traced(subscription_app, "subscription", traces.clone())).await;
 
         let wallet = Scratch::new(&[("wallet", &wallet::MIGRATIONS)], 2).await;
         let wallet_config = wallet::WalletConfig {
@@ -199,7 +204,6 @@ impl Stack {
             ..Default::default()
         };
         let wallet_state = wallet::State::new(wallet.pool.clone(), wallet.store.clone(), wallet_config.clone());
-        let traces: Traces = Arc::default();
         let wallet_router = wallet::router(wallet_state.clone().with_verifier(signer.verifier()));
         let wallet_url = serve(traced(wallet_router, "wallet", traces.clone())).await;
         let unlocks = Scratch::new(&[("unlocks", &unlocks::MIGRATIONS)], 3).await;
@@ -236,7 +240,7 @@ impl Stack {
             };
             let sites = deals::Sites::load(&config.tenants_dir).unwrap();
             let state = deals::State::new(deals.pool.clone(), deals.store.clone(), config, sites, signer.verifier());
-            let url = serve(deals::router(state)).await;
+            let url = serve(traced(deals::router(state), "deals", traces.clone())).await;
             (Some(deals), url)
         } else {
             (None, "http://127.0.0.1:9".to_owned())

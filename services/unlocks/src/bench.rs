@@ -5,7 +5,7 @@
 //! afterwards, with the real subscription service and wallet served beside.
 
 use chrono::Utc;
-use proto_events::catalog::{ChannelKind, CatalogEvent, Video};
+use proto_events::catalog::{CatalogEvent, ChannelKind, Video};
 use proto_events::subscription::{MembershipKind, SubscriptionEvent};
 use proto_events::{Actor, EventMeta};
 use runtime::auth::Signer;
@@ -348,7 +348,7 @@ async fn measure_pack_unlocks(
             let pack = packs[turn.index / members];
             async move {
                 let meta = EventMeta::new(Actor::User(asker.user_id));
-                crate::unlock::unlock_channel_pack(&state, &asker, pack, &meta).await.is_ok()
+                crate::domain::process::unlock_channel_pack(&state, &asker, pack, &meta).await.is_ok()
             }
         })
         .await

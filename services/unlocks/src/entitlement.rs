@@ -145,12 +145,26 @@ pub fn user_facts(tenant: &str, read: &OwnersRead, holdings: &Holdings, groups: 
 
 /// Asks the owners for the user's facts and builds their abilities.
 pub async fn standing(state: &State, asker: &Asker) -> Result<Standing, ApiError> {
+    read_standing(state, asker, None).await
+}
+
+/// The user's standing with `channel_pack_id` counted as not held: the standing an unlock of
+/// that pack is decided on (asking it again after the unlock's own record finds the same).
+pub async fn standing_for_pack(state: &State, asker: &Asker, channel_pack_id: Uuid) -> Result<Standing, ApiError> {
+    read_standing(state, asker, Some(channel_pack_id)).await
+}
+
+/// One read of the subscription service and of the user's unlocks; the facts built once.
+async fn read_standing(state: &State, asker: &Asker, not_held: Option<Uuid>) -> Result<Standing, ApiError> {
     let (read, holdings) = futures::join!(
         state.subscriptions.read_of(asker.user_id, &asker.tenant, &asker.call),
         queries::held(&state.pool, asker.user_id)
     );
     let read = owners_read(&read.map_err(ApiError::SubscriptionUnavailable)?);
-    let holdings = holdings?;
+    let mut holdings = holdings?;
+    if let Some(pack) = not_held {
+        holdings.packs.retain(|p| *p != pack);
+    }
     let user = user_facts(&asker.tenant, &read, &holdings, &asker.groups);
     Ok(Standing {
         ability: Ability::new(&user, features(&asker.tenant)?),
@@ -160,12 +174,6 @@ pub async fn standing(state: &State, asker: &Asker) -> Result<Standing, ApiError
         read,
         user,
     })
-}
-
-/// The abilities of a standing whose holdings were changed (e.g. a pack taken out).
-pub fn ability_of(asker: &Asker, standing: &Standing) -> Result<Ability, ApiError> {
-    let user = user_facts(&asker.tenant, &standing.read, &standing.holdings, &asker.groups);
-    Ok(Ability::new(&user, features(&asker.tenant)?))
 }
 
 /// The brand's features, as the gateway's abilities read them (`tenants`), so that what the

@@ -15,9 +15,10 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::api::*;
+use crate::domain::process as unlock;
 use crate::entitlement::Asker;
 use crate::error::ApiError;
-use crate::{media, queries, unlock, State};
+use crate::{media, queries, State};
 
 /// 'Recent' (product.md, "Unlocks"): 14 days, 1209600000 ms.
 pub const RECENT: Duration = Duration::milliseconds(1_209_600_000);

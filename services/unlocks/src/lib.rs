@@ -2,7 +2,7 @@
 //!
 //! The pure part: the unlocks decider ([`domain`]), the entitlement rules ([`entitlement`]),
 //! quotas and resolutions ([`quota`]) and media tokens ([`token`]). Around it: the write path
-//! ([`commands`]), unlocks paid from the wallet and their reconciler ([`unlock`]), tokens,
+//! ([`commands`]), the unlock process manager and its reconciler ([`domain::process`]), tokens,
 //! downloads and the media endpoint ([`media`]), the read models ([`projections`],
 //! [`queries`]), the catalog and subscription consumers ([`consumer`]), the internal API
 //! ([`http`]) with its client ([`client`]) and the generated demo media ([`demo`]).
@@ -24,7 +24,6 @@ pub mod projections;
 pub mod queries;
 pub mod quota;
 pub mod token;
-pub mod unlock;
 
 /// The contract (wire types and typed client) lives in `unlocks-contract`; these keep the
 /// service's own `crate::api` and `crate::client` paths.
@@ -84,7 +83,7 @@ fn build(ctx: ServiceContext) -> BoxFuture<anyhow::Result<Service>> {
         }
         let state = State::new(ctx.pool, ctx.store, config, verifier);
         let service = Service::new(router(state.clone()), consumers(&state), projections(&state));
-        Ok(service.with_jobs(vec![unlock::Reconciler::new(state).job()]))
+        Ok(service.with_jobs(vec![domain::process::Reconciler::new(state).job()]))
     })
 }
 

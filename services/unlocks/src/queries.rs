@@ -74,12 +74,22 @@ pub async fn videos(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<CatalogVideo>, sq
     Ok(rows.into_iter().map(Into::into).collect())
 }
 
-/// A channel pack's channel, if the pack is published.
-pub async fn channel_pack(pool: &PgPool, channel_pack_id: Uuid) -> Result<Option<Uuid>, sqlx::Error> {
-    sqlx::query_scalar("select channel_id from catalog_channel_pack where channel_pack_id = $1")
-        .bind(channel_pack_id)
-        .fetch_optional(pool)
-        .await
+/// A channel pack's channel, if the pack is published in a channel `tenant` carries (the
+/// catalog's rule, read from this service's copy of its channels: a brand carries the channels
+/// that list it among their sites).
+pub async fn carried_channel_pack(
+    pool: &PgPool,
+    channel_pack_id: Uuid,
+    tenant: &str,
+) -> Result<Option<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
+        "select p.channel_id from catalog_channel_pack p join catalog_channel c using (channel_id)
+         where p.channel_pack_id = $1 and $2 = any(c.sites)",
+    )
+    .bind(channel_pack_id)
+    .bind(tenant)
+    .fetch_optional(pool)
+    .await
 }
 
 /// Every pack (not forfeited) and video the user unlocked.

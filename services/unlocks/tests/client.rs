@@ -8,14 +8,20 @@ use unlocks::api::UnlockVideoInput;
 use unlocks::client::UnlocksClient;
 use uuid::Uuid;
 
-use support::{pack_event, published, video, TestEnv};
+use support::{channel_event, pack_event, published, video, TestEnv};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_client_method_reaches_its_endpoint_and_refusals_keep_their_code() {
     let env = TestEnv::new().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
     let (plain, portal_video) = (video("vixen", None, None), video("vixen", None, None));
-    env.catalog(&[published(&plain), published(&portal_video), pack_event(pack, channel, vec![])]).await;
+    env.catalog(&[
+        published(&plain),
+        published(&portal_video),
+        channel_event(channel),
+        pack_event(pack, channel, vec![]),
+    ])
+    .await;
     let user = Uuid::now_v7();
     env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
     env.fund_gems(user, 10).await;

@@ -13,7 +13,7 @@ use proto_events::subscription::MembershipKind;
 use runtime::auth::{Claims, Signer};
 use uuid::Uuid;
 
-use support::{database_url, kill9, pack_event, TestEnv};
+use support::{channel_event, database_url, kill9, pack_event, TestEnv};
 
 struct Harness {
     child: Child,
@@ -68,7 +68,7 @@ impl Harness {
 async fn a_crash_between_debit_and_record_ends_with_one_debit_and_one_unlock_after_restart() {
     let env = TestEnv::new().await;
     let (pack, channel) = (Uuid::now_v7(), Uuid::now_v7());
-    env.catalog(&[pack_event(pack, channel, vec![Uuid::now_v7()])]).await;
+    env.catalog(&[channel_event(channel), pack_event(pack, channel, vec![Uuid::now_v7()])]).await;
     let user = Uuid::now_v7();
     env.subscribe(user, MembershipKind::Member, &["vixen"], false).await;
     env.fund_gems(user, 50).await;

@@ -12,7 +12,7 @@ use unlocks::api::{DownloadQuotasResponse, DownloadResolutionsResponse, Download
 use unlocks::token::{Ground, MediaGrant, Purpose};
 use uuid::Uuid;
 
-use support::{cancelled, pack_event, published, video, TestEnv};
+use support::{cancelled, channel_event, pack_event, published, video, TestEnv};
 
 async fn tokens(env: &TestEnv, token: &str, video: Uuid, device: &str) -> (StatusCode, Value) {
     let r = env
@@ -145,6 +145,7 @@ async fn tokens_follow_entitlement_through_a_cancel_an_expiry_and_a_chargeback()
         published(&vixen),
         published(&tushy),
         published(&in_pack),
+        channel_event(channel),
         pack_event(pack, channel, vec![in_pack.video_id]),
     ])
     .await;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use unlocks::api::{PackUnlockResponse, UnlockStateResponse};
 use uuid::Uuid;
 
-use support::{cancelled, pack_event, TestEnv};
+use support::{cancelled, channel_event, channel_on, pack_event, TestEnv};
 
 async fn unlock(env: &TestEnv, client: &reqwest::Client, token: &str, pack: Uuid) -> (StatusCode, Value) {
     let response = client
@@ -35,7 +35,8 @@ async fn state_at(env: &TestEnv, token: &str, path: &str) -> UnlockStateResponse
 async fn packs(env: &TestEnv, n: usize) -> Vec<Uuid> {
     let channel = Uuid::now_v7();
     let ids: Vec<Uuid> = (0..n).map(|_| Uuid::now_v7()).collect();
-    let events: Vec<_> = ids.iter().map(|id| pack_event(*id, channel, vec![Uuid::now_v7()])).collect();
+    let mut events = vec![channel_event(channel)];
+    events.extend(ids.iter().map(|id| pack_event(*id, channel, vec![Uuid::now_v7()])));
     env.catalog(&events).await;
     ids
 }
@@ -91,6 +92,14 @@ async fn a_pack_unlock_debits_ten_gems_records_the_unlock_and_answers_every_outc
     assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0, "the refused unlock is not pending");
     let refused = env.scalar("select count(*) from event where event_type = 'UnlockRefused'").await;
     assert_eq!(refused, 1);
+
+    // A pack of a channel only another brand carries is not this brand's: not found, no debit.
+    let (tushy_channel, tushy_pack) = (Uuid::now_v7(), Uuid::now_v7());
+    env.catalog(&[channel_on(tushy_channel, "tushy"), pack_event(tushy_pack, tushy_channel, vec![])]).await;
+    env.fund_gems(user, 10).await;
+    let (status, body) = unlock(&env, &client, &token, tushy_pack).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("CHANNEL_PACK_NOT_FOUND")), "{body}");
+    assert_eq!((env.debits().await, env.gems(user).await), (1, 15));
     env.cleanup().await;
 }
 
@@ -243,9 +252,9 @@ async fn an_unlock_the_wallet_did_not_answer_is_finished_by_the_reconciler_exact
     // The reconciler, with the wallet reachable, finishes it; a second pass changes nothing.
     let config = support::test_config(&env.schema, &env.wallet_url, &env.subscription_url);
     let reconciling = unlocks::State::new(env.pool.clone(), env.store.clone(), config, env.signer.verifier());
-    let reconciler = unlocks::unlock::Reconciler::new(reconciling);
+    let reconciler = unlocks::domain::process::Reconciler::new(reconciling);
     assert_eq!(reconciler.pass().await.unwrap().finished, 1);
-    assert_eq!(reconciler.pass().await.unwrap(), unlocks::unlock::Pass::default());
+    assert_eq!(reconciler.pass().await.unwrap(), unlocks::domain::process::Pass::default());
     assert_eq!((env.debits().await, env.gems(user).await), (1, 20));
     assert_eq!(env.scalar("select count(*) from channel_pack_unlock").await, 1);
     assert_eq!(env.scalar("select count(*) from pending_unlock").await, 0);

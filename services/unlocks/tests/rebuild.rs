@@ -63,10 +63,10 @@ async fn rebuilt_read_models_equal_the_live_ones() {
     let config = support::test_config(&env.schema, &env.wallet_url, &env.subscription_url);
     let live = unlocks::State::new(env.pool.clone(), env.store.clone(), config, env.signer.verifier());
     let meta = proto_events::EventMeta::new(proto_events::Actor::User(member));
-    unlocks::unlock::unlock_channel_pack(&live, &env.asker(member), pack_a, &meta).await.unwrap();
+    unlocks::domain::process::unlock_channel_pack(&live, &env.asker(member), pack_a, &meta).await.unwrap();
     for v in &videos[..2] {
         let input = serde_json::from_value(json!({ "videoId": v.video_id, "videoNewId": v.new_id })).unwrap();
-        unlocks::unlock::unlock_video(&live, &env.asker(trial_user), input, &meta).await.unwrap();
+        unlocks::domain::process::unlock_video(&live, &env.asker(trial_user), input, &meta).await.unwrap();
     }
     for size in ["p270", "p1080"] {
         unlocks::media::download(&live, &env.asker(member), videos[0].video_id, size, &meta).await.unwrap();

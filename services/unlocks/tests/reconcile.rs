@@ -6,11 +6,11 @@ mod support;
 
 use proto_events::subscription::MembershipKind;
 use proto_events::{Actor, EventMeta};
+use unlocks::domain::process::{self as unlock, NotFinished, Pass, Reconciler};
 use unlocks::error::ApiError;
-use unlocks::unlock::{self, NotFinished, Pass, Reconciler};
 use uuid::Uuid;
 
-use support::{cancelled, pack_event, TestEnv};
+use support::{cancelled, channel_event, pack_event, TestEnv};
 
 /// The env's own state talks to no wallet; this one to the real wallet.
 fn reachable(env: &TestEnv) -> unlocks::State {
@@ -30,7 +30,8 @@ fn unreachable_wallet() -> impl FnOnce(unlocks::config::UnlocksConfig) -> unlock
 
 async fn one_pack(env: &TestEnv) -> Uuid {
     let pack = Uuid::now_v7();
-    env.catalog(&[pack_event(pack, Uuid::now_v7(), vec![Uuid::now_v7()])]).await;
+    let channel = Uuid::now_v7();
+    env.catalog(&[channel_event(channel), pack_event(pack, channel, vec![Uuid::now_v7()])]).await;
     pack
 }
 

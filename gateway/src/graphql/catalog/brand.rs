@@ -5,10 +5,10 @@
 //! carries every brand's videos.
 
 use async_graphql::Context;
-use catalog_contract::{api, client::Paging};
+use catalog_contract::api;
 use uuid::Uuid;
 
-use super::{caller, loaders, not_found, refused};
+use super::{caller, loaders, not_found};
 use crate::graphql::context::{request, upstreams};
 
 /// The site channel videos are released on; a brand carries them through its channels.
@@ -68,20 +68,6 @@ pub async fn performer(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<api
     let tenant = tenant(ctx);
     if combined(ctx) || performer.sites.iter().any(|s| s == tenant) {
         Ok(performer)
-    } else {
-        Err(not_found())
-    }
-}
-
-/// The channel pack, when one of the brand's channels holds it (one listing of the brand's
-/// channels, which carry their packs).
-pub async fn channel_pack(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<()> {
-    let all = Paging { page: Some(1), size: Some(100) };
-    let channels = upstreams(ctx).catalog.channels(&caller(ctx), &all).await.map_err(refused)?;
-    let tenant = tenant(ctx);
-    let carried = |c: &api::Channel| c.sites.iter().any(|s| s == tenant);
-    if channels.channels.iter().any(|c| carried(c) && c.packs.iter().any(|p| p.channel_pack_id == id)) {
-        Ok(())
     } else {
         Err(not_found())
     }

@@ -16,6 +16,8 @@ pub const VIDEO_UNLOCK_FAILED: &str = "Failed to unlock the video. Please try ag
 pub const PACK_UNLOCK_FAILED: &str = "Failed to unlock the channel pack. Please try again later.";
 /// The code of an unlock that could not be finished now (a 503 the gateway shows as it is).
 pub const UNLOCK_FAILED: &str = "UNLOCK_FAILED";
+/// The code of a pack that is not published in a channel the asker's brand carries (a 404).
+pub const CHANNEL_PACK_NOT_FOUND: &str = "CHANNEL_PACK_NOT_FOUND";
 
 /// The user a media token (`/media/…?token=`) names, read without checking it (the gateway
 /// compares it with the request's session before passing the request on; the signature is

@@ -53,7 +53,7 @@ async fn main() -> anyhow::Result<()> {
     println!("LISTENING {}", listener.local_addr()?);
     std::io::stdout().flush()?;
     let cancel = CancellationToken::new();
-    let reconciler = tokio::spawn(unlocks::unlock::Reconciler::new(state.clone()).job()(cancel.clone()));
+    let reconciler = tokio::spawn(unlocks::domain::process::Reconciler::new(state.clone()).job()(cancel.clone()));
     let app = unlocks::router(state).layer(axum::middleware::from_fn(runtime::http::correlate));
     let stop = cancel.clone();
     axum::serve(listener, app)

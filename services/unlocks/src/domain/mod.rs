@@ -10,10 +10,12 @@
 //! caller and put in the command.
 //!
 //! [`command`] says what may be asked and what a refusal is, [`state`] what deciding needs of
-//! the history and how events change it, [`decide`] how a command is answered.
+//! the history and how events change it, [`decide`] how a command is answered, and
+//! [`process`] runs an unlock's steps around them (the owners' facts, the wallet's debit).
 
 mod command;
 mod decide;
+pub mod process;
 mod state;
 
 pub use command::*;

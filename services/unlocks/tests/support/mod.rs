@@ -276,6 +276,24 @@ pub fn published(video: &Video) -> CatalogEvent {
     CatalogEvent::VideoPublished { video: video.clone(), published_at: Utc::now() }
 }
 
+/// A vixen channel (its packs are vixen's to unlock).
+pub fn channel_event(channel: Uuid) -> CatalogEvent {
+    channel_on(channel, "vixen")
+}
+
+/// A channel `site` carries.
+pub fn channel_on(channel: Uuid, site: &str) -> CatalogEvent {
+    CatalogEvent::ChannelPublished {
+        channel_id: channel,
+        slug: format!("channel-{}", channel.simple()),
+        name: "A channel".into(),
+        kind: proto_events::catalog::ChannelKind::Internal,
+        category: None,
+        sites: vec![site.into()],
+        published_at: Utc::now(),
+    }
+}
+
 /// A pack of a channel with the given videos: (pack, channel).
 pub fn pack_event(pack: Uuid, channel: Uuid, videos: Vec<Uuid>) -> CatalogEvent {
     CatalogEvent::ChannelPackPublished {

@@ -1,5 +1,10 @@
-//! Unlocks paid from the wallet: request, debit, record. And the reconciler that finishes
-//! any unlock whose request stopped between the steps.
+//! The unlock process manager: an unlock paid from the wallet is requested, debited and
+//! recorded, and the reconciler finishes any unlock whose request stopped between the steps.
+//!
+//! One request takes one straight path: the pack's brand and channel from this service's copy
+//! of the catalog, the access facts built once from one read of the subscription service, the
+//! wallet's debit, the record. Finishing an unlock asks the access rules once, before the debit;
+//! the completion takes that answer (docs/decisions/unlocks/one-straight-path-per-pack-unlock.md).
 //!
 //! Choice: the intent is recorded first (`UnlockRequested`, a `pending_unlock` row) and its
 //! unlock id is the debit's idempotency key. Whoever finishes a pending unlock (the request,
@@ -19,8 +24,8 @@ use uuid::Uuid;
 use wallet_contract::api::{DebitRequest, NotEnoughCredits, NotEnoughGems};
 use wallet_contract::client::DebitRefusal as Refusal;
 
+use super::{Command, Unlocks};
 use crate::api::{PackUnlockResponse, UnlockVideoInput, UnlockVideoResponse};
-use crate::domain::{Command, Unlocks};
 use crate::entitlement::{self, may_take_free_trial_video, may_unlock_channel_pack, Asker, TrialRefusal};
 use crate::error::{ApiError, PACK_UNLOCK_FAILED, VIDEO_UNLOCK_FAILED};
 use crate::{commands, queries, State};
@@ -94,13 +99,46 @@ fn in_flight(state: &State, unlock_id: Uuid) -> bool {
 /// user lost access is given up without a debit. A debit that still lands on an unlock given
 /// up meanwhile (a cross-process race only the wallet could close) is recorded by
 /// `CompleteUnlock` as `UnlockDebitOrphaned` when it cannot be honoured.
+///
+/// The access rules are asked of the owners here (the reconciler's way); a request that read
+/// them already passes its answer to [`finish_with`].
 pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventMeta) -> Result<Finished, NotFinished> {
+    finish_with(state, asker, unlock_id, meta, PackAccess::Unread).await
+}
+
+/// Whether the user may unlock the pack an unlock is for: read by the request that asked, or
+/// read at most once by the finish that needs it.
+#[derive(Clone, Copy, Debug)]
+pub enum PackAccess {
+    Read(bool),
+    Unread,
+}
+
+impl PackAccess {
+    async fn may_unlock(&mut self, state: &State, asker: &Asker, channel_pack_id: Uuid) -> Result<bool, ApiError> {
+        let may = match *self {
+            PackAccess::Read(may) => may,
+            PackAccess::Unread => may_unlock_pack(state, asker, channel_pack_id).await?,
+        };
+        *self = PackAccess::Read(may);
+        Ok(may)
+    }
+}
+
+/// [`finish`], with what the request already knows of the user's access.
+pub async fn finish_with(
+    state: &State,
+    asker: &Asker,
+    unlock_id: Uuid,
+    meta: &EventMeta,
+    mut access: PackAccess,
+) -> Result<Finished, NotFinished> {
     let _flight = InFlight::enter(state, unlock_id);
     let (user_id, tenant) = (asker.user_id, Some(asker.tenant.as_str()).filter(|t| !t.is_empty()));
     let pending = match commands::unlock_standing(&state.pool, user_id, unlock_id).await? {
         commands::Standing::Pending(pending) => {
             if let UnlockTarget::ChannelPack { channel_pack_id, .. } = pending.target {
-                if !may_unlock_pack(state, asker, channel_pack_id).await? {
+                if !access.may_unlock(state, asker, channel_pack_id).await? {
                     let command =
                         Command::RefuseUnlock { unlock_id, reason: UnlockRefusal::NoTenantAccess, now: state.now() };
                     state.book.submit(user_id, command, meta).await.map_err(ApiError::from)?.map_err(ApiError::from)?;
@@ -143,7 +181,7 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
             (state.after_debit)(unlock_id);
             let may_unlock = match pending.target {
                 UnlockTarget::ChannelPack { channel_pack_id, .. } => {
-                    may_unlock_pack(state, asker, channel_pack_id).await?
+                    access.may_unlock(state, asker, channel_pack_id).await?
                 }
                 UnlockTarget::Video { .. } => true,
             };
@@ -178,9 +216,7 @@ pub async fn finish(state: &State, asker: &Asker, unlock_id: Uuid, meta: &EventM
 /// Whether the user may (still) unlock the pack: the access rules, asked with the owners'
 /// facts now. The pack being the one this unlock is for, it counts as not held yet.
 async fn may_unlock_pack(state: &State, asker: &Asker, channel_pack_id: Uuid) -> Result<bool, ApiError> {
-    let mut standing = entitlement::standing(state, asker).await?;
-    standing.holdings.packs.retain(|p| *p != channel_pack_id);
-    standing.ability = entitlement::ability_of(asker, &standing)?;
+    let standing = entitlement::standing_for_pack(state, asker, channel_pack_id).await?;
     Ok(may_unlock_channel_pack(&standing, channel_pack_id))
 }
 
@@ -273,21 +309,23 @@ pub async fn unlock_channel_pack(
     meta: &EventMeta,
 ) -> Result<PackUnlockResponse, ApiError> {
     let user_id = asker.user_id;
-    let channel_id = queries::channel_pack(&state.pool, channel_pack_id)
-        .await?
-        .ok_or(ApiError::NotFound { code: "CHANNEL_PACK_NOT_FOUND", message: "no such channel pack".into() })?;
+    // A pack of a channel the asker's brand does not carry is another brand's: not found here.
+    let channel_id = queries::carried_channel_pack(&state.pool, channel_pack_id, &asker.tenant).await?.ok_or(
+        ApiError::NotFound { code: crate::api::CHANNEL_PACK_NOT_FOUND, message: "no such channel pack".into() },
+    )?;
+    let may_unlock = may_unlock_pack(state, asker, channel_pack_id).await?;
     let command = Command::RequestPackUnlock {
         unlock_id: Uuid::now_v7(),
         channel_pack_id,
         channel_id,
         gems: state.config.pack_gems,
-        may_unlock: may_unlock_pack(state, asker, channel_pack_id).await?,
+        may_unlock,
         now: state.now(),
     };
     let requested = state.book.submit(user_id, command, meta).await??;
     let target = UnlockTarget::ChannelPack { channel_pack_id, channel_id };
     let unlock_id = pending_of(&requested.state, &target)?;
-    match finish(state, asker, unlock_id, meta).await {
+    match finish_with(state, asker, unlock_id, meta, PackAccess::Read(may_unlock)).await {
         Ok(finished) => {
             let unlocked_at = unlocked_at(state, user_id, channel_pack_id).await?;
             Ok(PackUnlockResponse {

@@ -18,7 +18,7 @@ describe('sharedScreenCode', () => {
     '/app/src/app/router.tsx': [],
     '/app/src/components/ErrorScreen.tsx': [],
     '/app/node_modules/react/index.js': [],
-    '/app/src/features/home/routes/screens.tsx': ['/app/src/components/Shelf/Shelf.tsx', '/app/node_modules/some-lib/index.js'],
+    '/app/src/features/home/routes/screens.ts': ['/app/src/components/Shelf/Shelf.tsx', '/app/node_modules/some-lib/index.js'],
     '/app/src/components/Shelf/Shelf.tsx': ['/app/node_modules/react/index.js'],
     '/app/src/app/useScreenQuery.ts': [],
     '/app/node_modules/some-lib/index.js': [],
@@ -40,7 +40,7 @@ describe('sharedScreenCode', () => {
 
   it('leaves screens and the libraries only a feature imports where Rollup puts them', () => {
     const chunk = sharedScreenCode()
-    expect(chunk('/app/src/features/home/routes/screens.tsx', graph)).toBeNull()
+    expect(chunk('/app/src/features/home/routes/screens.ts', graph)).toBeNull()
     expect(chunk('/app/node_modules/some-lib/index.js', graph)).toBeNull()
   })
 
@@ -54,12 +54,12 @@ describe('sharedScreenCode', () => {
       ],
       '/app/node_modules/@apollo/client/react/hooks/useQuery.js': [],
       '/app/node_modules/@apollo/client/react/hooks/useMutation.js': [],
-      '/app/src/features/home/routes/screens.tsx': ['/app/src/components/Shelf/Shelf.tsx'],
+      '/app/src/features/home/routes/screens.ts': ['/app/src/components/Shelf/Shelf.tsx'],
       '/app/src/components/Shelf/Shelf.tsx': [],
-      '/app/src/features/videos/routes/screens.tsx': ['/app/src/components/Shelf/Shelf.tsx', '/app/src/components/Listing/Listing.tsx'],
+      '/app/src/features/videos/routes/screens.ts': ['/app/src/components/Shelf/Shelf.tsx', '/app/src/components/Listing/Listing.tsx'],
       '/app/src/components/Listing/Listing.tsx': ['/app/src/app/i18n/copy/shared.ts'],
       '/app/src/app/i18n/copy/shared.ts': [],
-      '/app/src/app/i18n/copy/videos.ts': [],
+      '/app/src/features/videos/copy.ts': [],
     })
     const chunk = () => sharedScreenCode('/app/src/features/home/routes/screens')
 
@@ -71,7 +71,7 @@ describe('sharedScreenCode', () => {
     })
 
     it("leaves a feature's copy with its readers", () => {
-      expect(chunk()('/app/src/app/i18n/copy/videos.ts', landing)).toBeNull()
+      expect(chunk()('/app/src/features/videos/copy.ts', landing)).toBeNull()
     })
 
     it("puts Apollo's useQuery and useMutation, which the entry reaches through Apollo's index only, with the screens", () => {

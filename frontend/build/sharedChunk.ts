@@ -15,9 +15,9 @@ import type { GetManualChunk, ManualChunkMeta } from 'rollup'
 const SHARED = /\/src\/(components|app)\//
 // The full CASL ability (7 kB gzip with its condition matcher) is for the few components that ask about a subject
 // instance (the upgrade overlay): it stays with them, out of the chunk every screen loads. A feature's copy
-// (app/i18n/copy/<feature>.ts) likewise stays with the screens and modals that read it; only the copy several
-// features read (copy/shared.ts) is shared code.
-const NOT_SHARED = /\/src\/app\/(session\/ability\.ts|i18n\/copy\/(?!shared\.ts$)[^/]+)$/
+// (features/<feature>/copy.ts) is the feature's code, not shared code, so it stays with the screens and modals that
+// read it; only the copy several features read (app/i18n/copy/shared.ts) is shared code.
+const NOT_SHARED = /\/src\/app\/session\/ability\.ts$/
 
 // Library modules the walk below finds from the entry only because the entry imports a library's index, which
 // re-exports them: Apollo's useQuery (with its store hook) and useMutation, behind @apollo/client/react, which the

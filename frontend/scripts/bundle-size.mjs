@@ -12,7 +12,7 @@ import { build } from 'vite'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const benchDir = join(root, 'node_modules', '.bench')
-const HOME_SCREEN = 'src/features/home/routes/screens.tsx'
+const HOME_SCREEN = 'src/features/home/routes/screens.ts'
 const MAX_RATIO = 1.15
 const MAX_ROUTE_BYTES = 50 * 1024
 

@@ -1,7 +1,9 @@
 // @vitest-environment node
 // The copy's split (index.ts, docs/decisions/): a key is in the shell's copy (en.ts) or in one copy module, and
 // every source file that names a key of a copy module imports that module itself, so the words are there whenever
-// the code that shows them has run, whichever chunk it ends up in.
+// the code that shows them has run, whichever chunk it ends up in. A copy module is the shared one (copy/shared.ts:
+// what several features read) or a feature's own (features/<feature>/copy.ts), which only that feature imports
+// (docs/decisions/front-end/feature-copy-lives-feature-one-screen-per-file.md).
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,10 +14,24 @@ type Tree = { readonly [key: string]: string | Tree }
 
 const here = dirname(fileURLToPath(import.meta.url))
 const src = resolve(here, '../..')
-const copyModules = import.meta.glob<Record<string, Tree>>('./copy/*.ts', { eager: true })
+const copyModules = {
+  ...import.meta.glob<Record<string, Tree>>('./copy/*.ts', { eager: true }),
+  ...import.meta.glob<Record<string, Tree>>('../../features/*/copy.ts', { eager: true }),
+}
+/** Each copy module by its path from src/ without the extension ('app/i18n/copy/shared', 'features/gems/copy'). */
 const copies = new Map(
-  Object.entries(copyModules).map(([path, module]) => [path.replace(/^\.\/copy\/|\.ts$/g, ''), Object.values(module)[0]!]),
+  Object.entries(copyModules).map(([path, module]) => [
+    relative(src, resolve(here, path)).replace(/\.ts$/, ''),
+    Object.values(module)[0]!,
+  ]),
 )
+const SHARED = 'app/i18n/copy/shared'
+
+/** The feature a copy module belongs to ('gems' for features/gems/copy), none for the shared copy. */
+const featureOfCopy = (name: string) => /^features\/([^/]+)\/copy$/.exec(name)?.[1]
+
+/** The feature a source file is in ('gems' for features/gems/components/GemsEntry.tsx), none outside the features. */
+const featureOfFile = (file: string) => /^features\/([^/]+)\//.exec(relative(src, file))?.[1]
 
 function leaves(tree: Tree, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) =>
@@ -51,23 +67,52 @@ function namedKeys(source: string): Array<{ key: string; branch: boolean }> {
   return found
 }
 
+/** Whether a key a file names (a text, or the fixed start of a built one) is the text `leaf` or one of its plural forms. */
+function names(named: { key: string; branch: boolean }, leaf: string): boolean {
+  if (named.branch) return leaf.startsWith(`${named.key}.`)
+  return leaf === named.key || (leaf.startsWith(named.key) && /^_(zero|one|two|few|many|other)$/.test(leaf.slice(named.key.length)))
+}
+
+/** Every source file but the tests, the generated code, the translator itself and the copy modules. */
 function sourceFiles(): string[] {
   return readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|^test\/|^gql\/|^app\/i18n\/(en|resources|index)\.ts$|^app\/i18n\/copy\//.test(file))
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|^test\/|^gql\/|^app\/i18n\/(en|resources|index)\.ts$/.test(file))
+    .filter((file) => !copies.has(file.replace(/\.ts$/, '')))
     .map((file) => join(src, file))
 }
 
-/** The copy modules a file imports (by path, relative to it). */
+/** The copy modules a file imports for their words (`import '…'`), by name. */
 function importedCopies(file: string, source: string): Set<string> {
   const imported = new Set<string>()
   for (const match of source.matchAll(/import\s+['"](\.[^'"]+)['"]/g)) {
-    const target = relative(join(here, 'copy'), resolve(dirname(file), match[1]!))
-    if (!target.startsWith('..') && !target.includes('/')) imported.add(target)
+    const target = relative(src, resolve(dirname(file), match[1]!)).replace(/\.ts$/, '')
+    if (copies.has(target)) imported.add(target)
+  }
+  return imported
+}
+
+/** The copy modules a file imports in any way (`import '…'`, `import … from '…'`, `export … from '…'`, `import('…')`). */
+function anyImportedCopies(file: string, source: string): Set<string> {
+  const imported = new Set<string>()
+  for (const match of source.matchAll(/(?:\bfrom|\bimport\(?)\s*['"](\.[^'"]+)['"]/g)) {
+    const target = relative(src, resolve(dirname(file), match[1]!)).replace(/\.ts$/, '')
+    if (copies.has(target)) imported.add(target)
   }
   return imported
 }
 
 describe('the copy split', () => {
+  it('finds every copy module: each module that adds translations is the shared copy or a feature’s copy.ts', () => {
+    expect(copies.has(SHARED)).toBe(true)
+    expect([...copies.keys()].filter((name) => name !== SHARED && featureOfCopy(name) === undefined)).toEqual([])
+    const adders = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|^gql\/|^app\/i18n\/resources\.ts$/.test(file))
+      .filter((file) => /\baddTranslations\(/.test(readFileSync(join(src, file), 'utf8')))
+      .map((file) => file.replace(/\.ts$/, ''))
+    expect(adders.filter((file) => !copies.has(file))).toEqual([])
+    expect(adders.sort()).toEqual([...copies.keys()].sort())
+  })
+
   it('has each key once: in the shell’s copy or in one copy module', () => {
     const all = [leaves(en), ...[...copies.values()].map((copy) => leaves(copy))].flat()
     expect(all.filter((key, index) => all.indexOf(key) !== index)).toEqual([])
@@ -89,10 +134,38 @@ describe('the copy split', () => {
         if (holds(en, key, branch)) continue
         const owners = [...copies].filter(([, copy]) => holds(copy, key, branch)).map(([name]) => name)
         if (owners.length > 0 && !owners.some((owner) => imported.has(owner))) {
-          missing.push(`${relative(src, file)}: ${key} (import app/i18n/copy/${owners.join(' or ')})`)
+          missing.push(`${relative(src, file)}: ${key} (import ${owners.join(' or ')})`)
         }
       }
     }
     expect(missing).toEqual([])
+  })
+
+  it('has a feature’s copy imported by that feature’s code only: copy other code reads is shared', () => {
+    const foreign: string[] = []
+    for (const file of sourceFiles()) {
+      for (const name of anyImportedCopies(file, readFileSync(file, 'utf8'))) {
+        const owner = featureOfCopy(name)
+        if (owner !== undefined && owner !== featureOfFile(file)) foreign.push(`${relative(src, file)} imports ${name}`)
+      }
+    }
+    expect(foreign).toEqual([])
+  })
+
+  it('has in the shared copy only keys that several features, or the code they share, read', () => {
+    const sharedKeys = leaves(copies.get(SHARED)!)
+    const readers = new Map(sharedKeys.map((leaf) => [leaf, new Set<string>()]))
+    for (const file of sourceFiles()) {
+      const named = namedKeys(readFileSync(file, 'utf8'))
+      // Code outside the features (components, app) is shared code: one reader there counts as several.
+      const reader = featureOfFile(file) ?? 'shared code'
+      for (const leaf of sharedKeys) {
+        if (named.some((key) => names(key, leaf))) readers.get(leaf)!.add(reader)
+      }
+    }
+    const single = [...readers]
+      .filter(([, by]) => by.size < 2 && !by.has('shared code'))
+      .map(([leaf, by]) => `${leaf}: read by ${by.size === 0 ? 'no module' : `features/${[...by][0]} alone`}`)
+    expect(single).toEqual([])
   })
 })

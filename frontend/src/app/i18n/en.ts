@@ -1,7 +1,8 @@
 // English copy by the spec's translation keys (product.md, "The error catalogue").
 // Quoted copy is the spec's own; where the spec names a key and its meaning only, the wording is ours.
 // This is the shell's copy, in the entry: what the entry, the shared screen code and the home page read. Every other
-// key is in a copy module (./copy/*.ts) that the modules reading it import (./index.ts).
+// key is in a copy module (./copy/shared.ts, or features/<feature>/copy.ts) that the modules reading it import
+// (./index.ts).
 
 export const en = {
   common: {

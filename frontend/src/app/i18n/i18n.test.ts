@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createTranslator, isTranslationKey, t, translate } from '.'
 // A screen's copy arrives with the modules that read it (copy.test.ts); these tests read it without them.
-import './copy/account'
-import './copy/gems'
+import '../../features/account/copy'
+import '../../features/gems/copy'
 import './copy/shared'
-import './copy/subscription'
-import './copy/unlocks'
+import '../../features/subscription/copy'
+import '../../features/unlocks/copy'
 
 describe('translations', () => {
   it.each([

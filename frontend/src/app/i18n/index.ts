@@ -4,31 +4,33 @@
 // back to it changes this file and resources.ts only.
 //
 // The copy is split (docs/decisions/): ./en.ts is the shell's (what the entry, the screen code every route shares
-// and the home page read), ./copy/<reader>.ts the rest, by the screens and modals that read it. A module that reads a
-// key of a copy module imports that module itself (`import '…/app/i18n/copy/deals'`), so the words arrive with the
-// code that shows them; copy.test.ts checks every source file for it.
+// and the home page read), ./copy/shared.ts what several features read, and the rest sits in the feature whose
+// screens and modals read it, features/<feature>/copy.ts
+// (docs/decisions/front-end/feature-copy-lives-feature-one-screen-per-file.md). A module that reads a key of a copy
+// module imports that module itself (`import '../copy'` in features/deals/routes), so the words arrive with the code
+// that shows them; copy.test.ts checks every source file for it.
 import { loaded, type Resources } from './resources'
 import type { en } from './en'
-import type { accountCopy } from './copy/account'
-import type { angelsCopy } from './copy/angels'
-import type { channelsCopy } from './copy/channels'
-import type { dealsCopy } from './copy/deals'
-import type { favoritesCopy } from './copy/favorites'
-import type { gemsCopy } from './copy/gems'
-import type { legalCopy } from './copy/legal'
-import type { performersCopy } from './copy/performers'
-import type { quickiesCopy } from './copy/quickies'
-import type { recommendationsCopy } from './copy/recommendations'
-import type { reviewsCopy } from './copy/reviews'
-import type { searchCopy } from './copy/search'
 import type { sharedCopy } from './copy/shared'
-import type { signupCopy } from './copy/signup'
-import type { sitesCopy } from './copy/sites'
-import type { subscriptionCopy } from './copy/subscription'
-import type { unlocksCopy } from './copy/unlocks'
-import type { upgradeCopy } from './copy/upgrade'
-import type { videosCopy } from './copy/videos'
-import type { wallCopy } from './copy/wall'
+import type { accountCopy } from '../../features/account/copy'
+import type { angelsCopy } from '../../features/angels/copy'
+import type { channelsCopy } from '../../features/channels/copy'
+import type { dealsCopy } from '../../features/deals/copy'
+import type { favoritesCopy } from '../../features/favorites/copy'
+import type { gemsCopy } from '../../features/gems/copy'
+import type { legalCopy } from '../../features/legal/copy'
+import type { performersCopy } from '../../features/performers/copy'
+import type { quickiesCopy } from '../../features/quickies/copy'
+import type { recommendationsCopy } from '../../features/recommendations/copy'
+import type { reviewsCopy } from '../../features/reviews/copy'
+import type { searchCopy } from '../../features/search/copy'
+import type { signupCopy } from '../../features/signup/copy'
+import type { sitesCopy } from '../../features/sites/copy'
+import type { subscriptionCopy } from '../../features/subscription/copy'
+import type { unlocksCopy } from '../../features/unlocks/copy'
+import type { upgradeCopy } from '../../features/upgrade/copy'
+import type { videosCopy } from '../../features/videos/copy'
+import type { wallCopy } from '../../features/wall/copy'
 
 export type TranslationKey =
   | Leaves<typeof en>

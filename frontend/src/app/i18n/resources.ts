@@ -1,5 +1,5 @@
-// The English copy the page has so far: the shell's (./en.ts) from the start, and each screen's (./copy/*.ts) from
-// the moment a module that reads it is evaluated. Copy is split so the home route does not download every screen's
+// The English copy the page has so far: the shell's (./en.ts) from the start, and each screen's (./copy/shared.ts,
+// features/<feature>/copy.ts) from the moment a module that reads it is evaluated. Copy is split so the home route does not download every screen's
 // words (docs/decisions/); each copy module adds itself here when imported, before any component of its importer
 // can render.
 import { en } from './en'

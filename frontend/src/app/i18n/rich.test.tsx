@@ -2,8 +2,8 @@ import { render } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { translateRich } from './rich'
 // The account's and the unlocks' copy, which the modules reading these keys bring with them (copy.test.ts).
-import './copy/account'
-import './copy/unlocks'
+import '../../features/account/copy'
+import '../../features/unlocks/copy'
 
 describe('translateRich', () => {
   it('puts elements in place of their placeholders and keeps the sentence whole', () => {

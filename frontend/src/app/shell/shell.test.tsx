@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { Suspense, type ReactNode } from 'react'
 import { createMemoryRouter, Link, Outlet, RouterProvider, type RouteObject } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HomeScreen } from '../../features/home/routes/screens'
+import { HomeScreen } from '../../features/home/routes/HomeScreen'
 import { homeRule } from '../../features/home/routes/rules'
 import { page, type ScreenId } from '../routing'
 import { member, routeInput, tenantConfig, userView } from '../routing/testing'
@@ -11,7 +11,7 @@ import { SessionProvider } from '../session/SessionContext'
 import { EMPTY_CATALOG, scriptedGraphql, WithGraphql } from '../../testing/graphql'
 import { AppShell } from './AppShell'
 // The flash below names an unlock's key: the unlock modules that add it bring their copy (copy.test.ts).
-import '../i18n/copy/unlocks'
+import '../../features/unlocks/copy'
 import { useFlash } from './Flash'
 import { useModals } from './ModalManager'
 

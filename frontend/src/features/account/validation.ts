@@ -1,7 +1,7 @@
 // The account forms' rules (product.md, "Validation rules"), the same as the profile service's validation.rs, which
 // enforces them again: e-mail, password, username, the VIP form, and the e-mail consent prompt's exclusions.
 import { t } from '../../app/i18n'
-import '../../app/i18n/copy/account'
+import './copy'
 
 /** The two internal test domains: their accounts are never asked for e-mail consent. */
 export const INTERNAL_TEST_DOMAINS = ['paysite.test', 'qa.paysite.test'] as const

@@ -9,7 +9,8 @@ import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
 import { PackUnlockButton } from './components/PackUnlockButton'
-import { signedAmount, UnlockChannel, UserGemsInfo } from './modals'
+import { UnlockChannel } from './modals/UnlockChannel'
+import { signedAmount, UserGemsInfo } from './modals/UserGemsInfo'
 
 afterEach(cleanup)
 

@@ -31,7 +31,7 @@ describe('a channel-pack unlock', () => {
 
   it('tells already unlocked and any other failure apart', () => {
     expect(packUnlockMessage(refusedUnlock(refused('ALREADY_UNLOCKED')))).toBe('You have already unlocked this channel pack.')
-    for (const code of ['NO_TENANT_ACCESS', 'CHANNEL_PACK_NOT_FOUND', 'UNLOCK_FAILED', 'SERVICE_UNAVAILABLE']) {
+    for (const code of ['NO_TENANT_ACCESS', 'NOT_FOUND', 'UNLOCK_FAILED', 'SERVICE_UNAVAILABLE']) {
       expect(packUnlockMessage(refusedUnlock(refused(code)))).toBe('Failed to unlock the channel pack. Please try again later.')
     }
     expect(refusedUnlock(new Error('network'))).toEqual({ kind: 'failed' })

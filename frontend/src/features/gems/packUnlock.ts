@@ -3,7 +3,7 @@
 // gems are the server's (unlockState.channelPackCostGems, getGemsBalance.weeklyGems): nothing here repeats them.
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
-import '../../app/i18n/copy/gems'
+import './copy'
 
 export type PackUnlockOutcome =
   | { kind: 'success'; gemsBalance: number }
@@ -15,7 +15,7 @@ export type PackUnlockOutcome =
 /**
  * The outcome of a refused unlock, from the code the gateway passes on from the unlocks service (error.rs):
  * ALREADY_UNLOCKED; NOT_ENOUGH_GEMS with `balance`, `needed` and `daysUntilRefreshGems` (the wallet's refusal
- * too, unlock.rs); and, as a general failure, NO_TENANT_ACCESS, CHANNEL_PACK_NOT_FOUND, UNLOCK_FAILED,
+ * too, domain/process.rs); and, as a general failure, NO_TENANT_ACCESS, NOT_FOUND (a pack the brand does not carry), UNLOCK_FAILED,
  * SERVICE_UNAVAILABLE and anything else.
  */
 export function refusedUnlock(error: unknown): PackUnlockOutcome {

@@ -1,7 +1,7 @@
-// The legal pages: their copy is in app/i18n/copy/legal.ts (legal_pages), plain, neutral text the brand's name is
+// The legal pages: their copy is in ./copy.ts (legal_pages), plain, neutral text the brand's name is
 // put into; the operator's lawyers own the real wording.
 import { t } from '../../app/i18n'
-import '../../app/i18n/copy/legal'
+import './copy'
 
 export interface LegalSection {
   heading: string

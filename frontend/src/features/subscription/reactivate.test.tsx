@@ -8,7 +8,8 @@ import { member, tenantConfig } from '../../app/routing/testing'
 import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
-import { PurchaseMembership, UpgradeToYearlyMembership } from './modals'
+import { PurchaseMembership } from './modals/PurchaseMembership'
+import { UpgradeToYearlyMembership } from './modals/UpgradeToYearlyMembership'
 
 afterEach(() => {
   cleanup()

@@ -7,7 +7,7 @@ import { member, tenantConfig } from '../../app/routing/testing'
 import { FlashProvider } from '../../app/shell/Flash'
 import { ModalProvider } from '../../app/shell/ModalManager'
 import { SessionProvider } from '../../app/session/SessionContext'
-import { UnlockOrUpgradeMembership } from './modals'
+import { UnlockOrUpgradeMembership } from './modals/UnlockOrUpgradeMembership'
 
 afterEach(cleanup)
 

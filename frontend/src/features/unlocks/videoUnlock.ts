@@ -4,7 +4,7 @@ import type { DownloadQuotas_QuotasFragment } from '../../gql/graphql'
 import { refusalNumber, refusalOf } from '../../app/api/graphqlErrors'
 import { t } from '../../app/i18n'
 import '../../app/i18n/copy/shared'
-import '../../app/i18n/copy/unlocks'
+import './copy'
 import type { ModalId } from '../../app/shell/modalIds'
 import { modalForDeniedAction } from '../../app/shell/autoModals'
 

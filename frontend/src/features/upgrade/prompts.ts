@@ -8,7 +8,7 @@ import { HEALTH_WARNING_EXCLUDED_SCREENS } from '../../app/shell/autoModals'
 import type { ModalProps, ModalRequest } from '../../app/shell/modalIds'
 import { t } from '../../app/i18n'
 import '../../app/i18n/copy/shared'
-import '../../app/i18n/copy/upgrade'
+import './copy'
 import { PROMPT_ABILITIES } from './abilities'
 
 /**

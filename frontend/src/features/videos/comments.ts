@@ -2,7 +2,7 @@
 import { CombinedGraphQLErrors } from '@apollo/client'
 import { t } from '../../app/i18n'
 import '../../app/i18n/copy/shared'
-import '../../app/i18n/copy/videos'
+import './copy'
 
 const COMMENT_MESSAGES: Readonly<Record<string, string>> = {
   DUPLICATE_COMMENT: t('comments.duplicate'),

@@ -1,5 +1,6 @@
 // Keys that several features' screens (or the shared screen code the home page does not use) read: in the chunk of
-// shared screen code beyond the landing page (build/sharedChunk.ts), not in the entry.
+// shared screen code beyond the landing page (build/sharedChunk.ts), not in the entry. A key one feature alone reads
+// is that feature's (features/<feature>/copy.ts); copy.test.ts checks that every key here has several readers.
 import { addTranslations } from '../resources'
 
 export const sharedCopy = {

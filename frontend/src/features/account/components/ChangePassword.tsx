@@ -9,7 +9,7 @@ import { refusalOf } from '../../../app/api/graphqlErrors'
 import { ChangePasswordDocument } from '../../../gql/graphql'
 import { isValidPassword, PASSWORD_RULE_MESSAGE } from '../validation'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/account'
+import '../copy'
 
 function PasswordField({
   label,

@@ -4,7 +4,7 @@ import { getFragmentData, type FragmentType } from '../../../gql/fragment-maskin
 import { DealCard_DealFragmentDoc } from '../../../gql/graphql'
 import { dealAction, discountLine } from '../dealText'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/deals'
+import '../copy'
 
 export function DealCard({ deal: masked, listing = false }: { deal: FragmentType<typeof DealCard_DealFragmentDoc>; listing?: boolean }) {
   const deal = getFragmentData(DealCard_DealFragmentDoc, masked)

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react'
 import { useModals } from '../../../app/shell/ModalManager'
 import { Page } from '../../../components/Page'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/deals'
+import '../copy'
 
 export function CamsScreen() {
   const { open, isOpen } = useModals()

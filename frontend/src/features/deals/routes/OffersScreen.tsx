@@ -21,7 +21,7 @@ import { DealCard } from '../components/DealCard'
 import { HIDE_MONTH_INTERSTITIAL_BUTTON, interstitialView, offersGrid, snoozedUntilText } from '../offers'
 import './deals.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/deals'
+import '../copy'
 
 const offersQuery = () => ({ query: OffersPageDocument, variables: {} })
 

@@ -8,7 +8,7 @@ import { GemsBalanceQuery } from '../api/gems'
 import { hasWallet } from '../packUnlock'
 import '../gems.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/gems'
+import '../copy'
 
 const gemsText = (amount: number) => t('count.gems', { count: amount })
 

@@ -5,7 +5,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { useSession } from '../../../app/session/SessionContext'
 import { UnlockedPacksDocument } from '../../../gql/graphql'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/gems'
+import '../copy'
 
 export function PackUnlockButton({ channelPackId, packName }: { channelPackId: string; packName: string }) {
   const { user } = useSession()

@@ -8,7 +8,7 @@ import { useModals } from '../../../app/shell/ModalManager'
 import { ReelVideoDocument, type Quickie_ReelFragment } from '../../../gql/graphql'
 import { trackerOf, trackReel } from '../../recommendations'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/quickies'
+import '../copy'
 import '../../../app/i18n/copy/shared'
 
 export const REEL_RATING_MAX = 10

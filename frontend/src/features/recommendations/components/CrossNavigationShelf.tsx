@@ -7,7 +7,7 @@ import { CrossNavigationShelfDocument } from '../../../gql/graphql'
 import { crossNavigationHref, hasSisterSites } from '../crossNavigation'
 import { RecommendationGrid } from './RecommendationGrid'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/recommendations'
+import '../copy'
 
 /** Whole rows of the related shelf's width. */
 export const CROSS_NAVIGATION_LIMIT = 6

@@ -8,7 +8,7 @@ import { appRouteObjects } from '../../../app/router'
 import { tenantConfig, userView } from '../../../app/routing/testing'
 import type { RouteServices } from '../../../app/services'
 import type { WelcomeData } from '../../../app/routing'
-import { upgradeBackgroundSrc } from './screens'
+import { upgradeBackgroundSrc } from './UpgradeMembershipScreen'
 
 type Answer = { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }
 

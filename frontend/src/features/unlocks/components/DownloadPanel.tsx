@@ -8,7 +8,7 @@ import { DownloadQuotas_QuotasFragmentDoc, DownloadResolutionsDocument, Download
 import { downloadErrorMessage, quotaLine, type QuotaFacts } from '../videoUnlock'
 import './unlocks.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/unlocks'
+import '../copy'
 
 export function DownloadPanel({ videoId }: { videoId: string }) {
   const flashes = useFlash()

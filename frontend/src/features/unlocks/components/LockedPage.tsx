@@ -13,7 +13,7 @@ import { useWayIn, WayInButton, type WayIn } from './LockedVideo'
 import './unlocks.css'
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/shared'
-import '../../../app/i18n/copy/unlocks'
+import '../copy'
 
 /** The screens of a video's content, by what of the video each shows. */
 const VIDEO_CONTENT: Partial<Record<ScreenId, 'pictures' | 'trailer' | 'video'>> = {

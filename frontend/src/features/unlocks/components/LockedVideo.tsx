@@ -10,7 +10,7 @@ import { VideoAccessOneDocument } from '../../../gql/graphql'
 import { refusalStep, type RefusalStep } from '../videoUnlock'
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/shared'
-import '../../../app/i18n/copy/unlocks'
+import '../copy'
 
 export interface LockedVideoFactsOf {
   uuid: string

@@ -9,7 +9,7 @@ import { campaignSource } from '../../../app/routing'
 import { pornPortalBar, promptModal, upgradeBar, type PromptBar, type PromptFacts } from '../prompts'
 import '../upgrade.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/upgrade'
+import '../copy'
 
 function Bar({ bar, label, testId }: { bar: PromptBar; label: string; testId: string }) {
   const { show } = useModals()

@@ -11,7 +11,7 @@ import { PROMPT_ABILITIES } from '../abilities'
 import { promptModal, upgradeOverlayAction } from '../prompts'
 import '../upgrade.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/upgrade'
+import '../copy'
 
 export function UpgradeOverlay({ video }: { video: { uuid: string } }) {
   const { abilityRules, user, tenant } = useSession()

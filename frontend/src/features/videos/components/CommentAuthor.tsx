@@ -1,7 +1,7 @@
 // Who wrote a comment: the name in their user type's colour, the type in words (never colour alone), and
 // their badges, each with its own class and its name. The profile service decides both; an unknown author has none.
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 import { getFragmentData, type FragmentType } from '../../../gql/fragment-masking'
 import { CommentAuthor_CommentFragmentDoc, type Badge, type UserType } from '../../../gql/graphql'
 import './CommentAuthor.css'

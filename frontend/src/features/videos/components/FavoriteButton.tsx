@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@apollo/client/react'
 import { useFlash } from '../../../app/shell/Flash'
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/shared'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 import { AddFavoriteVideoDocument, RemoveFavoriteVideoDocument, VideoFavoriteDocument } from '../../../gql/graphql'
 
 export function FavoriteButton({ videoSlug }: { videoSlug: string }) {

@@ -8,7 +8,7 @@ import { getFragmentData } from '../../../gql/fragment-masking'
 import { Picture_ImageFragmentDoc, PictureSetPageDocument } from '../../../gql/graphql'
 import { videoSlugOf, type VideoRouteData } from './VideoPageView'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 
 const pictureSetQuery = (data: VideoRouteData) => ({
   query: PictureSetPageDocument,

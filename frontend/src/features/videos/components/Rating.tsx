@@ -8,7 +8,7 @@ import { RateVideoDocument } from '../../../gql/graphql'
 import { ratingErrorMessage } from '../comments'
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/shared'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 
 export const MAX_RATING = 10
 

@@ -9,7 +9,7 @@ import { videoPageQuery } from './VideoPageView'
 import { Trailer } from './VideoPlayer'
 import { t } from '../../../app/i18n'
 import '../../../app/i18n/copy/shared'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 
 function TrailerPageView() {
   const { page, result } = useScreenQuery(videoPageQuery)

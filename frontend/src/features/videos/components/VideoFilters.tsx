@@ -4,7 +4,7 @@ import { Form, useSubmit } from 'react-router'
 import { useId } from 'react'
 import { t, type TranslationKey } from '../../../app/i18n'
 import '../../../app/i18n/copy/shared'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 
 export const VIDEO_ORDERS = [
   { value: 'newest', label: 'videos.order.newest' },

@@ -20,7 +20,7 @@ import { Rating } from './Rating'
 import { VideoPlayer } from './VideoPlayer'
 import './VideoPage.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 
 // The comments come after the first screen (Deferred), and so does their code: threads, votes, moderation and the
 // full CASL ability that decides who may write (≈ 9 kB gzip, with its GraphQL documents) were evaluated with the

@@ -11,7 +11,7 @@ import { UpgradeOverlay } from '../../upgrade'
 import { defaultSource, isVideoFile, playableSources } from '../player'
 import './VideoPlayer.css'
 import { t } from '../../../app/i18n'
-import '../../../app/i18n/copy/videos'
+import '../copy'
 
 export interface PlayerVideo {
   uuid: string

@@ -1,0 +1,4 @@
+// /casting (LegalScreen.tsx).
+import { LegalScreen } from './LegalScreen'
+
+export const CastingScreen = () => <LegalScreen />

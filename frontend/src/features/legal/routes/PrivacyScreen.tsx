@@ -1,0 +1,4 @@
+// /privacy (LegalScreen.tsx).
+import { LegalScreen } from './LegalScreen'
+
+export const PrivacyScreen = () => <LegalScreen />

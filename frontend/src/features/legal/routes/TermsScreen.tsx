@@ -1,0 +1,4 @@
+// /terms (LegalScreen.tsx).
+import { LegalScreen } from './LegalScreen'
+
+export const TermsScreen = () => <LegalScreen />

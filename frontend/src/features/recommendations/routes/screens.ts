@@ -1,0 +1,2 @@
+// The recommendations routes' screen, its lazy chunk (./index.ts imports this module): the screen is in its own file.
+export { RecommendedVideosScreen } from './RecommendedVideosScreen'

@@ -2,13 +2,17 @@
 //! RabbitMQ), called by each kind of caller: no token, a service token for another service,
 //! another user's token, the right user's token and a service token for the service.
 //!
-//! The routes come from the services' trust tables (`INTERNAL_ROUTES`), the very tables their
-//! gates enforce; a route a table forgot answers 500 to everyone (`runtime::auth::Gate`), and
-//! the test below holds each table equal to the routes its router declares.
+//! The routes come from the services' trust tables (`INTERNAL_ROUTES`, each contract's
+//! `routes::ALL`), the very tables their gates enforce; a route a table forgot answers 500 to
+//! everyone (`runtime::auth::Gate`), and the test below holds each table equal to the routes
+//! its router mounts (`.serve(&routes::NAME, ..)`) and to the routes its contract declares.
 
 mod support;
 
-use std::{collections::BTreeSet, time::Duration};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    time::Duration,
+};
 
 use base64::{engine::general_purpose::STANDARD, Engine};
 use reqwest::{Method, StatusCode};
@@ -200,47 +204,44 @@ fn rand_seed() -> [u8; 32] {
     seed
 }
 
-/// The `(method, route)` pairs of the `.route("/internal/...", get(..).post(..))` calls in a
-/// router's source.
-fn declared_routes(source: &str) -> BTreeSet<(String, String)> {
-    let mut found = BTreeSet::new();
-    for (start, _) in source.match_indices(".route(\"/internal/") {
-        let literal = &source[start + ".route(\"".len()..];
-        let path = &literal[..literal.find('"').unwrap()];
-        // The method router: what follows the literal up to the call's closing parenthesis.
-        let rest = &literal[path.len() + 1..];
-        let (mut depth, mut end) = (1, rest.len());
-        for (i, c) in rest.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let methods = &rest[..end];
-        let (mut depth, mut word) = (0, String::new());
-        for c in methods.chars() {
-            match c {
-                '(' => {
-                    if depth == 0 && ["get", "post", "put", "delete", "patch"].contains(&word.as_str()) {
-                        found.insert((word.to_ascii_uppercase(), path.to_owned()));
-                    }
-                    depth += 1;
-                    word.clear();
-                }
-                ')' => depth -= 1,
-                c if c.is_ascii_alphanumeric() || c == '_' => word.push(c),
-                _ => word.clear(),
-            }
-        }
+/// The routes a contract's `routes.rs` declares: each `pub const NAME: Route = Route::method("path", ..)`
+/// as `NAME -> (METHOD, path)`.
+fn declared_in_contract(source: &str) -> BTreeMap<String, (String, String)> {
+    let mut found = BTreeMap::new();
+    for (start, _) in source.match_indices("pub const ") {
+        let rest = &source[start + "pub const ".len()..];
+        let Some((name, rest)) = rest.split_once(':') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("Route =") else { continue };
+        let rest = rest.trim_start().strip_prefix("Route::").expect("a route is made with Route::<method>(..)");
+        let (method, rest) = rest.split_once("(\"").expect("Route::<method>(\"<path>\", ..)");
+        let path = &rest[..rest.find('"').unwrap()];
+        let previous = found.insert(name.trim().to_owned(), (method.to_ascii_uppercase(), path.to_owned()));
+        assert!(previous.is_none(), "{name} is declared twice");
     }
     found
+}
+
+/// The routes a router's source mounts: the `NAME` of each `.serve(&routes::NAME, handler)`.
+fn served_by_router(source: &str) -> Vec<String> {
+    source
+        .match_indices(".serve(&routes::")
+        .map(|(start, _)| {
+            let rest = &source[start + ".serve(&routes::".len()..];
+            rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap()].to_owned()
+        })
+        .collect()
+}
+
+/// The first argument of each `.route(..)` call in a router's source: the routes it mounts
+/// other than through a contract's route.
+fn mounted_by_path(source: &str) -> Vec<String> {
+    source
+        .match_indices(".route(")
+        .map(|(start, _)| {
+            let rest = source[start + ".route(".len()..].trim_start();
+            rest[..rest.find(',').unwrap_or(rest.len())].trim().to_owned()
+        })
+        .collect()
 }
 
 /// A service's router source: `src/http.rs`, or every file of `src/http/` when the handlers
@@ -263,11 +264,50 @@ fn router_source(file: &str) -> String {
 fn each_trust_table_lists_exactly_the_internal_routes_its_router_declares() {
     for (service, routes) in tables() {
         let file = format!("{}/../services/{service}/src/http.rs", env!("CARGO_MANIFEST_DIR"));
-        let declared = declared_routes(&router_source(&file));
+        let router = router_source(&file);
+        let contract = format!("{}/../services/{service}/contract/src/routes.rs", env!("CARGO_MANIFEST_DIR"));
+        let contract = std::fs::read_to_string(&contract).unwrap_or_else(|e| panic!("{contract}: {e}"));
+        let in_contract = declared_in_contract(&contract);
+        // An internal route is mounted only through its contract's declaration, whose method it takes.
+        for first in mounted_by_path(&router) {
+            assert!(
+                first.starts_with('"') && !first.starts_with("\"/internal/"),
+                "{service}: `.route({first}, ..)` mounts a route outside the contract's routes"
+            );
+        }
+        let served = served_by_router(&router);
+        let mut declared = BTreeSet::new();
+        for name in &served {
+            let route = in_contract.get(name).unwrap_or_else(|| panic!("{service}: routes::{name} is not declared"));
+            assert!(declared.insert(route.clone()), "{service}: routes::{name} is mounted twice");
+        }
         let listed: BTreeSet<(String, String)> =
             routes.iter().map(|r| (r.method.to_string(), r.path.to_owned())).collect();
         assert_eq!(listed.len(), routes.len(), "{service}: a route is listed twice");
         assert!(!declared.is_empty(), "{service}: no internal route found in {file}");
         assert_eq!(declared, listed, "{service}: the trust table and the router differ");
+        let all: BTreeSet<(String, String)> = in_contract.into_values().collect();
+        assert_eq!(all, listed, "{service}: the contract declares a route its trust table leaves out");
     }
+}
+
+#[test]
+fn the_router_check_reads_what_a_router_and_a_contract_say() {
+    let contract = r#"
+/// The member's own token.
+pub const ADD_COMMENT: Route = Route::post("/internal/videos/{video_id}/comments", Access::User);
+pub const ADMIN_EDIT_DEAL: Route =
+    Route::put("/internal/admin/deals/{deal_id}", Access::User);
+pub const ALL: &[Route] = &[ADD_COMMENT, ADMIN_EDIT_DEAL];
+"#;
+    let declared = declared_in_contract(contract);
+    assert_eq!(declared.len(), 2);
+    assert_eq!(declared["ADD_COMMENT"], ("POST".into(), "/internal/videos/{video_id}/comments".into()));
+    assert_eq!(declared["ADMIN_EDIT_DEAL"], ("PUT".into(), "/internal/admin/deals/{deal_id}".into()));
+    let router = r#"Router::new()
+        .route("/media/deals/{deal_id}/{file}", get(media))
+        .serve(&routes::ADD_COMMENT, add_comment)
+        .route(routes::ADMIN_EDIT_DEAL.path, put(edit))"#;
+    assert_eq!(served_by_router(router), ["ADD_COMMENT"]);
+    assert_eq!(mounted_by_path(router), ["\"/media/deals/{deal_id}/{file}\"", "routes::ADMIN_EDIT_DEAL.path"]);
 }

@@ -120,6 +120,8 @@ pub enum WalletEvent {
         reason: GemsDebitReason,
         /// The idempotency key of the debit (for a pack unlock: the unlock id).
         reference: String,
+        /// The channel pack the gems paid for (v2 on; a v1 event did not name it: `None`).
+        channel_pack_id: Option<Uuid>,
         balance_after: u64,
     },
     /// The whole gems balance was lost (product.md, "Gems and the wallet": gems are lost on cancel).
@@ -225,10 +227,28 @@ impl EventFamily for WalletEvent {
     const DOMAIN: &'static str = "wallet";
     const TYPES: &'static [(&'static str, u32)] = &[
         ("GemsGranted", 1),
-        ("GemsDebited", 1),
+        ("GemsDebited", 2),
         ("GemsForfeited", 1),
         ("CreditsGranted", 1),
         ("CreditsDebited", 1),
         ("NewGemsBalanceAcknowledged", 1),
     ];
+
+    fn upcast_step(
+        event_type: &str,
+        version: u32,
+        payload: serde_json::Value,
+    ) -> Result<serde_json::Value, crate::DecodeError> {
+        match (event_type, version) {
+            // v1 did not name the pack a gems debit paid for (its reference, the unlock id, did).
+            ("GemsDebited", 1) => {
+                let mut payload = payload;
+                if let serde_json::Value::Object(map) = &mut payload {
+                    map.entry("channel_pack_id").or_insert(serde_json::Value::Null);
+                }
+                Ok(payload)
+            }
+            _ => Err(crate::DecodeError::NoUpcaster { event_type: event_type.to_owned(), version }),
+        }
+    }
 }

@@ -28,6 +28,7 @@ fn samples() -> Vec<E> {
             amount: 10,
             reason: GemsDebitReason::PackUnlock,
             reference: "0190f5a2-0000-7000-8000-000000000001".into(),
+            channel_pack_id: Some(Uuid::parse_str("0190f5a2-0000-7000-8000-0000000000c7").unwrap()),
             balance_after: 20,
         },
         E::GemsForfeited {
@@ -58,6 +59,22 @@ fn samples() -> Vec<E> {
 #[test]
 fn every_wallet_event_keeps_its_wire_shape() {
     support::assert_golden(&samples());
+}
+
+#[test]
+fn a_v1_gems_debit_reads_as_one_that_names_no_pack() {
+    support::assert_upcasts(
+        "GemsDebited",
+        1,
+        E::GemsDebited {
+            user_id: user_id(),
+            amount: 10,
+            reason: GemsDebitReason::PackUnlock,
+            reference: "0190f5a2-0000-7000-8000-000000000001".into(),
+            channel_pack_id: None,
+            balance_after: 20,
+        },
+    );
 }
 
 fn spelling<T: Serialize>(value: T) -> String {

@@ -23,9 +23,9 @@ pub mod recommendations;
 #[cfg(feature = "demo")]
 pub mod seed;
 
-/// The contract (wire types and typed client) lives in `catalog-contract`; these keep the
-/// service's own `crate::api` and `crate::client` paths.
-pub use catalog_contract::{api, client};
+/// The contract (wire types, routes and typed client) lives in `catalog-contract`; these keep
+/// the service's own `crate::api`, `crate::routes` and `crate::client` paths.
+pub use catalog_contract::{api, client, routes};
 
 use std::sync::Arc;
 

@@ -9,13 +9,13 @@ use axum::{
     extract::{rejection::JsonRejection, rejection::PathRejection, rejection::QueryRejection, Path, Query, State},
     http::{header, StatusCode},
     response::{IntoResponse, Response},
-    routing::{get, post},
+    routing::get,
     Extension, Json, Router,
 };
 use chrono::{DateTime, Utc};
 use proto_events::deals::{DealCarouselStep, DealEvent, DealType};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route};
+use runtime::auth::{Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route, ServeRoute};
 use runtime::http::CorrelationId;
 use uuid::Uuid;
 
@@ -25,49 +25,35 @@ use crate::confirmation::parse_confirmation;
 use crate::domain::{is_snoozed, max_limit, DealCommand, InterstitialCommand, CAROUSEL_LIMIT, GRID_LIMIT};
 use crate::input::{self, validate, InvalidDeal};
 use crate::media::{parse_file, placeholder_svg};
-use crate::{queries, State as DealsState};
+use crate::{queries, routes, State as DealsState};
 
 /// Longest failure reason a carousel event may carry.
 pub const MAX_REASON: usize = 500;
 
 pub fn router(state: DealsState) -> Router {
     let router = Router::new()
-        .route("/internal/deals", get(find_deals))
-        .route("/internal/deals/confirmation", get(check_confirmation))
-        .route("/internal/deals/carousel-events", post(track_carousel_event))
-        .route("/internal/offers", get(offers))
-        .route("/internal/interstitial", get(interstitial))
-        .route("/internal/interstitial/snooze", post(snooze_interstitial))
-        .route("/internal/interstitial/continue", post(continue_interstitial))
-        .route("/internal/admin/deals", get(admin_list).post(admin_create))
-        .route("/internal/admin/deals/{deal_id}", get(admin_get).put(admin_edit))
-        .route("/internal/admin/deals/{deal_id}/enable", post(admin_enable))
-        .route("/internal/admin/deals/{deal_id}/disable", post(admin_disable))
-        .route("/internal/admin/deals/{deal_id}/rank", post(admin_rank))
+        .serve(&routes::FIND_DEALS, find_deals)
+        .serve(&routes::CHECK_CONFIRMATION, check_confirmation)
+        .serve(&routes::TRACK_CAROUSEL_EVENT, track_carousel_event)
+        .serve(&routes::OFFERS, offers)
+        .serve(&routes::INTERSTITIAL, interstitial)
+        .serve(&routes::SNOOZE_INTERSTITIAL, snooze_interstitial)
+        .serve(&routes::CONTINUE_INTERSTITIAL, continue_interstitial)
+        .serve(&routes::ADMIN_LIST_DEALS, admin_list)
+        .serve(&routes::ADMIN_CREATE_DEAL, admin_create)
+        .serve(&routes::ADMIN_GET_DEAL, admin_get)
+        .serve(&routes::ADMIN_EDIT_DEAL, admin_edit)
+        .serve(&routes::ADMIN_ENABLE_DEAL, admin_enable)
+        .serve(&routes::ADMIN_DISABLE_DEAL, admin_disable)
+        .serve(&routes::ADMIN_RANK_DEAL, admin_rank)
         .route("/media/deals/{deal_id}/{file}", get(media));
     let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): the deals a page shows
-/// for anyone the gateway vouches for; a user's interstitial for that user's token; the
-/// operators' routes for an admin's token.
-pub const INTERNAL_ROUTES: &[Route] = &[
-    Route::get("/internal/deals", Access::Any),
-    Route::get("/internal/deals/confirmation", Access::Any),
-    Route::post("/internal/deals/carousel-events", Access::Any),
-    Route::get("/internal/offers", Access::Any),
-    Route::get("/internal/interstitial", Access::User),
-    Route::post("/internal/interstitial/snooze", Access::User),
-    Route::post("/internal/interstitial/continue", Access::User),
-    Route::get("/internal/admin/deals", Access::User),
-    Route::post("/internal/admin/deals", Access::User),
-    Route::get("/internal/admin/deals/{deal_id}", Access::User),
-    Route::put("/internal/admin/deals/{deal_id}", Access::User),
-    Route::post("/internal/admin/deals/{deal_id}/enable", Access::User),
-    Route::post("/internal/admin/deals/{deal_id}/disable", Access::User),
-    Route::post("/internal/admin/deals/{deal_id}/rank", Access::User),
-];
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md):
+/// the trust table, declared with the routes in the contract ([`routes::ALL`]).
+pub const INTERNAL_ROUTES: &[Route] = routes::ALL;
 
 pub use crate::error::ApiError;
 

@@ -27,9 +27,9 @@ pub mod queries;
 #[cfg(feature = "demo")]
 pub mod seed;
 
-/// The contract (wire types and typed client) lives in `deals-contract`; these keep the
-/// service's own `crate::api` and `crate::client` paths.
-pub use deals_contract::{api, client};
+/// The contract (wire types, routes and typed client) lives in `deals-contract`; these keep
+/// the service's own `crate::api`, `crate::routes` and `crate::client` paths.
+pub use deals_contract::{api, client, routes};
 
 use std::sync::Arc;
 

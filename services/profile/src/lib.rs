@@ -27,9 +27,9 @@ pub mod sessions;
 pub mod tokens;
 pub mod user_type;
 
-/// The contract (wire types and typed client) lives in `profile-contract`; these keep the
-/// service's own `crate::api` and `crate::client` paths.
-pub use profile_contract::{api, badges, client, passwords, validation};
+/// The contract (wire types, routes and typed client) lives in `profile-contract`; these keep
+/// the service's own `crate::api`, `crate::routes` and `crate::client` paths.
+pub use profile_contract::{api, badges, client, passwords, routes, validation};
 
 use std::sync::Arc;
 

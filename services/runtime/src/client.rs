@@ -4,14 +4,16 @@
 //!
 //! Typed clients (`wallet::client`, `catalog::client`, ...) wrap an [`Upstream`] and name the
 //! endpoints, one method per route; the gateway maps an [`UpstreamError`] to a GraphQL error
-//! with the service's `code`.
+//! with the service's `code`. A call's [`Target`] is the route as its contract declares it
+//! (`routes::DEBIT.path_with(&[&user_id])`), whose method the call must use
+//! (docs/decisions/code-structure/each-internal-route-declared-once-contract.md).
 
 use std::time::Duration;
 
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::{de::DeserializeOwned, Serialize};
 
-use crate::auth::TENANT_HEADER;
+use crate::auth::{Route, RoutePath, TENANT_HEADER};
 
 /// The retry policy of an idempotent call (a read, or a write with an idempotency key): the
 /// one retry mechanism's [`crate::retry::IDEMPOTENT_CALL`]. See [`UpstreamError::is_transient`]
@@ -130,6 +132,55 @@ pub struct Proxied {
     pub body: Vec<u8>,
 }
 
+/// Where a call goes: an internal route as its contract declares it ([`Route`], without
+/// parameters, or [`RoutePath`], filled by [`Route::path_with`]), or a path that is no such
+/// route (`/.well-known/jwks.json`, a test's stand-in). A route's call must use the route's
+/// method: [`Upstream`] panics when it would send a `GET` route as a `POST` (a client that
+/// disagrees with its own contract is a bug, found by the first call).
+pub trait Target {
+    fn path(&self) -> &str;
+    /// The method the route declares; none for a plain path.
+    fn method(&self) -> Option<&Method>;
+}
+
+impl Target for str {
+    fn path(&self) -> &str {
+        self
+    }
+    fn method(&self) -> Option<&Method> {
+        None
+    }
+}
+
+impl Target for String {
+    fn path(&self) -> &str {
+        self
+    }
+    fn method(&self) -> Option<&Method> {
+        None
+    }
+}
+
+/// A route without parameters; one with them must be filled first ([`Route::path_with`]).
+impl Target for Route {
+    fn path(&self) -> &str {
+        assert!(self.params().next().is_none(), "{} {} has parameters: call it with path_with", self.method, self.path);
+        self.path
+    }
+    fn method(&self) -> Option<&Method> {
+        Some(&self.method)
+    }
+}
+
+impl Target for RoutePath {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn method(&self) -> Option<&Method> {
+        Some(&self.method)
+    }
+}
+
 /// One service's base URL and a shared connection pool.
 #[derive(Clone, Debug)]
 pub struct Upstream {
@@ -171,7 +222,7 @@ impl Upstream {
     /// GET, an idempotent call: retried on transient errors ([`UpstreamError::is_transient`]).
     pub async fn get<T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         query: &[(&str, String)],
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
@@ -181,7 +232,7 @@ impl Upstream {
     /// GET with its query string from a struct (`#[derive(Serialize)]` parameters).
     pub async fn get_params<T: DeserializeOwned, Q: Serialize + ?Sized>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         params: &Q,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
@@ -191,7 +242,7 @@ impl Upstream {
     /// POST with a JSON body, once (a retry is the caller's decision: only with an idempotency key).
     pub async fn post<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         body: &B,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
@@ -202,7 +253,7 @@ impl Upstream {
     /// carries an idempotency key (the same key twice is done once). Retried as a GET is.
     pub async fn post_idempotent<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         body: &B,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
@@ -219,7 +270,7 @@ impl Upstream {
     pub async fn call<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         method: Method,
-        path: &str,
+        path: &(impl Target + ?Sized),
         body: Option<&B>,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
@@ -258,7 +309,11 @@ impl Upstream {
         Ok(Proxied { status, headers, body })
     }
 
-    fn request(&self, method: Method, path: &str, ctx: &CallContext) -> RequestBuilder {
+    fn request(&self, method: Method, target: &(impl Target + ?Sized), ctx: &CallContext) -> RequestBuilder {
+        let path = target.path();
+        if let Some(declared) = target.method() {
+            assert_eq!(*declared, method, "{} {path} of {} is called with {method}", declared, self.service);
+        }
         let request = self.http.request(method, format!("{}{path}", self.base));
         let mut request = with_caller(request, ctx.bearer.as_deref(), self.service);
         if let Some(tenant) = &ctx.tenant {
@@ -377,6 +432,40 @@ mod tests {
         let read: Result<serde_json::Value, _> = upstream.get("/r", &[], &ctx).await;
         assert_eq!((read.as_ref().unwrap_err().status(), read.unwrap_err().code()), (Some(404), "VIDEO_NOT_FOUND"));
         assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1, "a refusal is an answer");
+    }
+
+    #[tokio::test]
+    async fn a_route_is_called_with_its_method_at_its_filled_path_and_never_with_another() {
+        use crate::auth::Access;
+        use futures::FutureExt;
+        const ONE: Route = Route::get("/internal/things/{thing_id}", Access::Any);
+        const ADD: Route = Route::post("/internal/things", Access::User);
+        let app = axum::Router::new().fallback(|method: axum::http::Method, uri: axum::http::Uri| async move {
+            axum::Json(serde_json::json!([method.as_str(), uri.path()]))
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let upstream = Upstream::new("test", format!("http://{addr}"), Duration::from_secs(5));
+        let ctx = CallContext::system();
+
+        let got: serde_json::Value = upstream.get(&ONE.path_with(&[&7]), &[], &ctx).await.unwrap();
+        assert_eq!(got, serde_json::json!(["GET", "/internal/things/7"]));
+        let got: serde_json::Value = upstream.post(&ADD, &(), &ctx).await.unwrap();
+        assert_eq!(got, serde_json::json!(["POST", "/internal/things"]));
+        let got: serde_json::Value = upstream.call::<(), _>(Method::POST, &ADD, None, &ctx).await.unwrap();
+        assert_eq!(got, serde_json::json!(["POST", "/internal/things"]));
+        // A plain path is no route: any method goes.
+        let got: serde_json::Value = upstream.post("/elsewhere", &(), &ctx).await.unwrap();
+        assert_eq!(got, serde_json::json!(["POST", "/elsewhere"]));
+
+        let (one, add, unfilled) = (ONE.path_with(&[&7]), ADD, ONE);
+        let wrong = std::panic::AssertUnwindSafe(upstream.post::<_, serde_json::Value>(&one, &(), &ctx));
+        assert!(wrong.catch_unwind().await.is_err(), "a GET route sent as a POST");
+        let wrong = std::panic::AssertUnwindSafe(upstream.get::<serde_json::Value>(&add, &[], &ctx));
+        assert!(wrong.catch_unwind().await.is_err(), "a POST route sent as a GET");
+        let unfilled = std::panic::AssertUnwindSafe(upstream.get::<serde_json::Value>(&unfilled, &[], &ctx));
+        assert!(unfilled.catch_unwind().await.is_err(), "a route sent with its parameters unfilled");
     }
 
     #[tokio::test]

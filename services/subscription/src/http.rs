@@ -8,11 +8,11 @@ use axum::{
     extract::{rejection::JsonRejection, Path, Query, State},
     http::{header, HeaderMap, StatusCode},
     response::{IntoResponse, Response},
-    routing::{get, post},
+    routing::post,
     Extension, Json, Router,
 };
 use chrono::Utc;
-use runtime::auth::{Access, Authenticated, Gate, MaybeAuthenticated, Route};
+use runtime::auth::{Authenticated, Gate, MaybeAuthenticated, Route, ServeRoute};
 use runtime::http::CorrelationId;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -24,61 +24,39 @@ use crate::outgoing::{self, OutgoingUpsellRequest, TrackingRequest};
 use crate::postbacks::{self, PostbackError};
 use crate::purchases::{self, Buyer, CreditsPurchase, MultisitePurchase, SinglesitePurchase, TrialUpgradePurchase};
 use crate::retention::{self, ReactivateCancelledRebill, RetentionRefusal};
-use crate::{queries, State as AppState};
+use crate::{queries, routes, State as AppState};
 
 pub fn router(state: AppState) -> Router {
     let router = Router::new()
         .route("/billers/{biller}/postback", post(postback))
-        .route("/internal/subscription", get(my_subscription))
-        .route("/internal/subscription/light", get(my_light_subscription))
-        .route("/internal/subscription/cancel", post(cancel))
-        .route("/internal/users/{user_id}/subscription", get(user_subscription))
-        .route("/internal/join-options", get(join_options))
-        .route("/internal/multisite-packages", get(packages))
-        .route("/internal/credit-packs", get(credit_packs))
-        .route("/internal/joins", post(join))
-        .route("/internal/signups/{signup_id}", get(signup))
-        .route("/internal/welcome-check", get(welcome_check))
-        .route("/internal/signup-extern/{biller}", get(signup_extern))
-        .route("/internal/purchases/multisite", post(buy_multisite))
-        .route("/internal/purchases/singlesite", post(buy_singlesite))
-        .route("/internal/purchases/trial-upgrade", post(buy_trial_upgrade))
-        .route("/internal/purchases/credits", post(buy_credits))
-        .route("/internal/retention-offer", get(retention_offer))
-        .route("/internal/reactivate-cancelled-rebill", post(reactivate_cancelled_rebill))
-        .route("/internal/credit-card-update", get(credit_card_update))
-        .route("/internal/outgoing-upsells/oneclick", post(outgoing_upsell_oneclick))
-        .route("/internal/outgoing-upsells/tracking", post(outgoing_upsell_tracking));
+        .serve(&routes::FULL_SUBSCRIPTION, my_subscription)
+        .serve(&routes::LIGHT_SUBSCRIPTION, my_light_subscription)
+        .serve(&routes::CANCEL_SUBSCRIPTION, cancel)
+        .serve(&routes::USER_SUBSCRIPTION, user_subscription)
+        .serve(&routes::JOIN_OPTIONS, join_options)
+        .serve(&routes::MULTISITE_PACKAGES, packages)
+        .serve(&routes::CREDIT_PACKS, credit_packs)
+        .serve(&routes::JOIN, join)
+        .serve(&routes::SIGNUP, signup)
+        .serve(&routes::WELCOME_CHECK, welcome_check)
+        .serve(&routes::SIGNUP_EXTERN, signup_extern)
+        .serve(&routes::BUY_MULTISITE, buy_multisite)
+        .serve(&routes::BUY_SINGLESITE, buy_singlesite)
+        .serve(&routes::BUY_TRIAL_UPGRADE, buy_trial_upgrade)
+        .serve(&routes::BUY_CREDITS, buy_credits)
+        .serve(&routes::RETENTION_OFFER, retention_offer)
+        .serve(&routes::REACTIVATE_CANCELLED_REBILL, reactivate_cancelled_rebill)
+        .serve(&routes::CREDIT_CARD_UPDATE, credit_card_update)
+        .serve(&routes::OUTGOING_UPSELL_ONECLICK, outgoing_upsell_oneclick)
+        .serve(&routes::OUTGOING_UPSELL_TRACKING, outgoing_upsell_tracking);
     let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): a member's own
-/// subscription and purchases for that member's token; a user's read by id for that user or a
-/// service; the join flow (a visitor has no token yet) for anyone the gateway vouches for.
-/// Biller postbacks are no internal route: their signatures verify them.
-pub const INTERNAL_ROUTES: &[Route] = &[
-    Route::get("/internal/subscription", Access::User),
-    Route::get("/internal/subscription/light", Access::User),
-    Route::post("/internal/subscription/cancel", Access::User),
-    Route::get("/internal/users/{user_id}/subscription", Access::OwnUser("user_id")),
-    Route::get("/internal/join-options", Access::Any),
-    Route::get("/internal/multisite-packages", Access::Any),
-    Route::get("/internal/credit-packs", Access::Any),
-    Route::post("/internal/joins", Access::Any),
-    Route::get("/internal/signups/{signup_id}", Access::Any),
-    Route::get("/internal/welcome-check", Access::Any),
-    Route::get("/internal/signup-extern/{biller}", Access::Any),
-    Route::post("/internal/purchases/multisite", Access::User),
-    Route::post("/internal/purchases/singlesite", Access::User),
-    Route::post("/internal/purchases/trial-upgrade", Access::Any),
-    Route::post("/internal/purchases/credits", Access::User),
-    Route::get("/internal/retention-offer", Access::User),
-    Route::post("/internal/reactivate-cancelled-rebill", Access::User),
-    Route::get("/internal/credit-card-update", Access::User),
-    Route::post("/internal/outgoing-upsells/oneclick", Access::User),
-    Route::post("/internal/outgoing-upsells/tracking", Access::User),
-];
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md):
+/// the trust table, declared with the routes in the contract ([`routes::ALL`]). Biller
+/// postbacks are no internal route: their signatures verify them.
+pub const INTERNAL_ROUTES: &[Route] = routes::ALL;
 
 pub use crate::error::ApiError;
 

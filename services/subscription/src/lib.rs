@@ -36,9 +36,9 @@ pub mod retention;
 pub mod seed;
 pub mod view;
 
-/// The contract (wire types and typed client) lives in `subscription-contract`; these keep the
-/// service's own `crate::api` and `crate::client` paths.
-pub use subscription_contract::{api, client};
+/// The contract (wire types, routes and typed client) lives in `subscription-contract`; these keep
+/// the service's own `crate::api`, `crate::routes` and `crate::client` paths.
+pub use subscription_contract::{api, client, routes};
 
 use std::sync::Arc;
 

@@ -5,11 +5,11 @@
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State as AxumState};
 use axum::http::HeaderMap;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Extension, Json, Router};
 use chrono::Duration;
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, Route, TENANT_HEADER};
+use runtime::auth::{Admin, Authenticated, Claims, Gate, Route, ServeRoute, TENANT_HEADER};
 use runtime::http::CorrelationId;
 use serde::Deserialize;
 use uuid::Uuid;
@@ -18,7 +18,7 @@ use crate::api::*;
 use crate::domain::process as unlock;
 use crate::entitlement::Asker;
 use crate::error::ApiError;
-use crate::{media, queries, State};
+use crate::{media, queries, routes, State};
 
 /// 'Recent' (product.md, "Unlocks"): 14 days, 1209600000 ms.
 pub const RECENT: Duration = Duration::milliseconds(1_209_600_000);
@@ -27,38 +27,26 @@ pub const MAX_BATCH: usize = 200;
 
 pub fn router(state: State) -> Router {
     let router = Router::new()
-        .route("/internal/unlocks/channel-packs/{channel_pack_id}", post(unlock_channel_pack))
-        .route("/internal/unlocks/videos", post(unlock_video))
-        .route("/internal/unlocks/state", get(my_unlock_state))
-        .route("/internal/users/{user_id}/unlocks", get(user_unlock_state))
-        .route("/internal/videos/access", post(video_access))
-        .route("/internal/videos/{video_id}/tokens", post(video_tokens))
-        .route("/internal/videos/{video_id}/download-resolutions", get(download_resolutions))
-        .route("/internal/videos/{video_id}/downloads", post(download))
-        .route("/internal/download-quotas", get(download_quotas))
-        .route("/internal/admin/orphaned-debits", get(orphaned_debits))
+        .serve(&routes::UNLOCK_CHANNEL_PACK, unlock_channel_pack)
+        .serve(&routes::UNLOCK_VIDEO, unlock_video)
+        .serve(&routes::UNLOCK_STATE, my_unlock_state)
+        .serve(&routes::USER_UNLOCK_STATE, user_unlock_state)
+        .serve(&routes::VIDEO_ACCESS, video_access)
+        .serve(&routes::VIDEO_TOKENS, video_tokens)
+        .serve(&routes::DOWNLOAD_RESOLUTIONS, download_resolutions)
+        .serve(&routes::DOWNLOAD, download)
+        .serve(&routes::DOWNLOAD_QUOTAS, download_quotas)
+        .serve(&routes::ORPHANED_DEBITS, orphaned_debits)
         .route("/media/videos/{video_id}/{quality}", get(media::serve))
         .route("/media/videos/{video_id}/{quality}/{segment}", get(media::serve_segment));
     let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): unlocks, access,
-/// tokens and downloads for the member's own token; a user's unlocks by id for that user or
-/// a service; the orphaned debits for an admin's token. Media is no internal route: media
-/// tokens carry its checks.
-pub const INTERNAL_ROUTES: &[Route] = &[
-    Route::post("/internal/unlocks/channel-packs/{channel_pack_id}", Access::User),
-    Route::post("/internal/unlocks/videos", Access::User),
-    Route::get("/internal/unlocks/state", Access::User),
-    Route::get("/internal/users/{user_id}/unlocks", Access::OwnUser("user_id")),
-    Route::post("/internal/videos/access", Access::User),
-    Route::post("/internal/videos/{video_id}/tokens", Access::User),
-    Route::get("/internal/videos/{video_id}/download-resolutions", Access::User),
-    Route::post("/internal/videos/{video_id}/downloads", Access::User),
-    Route::get("/internal/download-quotas", Access::User),
-    Route::get("/internal/admin/orphaned-debits", Access::User),
-];
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md):
+/// the trust table, declared with the routes in the contract ([`routes::ALL`]). Media is no
+/// internal route: media tokens carry its checks.
+pub const INTERNAL_ROUTES: &[Route] = routes::ALL;
 
 /// The brand of the request: the gateway's header, else the token's.
 fn tenant<'a>(headers: &'a HeaderMap, claims: &'a Claims) -> &'a str {

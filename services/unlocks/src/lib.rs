@@ -25,9 +25,9 @@ pub mod queries;
 pub mod quota;
 pub mod token;
 
-/// The contract (wire types and typed client) lives in `unlocks-contract`; these keep the
-/// service's own `crate::api` and `crate::client` paths.
-pub use unlocks_contract::{api, client};
+/// The contract (wire types, routes and typed client) lives in `unlocks-contract`; these keep
+/// the service's own `crate::api`, `crate::routes` and `crate::client` paths.
+pub use unlocks_contract::{api, client, routes};
 
 use std::sync::Arc;
 

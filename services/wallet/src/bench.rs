@@ -108,6 +108,7 @@ async fn debit(state: &State, user_id: Uuid, scenario: Scenario) -> bool {
         idempotency_key: Uuid::now_v7().to_string(),
         amount: 1,
         reason: GemsDebitReason::PackUnlock,
+        channel_pack_id: Uuid::now_v7(),
         days_until_refresh_gems: 7,
     };
     match scenario {

@@ -7,18 +7,17 @@
 use axum::{
     extract::{rejection::JsonRejection, rejection::PathRejection, rejection::QueryRejection, Path, Query, State},
     http::HeaderMap,
-    routing::{get, post},
     Extension, Json, Router,
 };
 use proto_events::wallet::{Asset, CreditsDebitReason, GemsDebitReason};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Access, Gate, Route};
+use runtime::auth::{Gate, Route, ServeRoute};
 use runtime::http::CorrelationId;
 use uuid::Uuid;
 
 use crate::domain::{may_show_gems_modal, Command};
 use crate::error::ApiError;
-use crate::{queries, State as WalletState};
+use crate::{queries, routes, State as WalletState};
 
 pub use crate::api::{
     AcknowledgeResponse, Amount, DebitRequest, DebitResponse, GemsBalanceResponse, GemsState, TransactionView,
@@ -37,23 +36,17 @@ pub const MAX_TRANSACTIONS: i64 = 1_000;
 
 pub fn router(state: WalletState) -> Router {
     let router = Router::new()
-        .route("/internal/wallets/{user_id}/debits", post(debit))
-        .route("/internal/wallets/{user_id}/gems-balance", get(gems_balance))
-        .route("/internal/wallets/{user_id}/transactions", get(transactions))
-        .route("/internal/wallets/{user_id}/acknowledge-new-gems-balance", post(acknowledge_new_gems_balance));
+        .serve(&routes::DEBIT, debit)
+        .serve(&routes::GEMS_BALANCE, gems_balance)
+        .serve(&routes::TRANSACTIONS, transactions)
+        .serve(&routes::ACKNOWLEDGE_NEW_GEMS_BALANCE, acknowledge_new_gems_balance);
     let gate = Gate::new(crate::SERVICE.name, state.verifier.clone(), INTERNAL_ROUTES);
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): a wallet for its own
-/// user's token (the gateway), or a service's token (the unlocks service debits, naming the
-/// user); another user's token is refused (403).
-pub const INTERNAL_ROUTES: &[Route] = &[
-    Route::post("/internal/wallets/{user_id}/debits", Access::OwnUser("user_id")),
-    Route::get("/internal/wallets/{user_id}/gems-balance", Access::OwnUser("user_id")),
-    Route::get("/internal/wallets/{user_id}/transactions", Access::OwnUser("user_id")),
-    Route::post("/internal/wallets/{user_id}/acknowledge-new-gems-balance", Access::OwnUser("user_id")),
-];
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md):
+/// the trust table, declared with the routes in the contract ([`routes::ALL`]).
+pub const INTERNAL_ROUTES: &[Route] = routes::ALL;
 
 fn user_meta(user_id: Uuid, correlation: Option<Extension<CorrelationId>>, headers: &HeaderMap) -> EventMeta {
     let mut meta = EventMeta::new(Actor::User(user_id));
@@ -91,6 +84,9 @@ async fn debit(
                 r if r == GemsDebitReason::PackUnlock.as_str() => GemsDebitReason::PackUnlock,
                 _ => return Err(ApiError::Invalid(reason_for(Asset::Gems))),
             },
+            channel_pack_id: request
+                .channel_pack_id
+                .ok_or_else(|| ApiError::Invalid("channel_pack_id is required for a gems debit".into()))?,
             days_until_refresh_gems: state.config.calendar.days_until_refresh_gems(state.clock.now()),
         },
         Asset::Credits => Command::DebitCredits {

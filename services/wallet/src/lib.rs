@@ -24,9 +24,9 @@ pub mod subscriptions;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-/// The contract (wire types and typed client) lives in `wallet-contract`; these keep the
-/// service's own `crate::api` and `crate::client` paths.
-pub use wallet_contract::{api, client};
+/// The contract (wire types, routes and typed client) lives in `wallet-contract`; these keep
+/// the service's own `crate::api`, `crate::routes` and `crate::client` paths.
+pub use wallet_contract::{api, client, routes};
 
 use std::sync::Arc;
 

@@ -19,6 +19,7 @@ fn spend_gems(key: &str, amount: u64) -> Command {
         idempotency_key: key.to_owned(),
         amount,
         reason: GemsDebitReason::PackUnlock,
+        channel_pack_id: Uuid::from_u128(0xc7),
         days_until_refresh_gems: 2,
     }
 }

@@ -33,8 +33,11 @@ async fn gems_balance(base: &str, user: Uuid) -> GemsBalanceResponse {
         .unwrap()
 }
 
+/// The channel pack the tests' gems debits pay for.
+const PACK: Uuid = Uuid::from_u128(0xc7);
+
 fn debit_body(key: &str, amount: u64) -> Value {
-    json!({ "asset": "gems", "amount": amount, "idempotency_key": key, "reason": "pack_unlock" })
+    json!({ "asset": "gems", "amount": amount, "idempotency_key": key, "reason": "pack_unlock", "channel_pack_id": PACK })
 }
 
 #[tokio::test]
@@ -137,6 +140,12 @@ async fn a_malformed_or_unacceptable_debit_is_refused_with_a_code() {
         ),
         (
             json!({ "asset": "rubies", "amount": 10, "idempotency_key": "k", "reason": "pack_unlock" }),
+            422,
+            "INVALID_REQUEST",
+        ),
+        // A gems debit names the pack it pays for.
+        (
+            json!({ "asset": "gems", "amount": 10, "idempotency_key": "k", "reason": "pack_unlock" }),
             422,
             "INVALID_REQUEST",
         ),

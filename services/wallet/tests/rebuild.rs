@@ -67,6 +67,7 @@ async fn rebuilt_read_models_equal_the_live_ones_and_the_snapshots_agree_with_th
             idempotency_key: key.into(),
             amount,
             reason: GemsDebitReason::PackUnlock,
+            channel_pack_id: Uuid::from_u128(0xc7),
             days_until_refresh_gems: 1,
         };
         ledger.submit(user, command, meta(user)).await.unwrap().unwrap();

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use reqwest::Method;
-use runtime::client::{CallContext, Upstream, UpstreamError};
+use runtime::client::{CallContext, Target, Upstream, UpstreamError};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::api;
+use crate::{api, routes};
 
 /// A slug for a path, by the slug rule first: one that breaks it names nothing the catalog
 /// holds, so the answer is the catalog's own not-found, without a call; and nothing but a slug
@@ -113,7 +113,7 @@ impl CatalogClient {
 
     async fn get<Q: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         caller: &CallContext,
         query: &Q,
     ) -> Result<T, UpstreamError> {
@@ -122,7 +122,7 @@ impl CatalogClient {
 
     async fn post<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         caller: &CallContext,
         body: &B,
     ) -> Result<T, UpstreamError> {
@@ -132,7 +132,7 @@ impl CatalogClient {
     /// A read sent as a POST (a batch of ids): retried as a GET is.
     async fn read<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         caller: &CallContext,
         body: &B,
     ) -> Result<T, UpstreamError> {
@@ -146,7 +146,7 @@ impl CatalogClient {
         caller: &CallContext,
         params: &VideoListParams,
     ) -> Result<api::VideoPage, UpstreamError> {
-        self.get("/internal/videos", caller, params).await
+        self.get(&routes::VIDEOS, caller, params).await
     }
 
     /// The free limited trial's videos of `sites` (the sites a user's trial covers) on the
@@ -156,11 +156,11 @@ impl CatalogClient {
         caller: &CallContext,
         params: &FreeTrialParams,
     ) -> Result<api::VideoPage, UpstreamError> {
-        self.get("/internal/videos/free-trial", caller, params).await
+        self.get(&routes::FREE_TRIAL_VIDEOS, caller, params).await
     }
 
     pub async fn top_rated(&self, caller: &CallContext, paging: &Paging) -> Result<api::VideoPage, UpstreamError> {
-        self.get("/internal/videos/top-rated", caller, paging).await
+        self.get(&routes::TOP_RATED_VIDEOS, caller, paging).await
     }
 
     /// getAwardedVideos(skip or page, first, site).
@@ -169,13 +169,13 @@ impl CatalogClient {
         caller: &CallContext,
         params: &AwardedParams,
     ) -> Result<api::AwardedVideos, UpstreamError> {
-        self.get("/internal/videos/awarded", caller, params).await
+        self.get(&routes::AWARDED_VIDEOS, caller, params).await
     }
 
     /// Videos by uuid (DataLoader); unknown ids are left out.
     pub async fn videos_by_ids(&self, caller: &CallContext, ids: &[Uuid]) -> Result<Vec<api::Video>, UpstreamError> {
         let body = api::IdsRequest { ids: ids.to_vec(), slugs: vec![] };
-        Ok(self.read::<_, api::Videos>("/internal/videos/batch", caller, &body).await?.videos)
+        Ok(self.read::<_, api::Videos>(&routes::VIDEOS_BATCH, caller, &body).await?.videos)
     }
 
     /// getVideo(videoSlug, site, relatedCount).
@@ -187,12 +187,12 @@ impl CatalogClient {
         cross_navigation: bool,
     ) -> Result<api::VideoDetail, UpstreamError> {
         let query = [("relatedCount", related_count.to_string()), ("crossNavigation", cross_navigation.to_string())];
-        self.get(&format!("/internal/videos/by-slug/{}", slug_of("video", slug)?), caller, &query).await
+        self.get(&routes::VIDEO.path_with(&[&slug_of("video", slug)?]), caller, &query).await
     }
 
     /// getPictureSet(videoSlug, site).
     pub async fn picture_set(&self, caller: &CallContext, slug: &str) -> Result<api::PictureSet, UpstreamError> {
-        self.get(&format!("/internal/videos/by-slug/{}/picture-set", slug_of("video", slug)?), caller, &[(); 0]).await
+        self.get(&routes::PICTURE_SET.path_with(&[&slug_of("video", slug)?]), caller, &[(); 0]).await
     }
 
     // ----- performers, categories, filters -----
@@ -202,7 +202,7 @@ impl CatalogClient {
         caller: &CallContext,
         params: &PerformerListParams,
     ) -> Result<api::PerformerPage, UpstreamError> {
-        self.get("/internal/performers", caller, params).await
+        self.get(&routes::PERFORMERS, caller, params).await
     }
 
     pub async fn performer(
@@ -211,7 +211,7 @@ impl CatalogClient {
         slug: &str,
         paging: &Paging,
     ) -> Result<api::PerformerDetail, UpstreamError> {
-        self.get(&format!("/internal/performers/{}", slug_of("performer", slug)?), caller, paging).await
+        self.get(&routes::PERFORMER.path_with(&[&slug_of("performer", slug)?]), caller, paging).await
     }
 
     pub async fn performers_by(
@@ -221,11 +221,11 @@ impl CatalogClient {
         slugs: &[String],
     ) -> Result<Vec<api::Performer>, UpstreamError> {
         let body = api::IdsRequest { ids: ids.to_vec(), slugs: slugs.to_vec() };
-        Ok(self.read::<_, Performers>("/internal/performers/batch", caller, &body).await?.performers)
+        Ok(self.read::<_, Performers>(&routes::PERFORMERS_BATCH, caller, &body).await?.performers)
     }
 
     pub async fn categories(&self, caller: &CallContext) -> Result<api::Categories, UpstreamError> {
-        self.get("/internal/categories", caller, &[(); 0]).await
+        self.get(&routes::CATEGORIES, caller, &[(); 0]).await
     }
 
     /// getAllFilters(site, filter, minScenes).
@@ -242,17 +242,17 @@ impl CatalogClient {
         if let Some(m) = min_scenes {
             query.push(("minScenes", m.to_string()));
         }
-        self.get("/internal/filters", caller, &query).await
+        self.get(&routes::FILTERS, caller, &query).await
     }
 
     // ----- channels -----
 
     pub async fn channels(&self, caller: &CallContext, paging: &Paging) -> Result<api::ChannelPage, UpstreamError> {
-        self.get("/internal/channels", caller, paging).await
+        self.get(&routes::CHANNELS, caller, paging).await
     }
 
     pub async fn channel(&self, caller: &CallContext, slug: &str) -> Result<api::Channel, UpstreamError> {
-        self.get(&format!("/internal/channels/{}", slug_of("channel", slug)?), caller, &[(); 0]).await
+        self.get(&routes::CHANNEL.path_with(&[&slug_of("channel", slug)?]), caller, &[(); 0]).await
     }
 
     pub async fn channel_video_page(
@@ -261,14 +261,14 @@ impl CatalogClient {
         slug: &str,
         paging: &Paging,
     ) -> Result<api::VideoPage, UpstreamError> {
-        self.get(&format!("/internal/channels/{}/videos", slug_of("channel", slug)?), caller, paging).await
+        self.get(&routes::CHANNEL_VIDEOS.path_with(&[&slug_of("channel", slug)?]), caller, paging).await
     }
 
     /// getChannelVideos(channelSlug): the channel's last 6 videos.
     pub async fn channel_videos(&self, caller: &CallContext, slug: &str) -> Result<Vec<api::Video>, UpstreamError> {
         Ok(self
             .get::<_, api::Videos>(
-                &format!("/internal/channels/{}/latest-videos", slug_of("channel", slug)?),
+                &routes::LATEST_CHANNEL_VIDEOS.path_with(&[&slug_of("channel", slug)?]),
                 caller,
                 &[(); 0],
             )
@@ -284,7 +284,7 @@ impl CatalogClient {
         paging: &Paging,
     ) -> Result<api::ChannelPackDetail, UpstreamError> {
         self.get(
-            &format!("/internal/channels/{}/packs/{}", slug_of("channel", slug)?, slug_of("channel pack", pack_slug)?),
+            &routes::CHANNEL_PACK.path_with(&[&slug_of("channel", slug)?, &slug_of("channel pack", pack_slug)?]),
             caller,
             paging,
         )
@@ -296,7 +296,7 @@ impl CatalogClient {
         caller: &CallContext,
         paging: &Paging,
     ) -> Result<api::VideoPage, UpstreamError> {
-        self.get("/internal/channels/all-videos", caller, paging).await
+        self.get(&routes::ALL_CHANNEL_VIDEOS, caller, paging).await
     }
 
     pub async fn channels_by(
@@ -306,7 +306,7 @@ impl CatalogClient {
         slugs: &[String],
     ) -> Result<Vec<api::Channel>, UpstreamError> {
         let body = api::IdsRequest { ids: ids.to_vec(), slugs: slugs.to_vec() };
-        Ok(self.read::<_, api::Channels>("/internal/channels/batch", caller, &body).await?.channels)
+        Ok(self.read::<_, api::Channels>(&routes::CHANNELS_BATCH, caller, &body).await?.channels)
     }
 
     // ----- search, sister sites, recommendations -----
@@ -320,7 +320,7 @@ impl CatalogClient {
         let mut query = vec![("q", q.to_owned())];
         query.extend(paging.page.map(|p| ("page", p.to_string())));
         query.extend(paging.size.map(|s| ("size", s.to_string())));
-        self.get("/internal/search", caller, &query).await
+        self.get(&routes::SEARCH, caller, &query).await
     }
 
     /// `/sites/{brand}/videos`.
@@ -330,7 +330,7 @@ impl CatalogClient {
         brand: &str,
         paging: &Paging,
     ) -> Result<api::VideoPage, UpstreamError> {
-        self.get(&format!("/internal/sites/{brand}/videos"), caller, paging).await
+        self.get(&routes::SISTER_SITE.path_with(&[&brand, &"videos"]), caller, paging).await
     }
 
     /// `/sites/{brand}/performers`.
@@ -340,7 +340,7 @@ impl CatalogClient {
         brand: &str,
         paging: &Paging,
     ) -> Result<api::PerformerPage, UpstreamError> {
-        self.get(&format!("/internal/sites/{brand}/performers"), caller, paging).await
+        self.get(&routes::SISTER_SITE.path_with(&[&brand, &"performers"]), caller, paging).await
     }
 
     /// recommendations(site, videoId, limit) for a shelf, plain or with cross-navigation.
@@ -364,7 +364,7 @@ impl CatalogClient {
         if !sisters.is_empty() {
             query.push(("sisters", sisters.join(",")));
         }
-        self.get("/internal/recommendations", caller, &query).await
+        self.get(&routes::RECOMMENDATIONS, caller, &query).await
     }
 
     pub async fn track_recommendation(
@@ -372,7 +372,7 @@ impl CatalogClient {
         caller: &CallContext,
         body: &api::RecommendationTrackingRequest,
     ) -> Result<api::Tracked, UpstreamError> {
-        self.post("/internal/recommendations-tracking", caller, body).await
+        self.post(&routes::TRACK_RECOMMENDATION, caller, body).await
     }
 
     /// `action`: view, rating, add-bookmark, delete-bookmark, delete-rating, purchase.
@@ -382,30 +382,30 @@ impl CatalogClient {
         action: &str,
         body: &api::ReelTrackingRequest,
     ) -> Result<api::Tracked, UpstreamError> {
-        self.post(&format!("/internal/rest/reel/{action}"), caller, body).await
+        self.post(&routes::TRACK_REEL.path_with(&[&action]), caller, body).await
     }
 
     // ----- reels, showcases, angels, wall -----
 
     pub async fn reels(&self, caller: &CallContext, paging: &Paging) -> Result<api::ReelPage, UpstreamError> {
-        self.get("/internal/reels", caller, paging).await
+        self.get(&routes::REELS, caller, paging).await
     }
 
     pub async fn reel(&self, caller: &CallContext, id: Uuid) -> Result<api::Reel, UpstreamError> {
-        self.get(&format!("/internal/reels/{id}"), caller, &[(); 0]).await
+        self.get(&routes::REEL.path_with(&[&id]), caller, &[(); 0]).await
     }
 
     pub async fn showcases(&self, caller: &CallContext) -> Result<api::Showcases, UpstreamError> {
-        self.get("/internal/showcases", caller, &[(); 0]).await
+        self.get(&routes::SHOWCASES, caller, &[(); 0]).await
     }
 
     pub async fn showcase(&self, caller: &CallContext, slug: &str) -> Result<api::Showcase, UpstreamError> {
-        self.get(&format!("/internal/showcases/{}", slug_of("showcase", slug)?), caller, &[(); 0]).await
+        self.get(&routes::SHOWCASE.path_with(&[&slug_of("showcase", slug)?]), caller, &[(); 0]).await
     }
 
     /// What the brand's sitemaps list (`caller`'s brand), and the generation it was read under.
     pub async fn sitemap(&self, caller: &CallContext) -> Result<api::SitemapManifest, UpstreamError> {
-        self.get("/internal/sitemap", caller, &[(); 0]).await
+        self.get(&routes::SITEMAP, caller, &[(); 0]).await
     }
 
     /// Up to `limit` (at most [`api::SITEMAP_PAGE_ENTRIES`]) entries of `kind` from `offset`,
@@ -418,19 +418,19 @@ impl CatalogClient {
         limit: u64,
     ) -> Result<api::SitemapPage, UpstreamError> {
         let query = [("offset", offset), ("limit", limit)];
-        self.get(&format!("/internal/sitemap/{}", kind.as_str()), caller, &query).await
+        self.get(&routes::SITEMAP_ENTRIES.path_with(&[&kind.as_str()]), caller, &query).await
     }
 
     pub async fn angels(&self, caller: &CallContext) -> Result<api::Angels, UpstreamError> {
-        self.get("/internal/angels", caller, &[(); 0]).await
+        self.get(&routes::ANGELS, caller, &[(); 0]).await
     }
 
     pub async fn angel(&self, caller: &CallContext, slug: &str) -> Result<api::Angel, UpstreamError> {
-        self.get(&format!("/internal/angels/{}", slug_of("angel", slug)?), caller, &[(); 0]).await
+        self.get(&routes::ANGEL.path_with(&[&slug_of("angel", slug)?]), caller, &[(); 0]).await
     }
 
     pub async fn wall(&self, caller: &CallContext) -> Result<api::Wall, UpstreamError> {
-        self.get("/internal/wall", caller, &[(); 0]).await
+        self.get(&routes::WALL, caller, &[(); 0]).await
     }
 
     // ----- community -----
@@ -445,13 +445,13 @@ impl CatalogClient {
     ) -> Result<api::CommentPage, UpstreamError> {
         let mut query = vec![("sort", sort.to_owned()), ("size", size.to_string())];
         query.extend(after.map(|a| ("after", a.to_owned())));
-        self.get(&format!("/internal/videos/{video_id}/comments"), caller, &query).await
+        self.get(&routes::COMMENTS.path_with(&[&video_id]), caller, &query).await
     }
 
     /// One comment, wherever it is.
     pub async fn comment(&self, caller: &CallContext, comment_id: Uuid) -> Result<api::Comment, UpstreamError> {
         Ok(self
-            .get::<_, api::CommentAnswer>(&format!("/internal/comments/{comment_id}"), caller, &[(); 0])
+            .get::<_, api::CommentAnswer>(&routes::COMMENT.path_with(&[&comment_id]), caller, &[(); 0])
             .await?
             .comment)
     }
@@ -465,7 +465,7 @@ impl CatalogClient {
     ) -> Result<api::CommentPage, UpstreamError> {
         let mut query = vec![("size", size.to_string())];
         query.extend(after.map(|a| ("after", a.to_owned())));
-        self.get(&format!("/internal/comments/{comment_id}/replies"), caller, &query).await
+        self.get(&routes::REPLIES.path_with(&[&comment_id]), caller, &query).await
     }
 
     pub async fn add_comment(
@@ -476,7 +476,7 @@ impl CatalogClient {
     ) -> Result<api::Comment, UpstreamError> {
         let body = api::AddCommentRequest { text: text.to_owned() };
         Ok(self
-            .post::<_, api::CommentAnswer>(&format!("/internal/videos/{video_id}/comments"), caller, &body)
+            .post::<_, api::CommentAnswer>(&routes::ADD_COMMENT.path_with(&[&video_id]), caller, &body)
             .await?
             .comment)
     }
@@ -488,10 +488,7 @@ impl CatalogClient {
         text: &str,
     ) -> Result<api::Comment, UpstreamError> {
         let body = api::AddCommentRequest { text: text.to_owned() };
-        Ok(self
-            .post::<_, api::CommentAnswer>(&format!("/internal/comments/{comment_id}/replies"), caller, &body)
-            .await?
-            .comment)
+        Ok(self.post::<_, api::CommentAnswer>(&routes::REPLY.path_with(&[&comment_id]), caller, &body).await?.comment)
     }
 
     /// `vote`: like or dislike.
@@ -502,31 +499,22 @@ impl CatalogClient {
         vote: &str,
     ) -> Result<api::Comment, UpstreamError> {
         let body = api::VoteRequest { vote: vote.to_owned() };
-        Ok(self
-            .post::<_, api::CommentAnswer>(&format!("/internal/comments/{comment_id}/votes"), caller, &body)
-            .await?
-            .comment)
+        Ok(self.post::<_, api::CommentAnswer>(&routes::VOTE.path_with(&[&comment_id]), caller, &body).await?.comment)
     }
 
     pub async fn pin(&self, caller: &CallContext, comment_id: Uuid) -> Result<api::Comment, UpstreamError> {
-        Ok(self
-            .post::<_, api::CommentAnswer>(&format!("/internal/comments/{comment_id}/pin"), caller, &())
-            .await?
-            .comment)
+        Ok(self.post::<_, api::CommentAnswer>(&routes::PIN.path_with(&[&comment_id]), caller, &()).await?.comment)
     }
 
     pub async fn unpin(&self, caller: &CallContext, comment_id: Uuid) -> Result<api::Comment, UpstreamError> {
-        Ok(self
-            .post::<_, api::CommentAnswer>(&format!("/internal/comments/{comment_id}/unpin"), caller, &())
-            .await?
-            .comment)
+        Ok(self.post::<_, api::CommentAnswer>(&routes::UNPIN.path_with(&[&comment_id]), caller, &()).await?.comment)
     }
 
     pub async fn remove_comment(&self, caller: &CallContext, comment_id: Uuid) -> Result<(), UpstreamError> {
         self.upstream
             .call::<(), Option<serde_json::Value>>(
                 Method::DELETE,
-                &format!("/internal/comments/{comment_id}"),
+                &routes::REMOVE_COMMENT.path_with(&[&comment_id]),
                 None,
                 caller,
             )
@@ -541,7 +529,7 @@ impl CatalogClient {
         rating: i64,
         recomm_id: Option<String>,
     ) -> Result<api::ExpertReviewAnswer, UpstreamError> {
-        self.post(&format!("/internal/videos/{video_id}/rating"), caller, &api::RateRequest { rating, recomm_id }).await
+        self.post(&routes::RATE_VIDEO.path_with(&[&video_id]), caller, &api::RateRequest { rating, recomm_id }).await
     }
 
     pub async fn expert_review(
@@ -549,7 +537,7 @@ impl CatalogClient {
         caller: &CallContext,
         video_id: Uuid,
     ) -> Result<api::ExpertReviewAnswer, UpstreamError> {
-        self.get(&format!("/internal/videos/{video_id}/expert-review"), caller, &[(); 0]).await
+        self.get(&routes::EXPERT_REVIEW.path_with(&[&video_id]), caller, &[(); 0]).await
     }
 
     /// updateExpertReview(videoId, slug, type, rating, recommId).
@@ -558,7 +546,7 @@ impl CatalogClient {
         caller: &CallContext,
         request: &api::ExpertReviewRequest,
     ) -> Result<api::ExpertReviewAnswer, UpstreamError> {
-        self.post("/internal/expert-review", caller, request).await
+        self.post(&routes::UPDATE_EXPERT_REVIEW, caller, request).await
     }
 
     pub async fn add_favourite(
@@ -567,7 +555,7 @@ impl CatalogClient {
         kind: &str,
         id: Uuid,
     ) -> Result<api::FavouriteAnswer, UpstreamError> {
-        self.post("/internal/favourites", caller, &api::FavouriteRequest { kind: kind.to_owned(), id }).await
+        self.post(&routes::ADD_FAVOURITE, caller, &api::FavouriteRequest { kind: kind.to_owned(), id }).await
     }
 
     pub async fn remove_favourite(
@@ -576,7 +564,7 @@ impl CatalogClient {
         kind: &str,
         id: Uuid,
     ) -> Result<api::FavouriteAnswer, UpstreamError> {
-        self.post("/internal/favourites/remove", caller, &api::FavouriteRequest { kind: kind.to_owned(), id }).await
+        self.post(&routes::REMOVE_FAVOURITE, caller, &api::FavouriteRequest { kind: kind.to_owned(), id }).await
     }
 
     pub async fn favourites(
@@ -588,7 +576,7 @@ impl CatalogClient {
         let mut query = vec![("kind", kind.to_owned())];
         query.extend(paging.page.map(|p| ("page", p.to_string())));
         query.extend(paging.size.map(|s| ("size", s.to_string())));
-        self.get("/internal/favourites", caller, &query).await
+        self.get(&routes::FAVOURITES, caller, &query).await
     }
 
     /// A batch (up to 100) of the member's favourite ids, most recent first.
@@ -598,7 +586,7 @@ impl CatalogClient {
         kind: &str,
         page: i64,
     ) -> Result<api::FavouriteIds, UpstreamError> {
-        self.get("/internal/favourites/ids", caller, &[("kind", kind.to_owned()), ("page", page.to_string())]).await
+        self.get(&routes::FAVOURITE_IDS, caller, &[("kind", kind.to_owned()), ("page", page.to_string())]).await
     }
 
     pub async fn favourites_among(
@@ -607,7 +595,7 @@ impl CatalogClient {
         kind: &str,
         ids: &[Uuid],
     ) -> Result<api::FavouriteIds, UpstreamError> {
-        self.read("/internal/favourites/check", caller, &serde_json::json!({ "kind": kind, "ids": ids })).await
+        self.read(&routes::CHECK_FAVOURITES, caller, &serde_json::json!({ "kind": kind, "ids": ids })).await
     }
 }
 

@@ -3,17 +3,20 @@
 
 use super::*;
 
-pub(super) fn routes() -> Router<AppState> {
+pub(super) fn router() -> Router<AppState> {
     Router::new()
-        .route("/internal/videos/{video_id}/comments", get(list_comments).post(add_comment))
-        .route("/internal/videos/{video_id}/rating", post(rate_video))
-        .route("/internal/videos/{video_id}/expert-review", get(get_expert_review))
-        .route("/internal/expert-review", post(update_expert_review))
-        .route("/internal/comments/{comment_id}", get(get_comment).delete(remove_comment))
-        .route("/internal/comments/{comment_id}/replies", get(list_replies).post(reply))
-        .route("/internal/comments/{comment_id}/votes", post(vote))
-        .route("/internal/comments/{comment_id}/pin", post(pin))
-        .route("/internal/comments/{comment_id}/unpin", post(unpin))
+        .serve(&routes::COMMENTS, list_comments)
+        .serve(&routes::ADD_COMMENT, add_comment)
+        .serve(&routes::RATE_VIDEO, rate_video)
+        .serve(&routes::EXPERT_REVIEW, get_expert_review)
+        .serve(&routes::UPDATE_EXPERT_REVIEW, update_expert_review)
+        .serve(&routes::COMMENT, get_comment)
+        .serve(&routes::REMOVE_COMMENT, remove_comment)
+        .serve(&routes::REPLIES, list_replies)
+        .serve(&routes::REPLY, reply)
+        .serve(&routes::VOTE, vote)
+        .serve(&routes::PIN, pin)
+        .serve(&routes::UNPIN, unpin)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,20 +3,20 @@
 
 use super::*;
 
-pub(super) fn routes() -> Router<AppState> {
+pub(super) fn router() -> Router<AppState> {
     Router::new()
-        .route("/internal/search", get(search))
-        .route("/internal/sites/{brand}/{kind}", get(sister_site))
-        .route("/internal/recommendations", get(recommendations_shelf))
-        .route("/internal/recommendations-tracking", post(recommendations_tracking))
-        .route("/internal/reels", get(list_reels))
-        .route("/internal/reels/{reel_id}", get(get_reel))
-        .route("/internal/rest/reel/{action}", post(reel_tracking))
-        .route("/internal/showcases", get(list_showcases))
-        .route("/internal/showcases/{slug}", get(get_showcase))
-        .route("/internal/angels", get(list_angels))
-        .route("/internal/angels/{slug}", get(get_angel))
-        .route("/internal/wall", get(get_wall))
+        .serve(&routes::SEARCH, search)
+        .serve(&routes::SISTER_SITE, sister_site)
+        .serve(&routes::RECOMMENDATIONS, recommendations_shelf)
+        .serve(&routes::TRACK_RECOMMENDATION, recommendations_tracking)
+        .serve(&routes::REELS, list_reels)
+        .serve(&routes::REEL, get_reel)
+        .serve(&routes::TRACK_REEL, reel_tracking)
+        .serve(&routes::SHOWCASES, list_showcases)
+        .serve(&routes::SHOWCASE, get_showcase)
+        .serve(&routes::ANGELS, list_angels)
+        .serve(&routes::ANGEL, get_angel)
+        .serve(&routes::WALL, get_wall)
 }
 
 // ---------------------------------------------------------------------------------------

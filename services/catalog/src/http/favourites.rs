@@ -2,12 +2,13 @@
 
 use super::*;
 
-pub(super) fn routes() -> Router<AppState> {
+pub(super) fn router() -> Router<AppState> {
     Router::new()
-        .route("/internal/favourites", get(list_favourites).post(add_favourite))
-        .route("/internal/favourites/remove", post(remove_favourite))
-        .route("/internal/favourites/ids", get(favourite_ids))
-        .route("/internal/favourites/check", post(check_favourites))
+        .serve(&routes::FAVOURITES, list_favourites)
+        .serve(&routes::ADD_FAVOURITE, add_favourite)
+        .serve(&routes::REMOVE_FAVOURITE, remove_favourite)
+        .serve(&routes::FAVOURITE_IDS, favourite_ids)
+        .serve(&routes::CHECK_FAVOURITES, check_favourites)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -17,12 +17,12 @@ use axum::{
     },
     http::{header, HeaderMap, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
-    routing::{get, post},
+    routing::get,
     Extension, Json, Router,
 };
 use proto_events::catalog::{CatalogEvent, CommentVote, ExpertReviewItem, FavouriteTarget, ReelAction};
 use proto_events::{Actor, EventMeta};
-use runtime::auth::{Access, Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route, TENANT_HEADER};
+use runtime::auth::{Admin, Authenticated, Claims, Gate, MaybeAuthenticated, Route, ServeRoute, TENANT_HEADER};
 use runtime::http::CorrelationId;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -37,6 +37,7 @@ use crate::domain::{
 use crate::queries::{self, CommentSort, PerformerOrder, VideoFilter, VideoOrder};
 use crate::read_cache::{self, Depends};
 use crate::recommendations;
+use crate::routes;
 use crate::AppState;
 
 mod community;
@@ -67,11 +68,11 @@ runtime::verifier_in_state!(AppState);
 
 pub fn router(state: AppState) -> Router {
     let router = Router::new()
-        .merge(content::routes())
-        .merge(discovery::routes())
-        .merge(community::routes())
-        .merge(favourites::routes())
-        .merge(sitemap::routes())
+        .merge(content::router())
+        .merge(discovery::router())
+        .merge(community::router())
+        .merge(favourites::router())
+        .merge(sitemap::router())
         .route("/media/placeholder/{kind}/{file}", get(crate::media::placeholder));
     #[cfg(feature = "demo")]
     let router = router.route("/media/trailers/{file}", get(crate::media::trailer_clip));
@@ -79,63 +80,9 @@ pub fn router(state: AppState) -> Router {
     gate.guard(router.with_state(state))
 }
 
-/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md): the catalog's pages
-/// for anyone the gateway vouches for (a user, or its service token for a visitor); what a
-/// user writes or keeps (comments, votes, ratings, favourites) for that user's own token;
-/// publishing for an admin's token.
-pub const INTERNAL_ROUTES: &[Route] = &[
-    Route::get("/internal/videos", Access::Any),
-    Route::get("/internal/videos/top-rated", Access::Any),
-    Route::get("/internal/videos/awarded", Access::Any),
-    Route::get("/internal/videos/free-trial", Access::Any),
-    Route::post("/internal/videos/batch", Access::Any),
-    Route::get("/internal/videos/by-slug/{slug}", Access::Any),
-    Route::get("/internal/videos/by-slug/{slug}/picture-set", Access::Any),
-    Route::get("/internal/videos/{video_id}/comments", Access::Any),
-    Route::post("/internal/videos/{video_id}/comments", Access::User),
-    Route::post("/internal/videos/{video_id}/rating", Access::User),
-    Route::get("/internal/videos/{video_id}/expert-review", Access::User),
-    Route::post("/internal/expert-review", Access::User),
-    Route::get("/internal/comments/{comment_id}", Access::Any),
-    Route::delete("/internal/comments/{comment_id}", Access::User),
-    Route::get("/internal/comments/{comment_id}/replies", Access::Any),
-    Route::post("/internal/comments/{comment_id}/replies", Access::User),
-    Route::post("/internal/comments/{comment_id}/votes", Access::User),
-    Route::post("/internal/comments/{comment_id}/pin", Access::User),
-    Route::post("/internal/comments/{comment_id}/unpin", Access::User),
-    Route::get("/internal/performers", Access::Any),
-    Route::post("/internal/performers/batch", Access::Any),
-    Route::get("/internal/performers/{slug}", Access::Any),
-    Route::get("/internal/categories", Access::Any),
-    Route::get("/internal/filters", Access::Any),
-    Route::get("/internal/channels", Access::Any),
-    Route::post("/internal/channels/batch", Access::Any),
-    Route::get("/internal/channels/all-videos", Access::Any),
-    Route::get("/internal/channels/{slug}", Access::Any),
-    Route::get("/internal/channels/{slug}/videos", Access::Any),
-    Route::get("/internal/channels/{slug}/latest-videos", Access::Any),
-    Route::get("/internal/channels/{slug}/packs/{pack_slug}", Access::Any),
-    Route::get("/internal/search", Access::Any),
-    Route::get("/internal/sites/{brand}/{kind}", Access::Any),
-    Route::get("/internal/recommendations", Access::Any),
-    Route::post("/internal/recommendations-tracking", Access::User),
-    Route::get("/internal/reels", Access::Any),
-    Route::get("/internal/reels/{reel_id}", Access::Any),
-    Route::post("/internal/rest/reel/{action}", Access::User),
-    Route::get("/internal/showcases", Access::Any),
-    Route::get("/internal/showcases/{slug}", Access::Any),
-    Route::get("/internal/angels", Access::Any),
-    Route::get("/internal/angels/{slug}", Access::Any),
-    Route::get("/internal/wall", Access::Any),
-    Route::get("/internal/sitemap", Access::Any),
-    Route::get("/internal/sitemap/{kind}", Access::Any),
-    Route::get("/internal/favourites", Access::User),
-    Route::post("/internal/favourites", Access::User),
-    Route::post("/internal/favourites/remove", Access::User),
-    Route::get("/internal/favourites/ids", Access::User),
-    Route::post("/internal/favourites/check", Access::User),
-    Route::post("/internal/admin/content", Access::User),
-];
+/// Who may call each internal route (docs/decisions/identity-and-trust/trust-model-who-may-call-which.md):
+/// the trust table, declared with the routes in the contract ([`routes::ALL`]).
+pub const INTERNAL_ROUTES: &[Route] = routes::ALL;
 
 // ---------------------------------------------------------------------------------------
 // Errors

@@ -5,8 +5,8 @@
 use super::*;
 use crate::api::{SitemapKind, SITEMAP_PAGE_ENTRIES};
 
-pub(super) fn routes() -> Router<AppState> {
-    Router::new().route("/internal/sitemap", get(manifest)).route("/internal/sitemap/{kind}", get(entries))
+pub(super) fn router() -> Router<AppState> {
+    Router::new().serve(&routes::SITEMAP, manifest).serve(&routes::SITEMAP_ENTRIES, entries)
 }
 
 /// A read-only snapshot: the generation and the rows it read agree.

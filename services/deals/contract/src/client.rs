@@ -10,6 +10,7 @@ use runtime::client::{CallContext, Upstream, UpstreamError};
 use uuid::Uuid;
 
 use crate::api::*;
+use crate::routes;
 
 #[derive(Clone, Debug)]
 pub struct DealsClient {
@@ -44,17 +45,17 @@ impl DealsClient {
         if let Some(limit) = query.limit {
             params.push(("limit", limit.to_string()));
         }
-        self.upstream.get("/internal/deals", &params, ctx).await
+        self.upstream.get(&routes::FIND_DEALS, &params, ctx).await
     }
 
     /// The offers page of `site`: offer page id, the offers grid and the user's interstitial.
     pub async fn offers(&self, ctx: &CallContext, site: &str) -> Result<OffersResponse, UpstreamError> {
-        self.upstream.get("/internal/offers", &[("site", site.to_owned())], ctx).await
+        self.upstream.get(&routes::OFFERS, &[("site", site.to_owned())], ctx).await
     }
 
     /// The signed-in user's interstitial on `site` (needs the bearer token).
     pub async fn interstitial(&self, ctx: &CallContext, site: &str) -> Result<InterstitialView, UpstreamError> {
-        self.upstream.get("/internal/interstitial", &[("site", site.to_owned())], ctx).await
+        self.upstream.get(&routes::INTERSTITIAL, &[("site", site.to_owned())], ctx).await
     }
 
     /// Hide the interstitial for one month (needs the bearer token). Safe to repeat.
@@ -63,7 +64,7 @@ impl DealsClient {
         ctx: &CallContext,
         answer: &InterstitialAnswer,
     ) -> Result<InterstitialView, UpstreamError> {
-        self.upstream.post("/internal/interstitial/snooze", answer, ctx).await
+        self.upstream.post(&routes::SNOOZE_INTERSTITIAL, answer, ctx).await
     }
 
     /// Go on past the interstitial (needs the bearer token).
@@ -72,7 +73,7 @@ impl DealsClient {
         ctx: &CallContext,
         answer: &InterstitialAnswer,
     ) -> Result<InterstitialView, UpstreamError> {
-        self.upstream.post("/internal/interstitial/continue", answer, ctx).await
+        self.upstream.post(&routes::CONTINUE_INTERSTITIAL, answer, ctx).await
     }
 
     /// A step of loading the deal carousel.
@@ -81,7 +82,7 @@ impl DealsClient {
         ctx: &CallContext,
         request: &CarouselEventRequest,
     ) -> Result<CarouselEventResponse, UpstreamError> {
-        self.upstream.post("/internal/deals/carousel-events", request, ctx).await
+        self.upstream.post(&routes::TRACK_CAROUSEL_EVENT, request, ctx).await
     }
 
     /// Checks a /deals `confirmation` value; a refusal carries the code
@@ -92,22 +93,22 @@ impl DealsClient {
         ctx: &CallContext,
         confirmation: &str,
     ) -> Result<ConfirmOutgoingUpsellProps, UpstreamError> {
-        self.upstream.get("/internal/deals/confirmation", &[("confirmation", confirmation.to_owned())], ctx).await
+        self.upstream.get(&routes::CHECK_CONFIRMATION, &[("confirmation", confirmation.to_owned())], ctx).await
     }
 
     // --- operators (the bearer token must be an admin's) ---
 
     pub async fn admin_list(&self, ctx: &CallContext, site: &str) -> Result<DealsResponse, UpstreamError> {
-        self.upstream.get("/internal/admin/deals", &[("site", site.to_owned())], ctx).await
+        self.upstream.get(&routes::ADMIN_LIST_DEALS, &[("site", site.to_owned())], ctx).await
     }
 
     pub async fn admin_get(&self, ctx: &CallContext, deal_id: Uuid) -> Result<DealView, UpstreamError> {
-        self.upstream.get(&format!("/internal/admin/deals/{deal_id}"), &[], ctx).await
+        self.upstream.get(&routes::ADMIN_GET_DEAL.path_with(&[&deal_id]), &[], ctx).await
     }
 
     /// Creates a deal; sending the same deal (with its `id`) again is answered the same.
     pub async fn admin_create(&self, ctx: &CallContext, deal: &DealInput) -> Result<DealView, UpstreamError> {
-        self.upstream.post("/internal/admin/deals", deal, ctx).await
+        self.upstream.post(&routes::ADMIN_CREATE_DEAL, deal, ctx).await
     }
 
     /// Replaces a deal with `deal` (every field).
@@ -117,7 +118,7 @@ impl DealsClient {
         deal_id: Uuid,
         deal: &DealInput,
     ) -> Result<DealView, UpstreamError> {
-        self.upstream.call(Method::PUT, &format!("/internal/admin/deals/{deal_id}"), Some(deal), ctx).await
+        self.upstream.call(Method::PUT, &routes::ADMIN_EDIT_DEAL.path_with(&[&deal_id]), Some(deal), ctx).await
     }
 
     pub async fn admin_enable(
@@ -127,7 +128,7 @@ impl DealsClient {
         deal_type: DealType,
     ) -> Result<DealView, UpstreamError> {
         self.upstream
-            .post(&format!("/internal/admin/deals/{deal_id}/enable"), &PlacementRequest { deal_type }, ctx)
+            .post(&routes::ADMIN_ENABLE_DEAL.path_with(&[&deal_id]), &PlacementRequest { deal_type }, ctx)
             .await
     }
 
@@ -138,7 +139,7 @@ impl DealsClient {
         deal_type: DealType,
     ) -> Result<DealView, UpstreamError> {
         self.upstream
-            .post(&format!("/internal/admin/deals/{deal_id}/disable"), &PlacementRequest { deal_type }, ctx)
+            .post(&routes::ADMIN_DISABLE_DEAL.path_with(&[&deal_id]), &PlacementRequest { deal_type }, ctx)
             .await
     }
 
@@ -149,8 +150,6 @@ impl DealsClient {
         deal_type: DealType,
         rank: i64,
     ) -> Result<DealView, UpstreamError> {
-        self.upstream
-            .post(&format!("/internal/admin/deals/{deal_id}/rank"), &RankRequest { deal_type, rank }, ctx)
-            .await
+        self.upstream.post(&routes::ADMIN_RANK_DEAL.path_with(&[&deal_id]), &RankRequest { deal_type, rank }, ctx).await
     }
 }

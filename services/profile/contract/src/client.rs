@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use runtime::auth::JwkSet;
-use runtime::client::{CallContext, Upstream, UpstreamError};
+use runtime::client::{CallContext, Target, Upstream, UpstreamError};
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
 use crate::api::*;
+use crate::routes;
 
 #[derive(Clone, Debug)]
 pub struct ProfileClient {
@@ -51,7 +52,7 @@ impl ProfileClient {
 
     async fn post<B: serde::Serialize, T: DeserializeOwned>(
         &self,
-        path: &str,
+        path: &(impl Target + ?Sized),
         body: &B,
         ctx: &CallContext,
     ) -> Result<T, UpstreamError> {
@@ -89,37 +90,37 @@ impl ProfileClient {
     /// `POST /internal/oidc/token`: exchanges a sign-in code on the brand host `audience`.
     pub async fn exchange_code(&self, code: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
         let body = CodeExchange { code: code.to_owned(), audience: audience.to_owned() };
-        self.post("/internal/oidc/token", &body, &CallContext::default()).await
+        self.post(&routes::EXCHANGE_CODE, &body, &CallContext::default()).await
     }
 
     /// `POST /internal/oidc/refresh`: a 401 with code `INVALID_GRANT` when the session is over; a
     /// 409 `REFRESH_IN_PROGRESS` when the token was rotated a moment ago (retry, session kept).
     pub async fn refresh(&self, refresh_token: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
         let body = RefreshRequest { refresh_token: refresh_token.to_owned(), audience: audience.to_owned() };
-        self.post("/internal/oidc/refresh", &body, &CallContext::default()).await
+        self.post(&routes::REFRESH, &body, &CallContext::default()).await
     }
 
     /// `POST /internal/oidc/logout`.
     pub async fn logout(&self, refresh_token: &str, everywhere: bool) -> Result<(), UpstreamError> {
         let body = LogoutRequest { refresh_token: refresh_token.to_owned(), everywhere };
-        self.post::<_, serde_json::Value>("/internal/oidc/logout", &body, &CallContext::default()).await.map(|_| ())
+        self.post::<_, serde_json::Value>(&routes::LOGOUT, &body, &CallContext::default()).await.map(|_| ())
     }
 
     /// `GET /internal/sessions/revoked`: the sessions whose access tokens are to be refused.
     pub async fn revoked_sessions(&self) -> Result<RevokedSessions, UpstreamError> {
-        self.upstream.get("/internal/sessions/revoked", &[], &CallContext::default()).await
+        self.upstream.get(&routes::REVOKED_SESSIONS, &[], &CallContext::default()).await
     }
 
     /// `POST /internal/autologin-tokens` (the subscription service after a signup or an upgrade).
     pub async fn issue_autologin(&self, user_id: Uuid, site: &str) -> Result<AutologinIssued, UpstreamError> {
         let body = AutologinRequest { user_id, site: site.to_owned() };
-        self.post("/internal/autologin-tokens", &body, &CallContext::default()).await
+        self.post(&routes::ISSUE_AUTOLOGIN, &body, &CallContext::default()).await
     }
 
     /// `POST /internal/oidc/autologin`: redeems `/?al_token=` on the brand host `audience`.
     pub async fn redeem_autologin(&self, al_token: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
         let body = AutologinRedeem { al_token: al_token.to_owned(), audience: audience.to_owned() };
-        self.post("/internal/oidc/autologin", &body, &CallContext::default()).await
+        self.post(&routes::REDEEM_AUTOLOGIN, &body, &CallContext::default()).await
     }
 
     /// `POST /internal/oidc/xsite`: where to send a signed-in user switching to `site`.
@@ -130,25 +131,25 @@ impl ProfileClient {
         deeplink: Option<&str>,
     ) -> Result<Redirect, UpstreamError> {
         let body = CrossSiteRequest { site: site.to_owned(), deeplink: deeplink.map(str::to_owned) };
-        self.post("/internal/oidc/xsite", &body, ctx).await
+        self.post(&routes::CROSS_SITE, &body, ctx).await
     }
 
     /// `POST /internal/oidc/parent-redirect`.
     pub async fn parent_redirect(&self, id_token: &str, audience: &str) -> Result<TokenResponse, UpstreamError> {
         let body = ParentRedirectRequest { id_token: id_token.to_owned(), audience: audience.to_owned() };
-        self.post("/internal/oidc/parent-redirect", &body, &CallContext::default()).await
+        self.post(&routes::PARENT_REDIRECT, &body, &CallContext::default()).await
     }
 
     /// `POST /internal/accounts/check`: refused (422 INVALID_USERNAME, 409 USERNAME_TAKEN) when
     /// no account could have `username` now.
     pub async fn check_account(&self, username: &str) -> Result<(), UpstreamError> {
         let body = AccountCheckRequest { username: username.to_owned() };
-        self.post::<_, serde_json::Value>("/internal/accounts/check", &body, &CallContext::default()).await.map(|_| ())
+        self.post::<_, serde_json::Value>(&routes::CHECK_ACCOUNT, &body, &CallContext::default()).await.map(|_| ())
     }
 
     /// `POST /internal/accounts` (the subscription service, when a biller approves a signup).
     pub async fn create_account(&self, request: &CreateAccountRequest) -> Result<AccountCreated, UpstreamError> {
-        self.post("/internal/accounts", request, &CallContext::default()).await
+        self.post(&routes::CREATE_ACCOUNT, request, &CallContext::default()).await
     }
 
     /// `GET /internal/users?ids=…`: many users' identity in one call.
@@ -157,7 +158,7 @@ impl ProfileClient {
             return Ok(vec![]);
         }
         let ids = ids.iter().map(Uuid::to_string).collect::<Vec<_>>().join(",");
-        self.upstream.get("/internal/users", &[("ids", ids)], &CallContext::default()).await
+        self.upstream.get(&routes::USERS, &[("ids", ids)], &CallContext::default()).await
     }
 
     /// `GET /internal/users/public?ids=…`: many users' badges and user type in one call (at most
@@ -167,18 +168,18 @@ impl ProfileClient {
             return Ok(vec![]);
         }
         let ids = ids.iter().map(Uuid::to_string).collect::<Vec<_>>().join(",");
-        self.upstream.get("/internal/users/public", &[("ids", ids)], ctx).await
+        self.upstream.get(&routes::PUBLIC_PROFILES, &[("ids", ids)], ctx).await
     }
 
     /// The profile's part of findOneUserProfile: `GET /internal/profile` for the user of
     /// `ctx`'s token.
     pub async fn own_profile(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
-        self.upstream.get("/internal/profile", &[], ctx).await
+        self.upstream.get(&routes::OWN_PROFILE, &[], ctx).await
     }
 
     pub async fn set_display_name(&self, ctx: &CallContext, display_name: &str) -> Result<OwnProfile, UpstreamError> {
         let body = DisplayNameRequest { display_name: display_name.to_owned() };
-        self.post("/internal/profile/display-name", &body, ctx).await
+        self.post(&routes::SET_DISPLAY_NAME, &body, ctx).await
     }
 
     pub async fn update_user_autoplay(
@@ -186,7 +187,7 @@ impl ProfileClient {
         ctx: &CallContext,
         autoplay_enabled: bool,
     ) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/autoplay", &AutoplayRequest { autoplay_enabled }, ctx).await
+        self.post(&routes::UPDATE_USER_AUTOPLAY, &AutoplayRequest { autoplay_enabled }, ctx).await
     }
 
     /// setEmailConsent and `POST /v2/user/email-consent`.
@@ -195,15 +196,15 @@ impl ProfileClient {
         ctx: &CallContext,
         request: &EmailConsentRequest,
     ) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/email-consent", request, ctx).await
+        self.post(&routes::SET_EMAIL_CONSENT, request, ctx).await
     }
 
     pub async fn give_terms_consent(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/terms-consent", &serde_json::json!({}), ctx).await
+        self.post(&routes::GIVE_TERMS_CONSENT, &serde_json::json!({}), ctx).await
     }
 
     pub async fn give_cams_consent(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/cams-consent", &serde_json::json!({}), ctx).await
+        self.post(&routes::GIVE_CAMS_CONSENT, &serde_json::json!({}), ctx).await
     }
 
     pub async fn set_relationship(
@@ -216,7 +217,7 @@ impl ProfileClient {
             relationship_status: relationship_status.to_owned(),
             relationship_role: relationship_role.to_owned(),
         };
-        self.post("/internal/profile/relationship", &body, ctx).await
+        self.post(&routes::SET_RELATIONSHIP, &body, ctx).await
     }
 
     pub async fn acknowledge_gems_intro(
@@ -224,11 +225,11 @@ impl ProfileClient {
         ctx: &CallContext,
         when: chrono::DateTime<chrono::Utc>,
     ) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/gems-intro", &GemsIntroRequest { when }, ctx).await
+        self.post(&routes::ACKNOWLEDGE_GEMS_INTRO, &GemsIntroRequest { when }, ctx).await
     }
 
     pub async fn acknowledge_promotional_teaser_viewed(&self, ctx: &CallContext) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/promotional-teaser", &serde_json::json!({}), ctx).await
+        self.post(&routes::ACKNOWLEDGE_PROMOTIONAL_TEASER, &serde_json::json!({}), ctx).await
     }
 
     /// `state_code`: `TX` or `AL` (or `US-TX`, `US-AL`).
@@ -238,11 +239,11 @@ impl ProfileClient {
         state_code: &str,
     ) -> Result<OwnProfile, UpstreamError> {
         let body = HealthWarningRequest { usa_health_warning_state_code: state_code.to_owned() };
-        self.post("/internal/profile/health-warning", &body, ctx).await
+        self.post(&routes::ACKNOWLEDGE_HEALTH_WARNING, &body, ctx).await
     }
 
     pub async fn choose_username(&self, ctx: &CallContext, username: &str) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/username", &UsernameRequest { username: username.to_owned() }, ctx).await
+        self.post(&routes::CHOOSE_USERNAME, &UsernameRequest { username: username.to_owned() }, ctx).await
     }
 
     pub async fn change_password(
@@ -250,7 +251,7 @@ impl ProfileClient {
         ctx: &CallContext,
         request: &ChangePasswordRequest,
     ) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/password", request, ctx).await
+        self.post(&routes::CHANGE_PASSWORD, request, ctx).await
     }
 
     pub async fn create_tandem_child_account(
@@ -258,7 +259,7 @@ impl ProfileClient {
         ctx: &CallContext,
         request: &TandemChildRequest,
     ) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/tandem-child", request, ctx).await
+        self.post(&routes::CREATE_TANDEM_CHILD, request, ctx).await
     }
 
     /// `POST /subscriptions/vip-user-credentials`.
@@ -267,6 +268,6 @@ impl ProfileClient {
         ctx: &CallContext,
         request: &VipCredentialsRequest,
     ) -> Result<OwnProfile, UpstreamError> {
-        self.post("/internal/profile/vip-credentials", request, ctx).await
+        self.post(&routes::CONVERT_VIP_USER, request, ctx).await
     }
 }

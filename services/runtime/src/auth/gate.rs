@@ -69,46 +69,6 @@ impl<S: Send + Sync> FromRequestParts<S> for ServiceCaller {
     }
 }
 
-/// Who may call an internal route.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// A signed-in user, for themself (the user comes from the token). A service token is no
-    /// user: 401, as if the gateway had called for a visitor.
-    User,
-    /// The user the path parameter names (their own token), or a service.
-    OwnUser(&'static str),
-    /// Any verified caller: a user, or a service (the gateway for an anonymous visitor).
-    Any,
-    /// A service only.
-    Service,
-    /// A service, or a user of the `admin` group.
-    ServiceOrAdmin,
-}
-
-/// One internal route and who may call it: a service's trust table is a list of these.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Route {
-    pub method: Method,
-    /// The route as the router has it (`/internal/wallets/{user_id}/debits`).
-    pub path: &'static str,
-    pub access: Access,
-}
-
-impl Route {
-    pub const fn get(path: &'static str, access: Access) -> Route {
-        Route { method: Method::GET, path, access }
-    }
-    pub const fn post(path: &'static str, access: Access) -> Route {
-        Route { method: Method::POST, path, access }
-    }
-    pub const fn put(path: &'static str, access: Access) -> Route {
-        Route { method: Method::PUT, path, access }
-    }
-    pub const fn delete(path: &'static str, access: Access) -> Route {
-        Route { method: Method::DELETE, path, access }
-    }
-}
-
 /// Stands in front of a service's internal routes: every `/internal/...` request needs a
 /// verified caller the service's trust table admits (401 without one, and for a service on a
 /// user's route; 403 for a caller the route is not for); a route missing from the table

@@ -131,11 +131,13 @@ impl IntoResponse for AuthError {
 }
 
 mod gate;
+mod route;
 mod service;
 #[cfg(test)]
 mod tests;
 mod user;
 
 pub use gate::*;
+pub use route::*;
 pub use service::*;
 pub use user::*;

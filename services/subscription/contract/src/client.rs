@@ -12,6 +12,7 @@ use crate::api::{
     OutgoingUpsellRequest, PurchaseAnswer, ReactivateCancelledRebill, RetentionOfferView, SinglesitePurchase,
     TrackingAnswer, TrackingRequest, TrialUpgradePurchase, WelcomeData,
 };
+use crate::routes;
 
 /// `getRetentionOffer`'s answer: the offer, or none.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -75,19 +76,19 @@ impl SubscriptionClient {
 
     /// The signed-in user's light read (getUserSubscription).
     pub async fn light(&self, ctx: &CallContext) -> Result<LightRead, UpstreamError> {
-        self.upstream.get("/internal/subscription/light", &[], ctx).await
+        self.upstream.get(&routes::LIGHT_SUBSCRIPTION, &[], ctx).await
     }
 
     /// The signed-in user's full read (types, site type, multisite, tandem, every subscription).
     pub async fn full(&self, ctx: &CallContext) -> Result<FullRead, UpstreamError> {
-        self.upstream.get("/internal/subscription", &[], ctx).await
+        self.upstream.get(&routes::FULL_SUBSCRIPTION, &[], ctx).await
     }
 
     /// The full read of `user_id` on `tenant`, asked by another service: with that user's own
     /// token (`ctx.bearer`), or else the calling service's token.
     pub async fn read_of(&self, user_id: Uuid, tenant: &str, ctx: &CallContext) -> Result<FullRead, UpstreamError> {
         self.upstream
-            .get(&format!("/internal/users/{user_id}/subscription"), &[("tenant", tenant.to_owned())], ctx)
+            .get(&routes::USER_SUBSCRIPTION.path_with(&[&user_id]), &[("tenant", tenant.to_owned())], ctx)
             .await
     }
 
@@ -106,17 +107,17 @@ impl SubscriptionClient {
             ("memberId", member_id.to_owned()),
             ("hashedMemberId", hashed_member_id.to_owned()),
         ];
-        self.upstream.get(&format!("/internal/signup-extern/{biller}"), &query, ctx).await
+        self.upstream.get(&routes::SIGNUP_EXTERN.path_with(&[&biller]), &query, ctx).await
     }
 
     /// A brand's join options with their example prices (no session needed).
     pub async fn join_options(&self, site: &str, ctx: &CallContext) -> Result<JoinOptions, UpstreamError> {
-        self.upstream.get("/internal/join-options", &[("site", site.to_owned())], ctx).await
+        self.upstream.get(&routes::JOIN_OPTIONS, &[("site", site.to_owned())], ctx).await
     }
 
     /// The join form: the product.md, "Sign-up and join" checks, then the signup and the biller's payment page to go to.
     pub async fn join(&self, request: &JoinRequest, ctx: &CallContext) -> Result<JoinStarted, UpstreamError> {
-        self.upstream.post("/internal/joins", request, ctx).await
+        self.upstream.post(&routes::JOIN, request, ctx).await
     }
 
     /// `welcomeCheck(site, memberId, hashedMemberId)`.
@@ -132,7 +133,7 @@ impl SubscriptionClient {
             ("memberId", member_id.to_owned()),
             ("hashedMemberId", hashed_member_id.to_owned()),
         ];
-        self.upstream.get("/internal/welcome-check", &query, ctx).await
+        self.upstream.get(&routes::WELCOME_CHECK, &query, ctx).await
     }
 
     pub async fn multisite(
@@ -140,7 +141,7 @@ impl SubscriptionClient {
         request: &MultisitePurchase,
         ctx: &CallContext,
     ) -> Result<PurchaseAnswer, UpstreamError> {
-        self.upstream.post("/internal/purchases/multisite", request, ctx).await
+        self.upstream.post(&routes::BUY_MULTISITE, request, ctx).await
     }
 
     pub async fn singlesite(
@@ -148,7 +149,7 @@ impl SubscriptionClient {
         request: &SinglesitePurchase,
         ctx: &CallContext,
     ) -> Result<PurchaseAnswer, UpstreamError> {
-        self.upstream.post("/internal/purchases/singlesite", request, ctx).await
+        self.upstream.post(&routes::BUY_SINGLESITE, request, ctx).await
     }
 
     /// The trial upgrade, for the signed-in user or (welcome page) the member the request names.
@@ -157,7 +158,7 @@ impl SubscriptionClient {
         request: &TrialUpgradePurchase,
         ctx: &CallContext,
     ) -> Result<PurchaseAnswer, UpstreamError> {
-        self.upstream.post("/internal/purchases/trial-upgrade", request, ctx).await
+        self.upstream.post(&routes::BUY_TRIAL_UPGRADE, request, ctx).await
     }
 
     pub async fn retention_offer(
@@ -166,7 +167,7 @@ impl SubscriptionClient {
         ctx: &CallContext,
     ) -> Result<RetentionOfferAnswer, UpstreamError> {
         let query: Vec<(&str, String)> = user_uuid.map(|u| ("userUuid", u.to_string())).into_iter().collect();
-        self.upstream.get("/internal/retention-offer", &query, ctx).await
+        self.upstream.get(&routes::RETENTION_OFFER, &query, ctx).await
     }
 
     pub async fn reactivate_cancelled_rebill(
@@ -174,16 +175,16 @@ impl SubscriptionClient {
         request: &ReactivateCancelledRebill,
         ctx: &CallContext,
     ) -> Result<WriteAnswer, UpstreamError> {
-        self.upstream.post("/internal/reactivate-cancelled-rebill", request, ctx).await
+        self.upstream.post(&routes::REACTIVATE_CANCELLED_REBILL, request, ctx).await
     }
 
     /// Cancels the signed-in user's native rebill.
     pub async fn cancel(&self, ctx: &CallContext) -> Result<WriteAnswer, UpstreamError> {
-        self.upstream.post("/internal/subscription/cancel", &(), ctx).await
+        self.upstream.post(&routes::CANCEL_SUBSCRIPTION, &(), ctx).await
     }
 
     pub async fn credit_card_update(&self, ctx: &CallContext) -> Result<CardUpdateAnswer, UpstreamError> {
-        self.upstream.get("/internal/credit-card-update", &[], ctx).await
+        self.upstream.get(&routes::CREDIT_CARD_UPDATE, &[], ctx).await
     }
 
     /// `outgoingUpsellOneclick` for the signed-in member.
@@ -192,7 +193,7 @@ impl SubscriptionClient {
         request: &OutgoingUpsellRequest,
         ctx: &CallContext,
     ) -> Result<OutgoingUpsellAnswer, UpstreamError> {
-        self.upstream.post("/internal/outgoing-upsells/oneclick", request, ctx).await
+        self.upstream.post(&routes::OUTGOING_UPSELL_ONECLICK, request, ctx).await
     }
 
     /// `outgoingUpsellOneclickTracking(status)` for the signed-in member.
@@ -201,6 +202,6 @@ impl SubscriptionClient {
         status: bool,
         ctx: &CallContext,
     ) -> Result<TrackingAnswer, UpstreamError> {
-        self.upstream.post("/internal/outgoing-upsells/tracking", &TrackingRequest { status }, ctx).await
+        self.upstream.post(&routes::OUTGOING_UPSELL_TRACKING, &TrackingRequest { status }, ctx).await
     }
 }

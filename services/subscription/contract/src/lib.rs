@@ -1,8 +1,10 @@
 //! The subscription service's contract: what other crates may know of it. The wire types of
-//! its internal API ([`api`]: joins, purchases, retention, outgoing upsells, the reads) and
-//! its typed client ([`client`]), with no database, broker or service internals, so a change
+//! its internal API ([`api`]: joins, purchases, retention, outgoing upsells, the reads), its
+//! routes ([`routes`]: each path, method and who may call it, declared once) and its typed
+//! client ([`client`]), with no database, broker or service internals, so a change
 //! inside the service stops at this boundary. The gateway and the other services depend on
 //! this crate, never on `subscription` itself.
 
 pub mod api;
 pub mod client;
+pub mod routes;

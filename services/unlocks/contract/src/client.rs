@@ -13,6 +13,7 @@ use runtime::client::{CallContext, Upstream, UpstreamError};
 use uuid::Uuid;
 
 use crate::api::*;
+use crate::routes;
 
 #[derive(Clone, Debug)]
 pub struct UnlocksClient {
@@ -33,7 +34,7 @@ impl UnlocksClient {
         channel_pack_id: Uuid,
     ) -> Result<PackUnlockResponse, UpstreamError> {
         self.upstream
-            .post(&format!("/internal/unlocks/channel-packs/{channel_pack_id}"), &serde_json::json!({}), caller)
+            .post(&routes::UNLOCK_CHANNEL_PACK.path_with(&[&channel_pack_id]), &serde_json::json!({}), caller)
             .await
     }
 
@@ -43,17 +44,17 @@ impl UnlocksClient {
         caller: &CallContext,
         input: &UnlockVideoInput,
     ) -> Result<UnlockVideoResponse, UpstreamError> {
-        self.upstream.post("/internal/unlocks/videos", input, caller).await
+        self.upstream.post(&routes::UNLOCK_VIDEO, input, caller).await
     }
 
     /// The signed-in user's unlocks (profile fields).
     pub async fn unlock_state(&self, caller: &CallContext) -> Result<UnlockStateResponse, UpstreamError> {
-        self.upstream.get("/internal/unlocks/state", &[], caller).await
+        self.upstream.get(&routes::UNLOCK_STATE, &[], caller).await
     }
 
     /// Any user's unlocks, for trusted internal callers.
     pub async fn user_unlock_state(&self, user_id: Uuid) -> Result<UnlockStateResponse, UpstreamError> {
-        self.upstream.get(&format!("/internal/users/{user_id}/unlocks"), &[], &CallContext::system()).await
+        self.upstream.get(&routes::USER_UNLOCK_STATE.path_with(&[&user_id]), &[], &CallContext::system()).await
     }
 
     /// Access to a page of videos at once (the videos' `denied`).
@@ -64,7 +65,7 @@ impl UnlocksClient {
     ) -> Result<VideoAccessResponse, UpstreamError> {
         // A read, so safe to retry.
         let body = VideoAccessRequest { video_ids: video_ids.to_vec() };
-        self.upstream.post_idempotent("/internal/videos/access", &body, caller).await
+        self.upstream.post_idempotent(&routes::VIDEO_ACCESS, &body, caller).await
     }
 
     /// getToken.
@@ -75,7 +76,7 @@ impl UnlocksClient {
         device: &str,
     ) -> Result<TokenResponse, UpstreamError> {
         let body = TokenRequest { device: device.into() };
-        self.upstream.post(&format!("/internal/videos/{video_id}/tokens"), &body, caller).await
+        self.upstream.post(&routes::VIDEO_TOKENS.path_with(&[&video_id]), &body, caller).await
     }
 
     pub async fn download_resolutions(
@@ -83,7 +84,7 @@ impl UnlocksClient {
         caller: &CallContext,
         video_id: Uuid,
     ) -> Result<DownloadResolutionsResponse, UpstreamError> {
-        self.upstream.get(&format!("/internal/videos/{video_id}/download-resolutions"), &[], caller).await
+        self.upstream.get(&routes::DOWNLOAD_RESOLUTIONS.path_with(&[&video_id]), &[], caller).await
     }
 
     /// The video download (id and size).
@@ -94,7 +95,7 @@ impl UnlocksClient {
         size: &str,
     ) -> Result<DownloadResponse, UpstreamError> {
         let body = DownloadRequest { size: size.into() };
-        self.upstream.post(&format!("/internal/videos/{video_id}/downloads"), &body, caller).await
+        self.upstream.post(&routes::DOWNLOAD.path_with(&[&video_id]), &body, caller).await
     }
 
     /// downloadQuotas of a site (default: the caller's brand) and of the channel categories.
@@ -104,6 +105,6 @@ impl UnlocksClient {
         site: Option<&str>,
     ) -> Result<DownloadQuotasResponse, UpstreamError> {
         let query: Vec<(&str, String)> = site.map(|s| ("site", s.to_owned())).into_iter().collect();
-        self.upstream.get("/internal/download-quotas", &query, caller).await
+        self.upstream.get(&routes::DOWNLOAD_QUOTAS, &query, caller).await
     }
 }

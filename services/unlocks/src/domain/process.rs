@@ -164,11 +164,16 @@ pub async fn finish_with(
         Asset::Gems => GemsDebitReason::PackUnlock.as_str(),
         Asset::Credits => CreditsDebitReason::VideoUnlock.as_str(),
     };
+    let channel_pack_id = match pending.target {
+        UnlockTarget::ChannelPack { channel_pack_id, .. } => Some(channel_pack_id),
+        UnlockTarget::Video { .. } => None,
+    };
     let debit = DebitRequest {
         asset: pending.asset,
         amount: pending.amount as u64,
         idempotency_key: unlock_id.to_string(),
         reason: reason.to_owned(),
+        channel_pack_id,
     };
     let answer = state.wallet.debit(user_id, &debit, &call).await;
     match answer {

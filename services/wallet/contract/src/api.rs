@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use proto_events::wallet::Asset;
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 /// The port the service listens on by default (`PAYSITE_WALLET_URL` overrides the address).
 pub const PORT: u16 = 8103;
@@ -16,6 +17,9 @@ pub struct DebitRequest {
     pub idempotency_key: String,
     /// `pack_unlock` for gems, `video_unlock` for credits.
     pub reason: String,
+    /// The channel pack a gems debit pays for (required for gems, recorded in `GemsDebited`).
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "channelPackId")]
+    pub channel_pack_id: Option<Uuid>,
 }
 
 /// The answer to a debit, the same for the first call and every retry with its key.

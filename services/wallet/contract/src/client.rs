@@ -7,6 +7,7 @@ use crate::api::{
     AcknowledgeResponse, DebitResponse, GemsBalanceResponse, NotEnoughCredits, NotEnoughGems, TransactionsResponse,
     NOT_ENOUGH_CREDITS, NOT_ENOUGH_GEMS,
 };
+use crate::routes;
 
 pub use crate::api::DebitRequest;
 
@@ -26,7 +27,7 @@ impl WalletClient {
     }
 
     pub async fn gems_balance(&self, user: Uuid, ctx: &CallContext) -> Result<GemsBalanceResponse, UpstreamError> {
-        self.upstream.get(&format!("/internal/wallets/{user}/gems-balance"), &[], ctx).await
+        self.upstream.get(&routes::GEMS_BALANCE.path_with(&[&user]), &[], ctx).await
     }
 
     /// Transactions newest first, since `since` when given.
@@ -37,7 +38,7 @@ impl WalletClient {
         ctx: &CallContext,
     ) -> Result<TransactionsResponse, UpstreamError> {
         let query: Vec<(&str, String)> = since.map(|s| ("since", s.to_rfc3339())).into_iter().collect();
-        self.upstream.get(&format!("/internal/wallets/{user}/transactions"), &query, ctx).await
+        self.upstream.get(&routes::TRANSACTIONS.path_with(&[&user]), &query, ctx).await
     }
 
     pub async fn acknowledge_new_gems_balance(
@@ -45,7 +46,7 @@ impl WalletClient {
         user: Uuid,
         ctx: &CallContext,
     ) -> Result<AcknowledgeResponse, UpstreamError> {
-        self.upstream.post(&format!("/internal/wallets/{user}/acknowledge-new-gems-balance"), &(), ctx).await
+        self.upstream.post(&routes::ACKNOWLEDGE_NEW_GEMS_BALANCE.path_with(&[&user]), &(), ctx).await
     }
 
     /// Debits `request.amount` of `request.asset` from `user`'s wallet under
@@ -67,7 +68,7 @@ impl WalletClient {
         ctx: &CallContext,
     ) -> Result<Result<DebitResponse, DebitRefusal>, DebitUnanswered> {
         let ctx = CallContext { bearer: None, ..ctx.clone() };
-        match self.upstream.post_idempotent(&format!("/internal/wallets/{user_id}/debits"), request, &ctx).await {
+        match self.upstream.post_idempotent(&routes::DEBIT.path_with(&[&user_id]), request, &ctx).await {
             Ok(receipt) => Ok(Ok(receipt)),
             // Unanswered, failed, busy or throttled after the client's tries: not known to be
             // made or not.
@@ -139,21 +140,18 @@ impl std::error::Error for DebitUnanswered {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::routing::post;
     use proto_events::wallet::Asset;
+    use runtime::auth::ServeRoute;
     use std::time::Duration;
 
     async fn wallet_answering(status: u16, body: &'static str) -> WalletClient {
-        let app = axum::Router::new().route(
-            "/internal/wallets/{user}/debits",
-            post(move || async move {
-                (
-                    axum::http::StatusCode::from_u16(status).unwrap(),
-                    [(axum::http::header::CONTENT_TYPE, "application/json")],
-                    body,
-                )
-            }),
-        );
+        let app = axum::Router::new().serve(&routes::DEBIT, move || async move {
+            (
+                axum::http::StatusCode::from_u16(status).unwrap(),
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                body,
+            )
+        });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -166,6 +164,7 @@ mod tests {
             amount: 10,
             idempotency_key: Uuid::from_u128(1).to_string(),
             reason: "pack_unlock".into(),
+            channel_pack_id: Some(Uuid::from_u128(0xc7)),
         }
     }
 

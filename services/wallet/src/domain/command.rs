@@ -30,6 +30,8 @@ pub enum Command {
         idempotency_key: String,
         amount: u64,
         reason: GemsDebitReason,
+        /// The channel pack the gems pay for (named in `GemsDebited`).
+        channel_pack_id: Uuid,
         /// Told to the user when the gems do not suffice.
         days_until_refresh_gems: u32,
     },

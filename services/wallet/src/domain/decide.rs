@@ -38,7 +38,7 @@ pub fn decide(wallet: &Wallet, command: Command) -> Result<Vec<WalletEvent>, Dom
                 balance_after: 0,
             }],
         }),
-        Command::DebitGems { idempotency_key, amount, reason, days_until_refresh_gems } => {
+        Command::DebitGems { idempotency_key, amount, reason, channel_pack_id, days_until_refresh_gems } => {
             let wanted = DebitWanted { asset: Asset::Gems, amount, reason: reason.as_str() };
             if already_debited(wallet, &idempotency_key, &wanted)? {
                 return Ok(vec![]);
@@ -48,7 +48,14 @@ pub fn decide(wallet: &Wallet, command: Command) -> Result<Vec<WalletEvent>, Dom
                 needed: amount,
                 days_until_refresh_gems,
             })?;
-            Ok(vec![WalletEvent::GemsDebited { user_id, amount, reason, reference: idempotency_key, balance_after }])
+            Ok(vec![WalletEvent::GemsDebited {
+                user_id,
+                amount,
+                reason,
+                reference: idempotency_key,
+                channel_pack_id: Some(channel_pack_id),
+                balance_after,
+            }])
         }
         Command::GrantPurchasedCredits { subscription_id, transaction_id, amount } => {
             let reference = transaction_reference(subscription_id, &transaction_id);

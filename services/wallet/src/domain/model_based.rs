@@ -315,6 +315,7 @@ impl World {
                     idempotency_key: key.clone(),
                     amount,
                     reason: GemsDebitReason::PackUnlock,
+                    channel_pack_id: Uuid::from_u128(0xc7),
                     days_until_refresh_gems: days,
                 };
                 match debit(&self.wallet, command) {
@@ -340,6 +341,7 @@ impl World {
                         idempotency_key: key,
                         amount,
                         reason: GemsDebitReason::PackUnlock,
+                        channel_pack_id: Uuid::from_u128(0xc7),
                         days_until_refresh_gems: self.calendar.days_until_refresh_gems(self.now),
                     };
                     let answer = debit(&self.wallet, command.clone());
@@ -360,6 +362,7 @@ impl World {
                             idempotency_key: key.clone(),
                             amount: amount + 1,
                             reason: GemsDebitReason::PackUnlock,
+                            channel_pack_id: Uuid::from_u128(0xc7),
                             days_until_refresh_gems: 1,
                         }
                     };

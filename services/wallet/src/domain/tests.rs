@@ -54,6 +54,7 @@ fn spend_gems(key: &str, amount: u64) -> Command {
         idempotency_key: key.into(),
         amount,
         reason: GemsDebitReason::PackUnlock,
+        channel_pack_id: Uuid::from_u128(0xc7),
         days_until_refresh_gems: 3,
     }
 }
@@ -186,6 +187,7 @@ fn it_debits_gems_and_answers_the_balance_after() {
             amount: 10,
             reason: GemsDebitReason::PackUnlock,
             reference: "unlock-1".into(),
+            channel_pack_id: Some(Uuid::from_u128(0xc7)),
             balance_after: 10,
         }]
     );
